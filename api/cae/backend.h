@@ -1,0 +1,321 @@
+/*
+ * cae/backend.h — the stable C ABI between the cae host and its compute backends.
+ *
+ * This is the ONLY header a backend includes, and the only place where host and
+ * backend meet. It is plain C (C99 and C++ compatible): nothing C++ crosses the
+ * boundary, and every entry point of a backend catches everything and returns a
+ * status instead of throwing.
+ *
+ * Versioning (see docs/abi.md)
+ * ----------------------------
+ *   - A backend exports exactly one symbol, CAE_BACKEND_ENTRY_SYMBOL, of type
+ *     cae_backend_entry_fn. The host calls it with the ABI major it speaks; the
+ *     backend returns a pointer to a constant, statically allocated table for
+ *     that major, or NULL if it cannot serve it.
+ *   - The table starts with struct_size, abi_major, abi_minor. A minor version
+ *     only APPENDS members; a major version may change anything.
+ *   - The host refuses a table of another major, refuses a table smaller than
+ *     CAE_BACKEND_TABLE_MIN_SIZE, and treats a member that lies beyond
+ *     struct_size, or that is NULL, as "unsupported". It never calls either.
+ *   - Out-structs (cae_probe_result, cae_device_info, ...) also start with
+ *     struct_size, set by the CALLER. The callee writes only the members that
+ *     fit inside that size, so old hosts and new backends (and vice versa) agree.
+ *
+ * Data model
+ * ----------
+ *   - cae_context and cae_tensor are opaque handles owned by the backend.
+ *   - At the boundary every tensor is float32, dense, row-major: activations
+ *     NCHW, conv weights OIHW, biases [O], matrices [rows, cols]. Inside, a
+ *     backend may keep any layout (NHWC, padded, bf16 copies...): it converts
+ *     in tensor_upload / tensor_download.
+ *   - Shapes are fixed at allocation (1 to CAE_MAX_DIMS dimensions). Every op
+ *     reads its shapes from the tensors it is given and returns
+ *     CAE_STATUS_INVALID_ARGUMENT (with a message naming the mismatch) when
+ *     they do not fit the op's contract.
+ *   - Unless a member says otherwise, output tensors are fully OVERWRITTEN
+ *     (never accumulated into) and no two tensor arguments of one call may
+ *     alias. Where aliasing is allowed, the member says so.
+ *
+ * Errors
+ * ------
+ *   Every member that can fail returns cae_status. On failure,
+ *   last_error(ctx) returns a human-readable message for the most recent failed
+ *   call on that context (for CAE_STATUS_OUT_OF_MEMORY it names the size that
+ *   could not be allocated). Calls that have no context (probe, create) report
+ *   through last_error(NULL), which is per calling thread.
+ *
+ * Threading
+ * ---------
+ *   A context is used by one thread at a time; the host never calls into one
+ *   context from two threads concurrently. Several contexts (for example one
+ *   per GPU) may coexist and be used from different threads at once. probe,
+ *   create and the entry function are safe to call from any thread.
+ *
+ * Asynchrony
+ * ----------
+ *   Ops may be asynchronous with respect to the host (queued on a device
+ *   stream). tensor_download, synchronize and timer_stop wait for all work
+ *   previously issued on the context. tensor_upload returns only once the host
+ *   buffer may be reused. Errors of an asynchronous op may surface at a later
+ *   call of the same context.
+ */
+#ifndef CAE_BACKEND_H
+#define CAE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions ------------------------------------------------------------ */
+
+/* Major: bumped for any change that is not a pure append. The host refuses a
+ * table whose major differs from its own. */
+#define CAE_ABI_MAJOR 1
+/* Minor: bumped when members are appended to cae_backend_table. */
+#define CAE_ABI_MINOR 0
+
+/* The one exported symbol of every backend shared library. */
+#define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
+
+#if defined(_WIN32)
+#define CAE_BACKEND_EXPORT __declspec(dllexport)
+#else
+#define CAE_BACKEND_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define CAE_MAX_DIMS 4
+
+/* ---- status codes -------------------------------------------------------- */
+
+typedef enum cae_status {
+  CAE_STATUS_OK = 0,
+  CAE_STATUS_INVALID_ARGUMENT = 1, /* shapes, NULL handles, out-of-range values */
+  CAE_STATUS_UNSUPPORTED = 2,      /* valid request this backend does not implement */
+  CAE_STATUS_OUT_OF_MEMORY = 3,    /* host or device allocation failed; message names the size */
+  CAE_STATUS_DEVICE_ERROR = 4,     /* driver / runtime / library failure; message names the call */
+  CAE_STATUS_UNAVAILABLE = 5,      /* the backend cannot run on this machine */
+  CAE_STATUS_INTERNAL = 6          /* a bug in the backend: any other failure */
+} cae_status;
+
+/* ---- opaque handles ------------------------------------------------------ */
+
+typedef struct cae_context_s* cae_context;
+typedef struct cae_tensor_s* cae_tensor;
+
+/* ---- plain-data structs crossing the boundary ---------------------------- */
+
+/* Numeric precision an implementation computes in. It sets the tolerance the
+ * conformance suite applies: FP32 1e-4 relative L2 error, the others 5e-3. */
+typedef enum cae_precision {
+  CAE_PRECISION_FP32 = 0, /* float32 arithmetic throughout */
+  CAE_PRECISION_TF32 = 1, /* TF32 matrix products, float32 accumulation */
+  CAE_PRECISION_BF16 = 2, /* BF16 matrix products, float32 accumulation */
+  CAE_PRECISION_FP16 = 3  /* FP16 matrix products, float32 accumulation */
+} cae_precision;
+
+/* Filled by probe. The caller sets struct_size = sizeof(cae_probe_result). */
+typedef struct cae_probe_result {
+  uint32_t struct_size;
+  int32_t available;    /* 1: create() is expected to succeed; 0: see reason */
+  int32_t priority;     /* higher wins when the host picks a default backend */
+  int32_t device_count; /* devices this backend could use (1 for a CPU) */
+  char reason[256];     /* NUL-terminated; why it is unavailable, "" otherwise */
+} cae_probe_result;
+
+/* Passed to create. The caller sets struct_size = sizeof(cae_create_options). */
+typedef struct cae_create_options {
+  uint32_t struct_size;
+  int32_t device_index; /* which device (0-based); CPU backends ignore it */
+  int32_t thread_count; /* host threads a CPU backend may use; 0 = its default */
+  int32_t reserved;
+} cae_create_options;
+
+/* Filled by device_info. The caller sets struct_size = sizeof(cae_device_info). */
+typedef struct cae_device_info {
+  uint32_t struct_size;
+  int32_t precision;     /* cae_precision */
+  int32_t deterministic; /* 1: the same inputs give bit-identical outputs */
+  int32_t compute_units; /* multiprocessors (GPU) or threads (CPU) */
+  uint64_t memory_total_bytes;
+  uint64_t memory_free_bytes;
+  char device_name[128]; /* NUL-terminated, e.g. "NVIDIA H200" */
+} cae_device_info;
+
+/* Kinds of the SVM kernel-matrix op. */
+typedef enum cae_kernel_kind {
+  CAE_KERNEL_LINEAR = 0, /* K[i,j] = <x_i, y_j> */
+  CAE_KERNEL_RBF = 1     /* K[i,j] = exp(-gamma * ||x_i - y_j||^2) */
+} cae_kernel_kind;
+
+/* Hyper-parameters of one Adam step (Kingma & Ba, with bias correction). */
+typedef struct cae_adam_params {
+  float learning_rate;
+  float beta1;
+  float beta2;
+  float epsilon;
+  float weight_decay; /* L2 term added to the gradient: g += weight_decay * p */
+  int32_t step;       /* 1 for the first update; used for bias correction */
+} cae_adam_params;
+
+/* ---- the function table -------------------------------------------------- */
+
+typedef struct cae_backend_table {
+  /* -- header: identical layout in every major version -- */
+  uint32_t struct_size; /* sizeof the table as the backend was compiled */
+  uint32_t abi_major;   /* CAE_ABI_MAJOR the backend was compiled against */
+  uint32_t abi_minor;   /* CAE_ABI_MINOR the backend was compiled against */
+  uint32_t reserved;
+  const char* name;        /* short, unique, lower case: "cpu", "v2"; selects with --backend */
+  const char* version;     /* the backend's own version, e.g. "1.0.0" */
+  const char* description; /* one line for `cae backends` */
+
+  /* -- lifecycle (required) -- */
+
+  /* Can this backend run here? Never fails for "no device": it fills
+   * available = 0 and a reason instead, and returns CAE_STATUS_OK. */
+  cae_status (*probe)(cae_probe_result* out);
+
+  /* Creates a context on options->device_index. On failure *out is NULL and
+   * last_error(NULL) tells why. */
+  cae_status (*create)(const cae_create_options* options, cae_context* out);
+
+  /* Frees the context and every tensor still allocated in it, device memory
+   * included. ctx may be NULL (no-op). */
+  void (*destroy)(cae_context ctx);
+
+  /* Message of the most recent failed call on ctx (or, for ctx == NULL, of
+   * the calling thread's most recent failed probe/create). Never NULL; the
+   * pointer stays valid until the next call on the same context/thread. */
+  const char* (*last_error)(cae_context ctx);
+
+  cae_status (*device_info)(cae_context ctx, cae_device_info* out);
+
+  /* -- tensors (required) -- */
+
+  /* Allocates an uninitialised float32 tensor of ndim (1..CAE_MAX_DIMS)
+   * dimensions, each >= 1. */
+  cae_status (*tensor_alloc)(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out);
+
+  /* Frees a tensor of this context. t may be NULL (no-op). */
+  void (*tensor_free)(cae_context ctx, cae_tensor t);
+
+  /* Copies `count` floats from host memory into t; count must equal the
+   * tensor's element count. The layout of src is the boundary layout
+   * (NCHW / OIHW / row-major). src may be reused as soon as the call returns. */
+  cae_status (*tensor_upload)(cae_context ctx, cae_tensor t, const float* src, size_t count);
+
+  /* Waits for pending work on ctx, then copies the whole tensor (count must
+   * equal its element count) to host memory in the boundary layout. */
+  cae_status (*tensor_download)(cae_context ctx, cae_tensor t, float* dst, size_t count);
+
+  /* -- layer ops (a NULL member means "unsupported") -- */
+
+  /* y = [ReLU](conv(x, w) + b): stride 1, zero "same" padding of K/2.
+   * x [N,C,H,W], w [O,C,K,K] with K odd (K = 3 must be supported; other K may
+   * return CAE_STATUS_UNSUPPORTED), b [O], y [N,O,H,W]. fuse_relu: 0 or 1. */
+  cae_status (*conv2d_forward)(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor b,
+                               cae_tensor y, int32_t fuse_relu);
+
+  /* Gradients of y = conv(x, w) + b given dy = dL/dy (of the pre-activation
+   * output: apply relu_backward first when ReLU was fused).
+   * dx [N,C,H,W] (may be NULL: not needed for the first layer),
+   * dw [O,C,K,K], db [O]: all overwritten, dw and db summed over the batch. */
+  cae_status (*conv2d_backward)(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor dy,
+                                cae_tensor dx, cae_tensor dw, cae_tensor db);
+
+  /* y = max(x, 0), any shape, same shape. y may alias x (in place). */
+  cae_status (*relu_forward)(cae_context ctx, cae_tensor x, cae_tensor y);
+
+  /* dx = dy where y > 0, else 0; y is the ReLU's OUTPUT. Same shapes.
+   * dx may alias dy (in place). */
+  cae_status (*relu_backward)(cae_context ctx, cae_tensor y, cae_tensor dy, cae_tensor dx);
+
+  /* 2x2 max-pool, stride 2: x [N,C,H,W] with H, W even, y [N,C,H/2,W/2]. */
+  cae_status (*maxpool2x2_forward)(cae_context ctx, cae_tensor x, cae_tensor y);
+
+  /* dx [N,C,H,W] from dy [N,C,H/2,W/2], re-deriving the max from x. Each
+   * window's gradient goes to ONE element: the first that equals the window's
+   * max in the order (0,0), (0,1), (1,0), (1,1) (row-major). The other three
+   * get 0. This tie rule matters after a ReLU, where windows of zeros are common. */
+  cae_status (*maxpool2x2_backward)(cae_context ctx, cae_tensor x, cae_tensor dy, cae_tensor dx);
+
+  /* Nearest-neighbour 2x upsample: x [N,C,H,W], y [N,C,2H,2W],
+   * y[n,c,i,j] = x[n,c,i/2,j/2]. */
+  cae_status (*upsample2x_forward)(cae_context ctx, cae_tensor x, cae_tensor y);
+
+  /* dx [N,C,H,W] = sum of dy [N,C,2H,2W] over each 2x2 block. */
+  cae_status (*upsample2x_backward)(cae_context ctx, cae_tensor dy, cae_tensor dx);
+
+  /* Mean squared error over all E elements:
+   *   loss[0] = sum((pred - target)^2) / E         (loss: a 1-element tensor)
+   *   grad    = 2 * (pred - target) / E             (same shape; may be NULL)
+   * pred and target have the same element count. The value stays on the
+   * device: the host downloads `loss` only when it wants the number. */
+  cae_status (*mse_loss)(cae_context ctx, cae_tensor pred, cae_tensor target, cae_tensor loss,
+                         cae_tensor grad);
+
+  /* SGD with (heavy-ball) momentum, element-wise, in place on param/velocity:
+   *   g = grad + weight_decay * param
+   *   velocity = momentum * velocity + g
+   *   param   -= learning_rate * velocity
+   * With momentum == 0, velocity may be NULL (plain SGD: param -= lr * g).
+   * param, grad, velocity: same element count. */
+  cae_status (*sgd_step)(cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor velocity,
+                         float learning_rate, float momentum, float weight_decay);
+
+  /* Adam, element-wise, in place on param, m and v:
+   *   g = grad + weight_decay * param
+   *   m = beta1 * m + (1 - beta1) * g
+   *   v = beta2 * v + (1 - beta2) * g^2
+   *   param -= lr * (m / (1 - beta1^step)) / (sqrt(v / (1 - beta2^step)) + epsilon)
+   * All four tensors have the same element count. */
+  cae_status (*adam_step)(cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor m,
+                          cae_tensor v, const cae_adam_params* params);
+
+  /* SVM kernel matrix for row-major X [n,d] and Y [m,d] into K [n,m]:
+   *   LINEAR: K[i,j] = sum_k X[i,k] * Y[j,k]         (gamma ignored)
+   *   RBF:    K[i,j] = exp(-gamma * sum_k (X[i,k] - Y[j,k])^2), gamma > 0
+   * X and Y may be the same tensor. */
+  cae_status (*kernel_matrix)(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor k,
+                              int32_t kind, float gamma);
+
+  /* Waits until all work issued on ctx has finished; reports deferred errors. */
+  cae_status (*synchronize)(cae_context ctx);
+
+  /* -- optional measurement members (may be NULL) -- */
+
+  /* Starts a device-side timer on ctx's stream (replaces a running one). */
+  cae_status (*timer_start)(cae_context ctx);
+
+  /* Stops the timer, waits for the work between start and stop, and returns
+   * the elapsed device time in milliseconds. */
+  cae_status (*timer_stop)(cae_context ctx, double* elapsed_ms);
+
+  /* Bytes of device memory this context holds now and at most since create. */
+  cae_status (*memory_stats)(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes);
+
+  /* ABI 1.1 and later append members here. */
+} cae_backend_table;
+
+/* The smallest table the host accepts for ABI 1.x: everything up to and
+ * including synchronize. Members after it are optional. */
+#define CAE_BACKEND_TABLE_MIN_SIZE \
+  (offsetof(cae_backend_table, synchronize) + sizeof(((cae_backend_table*)0)->synchronize))
+
+/* True when `table` carries a non-NULL `member` (inside its struct_size). */
+#define CAE_TABLE_HAS(table, member)                                                     \
+  ((table)->struct_size >= offsetof(cae_backend_table, member) + sizeof((table)->member) && \
+   (table)->member != NULL)
+
+/* The entry point. host_abi_major is the CAE_ABI_MAJOR the host speaks.
+ * Returns NULL when the backend has no table for that major. */
+typedef const cae_backend_table* (*cae_backend_entry_fn)(uint32_t host_abi_major);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAE_BACKEND_H */

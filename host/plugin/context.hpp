@@ -1,0 +1,113 @@
+// The host's C++ view of a backend: RAII contexts and tensors whose methods
+// turn cae_status into cae::BackendError carrying the plugin's message.
+// Nothing C++ crosses the ABI: the wrapper calls the C table and translates.
+#pragma once
+
+#include <cae/backend.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend_error.hpp"
+
+namespace cae {
+
+class Context;
+
+// A device tensor owned by one context. Move-only; freed on destruction.
+class Tensor {
+ public:
+  Tensor() = default;
+  ~Tensor();
+  Tensor(Tensor&& other) noexcept;
+  Tensor& operator=(Tensor&& other) noexcept;
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
+
+  const std::vector<int64_t>& dims() const { return dims_; }
+  int64_t count() const;
+  cae_tensor handle() const { return handle_; }
+  explicit operator bool() const { return handle_ != nullptr; }
+
+  void upload(const float* src, size_t count);
+  void upload(const std::vector<float>& src) { upload(src.data(), src.size()); }
+  void download(float* dst, size_t count) const;
+  std::vector<float> download() const;
+
+ private:
+  friend class Context;
+  Tensor(Context* owner, cae_tensor handle, std::vector<int64_t> dims)
+      : owner_(owner), handle_(handle), dims_(std::move(dims)) {}
+  void reset() noexcept;
+  Context* owner_ = nullptr;
+  cae_tensor handle_ = nullptr;
+  std::vector<int64_t> dims_;
+};
+
+struct DeviceInfo {
+  std::string name;
+  uint64_t memory_total_bytes = 0;
+  uint64_t memory_free_bytes = 0;
+  cae_precision precision = CAE_PRECISION_FP32;
+  bool deterministic = false;
+  int32_t compute_units = 0;
+};
+
+const char* precision_name(cae_precision precision);
+
+// One backend context. Not copyable; movable. Use from one thread at a time.
+class Context {
+ public:
+  // Throws BackendError (status + plugin message) when create fails.
+  Context(const cae_backend_table& table, int32_t device_index = 0, int32_t thread_count = 0);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const cae_backend_table& table() const { return *table_; }
+  std::string backend_name() const { return table_->name ? table_->name : "?"; }
+  DeviceInfo device_info() const;
+
+  Tensor alloc(const std::vector<int64_t>& dims);
+
+  void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& b, Tensor& y, bool relu);
+  // dx may be a null Tensor (not requested).
+  void conv2d_backward(const Tensor& x, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor& dw,
+                       Tensor& db);
+  void relu_forward(const Tensor& x, Tensor& y);
+  void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx);
+  void maxpool2x2_forward(const Tensor& x, Tensor& y);
+  void maxpool2x2_backward(const Tensor& x, const Tensor& dy, Tensor& dx);
+  void upsample2x_forward(const Tensor& x, Tensor& y);
+  void upsample2x_backward(const Tensor& dy, Tensor& dx);
+  // grad may be nullptr.
+  void mse_loss(const Tensor& pred, const Tensor& target, Tensor& loss, Tensor* grad);
+  // velocity may be nullptr when momentum == 0.
+  void sgd_step(Tensor& param, const Tensor& grad, Tensor* velocity, float lr, float momentum,
+                float weight_decay);
+  void adam_step(Tensor& param, const Tensor& grad, Tensor& m, Tensor& v,
+                 const cae_adam_params& params);
+  void kernel_matrix(const Tensor& x, const Tensor& y, Tensor& k, cae_kernel_kind kind,
+                     float gamma);
+  void synchronize();
+
+  // Optional members: has_*() tells whether the backend provides them.
+  bool has_timer() const;
+  void timer_start();
+  double timer_stop_ms();
+  bool has_memory_stats() const;
+  void memory_stats(uint64_t& in_use, uint64_t& peak) const;
+
+  cae_context handle() const { return ctx_; }
+
+  // Throws BackendError("<backend>: <call>: <message>") unless status is OK.
+  void check(cae_status status, const char* call) const;
+
+ private:
+  friend class Tensor;
+  const cae_backend_table* table_;
+  cae_context ctx_ = nullptr;
+};
+
+}  // namespace cae

@@ -1,0 +1,205 @@
+#include "registry.hpp"
+
+#include "backend_error.hpp"
+
+#include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace cae {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// Folders to search, in order, with where each came from; duplicates removed.
+std::vector<std::pair<std::string, std::string>> search_dirs(const DiscoveryOptions& options) {
+  std::vector<std::pair<std::string, std::string>> dirs;
+  for (const auto& dir : options.plugin_dirs) dirs.emplace_back(dir, "--plugin-dir");
+  if (options.use_environment) {
+    if (const char* env = std::getenv("CAE_PLUGIN_PATH")) {
+      std::stringstream parts(env);
+      std::string dir;
+      while (std::getline(parts, dir, ':')) {
+        if (!dir.empty()) dirs.emplace_back(dir, "CAE_PLUGIN_PATH");
+      }
+    }
+  }
+  if (options.use_default_dirs) {
+    dirs.emplace_back((fs::path(executable_dir()) / ".." / CAE_PLUGIN_SUBDIR).string(), "install");
+    dirs.emplace_back(CAE_BUILD_PLUGIN_DIR, "build tree");
+  }
+  std::set<std::string> seen;
+  std::vector<std::pair<std::string, std::string>> unique;
+  for (auto& [dir, origin] : dirs) {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(dir, ec);
+    std::string key = ec ? dir : canonical.string();
+    if (seen.insert(key).second) unique.emplace_back(key, origin);
+  }
+  return unique;
+}
+
+// Shared objects in a folder, sorted so discovery order does not depend on the
+// file system. Everything named *.so or *.so.N counts as a candidate.
+std::vector<std::string> candidate_files(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    bool shared_object = name.size() > 3 && (name.compare(name.size() - 3, 3, ".so") == 0 ||
+                                              name.find(".so.") != std::string::npos);
+    if (shared_object) files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void probe_into(BackendRecord& record) {
+  cae_probe_result result{};
+  result.struct_size = sizeof result;
+  cae_status status = record.table().probe(&result);
+  if (status != CAE_STATUS_OK) {
+    record.available = false;
+    const char* message = record.table().last_error(nullptr);
+    record.unavailable_reason = std::string("probe failed: ") + status_name(status) +
+                                (message && *message ? std::string(": ") + message : "");
+    return;
+  }
+  result.reason[sizeof result.reason - 1] = '\0';
+  record.available = result.available != 0;
+  record.priority = result.priority;
+  record.unavailable_reason = record.available ? "" : result.reason;
+  if (!record.available && record.unavailable_reason.empty()) {
+    record.unavailable_reason = "the backend gave no reason";
+  }
+}
+
+std::string names_of(const std::vector<BackendRecord>& backends, bool available) {
+  std::string list;
+  for (const auto& b : backends) {
+    if (b.available != available) continue;
+    if (!list.empty()) list += ", ";
+    list += b.name;
+  }
+  return list.empty() ? "none" : list;
+}
+
+bool looks_like_path(const std::string& spec) {
+  return spec.find('/') != std::string::npos ||
+         (spec.size() > 3 && spec.compare(spec.size() - 3, 3, ".so") == 0);
+}
+
+}  // namespace
+
+std::string executable_dir() {
+  std::error_code ec;
+  auto location = boost::dll::program_location(ec);
+  if (ec) return ".";
+  return location.parent_path().string();
+}
+
+Registry Registry::discover(const DiscoveryOptions& options) {
+  Registry registry;
+  auto consider = [&registry](const std::string& path, const std::string& origin) {
+    ConsideredFile file{path, origin, false, ""};
+    LoadOutcome outcome = load_plugin_file(path);
+    if (!outcome.ok) {
+      file.rejection = outcome.rejection;
+      registry.considered_.push_back(file);
+      return;
+    }
+    file.path = outcome.plugin.path;
+    std::string name = outcome.plugin.table->name;
+    if (const BackendRecord* first = registry.find(name)) {
+      file.rejection = "duplicate backend '" + name + "': already provided by " + first->plugin.path;
+      registry.warnings_.push_back("warning: backend '" + name + "' in " + file.path +
+                                   " ignored: already provided by " + first->plugin.path);
+      registry.considered_.push_back(file);
+      return;
+    }
+    file.accepted = true;
+    registry.considered_.push_back(file);
+    BackendRecord record;
+    record.plugin = outcome.plugin;
+    record.name = name;
+    record.origin = origin;
+    probe_into(record);
+    registry.backends_.push_back(std::move(record));
+  };
+
+  for (const auto& file : options.explicit_files) consider(file, "--backend");
+  for (const auto& [dir, origin] : search_dirs(options)) {
+    for (const auto& file : candidate_files(dir)) {
+      // A file already taken explicitly is not looked at twice.
+      bool already = std::any_of(registry.considered_.begin(), registry.considered_.end(),
+                                 [&](const ConsideredFile& c) { return c.path == file; });
+      if (!already) consider(file, origin);
+    }
+  }
+  return registry;
+}
+
+const BackendRecord* Registry::find(const std::string& name) const {
+  std::string wanted = lower(name);
+  for (const auto& b : backends_) {
+    if (lower(b.name) == wanted) return &b;
+  }
+  return nullptr;
+}
+
+const BackendRecord& Registry::select(const std::string& spec) const {
+  if (spec.empty()) {
+    const BackendRecord* best = nullptr;
+    for (const auto& b : backends_) {
+      if (b.available && (!best || b.priority > best->priority)) best = &b;
+    }
+    if (!best) {
+      throw std::runtime_error("no available backend (found: " +
+                               (backends_.empty() ? std::string("none")
+                                                  : names_of(backends_, false) + " unavailable") +
+                               "); run `cae backends -v` for details");
+    }
+    return *best;
+  }
+  const BackendRecord* chosen = nullptr;
+  if (looks_like_path(spec)) {
+    std::error_code ec;
+    std::string wanted = fs::absolute(spec, ec).string();
+    for (const auto& b : backends_) {
+      if (b.plugin.path == wanted) chosen = &b;
+    }
+    if (!chosen) {
+      for (const auto& c : considered_) {
+        if (c.path == wanted && !c.accepted) {
+          throw std::runtime_error("cannot use backend " + spec + ": " + c.rejection);
+        }
+      }
+      throw std::runtime_error("cannot use backend " + spec + ": file not found or not loaded");
+    }
+  } else {
+    chosen = find(spec);
+    if (!chosen) {
+      throw std::runtime_error("unknown backend '" + spec + "'; available: " +
+                               names_of(backends_, true) +
+                               "; unavailable: " + names_of(backends_, false));
+    }
+  }
+  if (!chosen->available) {
+    throw std::runtime_error("backend '" + chosen->name + "' is unavailable here: " +
+                             chosen->unavailable_reason);
+  }
+  return *chosen;
+}
+
+}  // namespace cae

@@ -1,0 +1,73 @@
+// Discovery of backends and selection of one.
+//
+// Search order (first match of a name wins; a later duplicate is reported):
+//   1. --backend PATH.so    (explicit files)
+//   2. --plugin-dir DIR     (repeatable, in order)
+//   3. CAE_PLUGIN_PATH      (colon-separated folders)
+//   4. <exe dir>/../lib/cae/plugins
+//   5. the build tree's plugin folder (compiled in)
+// The current directory is never searched unless named.
+#pragma once
+
+#include <cae/backend.h>
+
+#include <string>
+#include <vector>
+
+#include "plugin_file.hpp"
+
+namespace cae {
+
+struct DiscoveryOptions {
+  std::vector<std::string> explicit_files;  // from --backend when it names a path
+  std::vector<std::string> plugin_dirs;     // from --plugin-dir
+  bool use_environment = true;              // read CAE_PLUGIN_PATH
+  bool use_default_dirs = true;             // <exe>/../lib/cae/plugins and the build tree
+};
+
+// One file the search looked at, for `cae backends -v`.
+struct ConsideredFile {
+  std::string path;
+  std::string origin;     // "--backend", "--plugin-dir", "CAE_PLUGIN_PATH", "install", "build tree"
+  bool accepted = false;
+  std::string rejection;  // why not, when !accepted
+};
+
+// A backend found by discovery: its table plus what probe said.
+struct BackendRecord {
+  LoadedPlugin plugin;
+  std::string name;  // from the table
+  std::string origin;
+  bool available = false;
+  int32_t priority = 0;
+  std::string unavailable_reason;
+  const cae_backend_table& table() const { return *plugin.table; }
+};
+
+class Registry {
+ public:
+  // Never throws for bad files: they are recorded as rejected.
+  static Registry discover(const DiscoveryOptions& options);
+
+  const std::vector<BackendRecord>& backends() const { return backends_; }
+  const std::vector<ConsideredFile>& considered() const { return considered_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  // `spec` is a backend name (case-insensitive), a path to a .so (already in
+  // explicit_files), or empty for the available backend of highest priority.
+  // Throws std::runtime_error with a one-line message listing the choices
+  // when nothing matches or the chosen backend is unavailable.
+  const BackendRecord& select(const std::string& spec) const;
+
+  const BackendRecord* find(const std::string& name) const;  // case-insensitive, or nullptr
+
+ private:
+  std::vector<BackendRecord> backends_;
+  std::vector<ConsideredFile> considered_;
+  std::vector<std::string> warnings_;
+};
+
+// Directory of the running executable (for <exe>/../lib/cae/plugins).
+std::string executable_dir();
+
+}  // namespace cae

@@ -1,0 +1,141 @@
+#include "cuda_support.hpp"
+
+#include <string>
+
+namespace cae_plugin {
+namespace cuda {
+
+void check(cudaError_t err, const char* call, const char* file, int line) {
+  if (err == cudaSuccess) return;
+  // Clear the sticky "last error" for non-fatal errors so later calls start clean.
+  (void)cudaGetLastError();
+  std::string where = std::string(file);
+  auto slash = where.find_last_of('/');
+  if (slash != std::string::npos) where = where.substr(slash + 1);
+  std::string message = std::string(call) + " failed: " + cudaGetErrorName(err) + ": " +
+                        cudaGetErrorString(err) + " (" + where + ":" + std::to_string(line) + ")";
+  fail(err == cudaErrorMemoryAllocation ? CAE_STATUS_OUT_OF_MEMORY : CAE_STATUS_DEVICE_ERROR,
+       message);
+}
+
+void probe(cae_probe_result* out, int32_t priority) {
+  require(out != nullptr, "probe: result pointer is NULL");
+  cae_probe_result result{};
+  result.struct_size = sizeof result;
+  result.priority = priority;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    result.available = 0;
+    copy_string(result.reason, std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err));
+  } else if (count == 0) {
+    result.available = 0;
+    copy_string(result.reason, "no CUDA device found");
+  } else {
+    result.available = 1;
+    result.device_count = count;
+  }
+  write_out_struct(out, result);
+}
+
+float* device_alloc_floats(size_t count, MemoryTracker& tracker, const char* what) {
+  void* ptr = nullptr;
+  size_t bytes = count * sizeof(float);
+  cudaError_t err = cudaMalloc(&ptr, bytes);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    fail(err == cudaErrorMemoryAllocation ? CAE_STATUS_OUT_OF_MEMORY : CAE_STATUS_DEVICE_ERROR,
+         std::string("cudaMalloc of ") + format_bytes(bytes) + " for " + what +
+             " failed: " + cudaGetErrorString(err));
+  }
+  tracker.in_use += bytes;
+  if (tracker.in_use > tracker.peak) tracker.peak = tracker.in_use;
+  return static_cast<float*>(ptr);
+}
+
+void device_free(void* ptr, size_t bytes, MemoryTracker& tracker) noexcept {
+  if (!ptr) return;
+  cudaFree(ptr);
+  tracker.in_use -= bytes;
+}
+
+CudaContextBase::CudaContextBase(const cae_create_options* options) {
+  require(options != nullptr, "create: options is NULL");
+  device = options->device_index;
+  int count = 0;
+  CAE_CUDA_CHECK(cudaGetDeviceCount(&count));
+  require(device >= 0 && device < count, "create: device index " + std::to_string(device) +
+                                             " out of range (" + std::to_string(count) +
+                                             " CUDA devices)");
+  CAE_CUDA_CHECK(cudaSetDevice(device));
+  CAE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CAE_CUDA_CHECK(cudaEventCreate(&timer_begin));
+  CAE_CUDA_CHECK(cudaEventCreate(&timer_end));
+}
+
+CudaContextBase::~CudaContextBase() {
+  cudaSetDevice(device);
+  if (stream) cudaStreamSynchronize(stream);
+  if (timer_begin) cudaEventDestroy(timer_begin);
+  if (timer_end) cudaEventDestroy(timer_end);
+  if (stream) cudaStreamDestroy(stream);
+}
+
+void CudaContextBase::activate() const { CAE_CUDA_CHECK(cudaSetDevice(device)); }
+
+void CudaContextBase::fill_device_info(cae_device_info* out, cae_precision precision,
+                                       bool deterministic) const {
+  activate();
+  cudaDeviceProp prop{};
+  CAE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  size_t free_bytes = 0, total_bytes = 0;
+  CAE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  cae_device_info info{};
+  info.struct_size = sizeof info;
+  info.precision = precision;
+  info.deterministic = deterministic ? 1 : 0;
+  info.compute_units = prop.multiProcessorCount;
+  info.memory_total_bytes = total_bytes;
+  info.memory_free_bytes = free_bytes;
+  copy_string(info.device_name, prop.name);
+  write_out_struct(out, info);
+}
+
+void CudaContextBase::synchronize() const {
+  activate();
+  CAE_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void CudaContextBase::start_timer() {
+  activate();
+  CAE_CUDA_CHECK(cudaEventRecord(timer_begin, stream));
+  timer_running = true;
+}
+
+double CudaContextBase::stop_timer() {
+  require(timer_running, "timer_stop: timer_start was not called");
+  activate();
+  CAE_CUDA_CHECK(cudaEventRecord(timer_end, stream));
+  CAE_CUDA_CHECK(cudaEventSynchronize(timer_end));
+  float ms = 0.0f;
+  CAE_CUDA_CHECK(cudaEventElapsedTime(&ms, timer_begin, timer_end));
+  timer_running = false;
+  return ms;
+}
+
+void CudaContextBase::memory_stats(uint64_t* in_use, uint64_t* peak) const {
+  require(in_use && peak, "memory_stats: NULL output pointer");
+  *in_use = memory.in_use;
+  *peak = memory.peak;
+}
+
+unsigned grid_for(int64_t n, unsigned threads) {
+  int64_t blocks = (n + threads - 1) / threads;
+  if (blocks < 1) blocks = 1;
+  if (blocks > 65535LL * 32) blocks = 65535LL * 32;  // grid-stride loops cover the rest
+  return static_cast<unsigned>(blocks);
+}
+
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -1,0 +1,46 @@
+// The shape contract of every op in api/cae/backend.h, checked in one place so
+// that all backends accept exactly the same inputs and word their errors alike.
+#pragma once
+
+#include "plugin_support.hpp"
+
+namespace cae_plugin {
+
+// Dimensions of one convolution: x [N,C,H,W], w [O,C,K,K], y [N,O,H,W].
+struct ConvDims {
+  int64_t N, C, H, W, O, K;
+};
+
+ConvDims check_conv2d_forward(const Shape& x, const Shape& w, const Shape& b, const Shape& y,
+                              int32_t fuse_relu);
+// dx may be nullptr (not requested).
+ConvDims check_conv2d_backward(const Shape& x, const Shape& w, const Shape& dy, const Shape* dx,
+                               const Shape& dw, const Shape& db);
+
+// Same element count (element-wise ops: relu, mse, optimizers).
+void check_same_count(const char* op, const char* a_name, const Shape& a, const char* b_name,
+                      const Shape& b);
+// Exactly the same dims.
+void check_same_shape(const char* op, const char* a_name, const Shape& a, const char* b_name,
+                      const Shape& b);
+
+// x [N,C,H,W] (H, W even) -> y [N,C,H/2,W/2]
+void check_pool2x2(const char* op, const Shape& big, const Shape& small);
+// x [N,C,H,W] -> y [N,C,2H,2W]
+void check_upsample2x(const char* op, const Shape& small, const Shape& big);
+
+void check_mse(const Shape& pred, const Shape& target, const Shape& loss, const Shape* grad);
+
+// Returns {n, m, d}.
+struct KernelDims {
+  int64_t n, m, d;
+};
+KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, int32_t kind,
+                               float gamma);
+
+void check_sgd(const Shape& param, const Shape& grad, const Shape* velocity, float learning_rate,
+               float momentum, float weight_decay);
+void check_adam(const Shape& param, const Shape& grad, const Shape& m, const Shape& v,
+                const cae_adam_params* params);
+
+}  // namespace cae_plugin
