@@ -139,7 +139,8 @@ Registry Registry::discover(const DiscoveryOptions& options) {
   };
 
   for (const auto& file : options.explicit_files) consider(file, "--backend");
-  for (const auto& [dir, origin] : search_dirs(options)) {
+  registry.searched_dirs_ = search_dirs(options);
+  for (const auto& [dir, origin] : registry.searched_dirs_) {
     for (const auto& file : candidate_files(dir)) {
       // A file already taken explicitly is not looked at twice.
       bool already = std::any_of(registry.considered_.begin(), registry.considered_.end(),

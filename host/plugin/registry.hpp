@@ -52,6 +52,10 @@ class Registry {
   const std::vector<BackendRecord>& backends() const { return backends_; }
   const std::vector<ConsideredFile>& considered() const { return considered_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Folders searched, in order, as (path, origin).
+  const std::vector<std::pair<std::string, std::string>>& searched_dirs() const {
+    return searched_dirs_;
+  }
 
   // `spec` is a backend name (case-insensitive), a path to a .so (already in
   // explicit_files), or empty for the available backend of highest priority.
@@ -65,6 +69,7 @@ class Registry {
   std::vector<BackendRecord> backends_;
   std::vector<ConsideredFile> considered_;
   std::vector<std::string> warnings_;
+  std::vector<std::pair<std::string, std::string>> searched_dirs_;
 };
 
 // Directory of the running executable (for <exe>/../lib/cae/plugins).

@@ -1,0 +1,22 @@
+// Options every backend-using command shares (--backend, --plugin-dir,
+// --device, --threads) and the discovery they drive.
+#pragma once
+
+#include "command.hpp"
+#include "plugin/registry.hpp"
+
+namespace cae::cli {
+
+void add_backend_options(po::options_description& options);
+
+// Discovery for the parsed options: --backend PATH.so becomes an explicit file.
+Registry discover_backends(const po::variables_map& vm);
+
+// The backend the user asked for (or the best available): throws UsageError
+// with the list of choices when the name is unknown or it cannot run here.
+const BackendRecord& select_backend(const Registry& registry, const po::variables_map& vm);
+
+// Prints the registry's warnings (duplicates) to stderr.
+void print_discovery_warnings(const Registry& registry);
+
+}  // namespace cae::cli

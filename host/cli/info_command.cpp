@@ -1,0 +1,76 @@
+// `cae info`: one backend in detail — where it was loaded from, its device,
+// and which ops of the ABI it implements.
+#include <iostream>
+
+#include "backend_options.hpp"
+#include "commands.hpp"
+#include "plugin/context.hpp"
+
+namespace cae::cli {
+namespace {
+
+// Each optional member by name, so a user sees what "unsupported" will mean.
+void print_members(const cae_backend_table* t) {
+  struct Member {
+    const char* name;
+    bool present;
+  };
+  const Member members[] = {
+      {"conv2d_forward", CAE_TABLE_HAS(t, conv2d_forward)},
+      {"conv2d_backward", CAE_TABLE_HAS(t, conv2d_backward)},
+      {"relu_forward", CAE_TABLE_HAS(t, relu_forward)},
+      {"relu_backward", CAE_TABLE_HAS(t, relu_backward)},
+      {"maxpool2x2_forward", CAE_TABLE_HAS(t, maxpool2x2_forward)},
+      {"maxpool2x2_backward", CAE_TABLE_HAS(t, maxpool2x2_backward)},
+      {"upsample2x_forward", CAE_TABLE_HAS(t, upsample2x_forward)},
+      {"upsample2x_backward", CAE_TABLE_HAS(t, upsample2x_backward)},
+      {"mse_loss", CAE_TABLE_HAS(t, mse_loss)},
+      {"sgd_step", CAE_TABLE_HAS(t, sgd_step)},
+      {"adam_step", CAE_TABLE_HAS(t, adam_step)},
+      {"kernel_matrix", CAE_TABLE_HAS(t, kernel_matrix)},
+      {"timer_start", CAE_TABLE_HAS(t, timer_start)},
+      {"timer_stop", CAE_TABLE_HAS(t, timer_stop)},
+      {"memory_stats", CAE_TABLE_HAS(t, memory_stats)},
+  };
+  std::cout << "ops:\n";
+  for (const auto& m : members) {
+    std::cout << "  " << m.name << std::string(22 - std::string(m.name).size(), ' ')
+              << (m.present ? "supported" : "unsupported") << "\n";
+  }
+}
+
+int run_info(const po::variables_map& vm) {
+  Registry registry = discover_backends(vm);
+  print_discovery_warnings(registry);
+  const BackendRecord& backend = select_backend(registry, vm);
+  const cae_backend_table& table = backend.table();
+  Context context(table, vm["device"].as<int>(), vm["threads"].as<int>());
+  DeviceInfo info = context.device_info();
+  std::cout << "backend:       " << backend.name << " " << (table.version ? table.version : "?")
+            << " (ABI " << table.abi_major << "." << table.abi_minor << ", table "
+            << table.struct_size << " bytes)\n"
+            << "description:   " << (table.description ? table.description : "") << "\n"
+            << "library:       " << backend.plugin.path << " (" << backend.origin << ")\n"
+            << "priority:      " << backend.priority << "\n"
+            << "device:        " << info.name << "\n"
+            << "memory:        " << info.memory_total_bytes / (1024 * 1024) << " MiB total, "
+            << info.memory_free_bytes / (1024 * 1024) << " MiB free\n"
+            << "compute units: " << info.compute_units << "\n"
+            << "precision:     " << precision_name(info.precision) << "\n"
+            << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n";
+  print_members(&table);
+  return 0;
+}
+
+}  // namespace
+
+Command info_command() {
+  return {"info", "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I]",
+          "Show one backend in detail: library, device, precision and supported ops",
+          [](po::options_description& options, po::positional_options_description&) {
+            add_backend_options(options);
+          },
+          run_info};
+}
+
+}  // namespace cae::cli

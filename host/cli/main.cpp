@@ -1,0 +1,56 @@
+// cae: the backend-agnostic host program. `cae help` lists the subcommands.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+
+namespace {
+
+void print_overview(std::ostream& out) {
+  out << "cae " CAE_VERSION " — convolutional-autoencoder feature learning on pluggable backends\n\n"
+         "usage: cae <command> [options]\n\ncommands:\n";
+  for (const auto& command : cae::cli::all_commands()) {
+    out << "  " << command.name << std::string(command.name.size() < 16 ? 16 - command.name.size() : 1, ' ')
+        << command.summary << "\n";
+  }
+  out << "\n`cae help <command>` or `cae <command> --help` shows a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_overview(std::cerr);
+    return 2;
+  }
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    print_overview(std::cout);
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "cae " CAE_VERSION "\n";
+    return 0;
+  }
+  if (first == "help") {
+    if (args.size() == 1) {
+      print_overview(std::cout);
+      return 0;
+    }
+    const auto* command = cae::cli::find_command(args[1]);
+    if (!command) {
+      std::cerr << "cae: unknown command '" << args[1] << "' (see `cae help`)\n";
+      return 2;
+    }
+    cae::cli::print_command_help(*command, std::cout);
+    return 0;
+  }
+  const auto* command = cae::cli::find_command(first);
+  if (!command) {
+    std::cerr << "cae: unknown command '" << first << "' (see `cae help`)\n";
+    return 2;
+  }
+  return cae::cli::run_command(*command, std::vector<std::string>(args.begin() + 1, args.end()));
+}

@@ -1,0 +1,164 @@
+// The loader against deliberately broken plugins (tests/plugins): each fault
+// gives its documented message and none crashes the host.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "plugin/context.hpp"
+#include "plugin/registry.hpp"
+
+using namespace cae;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Discovery limited to the given folders: no environment, no default folders.
+Registry discover_only(std::vector<std::string> dirs, std::vector<std::string> files = {}) {
+  DiscoveryOptions options;
+  options.plugin_dirs = std::move(dirs);
+  options.explicit_files = std::move(files);
+  options.use_environment = false;
+  options.use_default_dirs = false;
+  return Registry::discover(options);
+}
+
+std::string rejection_of(const Registry& registry, const std::string& path) {
+  for (const auto& file : registry.considered()) {
+    if (contains(file.path, path)) return file.accepted ? "accepted" : file.rejection;
+  }
+  return "not considered";
+}
+
+}  // namespace
+
+TEST_CASE("a good plugin loads and its name comes from its table") {
+  LoadOutcome outcome = load_plugin_file(STUB_GOOD);
+  REQUIRE(outcome.ok);
+  CHECK(std::string(outcome.plugin.table->name) == "stubgood");
+  CHECK(outcome.plugin.table->abi_major == CAE_ABI_MAJOR);
+}
+
+TEST_CASE("a library without the entry symbol is rejected with dlerror's text") {
+  LoadOutcome outcome = load_plugin_file(STUB_NO_ENTRY);
+  CHECK_FALSE(outcome.ok);
+  CHECK(contains(outcome.rejection, "missing entry symbol cae_backend_get_table"));
+  CHECK(contains(outcome.rejection, "undefined symbol"));  // dlerror's own words
+}
+
+TEST_CASE("a table of another ABI major is refused, naming both versions") {
+  LoadOutcome outcome = load_plugin_file(STUB_WRONG_MAJOR);
+  CHECK_FALSE(outcome.ok);
+  CHECK(contains(outcome.rejection, "ABI major mismatch"));
+  CHECK(contains(outcome.rejection, "backend speaks " + std::to_string(CAE_ABI_MAJOR + 1) + "."));
+  CHECK(contains(outcome.rejection, "host speaks " + std::to_string(CAE_ABI_MAJOR) + "."));
+}
+
+TEST_CASE("a table smaller than the host needs is refused") {
+  LoadOutcome outcome = load_plugin_file(STUB_TOO_SMALL);
+  CHECK_FALSE(outcome.ok);
+  CHECK(contains(outcome.rejection, "table too small"));
+  CHECK(contains(outcome.rejection, std::to_string(CAE_BACKEND_TABLE_MIN_SIZE)));
+}
+
+TEST_CASE("a file that is not a shared library is rejected as not a plugin") {
+  LoadOutcome outcome = load_plugin_file(STUB_DIR "/libnot-a-plugin.so");
+  CHECK_FALSE(outcome.ok);
+  CHECK(contains(outcome.rejection, "not a plugin"));
+}
+
+TEST_CASE("discovery records every file considered and why it was rejected") {
+  Registry registry = discover_only({STUB_DIR});
+  CHECK(contains(rejection_of(registry, "libstub-no-entry.so"), "missing entry symbol"));
+  CHECK(contains(rejection_of(registry, "libstub-wrong-major.so"), "ABI major mismatch"));
+  CHECK(contains(rejection_of(registry, "libstub-too-small.so"), "table too small"));
+  CHECK(contains(rejection_of(registry, "libnot-a-plugin.so"), "not a plugin"));
+  CHECK(rejection_of(registry, "libstub-good.so") == "accepted");
+  CHECK(registry.find("stubgood") != nullptr);
+  CHECK(registry.find("failing") != nullptr);
+}
+
+TEST_CASE("a backend whose probe says unavailable is listed with its reason and not selectable") {
+  Registry registry = discover_only({STUB_DIR});
+  const BackendRecord* record = registry.find("unavail");
+  REQUIRE(record != nullptr);
+  CHECK_FALSE(record->available);
+  CHECK(record->unavailable_reason == "stub: no such device on this machine");
+  try {
+    registry.select("unavail");
+    FAIL("select should refuse an unavailable backend");
+  } catch (const std::runtime_error& e) {
+    CHECK(contains(e.what(), "unavailable here: stub: no such device on this machine"));
+  }
+}
+
+TEST_CASE("selection: case-insensitive names, unknown names list the choices, default by priority") {
+  Registry registry = discover_only({STUB_DIR});
+  CHECK(registry.select("STUBGOOD").name == "stubgood");
+  try {
+    registry.select("nosuch");
+    FAIL("unknown name must throw");
+  } catch (const std::runtime_error& e) {
+    CHECK(contains(e.what(), "unknown backend 'nosuch'"));
+    CHECK(contains(e.what(), "stubgood"));
+  }
+  const BackendRecord& chosen = registry.select("");
+  CHECK(chosen.available);
+}
+
+TEST_CASE("an explicit file comes first and a duplicate name warns, first wins") {
+  Registry registry = discover_only({STUB_DUPLICATE_DIR, STUB_DIR});
+  const BackendRecord* record = registry.find("stubgood");
+  REQUIRE(record != nullptr);
+  CHECK(contains(record->plugin.path, "duplicate"));
+  REQUIRE(registry.warnings().size() == 1);
+  CHECK(contains(registry.warnings()[0], "ignored: already provided by"));
+
+  Registry explicit_first = discover_only({STUB_DUPLICATE_DIR}, {STUB_GOOD});
+  CHECK(contains(explicit_first.find("stubgood")->plugin.path, "stubs"));
+  CHECK(explicit_first.select(STUB_GOOD).name == "stubgood");
+}
+
+TEST_CASE("a failing op becomes a BackendError with the plugin's message; the context survives") {
+  Registry registry = discover_only({STUB_DIR});
+  Context context(registry.select("failing").table());
+  Tensor x = context.alloc({2, 3});
+  Tensor y = context.alloc({2, 3});
+  x.upload(std::vector<float>{-1, 2, -3, 4, -5, 6});
+  try {
+    context.relu_forward(x, y);
+    FAIL("relu_forward should fail");
+  } catch (const BackendError& e) {
+    CHECK(e.status() == CAE_STATUS_DEVICE_ERROR);
+    CHECK(contains(e.what(), "failing: relu_forward: stub: simulated device failure"));
+  }
+  // The context still works after the error.
+  context.relu_backward(x, x, y);
+  CHECK(y.download() == std::vector<float>{0, 2, 0, 4, 0, 6});
+}
+
+TEST_CASE("an op the backend leaves NULL is reported unsupported and never called") {
+  Registry registry = discover_only({STUB_DIR});
+  Context context(registry.select("stubgood").table());
+  Tensor t = context.alloc({1, 1, 2, 2});
+  try {
+    context.maxpool2x2_forward(t, t);
+    FAIL("maxpool2x2_forward should be unsupported");
+  } catch (const BackendError& e) {
+    CHECK(e.status() == CAE_STATUS_UNSUPPORTED);
+    CHECK(contains(e.what(), "maxpool2x2_forward is not supported"));
+  }
+  CHECK_FALSE(context.has_timer());
+  CHECK_FALSE(context.has_memory_stats());
+}
+
+TEST_CASE("upload with a wrong element count is refused with the plugin's message") {
+  Registry registry = discover_only({STUB_DIR});
+  Context context(registry.select("stubgood").table());
+  Tensor t = context.alloc({4});
+  std::vector<float> three(3, 1.0f);
+  CHECK_THROWS_WITH_AS(t.upload(three), doctest::Contains("wrong count"), BackendError);
+}

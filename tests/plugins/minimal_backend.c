@@ -1,0 +1,188 @@
+/*
+ * A deliberately small backend written in plain C99 against api/cae/backend.h
+ * alone. The tests compile it OUTSIDE the build tree to prove that a
+ * third-party backend needs nothing but the ABI header, and build it with
+ * STUB_* switches into the broken plugins the loader tests need.
+ *
+ * It keeps tensors in host memory and implements only relu_forward and
+ * relu_backward; every other op is NULL ("unsupported"). With STUB_FAILING_OP
+ * relu_forward always fails with a device error.
+ */
+#include <cae/backend.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef STUB_NAME
+#define STUB_NAME "minimal"
+#endif
+
+struct cae_context_s {
+  char last_error[256];
+};
+
+struct cae_tensor_s {
+  int64_t count;
+  float* data;
+};
+
+static char g_thread_error[256]; /* tests are single-threaded */
+
+static cae_status fail(cae_context ctx, cae_status status, const char* message) {
+  char* slot = ctx ? ctx->last_error : g_thread_error;
+  strncpy(slot, message, 255);
+  slot[255] = '\0';
+  return status;
+}
+
+static cae_status probe(cae_probe_result* out) {
+  cae_probe_result r;
+  size_t n;
+  if (!out || out->struct_size < sizeof(uint32_t)) return fail(NULL, CAE_STATUS_INVALID_ARGUMENT, "bad probe struct");
+  memset(&r, 0, sizeof r);
+  r.struct_size = out->struct_size;
+#ifdef STUB_UNAVAILABLE
+  r.available = 0;
+  strcpy(r.reason, "stub: no such device on this machine");
+#else
+  r.available = 1;
+#endif
+  r.priority = 1; /* never the default when a real backend is present */
+  r.device_count = 1;
+  n = out->struct_size < sizeof r ? out->struct_size : sizeof r;
+  memcpy(out, &r, n);
+  return CAE_STATUS_OK;
+}
+
+static cae_status create(const cae_create_options* options, cae_context* out) {
+  (void)options;
+  if (!out) return fail(NULL, CAE_STATUS_INVALID_ARGUMENT, "create: out is NULL");
+  *out = calloc(1, sizeof(struct cae_context_s));
+  return *out ? CAE_STATUS_OK : fail(NULL, CAE_STATUS_OUT_OF_MEMORY, "create: out of memory");
+}
+
+static void destroy(cae_context ctx) { free(ctx); }
+
+static const char* last_error(cae_context ctx) { return ctx ? ctx->last_error : g_thread_error; }
+
+static cae_status device_info(cae_context ctx, cae_device_info* out) {
+  cae_device_info info;
+  size_t n;
+  if (!out) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "device_info: out is NULL");
+  memset(&info, 0, sizeof info);
+  info.struct_size = out->struct_size;
+  info.precision = CAE_PRECISION_FP32;
+  info.deterministic = 1;
+  info.compute_units = 1;
+  strcpy(info.device_name, "minimal host memory");
+  n = out->struct_size < sizeof info ? out->struct_size : sizeof info;
+  memcpy(out, &info, n);
+  return CAE_STATUS_OK;
+}
+
+static cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
+  int64_t count = 1;
+  int32_t i;
+  if (ndim < 1 || ndim > CAE_MAX_DIMS || !dims || !out)
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "tensor_alloc: bad arguments");
+  for (i = 0; i < ndim; ++i) count *= dims[i];
+  *out = malloc(sizeof(struct cae_tensor_s));
+  if (!*out) return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "tensor_alloc: out of memory");
+  (*out)->count = count;
+  (*out)->data = malloc((size_t)count * sizeof(float));
+  return CAE_STATUS_OK;
+}
+
+static void tensor_free(cae_context ctx, cae_tensor t) {
+  (void)ctx;
+  if (t) free(t->data);
+  free(t);
+}
+
+static cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t count) {
+  if (!t || (int64_t)count != t->count) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "tensor_upload: wrong count");
+  memcpy(t->data, src, count * sizeof(float));
+  return CAE_STATUS_OK;
+}
+
+static cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t count) {
+  if (!t || (int64_t)count != t->count) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "tensor_download: wrong count");
+  memcpy(dst, t->data, count * sizeof(float));
+  return CAE_STATUS_OK;
+}
+
+static cae_status relu_forward(cae_context ctx, cae_tensor x, cae_tensor y) {
+#ifdef STUB_FAILING_OP
+  (void)x;
+  (void)y;
+  return fail(ctx, CAE_STATUS_DEVICE_ERROR, "stub: simulated device failure in relu_forward");
+#else
+  int64_t i;
+  if (!x || !y || x->count != y->count) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "relu_forward: shapes differ");
+  for (i = 0; i < x->count; ++i) y->data[i] = x->data[i] > 0.0f ? x->data[i] : 0.0f;
+  return CAE_STATUS_OK;
+#endif
+}
+
+static cae_status relu_backward(cae_context ctx, cae_tensor y, cae_tensor dy, cae_tensor dx) {
+  int64_t i;
+  if (!y || !dy || !dx || y->count != dy->count || y->count != dx->count)
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "relu_backward: shapes differ");
+  for (i = 0; i < y->count; ++i) dx->data[i] = y->data[i] > 0.0f ? dy->data[i] : 0.0f;
+  return CAE_STATUS_OK;
+}
+
+static cae_status synchronize(cae_context ctx) {
+  (void)ctx;
+  return CAE_STATUS_OK;
+}
+
+static cae_backend_table make_table(void) {
+  cae_backend_table t;
+  memset(&t, 0, sizeof t);
+  t.struct_size = sizeof t;
+  t.abi_major = CAE_ABI_MAJOR;
+  t.abi_minor = CAE_ABI_MINOR;
+  t.name = STUB_NAME;
+  t.version = "0.0.1";
+  t.description = "test backend in plain C: host memory, ReLU only";
+  t.probe = probe;
+  t.create = create;
+  t.destroy = destroy;
+  t.last_error = last_error;
+  t.device_info = device_info;
+  t.tensor_alloc = tensor_alloc;
+  t.tensor_free = tensor_free;
+  t.tensor_upload = tensor_upload;
+  t.tensor_download = tensor_download;
+  t.relu_forward = relu_forward;
+  t.relu_backward = relu_backward;
+  t.synchronize = synchronize;
+#ifdef STUB_WRONG_MAJOR
+  t.abi_major = CAE_ABI_MAJOR + 1;
+#endif
+#ifdef STUB_TOO_SMALL
+  t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);
+#endif
+  return t;
+}
+
+#ifndef STUB_NO_ENTRY
+CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(uint32_t host_abi_major) {
+  static cae_backend_table table;
+  static int ready = 0;
+#ifndef STUB_WRONG_MAJOR
+  if (host_abi_major != CAE_ABI_MAJOR) return NULL;
+#else
+  (void)host_abi_major;
+#endif
+  if (!ready) {
+    table = make_table();
+    ready = 1;
+  }
+  return &table;
+}
+#else
+/* Exports something, but not the entry point. */
+CAE_BACKEND_EXPORT int not_a_cae_backend(void) { return (int)sizeof(make_table()); }
+#endif
