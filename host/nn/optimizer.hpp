@@ -1,0 +1,47 @@
+// Optimisers over the model's device tensors, driving the backend's sgd_step /
+// adam_step. Their state (momentum, Adam moments, step count) is exported for
+// resumable checkpoints.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nn/parameters.hpp"
+#include "plugin/context.hpp"
+
+namespace cae::nn {
+
+struct OptimizerSettings {
+  std::string kind = "adam";  // "adam" or "sgd"
+  float learning_rate = 1e-3f;
+  float momentum = 0.0f;  // sgd only; 0 = plain SGD (the seed's)
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float epsilon = 1e-8f;
+  float weight_decay = 0.0f;
+};
+
+class Optimizer {
+ public:
+  Optimizer(Context& context, const std::vector<Tensor>& parameters,
+            const std::vector<std::string>& names, OptimizerSettings settings);
+
+  void step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients);
+
+  const OptimizerSettings& settings() const { return settings_; }
+  int64_t steps_taken() const { return steps_; }
+
+  // "optimizer.<param>.m" / ".v" (adam) or ".velocity" (sgd with momentum).
+  std::vector<HostTensor> export_state() const;
+  void import_state(const std::vector<HostTensor>& state, int64_t steps_taken);
+
+ private:
+  Context& context_;
+  OptimizerSettings settings_;
+  std::vector<std::string> names_;
+  std::vector<Tensor> first_;   // adam m, or sgd velocity
+  std::vector<Tensor> second_;  // adam v
+  int64_t steps_ = 0;
+};
+
+}  // namespace cae::nn

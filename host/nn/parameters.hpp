@@ -1,0 +1,35 @@
+// The model's parameters on the host: named float32 tensors in checkpoint
+// order (OIHW weights, then biases), He-normal initialised.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cae::nn {
+
+struct HostTensor {
+  std::string name;            // "encoder.conv1.weight"
+  std::vector<int64_t> shape;  // OIHW or [O]
+  std::vector<float> data;
+};
+
+// weight, bias, weight, bias, ... in kLayers order.
+struct Parameters {
+  std::vector<HostTensor> tensors;
+
+  static Parameters he_normal(uint64_t seed);  // biases zero
+  // The seed project's raw format: 751,875 little-endian floats, layer by
+  // layer, each weight (OIHW) followed by its bias. Throws on a wrong size.
+  static Parameters from_flat(const std::vector<float>& flat);
+  std::vector<float> flatten() const;
+
+  const HostTensor& at(const std::string& name) const;
+  int64_t count() const;
+};
+
+// Checks names and shapes against the architecture (e.g. after loading a
+// checkpoint); throws std::runtime_error naming the first mismatch.
+void check_architecture(const std::vector<HostTensor>& tensors);
+
+}  // namespace cae::nn
