@@ -6,13 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "io/safetensors.hpp"
+
 namespace cae::nn {
 
-struct HostTensor {
-  std::string name;            // "encoder.conv1.weight"
-  std::vector<int64_t> shape;  // OIHW or [O]
-  std::vector<float> data;
-};
+// A named host tensor ("encoder.conv1.weight", OIHW or [O]) as checkpoints store it.
+using HostTensor = cae::NamedTensor;
 
 // weight, bias, weight, bias, ... in kLayers order.
 struct Parameters {

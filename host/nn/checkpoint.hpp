@@ -1,0 +1,42 @@
+// Checkpoints in the safetensors format: the model's tensors under their
+// architecture names (loadable by Python's safetensors and PyTorch), the
+// optimiser state for --resume, and the run's metadata (epoch, recipe,
+// backend, seed, losses). Written atomically.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nn/optimizer.hpp"
+#include "nn/parameters.hpp"
+
+namespace cae::nn {
+
+struct TrainingState {
+  int epochs_done = 0;           // complete epochs
+  int64_t batches_done = 0;      // of the epoch in progress (interrupted runs)
+  double partial_loss_sum = 0;   // loss * images over those batches
+  int64_t optimizer_steps = 0;
+  uint64_t seed = 0;
+  std::string recipe;
+  std::string backend;
+  OptimizerSettings optimizer;
+  int batch_size = 64;
+  int64_t samples = 0;           // training images used
+  std::vector<double> train_losses;  // per complete epoch
+  std::vector<double> test_mses;
+};
+
+struct Checkpoint {
+  Parameters parameters;
+  std::vector<HostTensor> optimizer_state;  // empty for weights-only files
+  TrainingState state;
+};
+
+void save_checkpoint(const std::string& path, const Checkpoint& checkpoint);
+
+// Throws std::runtime_error naming the file for truncated or corrupt files and
+// for checkpoints of another architecture.
+Checkpoint load_checkpoint(const std::string& path);
+
+}  // namespace cae::nn

@@ -1,0 +1,191 @@
+#include "trainer.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "data/batcher.hpp"
+#include "nn/interrupt.hpp"
+#include "report/progress.hpp"
+
+namespace cae::nn {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Per-step losses stay on the device in a small ring of 1-element tensors and
+// are read back in groups, so the host does not wait for the device every step.
+class LossAccumulator {
+ public:
+  LossAccumulator(Context& context, size_t ring) {
+    for (size_t i = 0; i < ring; ++i) slots_.push_back(context.alloc({1}));
+  }
+  Tensor& next_slot(int64_t batch) {
+    if (pending_.size() == slots_.size()) drain();
+    pending_.push_back(batch);
+    return slots_[pending_.size() - 1];
+  }
+  // Reads every pending loss; returns sum(loss * batch) so far.
+  double drain() {
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      float value = 0;
+      slots_[i].download(&value, 1);
+      sum_ += double(value) * double(pending_[i]);
+    }
+    pending_.clear();
+    return sum_;
+  }
+  void reset(double sum) {
+    pending_.clear();
+    sum_ = sum;
+  }
+
+ private:
+  std::vector<Tensor> slots_;
+  std::vector<int64_t> pending_;
+  double sum_ = 0;
+};
+
+}  // namespace
+
+double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
+                          int batch_size) {
+  if (images.size() == 0) return 0.0;
+  std::vector<float> host(size_t(batch_size) * kImageFloats);
+  Tensor loss = context.alloc({1});
+  double sum = 0;
+  for (size_t start = 0; start < images.size(); start += size_t(batch_size)) {
+    size_t n = std::min(images.size() - start, size_t(batch_size));
+    std::vector<size_t> indices(n);
+    for (size_t i = 0; i < n; ++i) indices[i] = start + i;
+    fill_batch(images, indices, host.data());
+    Tensor input = context.alloc({int64_t(n), kImageChannels, kImageSize, kImageSize});
+    input.upload(host.data(), n * kImageFloats);
+    Tensor output = context.alloc(input.dims());
+    model.reconstruct(input, output, &loss);
+    float value = 0;
+    loss.download(&value, 1);
+    sum += double(value) * double(n);
+  }
+  return sum / double(images.size());
+}
+
+TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
+                               const TrainOptions& options, const Checkpoint& start,
+                               std::ostream& log) {
+  TrainOutcome outcome;
+  Autoencoder model(context, start.parameters);
+  Optimizer optimizer(context, model.parameters(), model.parameter_names(), options.optimizer);
+  TrainingState state = start.state;
+  if (!start.optimizer_state.empty()) {
+    optimizer.import_state(start.optimizer_state, state.optimizer_steps);
+  }
+  state.seed = options.seed;
+  state.recipe = options.recipe;
+  state.backend = options.backend;
+  state.optimizer = options.optimizer;
+  state.batch_size = options.batch_size;
+  state.samples = int64_t(train.size());
+
+  EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
+  LossAccumulator losses(context, 64);
+  std::vector<float> host(size_t(options.batch_size) * kImageFloats);
+  Tensor full_input = context.alloc({options.batch_size, kImageChannels, kImageSize, kImageSize});
+  Tensor tail_input;  // the partial last batch, allocated when first needed
+  InterruptGuard interrupts;
+
+  auto snapshot = [&]() {
+    Checkpoint c;
+    c.parameters = model.download_parameters();
+    c.optimizer_state = optimizer.export_state();
+    c.state = state;
+    c.state.optimizer_steps = optimizer.steps_taken();
+    return c;
+  };
+
+  for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
+    auto epoch_start = Clock::now();
+    batcher.start_epoch(size_t(epoch));
+    std::vector<size_t> indices;
+    // Resuming mid-epoch: the epoch's order is a function of (seed, epoch), so
+    // skipping the batches already done continues exactly where it stopped.
+    int64_t skip = state.batches_done;
+    int64_t images_done = 0;
+    for (int64_t b = 0; b < skip && batcher.next_batch(indices); ++b) images_done += int64_t(indices.size());
+    losses.reset(state.partial_loss_sum);
+
+    ProgressOptions progress_options;
+    progress_options.label = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs);
+    progress_options.unit = "img";
+    progress_options.out = &log;
+    ProgressReporter progress(int64_t(train.size()), progress_options);
+    progress.update(images_done);
+
+    while (batcher.next_batch(indices)) {
+      if (InterruptGuard::requested()) break;
+      const int64_t n = int64_t(indices.size());
+      fill_batch(train, indices, host.data());
+      Tensor* input = &full_input;
+      if (n != options.batch_size) {
+        if (!tail_input || tail_input.dims()[0] != n) {
+          tail_input = context.alloc({n, kImageChannels, kImageSize, kImageSize});
+        }
+        input = &tail_input;
+      }
+      input->upload(host.data(), size_t(n) * kImageFloats);
+      model.forward_backward(*input, losses.next_slot(n));
+      optimizer.step(model.parameters(), model.gradients());
+      ++state.batches_done;
+      images_done += n;
+      progress.advance(n);
+    }
+    double loss_sum = losses.drain();
+
+    if (InterruptGuard::requested()) {
+      state.partial_loss_sum = loss_sum;
+      outcome.interrupted = true;
+      outcome.final_state = snapshot();
+      if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, outcome.final_state);
+      log << "\ninterrupted by signal " << InterruptGuard::signal_number() << " during epoch "
+          << epoch + 1 << " after " << images_done << " images";
+      if (!options.checkpoint_path.empty()) {
+        log << "; resumable checkpoint saved to " << options.checkpoint_path
+            << "\nresume with: cae train --resume " << options.checkpoint_path
+            << " (plus the same --data and --backend)";
+      }
+      log << "\n";
+      return outcome;
+    }
+    progress.finish();
+
+    EpochRecord record;
+    record.epoch = epoch + 1;
+    record.train_loss = loss_sum / double(train.size());
+    record.seconds = seconds_since(epoch_start);
+    record.images_per_second = double(images_done) / record.seconds;
+    record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
+    outcome.epochs.push_back(record);
+
+    state.epochs_done = epoch + 1;
+    state.batches_done = 0;
+    state.partial_loss_sum = 0;
+    state.train_losses.push_back(record.train_loss);
+    state.test_mses.push_back(record.test_mse);
+
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "epoch %d/%d  train loss %.6f  test mse %.6f  %.1f s  %.0f img/s\n", record.epoch,
+                  options.epochs, record.train_loss, record.test_mse, record.seconds,
+                  record.images_per_second);
+    log << line << std::flush;
+    if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, snapshot());
+  }
+  outcome.final_state = snapshot();
+  return outcome;
+}
+
+}  // namespace cae::nn

@@ -1,0 +1,54 @@
+// The training loop: seeded shuffling every epoch, every image used (the
+// partial last batch too), the epoch's mean training loss, the test
+// reconstruction MSE, a progress display, a checkpoint after each epoch, and
+// a resumable checkpoint when SIGINT/SIGTERM arrives.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/image_set.hpp"
+#include "nn/autoencoder.hpp"
+#include "nn/checkpoint.hpp"
+
+namespace cae::nn {
+
+struct TrainOptions {
+  int epochs = 20;
+  int batch_size = 64;
+  OptimizerSettings optimizer;
+  uint64_t seed = 1;
+  std::string recipe = "default";
+  std::string backend;
+  std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
+  int eval_batch_size = 256;
+};
+
+struct EpochRecord {
+  int epoch = 0;  // 1-based
+  double train_loss = 0;
+  double test_mse = 0;
+  double seconds = 0;
+  double images_per_second = 0;
+};
+
+struct TrainOutcome {
+  bool interrupted = false;
+  std::vector<EpochRecord> epochs;  // this run's epochs
+  Checkpoint final_state;
+};
+
+// Trains from `start` (a fresh He-normal model, or a loaded checkpoint to
+// resume). Log lines and the progress display go to `log`.
+TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
+                               const TrainOptions& options, const Checkpoint& start,
+                               std::ostream& log);
+
+// Mean squared reconstruction error over a whole image set.
+double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
+                          int batch_size);
+
+}  // namespace cae::nn
