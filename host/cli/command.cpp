@@ -44,7 +44,10 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
     std::cerr << "cae " << command.name << ": " << e.what() << "\n";
     return 2;
   } catch (const BackendError& e) {
-    std::cerr << "cae " << command.name << ": " << e.what() << "\n";
+    std::cerr << "cae " << command.name << ": " << e.what();
+    // The one remedy a user can apply at once.
+    if (e.status() == CAE_STATUS_OUT_OF_MEMORY) std::cerr << " (try a smaller --batch)";
+    std::cerr << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "cae " << command.name << ": " << e.what() << "\n";

@@ -6,6 +6,10 @@ const std::vector<Command>& all_commands() {
   static const std::vector<Command> commands = {
       backends_command(),
       info_command(),
+      data_command(),
+      train_command(),
+      extract_command(),
+      import_weights_command(),
   };
   return commands;
 }

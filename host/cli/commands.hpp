@@ -7,5 +7,9 @@ namespace cae::cli {
 
 Command backends_command();
 Command info_command();
+Command data_command();
+Command train_command();
+Command extract_command();
+Command import_weights_command();
 
 }  // namespace cae::cli

@@ -1,0 +1,52 @@
+// `cae extract`: encoder features of every image as .npy files.
+#include <iostream>
+
+#include "backend_session.hpp"
+#include "commands.hpp"
+#include "data/cifar_dataset.hpp"
+#include "io/directory.hpp"
+#include "io/npy.hpp"
+#include "nn/checkpoint.hpp"
+#include "nn/features.hpp"
+#include "option_checks.hpp"
+
+namespace cae::cli {
+namespace {
+
+int run_extract(const po::variables_map& vm) {
+  const std::string out = vm["out"].as<std::string>();
+  const int batch = option_in_range(vm, "batch", 1, 65536);
+  nn::Checkpoint checkpoint = nn::load_checkpoint(vm["weights"].as<std::string>());
+  CifarData data = load_cifar(resolve_data_dir(vm));
+  ensure_directory(out);
+  BackendSession session = open_backend_session(vm, std::cout);
+  nn::Autoencoder model(*session.context, checkpoint.parameters);
+  for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
+                              {"test", &data.test}}) {
+    std::vector<float> features =
+        nn::extract_features(*session.context, model, *images, batch, &std::cout, name);
+    write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(),
+                     nn::kFeatureDim);
+    write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
+  }
+  std::cout << "wrote {train,test}_{features,labels}.npy to " << out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command extract_command() {
+  return {"extract", "cae extract [--backend B] --weights CKPT [--data DIR] --out DIR",
+          "Encode every image into its 8,192-d latent; write features and labels as .npy",
+          [](po::options_description& options, po::positional_options_description&) {
+            add_backend_options(options);
+            add_data_option(options);
+            options.add_options()
+                ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
+                ("out", po::value<std::string>()->required()->value_name("DIR"), "output folder")
+                ("batch", po::value<int>()->default_value(256)->value_name("N"), "images per forward pass");
+          },
+          run_extract};
+}
+
+}  // namespace cae::cli

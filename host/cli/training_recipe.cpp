@@ -1,0 +1,54 @@
+#include "training_recipe.hpp"
+
+#include "option_checks.hpp"
+
+namespace cae::cli {
+
+nn::TrainOptions recipe_options(const std::string& recipe) {
+  nn::TrainOptions o;
+  o.recipe = recipe;
+  o.batch_size = 64;
+  o.epochs = 20;
+  if (recipe == "seed") {
+    o.optimizer.kind = "sgd";
+    o.optimizer.learning_rate = 1e-3f;
+    o.optimizer.momentum = 0.0f;
+  } else if (recipe == "default") {
+    o.optimizer.kind = "adam";
+    o.optimizer.learning_rate = 1e-3f;
+  } else {
+    throw UsageError("unknown --recipe '" + recipe + "' (default or seed)");
+  }
+  return o;
+}
+
+void add_training_options(po::options_description& options) {
+  options.add_options()
+      ("recipe", po::value<std::string>()->default_value("default"), "default (Adam) or seed (the seed's SGD)")
+      ("epochs", po::value<int>()->value_name("E"), "epochs (recipe: 20)")
+      ("batch", po::value<int>()->value_name("N"), "batch size (recipe: 64)")
+      ("optimizer", po::value<std::string>()->value_name("adam|sgd"), "optimizer (recipe decides)")
+      ("lr", po::value<float>()->value_name("RATE"), "learning rate (recipe: 0.001)")
+      ("momentum", po::value<float>()->value_name("M"), "SGD momentum in [0,1) (recipe: 0)")
+      ("weight-decay", po::value<float>()->value_name("W"), "L2 weight decay (default 0)")
+      ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "seed for initialisation and shuffling");
+}
+
+nn::TrainOptions training_options_from(const po::variables_map& vm) {
+  nn::TrainOptions o = recipe_options(vm["recipe"].as<std::string>());
+  if (vm.count("epochs")) o.epochs = option_in_range(vm, "epochs", 1, 100000);
+  if (vm.count("batch")) o.batch_size = option_in_range(vm, "batch", 1, 65536);
+  if (vm.count("optimizer")) {
+    o.optimizer.kind = vm["optimizer"].as<std::string>();
+    if (o.optimizer.kind != "adam" && o.optimizer.kind != "sgd") {
+      throw UsageError("--optimizer must be adam or sgd, got '" + o.optimizer.kind + "'");
+    }
+  }
+  if (vm.count("lr")) o.optimizer.learning_rate = option_in_range(vm, "lr", 1e-9f, 10.0f);
+  if (vm.count("momentum")) o.optimizer.momentum = option_in_range(vm, "momentum", 0.0f, 0.999f);
+  if (vm.count("weight-decay")) o.optimizer.weight_decay = option_in_range(vm, "weight-decay", 0.0f, 1.0f);
+  o.seed = vm["seed"].as<uint64_t>();
+  return o;
+}
+
+}  // namespace cae::cli

@@ -1,0 +1,21 @@
+// Training recipes: named settings a user can start from. Explicit options
+// (--lr, --epochs, ...) override the recipe's values.
+#pragma once
+
+#include <string>
+
+#include "command.hpp"
+#include "nn/trainer.hpp"
+
+namespace cae::cli {
+
+// "seed": the seed project's plain SGD, lr 0.001, batch 64, 20 epochs.
+// "default": Adam 1e-3, batch 64, 20 epochs (see docs/PERF.md for the measurement).
+nn::TrainOptions recipe_options(const std::string& recipe);
+
+void add_training_options(po::options_description& options);
+
+// Recipe plus overrides, range-checked.
+nn::TrainOptions training_options_from(const po::variables_map& vm);
+
+}  // namespace cae::cli
