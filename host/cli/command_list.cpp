@@ -10,6 +10,7 @@ const std::vector<Command>& all_commands() {
       train_command(),
       extract_command(),
       import_weights_command(),
+      bench_command(),
   };
   return commands;
 }

@@ -11,5 +11,6 @@ Command data_command();
 Command train_command();
 Command extract_command();
 Command import_weights_command();
+Command bench_command();
 
 }  // namespace cae::cli

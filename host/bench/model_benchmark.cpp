@@ -1,0 +1,186 @@
+#include "model_benchmark.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <random>
+
+#include "nn/autoencoder.hpp"
+#include "nn/optimizer.hpp"
+
+namespace cae::bench {
+namespace {
+
+using nn::kLayers;
+
+std::string dims_text(const std::vector<int64_t>& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + "]";
+}
+
+// Random data (never zeros: they can run faster than real data).
+Tensor random_tensor(Context& context, const std::vector<int64_t>& dims, std::mt19937& rng,
+                     float low = -1.0f, float high = 1.0f) {
+  Tensor t = context.alloc(dims);
+  std::uniform_real_distribution<float> u(low, high);
+  std::vector<float> host(size_t(t.count()));
+  for (auto& v : host) v = u(rng);
+  t.upload(host);
+  return t;
+}
+
+void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
+                    std::vector<OpTiming>& out) {
+  const int64_t B = s.batch;
+  for (size_t i = 0; i < kLayers.size(); ++i) {
+    const auto& L = kLayers[i];
+    std::vector<int64_t> in_dims{B, L.in_channels, L.size, L.size};
+    std::vector<int64_t> out_dims{B, L.out_channels, L.size, L.size};
+    Tensor x = random_tensor(context, in_dims, rng);
+    Tensor w = random_tensor(context, {L.out_channels, L.in_channels, 3, 3}, rng, -0.1f, 0.1f);
+    Tensor b = random_tensor(context, {L.out_channels}, rng);
+    Tensor y = context.alloc(out_dims);
+    Tensor dy = random_tensor(context, out_dims, rng);
+    Tensor dx = context.alloc(in_dims);
+    Tensor dw = context.alloc(w.dims());
+    Tensor db = context.alloc(b.dims());
+    const double fwd_gflop = 2.0 * double(L.weight_count()) * L.size * L.size * double(B) / 1e9;
+    const std::string io = dims_text(in_dims) + "->" + dims_text(out_dims);
+    out.push_back({"conv2d_forward", L.name, io,
+                   median_ms(context, [&] { context.conv2d_forward(x, w, b, y, L.relu); }, s.policy),
+                   fwd_gflop});
+    Tensor* dx_or_null = i == 0 ? nullptr : &dx;  // the model never needs the input's gradient
+    out.push_back({"conv2d_backward", L.name, io,
+                   median_ms(context, [&] { context.conv2d_backward(x, w, dy, dx_or_null, dw, db); },
+                             s.policy),
+                   fwd_gflop * (i == 0 ? 1.0 : 2.0)});
+    if (L.relu) {
+      Tensor d_activation = context.alloc(out_dims);
+      out.push_back({"relu_backward", L.name, dims_text(out_dims),
+                     median_ms(context, [&] { context.relu_backward(y, dy, d_activation); }, s.policy),
+                     0});
+    }
+    if (L.after == nn::After::MaxPool) {
+      std::vector<int64_t> small{B, L.out_channels, L.size / 2, L.size / 2};
+      Tensor p = context.alloc(small);
+      Tensor dp = random_tensor(context, small, rng);
+      Tensor dyy = context.alloc(out_dims);
+      out.push_back({"maxpool2x2_forward", L.name, dims_text(out_dims),
+                     median_ms(context, [&] { context.maxpool2x2_forward(y, p); }, s.policy), 0});
+      out.push_back({"maxpool2x2_backward", L.name, dims_text(out_dims),
+                     median_ms(context, [&] { context.maxpool2x2_backward(y, dp, dyy); }, s.policy), 0});
+    } else if (L.after == nn::After::Upsample) {
+      std::vector<int64_t> big{B, L.out_channels, L.size * 2, L.size * 2};
+      Tensor u = context.alloc(big);
+      Tensor du = random_tensor(context, big, rng);
+      Tensor dyy = context.alloc(out_dims);
+      out.push_back({"upsample2x_forward", L.name, dims_text(out_dims),
+                     median_ms(context, [&] { context.upsample2x_forward(y, u); }, s.policy), 0});
+      out.push_back({"upsample2x_backward", L.name, dims_text(big),
+                     median_ms(context, [&] { context.upsample2x_backward(du, dyy); }, s.policy), 0});
+    } else {
+      Tensor target = random_tensor(context, out_dims, rng, 0.0f, 1.0f);
+      Tensor loss = context.alloc({1});
+      Tensor grad = context.alloc(out_dims);
+      out.push_back({"mse_loss", L.name, dims_text(out_dims),
+                     median_ms(context, [&] { context.mse_loss(y, target, loss, &grad); }, s.policy), 0});
+    }
+  }
+}
+
+void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTiming>& out) {
+  nn::Parameters params = nn::Parameters::he_normal(s.seed);
+  nn::Autoencoder model(context, params);
+  nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
+  out.push_back({"adam_step", "all 10 tensors", "751,875 parameters",
+                 median_ms(context, [&] { adam.step(model.parameters(), model.gradients()); }, s.policy),
+                 0});
+}
+
+// Batches of random pixels, rotated so caches do not flatter the timing.
+std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * nn::kImageFloats));
+  for (auto& b : batches) {
+    for (auto& v : b) v = u(rng);
+  }
+  return batches;
+}
+
+double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, std::ostream& log) {
+  nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
+  nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
+  auto batches = random_batches(s.batch, rng);
+  Tensor full = context.alloc({s.batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+  Tensor loss = context.alloc({1});
+  auto step = [&](Tensor& input, const std::vector<float>& host, size_t n) {
+    input.upload(host.data(), n * nn::kImageFloats);
+    model.forward_backward(input, loss);
+    adam.step(model.parameters(), model.gradients());
+  };
+  for (int i = 0; i < 3; ++i) step(full, batches[size_t(i) % batches.size()], size_t(s.batch));  // warm-up
+  context.synchronize();
+  log << "timing one epoch of " << s.images << " images at batch " << s.batch << " ...\n" << std::flush;
+  auto start = std::chrono::steady_clock::now();
+  int64_t done = 0;
+  size_t k = 0;
+  Tensor tail;
+  while (done < s.images) {
+    int64_t n = std::min<int64_t>(s.batch, s.images - done);
+    Tensor* input = &full;
+    if (n != s.batch) {
+      tail = context.alloc({n, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+      input = &tail;
+    }
+    step(*input, batches[k++ % batches.size()], size_t(n));
+    done += n;
+  }
+  context.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double time_extraction(Context& context, const BenchSettings& s, std::mt19937& rng) {
+  nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
+  auto batches = random_batches(s.extract_batch, rng);
+  Tensor input = context.alloc({s.extract_batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+  Tensor latent = context.alloc({s.extract_batch, nn::kLatentChannels, nn::kLatentSize, nn::kLatentSize});
+  std::vector<float> features(size_t(s.extract_batch) * nn::kFeatureDim);
+  model.encode(input, latent);  // warm-up
+  context.synchronize();
+  auto start = std::chrono::steady_clock::now();
+  size_t k = 0;
+  for (int64_t done = 0; done < s.extract_images; done += s.extract_batch) {
+    // Whole batches: the tail costs the same as a full one on any backend.
+    input.upload(batches[k++ % batches.size()]);
+    model.encode(input, latent);
+    latent.download(features.data(), features.size());
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+BenchResult run_model_benchmark(Context& context, const BenchSettings& s, std::ostream& log) {
+  BenchResult r;
+  std::mt19937 rng(uint32_t(s.seed));
+  log << "timing each op at the model's shapes (median of " << s.policy.repeats << " after "
+      << s.policy.warmup << " warm-up runs, " << (context.has_timer() ? "device timer" : "wall clock")
+      << ") ...\n" << std::flush;
+  time_layer_ops(context, s, rng, r.ops);
+  time_optimizer(context, s, r.ops);
+  r.epoch_seconds = time_epoch(context, s, rng, log);
+  r.images_per_second = double(s.images) / r.epoch_seconds;
+  r.epoch_tflops = 3.0 * nn::forward_flops_per_image() * double(s.images) / r.epoch_seconds / 1e12;
+  if (s.extract_images > 0) {
+    log << "timing feature extraction of " << s.extract_images << " images ...\n" << std::flush;
+    r.extract_seconds = time_extraction(context, s, rng);
+  }
+  if (context.has_memory_stats()) {
+    uint64_t in_use = 0;
+    context.memory_stats(in_use, r.peak_device_bytes);
+  }
+  return r;
+}
+
+}  // namespace cae::bench

@@ -1,0 +1,41 @@
+// `cae bench`'s measurements: every op of the model at its real shapes, one
+// full training epoch, and encoder feature extraction.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench/device_timer.hpp"
+
+namespace cae::bench {
+
+struct OpTiming {
+  std::string op;     // "conv2d_forward"
+  std::string layer;  // "encoder.conv2"
+  std::string shape;  // "[64,256,16,16]->[64,128,16,16]"
+  double ms = 0;
+  double gflop = 0;  // 0 for memory-bound ops
+};
+
+struct BenchSettings {
+  int batch = 64;
+  int64_t images = 50000;          // training images in the timed epoch
+  int64_t extract_images = 60000;  // images encoded in the extraction timing (0 = skip)
+  int extract_batch = 256;
+  TimingPolicy policy;
+  uint64_t seed = 1;
+};
+
+struct BenchResult {
+  std::vector<OpTiming> ops;
+  double epoch_seconds = 0;
+  double images_per_second = 0;
+  double epoch_tflops = 0;  // achieved, counting 3x forward FLOPs per image
+  double extract_seconds = 0;
+  uint64_t peak_device_bytes = 0;  // 0 when the backend has no memory_stats
+};
+
+BenchResult run_model_benchmark(Context& context, const BenchSettings& settings, std::ostream& log);
+
+}  // namespace cae::bench
