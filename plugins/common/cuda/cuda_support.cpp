@@ -14,8 +14,11 @@ void check(cudaError_t err, const char* call, const char* file, int line) {
   if (slash != std::string::npos) where = where.substr(slash + 1);
   std::string message = std::string(call) + " failed: " + cudaGetErrorName(err) + ": " +
                         cudaGetErrorString(err) + " (" + where + ":" + std::to_string(line) + ")";
-  fail(err == cudaErrorMemoryAllocation ? CAE_STATUS_OUT_OF_MEMORY : CAE_STATUS_DEVICE_ERROR,
-       message);
+  cae_status status = CAE_STATUS_DEVICE_ERROR;
+  if (err == cudaErrorMemoryAllocation) status = CAE_STATUS_OUT_OF_MEMORY;
+  // No driver or no device: the backend cannot run here at all.
+  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) status = CAE_STATUS_UNAVAILABLE;
+  fail(status, message);
 }
 
 void probe(cae_probe_result* out, int32_t priority) {
@@ -61,6 +64,15 @@ void device_free(void* ptr, size_t bytes, MemoryTracker& tracker) noexcept {
 }
 
 CudaContextBase::CudaContextBase(const cae_create_options* options) {
+  try {
+    initialize(options);
+  } catch (...) {
+    release();  // a throwing constructor runs no destructor: free what was made
+    throw;
+  }
+}
+
+void CudaContextBase::initialize(const cae_create_options* options) {
   require(options != nullptr, "create: options is NULL");
   device = options->device_index;
   int count = 0;
@@ -74,12 +86,16 @@ CudaContextBase::CudaContextBase(const cae_create_options* options) {
   CAE_CUDA_CHECK(cudaEventCreate(&timer_end));
 }
 
-CudaContextBase::~CudaContextBase() {
+CudaContextBase::~CudaContextBase() { release(); }
+
+void CudaContextBase::release() noexcept {
   cudaSetDevice(device);
   if (stream) cudaStreamSynchronize(stream);
   if (timer_begin) cudaEventDestroy(timer_begin);
   if (timer_end) cudaEventDestroy(timer_end);
   if (stream) cudaStreamDestroy(stream);
+  timer_begin = timer_end = nullptr;
+  stream = nullptr;
 }
 
 void CudaContextBase::activate() const { CAE_CUDA_CHECK(cudaSetDevice(device)); }

@@ -59,6 +59,10 @@ struct CudaContextBase : ContextBase {
   void start_timer();
   double stop_timer();
   void memory_stats(uint64_t* in_use, uint64_t* peak) const;
+
+ private:
+  void initialize(const cae_create_options* options);
+  void release() noexcept;
 };
 
 // Blocks for a 1-D grid of `n` elements: ceil(n / threads), capped at the
