@@ -1,0 +1,22 @@
+// The confusion matrix as a CSV table of counts.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "report/metrics.hpp"
+
+namespace cae {
+
+// Header "true\predicted,<name>,...", then one line per true class: its name
+// and the count predicted as each class. `class_names` may be empty (numbers
+// are used); otherwise it needs one name per class (std::invalid_argument).
+std::string confusion_csv(const ConfusionMatrix& matrix,
+                          const std::vector<std::string>& class_names);
+
+// Writes confusion_csv() atomically; IoError (a std::runtime_error) names `path` on failure.
+void write_confusion_csv(const std::filesystem::path& path, const ConfusionMatrix& matrix,
+                         const std::vector<std::string>& class_names);
+
+}  // namespace cae
