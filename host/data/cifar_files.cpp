@@ -1,0 +1,146 @@
+#include "data/cifar_files.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <utility>
+
+#include "data/cifar_format.hpp"
+#include "data/data_error.hpp"
+
+namespace cae {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_file(const fs::path& path) {
+  std::error_code error;
+  return fs::is_regular_file(path, error);
+}
+
+std::vector<std::string> train_files_in(const fs::path& dir) {
+  std::vector<std::pair<size_t, std::string>> numbered;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const size_t number = train_batch_number(entry.path().filename().string());
+    if (number > 0 && is_file(entry.path())) numbered.emplace_back(number, entry.path().string());
+  }
+  std::sort(numbered.begin(), numbered.end());
+  std::vector<std::string> files;
+  for (auto& [number, path] : numbered) files.push_back(std::move(path));
+  return files;
+}
+
+std::string cannot_read(const std::string& path, int errno_value) {
+  return "cannot read " + path + ": " + std::strerror(errno_value);
+}
+
+}  // namespace
+
+size_t train_batch_number(const std::string& name) {
+  const std::string prefix = cifar::kTrainPrefix, suffix = ".bin";
+  if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return 0;
+  }
+  const std::string digits =
+      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 6 || !std::all_of(digits.begin(), digits.end(),
+                                        [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    return 0;
+  }
+  return std::stoul(digits);
+}
+
+CifarFiles locate_cifar(const std::string& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) {
+    throw DataError("CIFAR-10 directory " + dir +
+                    (fs::exists(dir, error) ? " is not a directory" : " does not exist"));
+  }
+  fs::path folder = dir;
+  if (!is_file(folder / cifar::kTestFile) &&
+      fs::is_directory(folder / cifar::kSubdirectory, error)) {
+    folder /= cifar::kSubdirectory;
+  }
+  CifarFiles files;
+  files.dir = folder.string();
+  files.test = (folder / cifar::kTestFile).string();
+  files.meta = (folder / cifar::kMetaFile).string();
+  if (!is_file(files.test)) throw DataError("missing CIFAR-10 test file " + files.test);
+  if (!is_file(files.meta)) throw DataError("missing CIFAR-10 class names file " + files.meta);
+  files.train = train_files_in(folder);
+  if (files.train.empty()) {
+    throw DataError("missing CIFAR-10 training files: no " + std::string(cifar::kTrainPrefix) +
+                    "<n>.bin in " + files.dir);
+  }
+  return files;
+}
+
+std::vector<std::string> read_class_names(const std::string& meta_path) {
+  std::ifstream in(meta_path);
+  if (!in) throw DataError(cannot_read(meta_path, errno));
+  std::vector<std::string> names;
+  std::string line;
+  while (names.size() < cifar::kNumClasses && std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) names.push_back(line);
+  }
+  if (names.size() < cifar::kNumClasses) {
+    throw DataError(meta_path + " names " + std::to_string(names.size()) + " classes, not " +
+                    std::to_string(cifar::kNumClasses));
+  }
+  return names;
+}
+
+size_t count_records(const std::string& path) {
+  std::error_code error;
+  const uintmax_t bytes = fs::file_size(path, error);
+  if (error) throw DataError("cannot read " + path + ": " + error.message());
+  if (bytes == 0) throw DataError(path + " is empty");
+  if (bytes % cifar::kRecordBytes != 0) {
+    throw DataError(path + " is " + std::to_string(bytes) + " bytes, not a multiple of the " +
+                    std::to_string(cifar::kRecordBytes) + "-byte record");
+  }
+  return static_cast<size_t>(bytes / cifar::kRecordBytes);
+}
+
+size_t read_records(const std::string& path, size_t max_records, ImageSet& into) {
+  const size_t available = count_records(path);
+  const size_t count = max_records == 0 ? available : std::min(available, max_records);
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw DataError(cannot_read(path, errno));
+
+  std::vector<uint8_t> records(count * cifar::kRecordBytes);
+  const size_t got = std::fread(records.data(), 1, records.size(), file.get());
+  if (got != records.size()) {
+    if (std::ferror(file.get())) throw DataError(cannot_read(path, errno));
+    throw DataError("cannot read " + path + ": it ended after " + std::to_string(got) + " bytes");
+  }
+
+  const size_t first = into.size();
+  into.labels.resize(first + count);
+  into.pixels.resize((first + count) * cifar::kImageBytes);
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* record = records.data() + i * cifar::kRecordBytes;
+    if (record[0] >= cifar::kNumClasses) {
+      into.labels.resize(first);
+      into.pixels.resize(first * cifar::kImageBytes);
+      throw DataError(path + ": record " + std::to_string(i) + " (counting from 0) has label " +
+                      std::to_string(record[0]) + ", not a class 0.." +
+                      std::to_string(cifar::kNumClasses - 1));
+    }
+    into.labels[first + i] = record[0];
+    std::memcpy(into.pixels.data() + (first + i) * cifar::kImageBytes, record + 1,
+                cifar::kImageBytes);
+  }
+  return count;
+}
+
+}  // namespace cae

@@ -1,0 +1,90 @@
+#include "data/synthetic_dataset.hpp"
+
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "data/cifar_files.hpp"
+#include "data/cifar_format.hpp"
+#include "data/data_error.hpp"
+#include "data/random.hpp"
+#include "data/synthetic_images.hpp"
+#include "io/atomic_file.hpp"
+
+namespace cae {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class Split : uint64_t { kTrain = 1, kTest = 2 };
+
+// Balanced labels in a seeded random order.
+std::vector<uint8_t> shuffled_labels(size_t count, uint64_t seed, Split split) {
+  std::vector<size_t> order(count);
+  for (size_t i = 0; i < count; ++i) order[i] = i % synthetic::kNumClasses;
+  std::mt19937_64 rng(mix_seed(seed, 100 + static_cast<uint64_t>(split)));
+  shuffle_indices(order, rng);
+  return std::vector<uint8_t>(order.begin(), order.end());
+}
+
+// Records [first, first + count) of a split, each image from its own seeded
+// stream so that an image does not depend on how the split is cut into files.
+void write_batch_file(const std::string& path, const std::vector<uint8_t>& labels, size_t first,
+                      size_t count, uint64_t seed, Split split) {
+  std::vector<uint8_t> records(count * cifar::kRecordBytes);
+  const uint64_t split_seed = mix_seed(seed, static_cast<uint64_t>(split));
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* record = records.data() + i * cifar::kRecordBytes;
+    record[0] = labels[first + i];
+    std::mt19937_64 rng(mix_seed(split_seed, first + i));
+    synthetic::render_image(record[0], rng, record + 1);
+  }
+  AtomicFile file(path);
+  file.write(records.data(), records.size());
+  file.commit();
+}
+
+void remove_stale_train_files(const fs::path& dir, size_t files_written) {
+  std::error_code error;
+  std::vector<fs::path> stale;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    if (train_batch_number(entry.path().filename().string()) > files_written) {
+      stale.push_back(entry.path());
+    }
+  }
+  for (const fs::path& path : stale) {
+    if (!fs::remove(path, error)) {
+      throw DataError("cannot remove the stale " + path.string() + ": " + error.message());
+    }
+  }
+}
+
+}  // namespace
+
+void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed) {
+  if (n_train == 0 || n_test == 0) {
+    throw DataError("a synthetic data set needs at least one training and one test image");
+  }
+  ensure_directory(dir);
+  const fs::path folder = dir;
+
+  const std::vector<uint8_t> train_labels = shuffled_labels(n_train, seed, Split::kTrain);
+  size_t files = 0;
+  for (size_t first = 0; first < n_train; first += cifar::kRecordsPerBatchFile) {
+    const size_t count = std::min(cifar::kRecordsPerBatchFile, n_train - first);
+    const fs::path path = folder / (cifar::kTrainPrefix + std::to_string(++files) + ".bin");
+    write_batch_file(path.string(), train_labels, first, count, seed, Split::kTrain);
+  }
+  remove_stale_train_files(folder, files);
+
+  const std::vector<uint8_t> test_labels = shuffled_labels(n_test, seed, Split::kTest);
+  write_batch_file((folder / cifar::kTestFile).string(), test_labels, 0, n_test, seed,
+                   Split::kTest);
+
+  std::string names;
+  for (const char* name : synthetic::class_names()) names += std::string(name) + "\n";
+  write_file_atomically((folder / cifar::kMetaFile).string(), names);
+}
+
+}  // namespace cae

@@ -1,0 +1,19 @@
+#pragma once
+// A synthetic stand-in for CIFAR-10 in the same binary format, for tests and
+// for machines without the real data set.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cae {
+
+// Writes data_batch_1.bin, data_batch_2.bin, ... (up to 10,000 images each),
+// test_batch.bin (all n_test images) and batches.meta.txt into `dir` (created
+// if needed), each file atomically. Classes are balanced and the output is the
+// same for the same (n_train, n_test, seed). data_batch_<n>.bin files left by
+// an earlier, larger set are removed, since load_cifar would read them.
+// Throws DataError for n_train or n_test of 0, IoError for file problems.
+void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed);
+
+}  // namespace cae

@@ -1,0 +1,82 @@
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+namespace cae {
+
+namespace {
+
+std::string temp_name_for(const std::string& final_path) {
+  return final_path + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+}
+
+// Makes the rename itself durable. Some filesystems refuse fsync on a
+// directory (EINVAL); the data is already safe then, so that is not an error.
+void sync_directory_of(const std::string& path) {
+  const int dir = ::open(parent_directory(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return;
+  ::fsync(dir);
+  ::close(dir);
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string final_path)
+    : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)) {
+  if (final_path_.empty()) throw IoError("cannot write a file with an empty path");
+  const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    throw IoError(
+        describe_errno("cannot write " + final_path_ + ": cannot create " + temp_path_, errno));
+  }
+  temp_exists_ = true;
+  file_ = ::fdopen(fd, "wb");
+  if (file_ == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    discard();
+    throw IoError(describe_errno("cannot write " + final_path_, error));
+  }
+}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::write(const void* data, size_t bytes) {
+  if (file_ == nullptr) throw IoError("cannot write " + final_path_ + ": file already closed");
+  if (bytes == 0) return;
+  if (std::fwrite(data, 1, bytes, file_) != bytes) fail("write", errno);
+}
+
+void AtomicFile::commit() {
+  if (file_ == nullptr) throw IoError("cannot write " + final_path_ + ": file already closed");
+  if (std::fflush(file_) != 0) fail("write", errno);
+  if (::fsync(::fileno(file_)) != 0) fail("sync", errno);
+  FILE* file = std::exchange(file_, nullptr);
+  if (std::fclose(file) != 0) fail("close", errno);
+  if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) fail("rename onto", errno);
+  temp_exists_ = false;
+  sync_directory_of(final_path_);
+}
+
+void AtomicFile::fail(const std::string& step, int errno_value) {
+  discard();
+  throw IoError(describe_errno("cannot " + step + " " + final_path_, errno_value));
+}
+
+void AtomicFile::discard() noexcept {
+  if (file_ != nullptr) std::fclose(std::exchange(file_, nullptr));
+  if (temp_exists_) ::unlink(temp_path_.c_str());
+  temp_exists_ = false;
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents) {
+  AtomicFile file(path);
+  file.write(contents);
+  file.commit();
+}
+
+}  // namespace cae

@@ -1,0 +1,12 @@
+#pragma once
+// Whole-file reads for the small binary formats of io/ (checkpoints, .npy):
+// they are parsed from memory, which keeps every bounds check explicit.
+
+#include <string>
+
+namespace cae {
+
+// The bytes of `path`. Throws IoError ("cannot read X: <reason>").
+std::string read_binary_file(const std::string& path);
+
+}  // namespace cae

@@ -1,0 +1,143 @@
+#include "io/npy.hpp"
+
+#include <cstring>
+
+#include "io/atomic_file.hpp"
+#include "io/binary_file.hpp"
+#include "io/io_error.hpp"
+#include "io/npy_header.hpp"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              ".npy data is written and read in the machine's byte order, declared as '<'");
+
+namespace cae {
+
+namespace {
+
+void write_npy(const std::string& path, const std::string& descr,
+               const std::vector<uint64_t>& shape, const void* data, size_t bytes) {
+  AtomicFile file(path);
+  file.write(encode_npy_header(descr, shape));
+  file.write(data, bytes);
+  file.commit();
+}
+
+std::string shape_text(const std::vector<uint64_t>& shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + ")";
+}
+
+// The header of `bytes`, after checking the dtype (item_bytes_of_descr gives 0
+// for one we cannot read; `wanted` describes the acceptable ones), the number
+// of dimensions, and that the data has exactly the size the shape calls for.
+NpyHeader checked_header(const std::string& bytes, const std::string& path, size_t ndim,
+                         size_t item_bytes_of_descr(const std::string&), const char* wanted) {
+  NpyHeader header = parse_npy_header(bytes, path);
+  const size_t item_bytes = item_bytes_of_descr(header.descr);
+  if (item_bytes == 0) {
+    throw IoError(path + ": unsupported dtype '" + header.descr + "' (expected " + wanted + ")");
+  }
+  if (header.fortran_order) throw IoError(path + ": Fortran-order arrays are not supported");
+  if (header.shape.size() != ndim) {
+    throw IoError(path + ": expected a " + std::to_string(ndim) + "-D array, found shape " +
+                  shape_text(header.shape));
+  }
+  uint64_t expected = item_bytes;
+  for (uint64_t dim : header.shape) {
+    if (dim != 0 && expected > UINT64_MAX / dim) throw IoError(path + ": shape too large");
+    expected *= dim;
+  }
+  const uint64_t actual = bytes.size() - header.data_offset;
+  if (actual != expected) {
+    throw IoError(path + ": holds " + std::to_string(actual) + " data bytes, but shape " +
+                  shape_text(header.shape) + " of '" + header.descr + "' needs " +
+                  std::to_string(expected));
+  }
+  return header;
+}
+
+size_t float32_item_bytes(const std::string& descr) { return descr == "<f4" ? 4 : 0; }
+
+size_t integer_item_bytes(const std::string& descr) {
+  if (descr.size() != 3 || (descr[1] != 'i' && descr[1] != 'u')) return 0;
+  const size_t bytes = static_cast<size_t>(descr[2] - '0');
+  if (bytes == 1) return descr[0] == '|' || descr[0] == '<' ? 1 : 0;
+  if (bytes == 2 || bytes == 4 || bytes == 8) return descr[0] == '<' ? bytes : 0;
+  return 0;
+}
+
+template <typename T>
+T load_little_endian(const char* at) {
+  T value;
+  std::memcpy(&value, at, sizeof value);
+  return value;
+}
+
+int64_t load_integer(const char* at, char kind, size_t bytes, const std::string& path) {
+  // Each branch widens on its own: a ?: over int32_t and uint32_t would turn
+  // negative values into large unsigned ones.
+  const bool is_signed = kind == 'i';
+  switch (bytes) {
+    case 1:
+      if (is_signed) return load_little_endian<int8_t>(at);
+      return load_little_endian<uint8_t>(at);
+    case 2:
+      if (is_signed) return load_little_endian<int16_t>(at);
+      return load_little_endian<uint16_t>(at);
+    case 4:
+      if (is_signed) return load_little_endian<int32_t>(at);
+      return load_little_endian<uint32_t>(at);
+    default: {
+      if (is_signed) return load_little_endian<int64_t>(at);
+      const uint64_t value = load_little_endian<uint64_t>(at);
+      if (value > static_cast<uint64_t>(INT64_MAX)) {
+        throw IoError(path + ": value " + std::to_string(value) + " does not fit in int64");
+      }
+      return static_cast<int64_t>(value);
+    }
+  }
+}
+
+}  // namespace
+
+void write_npy_matrix(const std::string& path, const float* data, size_t rows, size_t cols) {
+  write_npy(path, "<f4", {rows, cols}, data, rows * cols * sizeof(float));
+}
+
+void write_npy_vector(const std::string& path, const std::vector<uint8_t>& values) {
+  write_npy(path, "|u1", {values.size()}, values.data(), values.size());
+}
+
+void write_npy_vector(const std::string& path, const std::vector<int32_t>& values) {
+  write_npy(path, "<i4", {values.size()}, values.data(), values.size() * sizeof(int32_t));
+}
+
+FloatMatrix read_npy_matrix(const std::string& path) {
+  const std::string bytes = read_binary_file(path);
+  const NpyHeader header = checked_header(bytes, path, 2, float32_item_bytes, "'<f4' float32");
+  FloatMatrix matrix;
+  matrix.rows = header.shape[0];
+  matrix.cols = header.shape[1];
+  matrix.values.resize(matrix.rows * matrix.cols);
+  if (!matrix.values.empty()) {
+    std::memcpy(matrix.values.data(), bytes.data() + header.data_offset,
+                matrix.values.size() * sizeof(float));
+  }
+  return matrix;
+}
+
+std::vector<int64_t> read_npy_integers(const std::string& path) {
+  const std::string bytes = read_binary_file(path);
+  const NpyHeader header = checked_header(bytes, path, 1, integer_item_bytes,
+                                          "a little-endian integer type such as '<i4'");
+  const size_t item_bytes = integer_item_bytes(header.descr);
+  std::vector<int64_t> values(header.shape[0]);
+  const char* data = bytes.data() + header.data_offset;
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = load_integer(data + i * item_bytes, header.descr[1], item_bytes, path);
+  }
+  return values;
+}
+
+}  // namespace cae

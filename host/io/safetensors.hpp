@@ -1,0 +1,42 @@
+#pragma once
+// The safetensors format, float32 only: an 8-byte little-endian header length,
+// a JSON header {"name": {"dtype": "F32", "shape": [...], "data_offsets": [b, e]},
+// "__metadata__": {string: string}} padded with spaces to a multiple of 8, then
+// the raw little-endian tensor bytes (offsets are relative to the data start).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cae {
+
+struct NamedTensor {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> data;  // product(shape) values, row-major
+};
+
+using SafetensorsMetadata = std::map<std::string, std::string>;
+
+struct SafetensorsFile {
+  std::vector<NamedTensor> tensors;  // in file (data offset) order
+  SafetensorsMetadata metadata;
+
+  // nullptr when there is no tensor of that name.
+  const NamedTensor* find(const std::string& name) const;
+  // Throws IoError naming the missing tensor.
+  const NamedTensor& at(const std::string& name) const;
+
+  std::string path;  // where it was read from, for error messages
+};
+
+// Writes atomically, tensors in the given order. Throws IoError for names that
+// are empty, repeated or "__metadata__", and for data that does not match its shape.
+void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+                       const SafetensorsMetadata& metadata = {});
+
+// Reads and validates the whole file; every problem is a one-line IoError.
+SafetensorsFile read_safetensors(const std::string& path);
+
+}  // namespace cae
