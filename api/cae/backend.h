@@ -226,11 +226,10 @@ typedef struct cae_backend_table {
   cae_status (*conv2d_backward)(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor dy,
                                 cae_tensor dx, cae_tensor dw, cae_tensor db);
 
-  /* y = max(x, 0), element-wise over equal element counts (shapes may differ).
-   * y may alias x (in place). */
+  /* y = max(x, 0), any shape, same shape. y may alias x (in place). */
   cae_status (*relu_forward)(cae_context ctx, cae_tensor x, cae_tensor y);
 
-  /* dx = dy where y > 0, else 0; y is the ReLU's OUTPUT. Equal element counts.
+  /* dx = dy where y > 0, else 0; y is the ReLU's OUTPUT. Same shapes.
    * dx may alias dy (in place). */
   cae_status (*relu_backward)(cae_context ctx, cae_tensor y, cae_tensor dy, cae_tensor dx);
 

@@ -6,7 +6,7 @@ namespace {
 std::string named(const char* op, const char* what) { return std::string(op) + ": " + what; }
 
 void require_rank(const char* op, const char* name, const Shape& s, int rank) {
-  require(s.ndim == rank, std::string(op) + ": " + name + " must have " + std::to_string(rank) +
+  CAE_REQUIRE(s.ndim == rank, std::string(op) + ": " + name + " must have " + std::to_string(rank) +
                               " dimensions, got " + s.str());
 }
 
@@ -20,15 +20,15 @@ ConvDims check_conv2d_forward(const Shape& x, const Shape& w, const Shape& b, co
   require_rank(op, "b", b, 1);
   require_rank(op, "y", y, 4);
   ConvDims d{x[0], x[1], x[2], x[3], w[0], w[2]};
-  require(w[1] == d.C, named(op, "w ") + w.str() + " does not match the " +
+  CAE_REQUIRE(w[1] == d.C, named(op, "w ") + w.str() + " does not match the " +
                            std::to_string(d.C) + " input channels of x " + x.str());
-  require(w[2] == w[3] && (d.K % 2) == 1,
+  CAE_REQUIRE(w[2] == w[3] && (d.K % 2) == 1,
           named(op, "w ") + w.str() + " must have a square, odd kernel");
-  require(b[0] == d.O, named(op, "b ") + b.str() + " must have " + std::to_string(d.O) + " elements");
-  require(y[0] == d.N && y[1] == d.O && y[2] == d.H && y[3] == d.W,
+  CAE_REQUIRE(b[0] == d.O, named(op, "b ") + b.str() + " must have " + std::to_string(d.O) + " elements");
+  CAE_REQUIRE(y[0] == d.N && y[1] == d.O && y[2] == d.H && y[3] == d.W,
           named(op, "y ") + y.str() + " must be [" + std::to_string(d.N) + "," +
               std::to_string(d.O) + "," + std::to_string(d.H) + "," + std::to_string(d.W) + "]");
-  require(fuse_relu == 0 || fuse_relu == 1,
+  CAE_REQUIRE(fuse_relu == 0 || fuse_relu == 1,
           named(op, "fuse_relu must be 0 or 1, got ") + std::to_string(fuse_relu));
   return d;
 }
@@ -40,20 +40,20 @@ ConvDims check_conv2d_backward(const Shape& x, const Shape& w, const Shape& dy, 
   require_rank(op, "w", w, 4);
   require_rank(op, "dy", dy, 4);
   ConvDims d{x[0], x[1], x[2], x[3], w[0], w[2]};
-  require(w[1] == d.C && w[2] == w[3] && (d.K % 2) == 1,
+  CAE_REQUIRE(w[1] == d.C && w[2] == w[3] && (d.K % 2) == 1,
           named(op, "w ") + w.str() + " does not fit x " + x.str());
-  require(dy[0] == d.N && dy[1] == d.O && dy[2] == d.H && dy[3] == d.W,
+  CAE_REQUIRE(dy[0] == d.N && dy[1] == d.O && dy[2] == d.H && dy[3] == d.W,
           named(op, "dy ") + dy.str() + " does not fit x " + x.str() + " and w " + w.str());
   if (dx) check_same_shape(op, "dx", *dx, "x", x);
   check_same_shape(op, "dw", dw, "w", w);
-  require(db.ndim == 1 && db[0] == d.O,
+  CAE_REQUIRE(db.ndim == 1 && db[0] == d.O,
           named(op, "db ") + db.str() + " must have " + std::to_string(d.O) + " elements");
   return d;
 }
 
 void check_same_count(const char* op, const char* a_name, const Shape& a, const char* b_name,
                       const Shape& b) {
-  require(a.count() == b.count(), std::string(op) + ": " + a_name + " " + a.str() + " and " +
+  CAE_REQUIRE(a.count() == b.count(), std::string(op) + ": " + a_name + " " + a.str() + " and " +
                                       b_name + " " + b.str() + " differ in element count");
 }
 
@@ -61,16 +61,16 @@ void check_same_shape(const char* op, const char* a_name, const Shape& a, const 
                       const Shape& b) {
   bool same = a.ndim == b.ndim;
   for (int i = 0; same && i < a.ndim; ++i) same = a[i] == b[i];
-  require(same, std::string(op) + ": " + a_name + " " + a.str() + " must have the shape of " +
+  CAE_REQUIRE(same, std::string(op) + ": " + a_name + " " + a.str() + " must have the shape of " +
                     b_name + " " + b.str());
 }
 
 void check_pool2x2(const char* op, const Shape& big, const Shape& small) {
   require_rank(op, "input", big, 4);
   require_rank(op, "output", small, 4);
-  require(big[2] % 2 == 0 && big[3] % 2 == 0,
+  CAE_REQUIRE(big[2] % 2 == 0 && big[3] % 2 == 0,
           std::string(op) + ": height and width of " + big.str() + " must be even");
-  require(small[0] == big[0] && small[1] == big[1] && small[2] * 2 == big[2] &&
+  CAE_REQUIRE(small[0] == big[0] && small[1] == big[1] && small[2] * 2 == big[2] &&
               small[3] * 2 == big[3],
           std::string(op) + ": " + small.str() + " is not half of " + big.str());
 }
@@ -78,14 +78,14 @@ void check_pool2x2(const char* op, const Shape& big, const Shape& small) {
 void check_upsample2x(const char* op, const Shape& small, const Shape& big) {
   require_rank(op, "input", small, 4);
   require_rank(op, "output", big, 4);
-  require(small[0] == big[0] && small[1] == big[1] && small[2] * 2 == big[2] &&
+  CAE_REQUIRE(small[0] == big[0] && small[1] == big[1] && small[2] * 2 == big[2] &&
               small[3] * 2 == big[3],
           std::string(op) + ": " + big.str() + " is not twice " + small.str());
 }
 
 void check_mse(const Shape& pred, const Shape& target, const Shape& loss, const Shape* grad) {
   check_same_count("mse_loss", "pred", pred, "target", target);
-  require(loss.count() == 1, "mse_loss: loss must have exactly 1 element, got " + loss.str());
+  CAE_REQUIRE(loss.count() == 1, "mse_loss: loss must have exactly 1 element, got " + loss.str());
   if (grad) check_same_count("mse_loss", "grad", *grad, "pred", pred);
 }
 
@@ -95,14 +95,14 @@ KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, i
   require_rank(op, "x", x, 2);
   require_rank(op, "y", y, 2);
   require_rank(op, "k", k, 2);
-  require(x[1] == y[1], named(op, "x ") + x.str() + " and y " + y.str() +
+  CAE_REQUIRE(x[1] == y[1], named(op, "x ") + x.str() + " and y " + y.str() +
                             " differ in feature dimension");
-  require(k[0] == x[0] && k[1] == y[0], named(op, "k ") + k.str() + " must be [" +
+  CAE_REQUIRE(k[0] == x[0] && k[1] == y[0], named(op, "k ") + k.str() + " must be [" +
                                             std::to_string(x[0]) + "," + std::to_string(y[0]) +
                                             "]");
-  require(kind == CAE_KERNEL_LINEAR || kind == CAE_KERNEL_RBF,
+  CAE_REQUIRE(kind == CAE_KERNEL_LINEAR || kind == CAE_KERNEL_RBF,
           named(op, "unknown kernel kind ") + std::to_string(kind));
-  require(kind != CAE_KERNEL_RBF || gamma > 0.0f,
+  CAE_REQUIRE(kind != CAE_KERNEL_RBF || gamma > 0.0f,
           named(op, "RBF gamma must be > 0, got ") + std::to_string(gamma));
   return {x[0], y[0], x[1]};
 }
@@ -110,12 +110,12 @@ KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, i
 void check_sgd(const Shape& param, const Shape& grad, const Shape* velocity, float learning_rate,
                float momentum, float weight_decay) {
   check_same_count("sgd_step", "grad", grad, "param", param);
-  require(momentum >= 0.0f && momentum < 1.0f,
+  CAE_REQUIRE(momentum >= 0.0f && momentum < 1.0f,
           "sgd_step: momentum must be in [0, 1), got " + std::to_string(momentum));
-  require(velocity || momentum == 0.0f, "sgd_step: velocity is NULL but momentum is not 0");
+  CAE_REQUIRE(velocity || momentum == 0.0f, "sgd_step: velocity is NULL but momentum is not 0");
   if (velocity) check_same_count("sgd_step", "velocity", *velocity, "param", param);
-  require(learning_rate >= 0.0f, "sgd_step: learning_rate must be >= 0");
-  require(weight_decay >= 0.0f, "sgd_step: weight_decay must be >= 0");
+  CAE_REQUIRE(learning_rate >= 0.0f, "sgd_step: learning_rate must be >= 0");
+  CAE_REQUIRE(weight_decay >= 0.0f, "sgd_step: weight_decay must be >= 0");
 }
 
 void check_adam(const Shape& param, const Shape& grad, const Shape& m, const Shape& v,
@@ -123,13 +123,13 @@ void check_adam(const Shape& param, const Shape& grad, const Shape& m, const Sha
   check_same_count("adam_step", "grad", grad, "param", param);
   check_same_count("adam_step", "m", m, "param", param);
   check_same_count("adam_step", "v", v, "param", param);
-  require(params != nullptr, "adam_step: params is NULL");
-  require(params->step >= 1, "adam_step: step must be >= 1, got " + std::to_string(params->step));
-  require(params->beta1 >= 0.0f && params->beta1 < 1.0f && params->beta2 >= 0.0f &&
+  CAE_REQUIRE(params != nullptr, "adam_step: params is NULL");
+  CAE_REQUIRE(params->step >= 1, "adam_step: step must be >= 1, got " + std::to_string(params->step));
+  CAE_REQUIRE(params->beta1 >= 0.0f && params->beta1 < 1.0f && params->beta2 >= 0.0f &&
               params->beta2 < 1.0f,
           "adam_step: beta1 and beta2 must be in [0, 1)");
-  require(params->epsilon > 0.0f, "adam_step: epsilon must be > 0");
-  require(params->learning_rate >= 0.0f, "adam_step: learning_rate must be >= 0");
+  CAE_REQUIRE(params->epsilon > 0.0f, "adam_step: epsilon must be > 0");
+  CAE_REQUIRE(params->learning_rate >= 0.0f, "adam_step: learning_rate must be >= 0");
 }
 
 }  // namespace cae_plugin

@@ -36,6 +36,13 @@ inline void require(bool condition, const std::string& message) {
   if (!condition) fail(CAE_STATUS_INVALID_ARGUMENT, message);
 }
 
+// The same check for hot paths: the message expression is only evaluated
+// (and its strings only built) when the condition fails.
+#define CAE_REQUIRE(condition, message)                                            \
+  do {                                                                             \
+    if (!(condition)) ::cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, (message));  \
+  } while (0)
+
 // Human-readable byte counts for out-of-memory messages ("1.50 GiB (1610612736 bytes)").
 std::string format_bytes(uint64_t bytes);
 
