@@ -1,0 +1,149 @@
+// The CPU backend's entry point and function table, and the members that
+// manage a context's life: probe, create, destroy, errors, synchronisation
+// and measurement.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "cpu_blas.hpp"
+#include "cpu_context.hpp"
+#include "cpu_ops.hpp"
+
+namespace cae_cpu {
+
+using cae_plugin::guard;
+using cae_plugin::require;
+
+namespace {
+
+// Above nothing, below every GPU backend: the host picks the CPU only when no
+// accelerator is usable.
+constexpr int32_t kProbePriority = 10;
+
+// thread_count from the options, reading only what the caller's struct_size
+// says it filled (an older host may pass a shorter struct).
+int32_t requested_threads(const cae_create_options& options) {
+  constexpr size_t end = offsetof(cae_create_options, thread_count) + sizeof(int32_t);
+  return options.struct_size >= end ? options.thread_count : 0;
+}
+
+}  // namespace
+
+cae_status probe(cae_probe_result* out) {
+  return guard(nullptr, [&] {
+    require(out != nullptr, "probe: result pointer is NULL");
+    cae_probe_result result{};
+    result.struct_size = sizeof result;
+    result.available = 1;  // a CPU is always there
+    result.priority = kProbePriority;
+    result.device_count = 1;
+    cae_plugin::write_out_struct(out, result);
+  });
+}
+
+cae_status create(const cae_create_options* options, cae_context* out) {
+  return guard(nullptr, [&] {
+    require(out != nullptr, "create: output context pointer is NULL");
+    *out = nullptr;
+    require(options != nullptr, "create: options is NULL");
+    require(options->struct_size >= sizeof(uint32_t), "create: options->struct_size is 0");
+    const int32_t threads = requested_threads(*options);
+    require(threads >= 0, "create: thread_count must be >= 0 (0: OpenMP's default), got " +
+                              std::to_string(threads));
+    auto ctx = std::make_unique<cae_context_s>();
+    ctx->threads = threads > 0 ? threads : std::max(1, omp_get_max_threads());
+    use_single_threaded_blas();
+    *out = ctx.release();
+  });
+}
+
+void destroy(cae_context ctx) { delete ctx; }  // frees every tensor still allocated
+
+const char* last_error(cae_context ctx) { return cae_plugin::last_error_of(ctx); }
+
+// Every op has finished when it returns: there is nothing to wait for.
+cae_status synchronize(cae_context ctx) {
+  return guard(ctx, [&] { context_arg(ctx, "synchronize"); });
+}
+
+cae_status timer_start(cae_context ctx) {
+  return guard(ctx, [&] {
+    cae_context_s& c = context_arg(ctx, "timer_start");
+    c.timer_begin = std::chrono::steady_clock::now();
+    c.timer_running = true;
+  });
+}
+
+cae_status timer_stop(cae_context ctx, double* elapsed_ms) {
+  return guard(ctx, [&] {
+    cae_context_s& c = context_arg(ctx, "timer_stop");
+    require(elapsed_ms != nullptr, "timer_stop: elapsed_ms is NULL");
+    require(c.timer_running, "timer_stop: timer_start was not called");
+    const auto elapsed = std::chrono::steady_clock::now() - c.timer_begin;
+    *elapsed_ms = std::chrono::duration<double, std::milli>(elapsed).count();
+    c.timer_running = false;
+  });
+}
+
+cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes) {
+  return guard(ctx, [&] {
+    cae_context_s& c = context_arg(ctx, "memory_stats");
+    require(in_use_bytes && peak_bytes, "memory_stats: NULL output pointer");
+    *in_use_bytes = c.bytes_in_use;
+    *peak_bytes = c.peak_bytes;
+  });
+}
+
+namespace {
+
+// constexpr: the table is built at compile time, so it exists before any
+// code of the library runs.
+constexpr cae_backend_table make_table() {
+  cae_backend_table t{};
+  t.struct_size = sizeof(cae_backend_table);
+  t.abi_major = CAE_ABI_MAJOR;
+  t.abi_minor = CAE_ABI_MINOR;
+  t.name = "cpu";
+  t.version = "1.0.0";
+  t.description = "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM";
+  t.probe = probe;
+  t.create = create;
+  t.destroy = destroy;
+  t.last_error = last_error;
+  t.device_info = device_info;
+  t.tensor_alloc = tensor_alloc;
+  t.tensor_free = tensor_free;
+  t.tensor_upload = tensor_upload;
+  t.tensor_download = tensor_download;
+  t.conv2d_forward = conv2d_forward;
+  t.conv2d_backward = conv2d_backward;
+  t.relu_forward = relu_forward;
+  t.relu_backward = relu_backward;
+  t.maxpool2x2_forward = maxpool2x2_forward;
+  t.maxpool2x2_backward = maxpool2x2_backward;
+  t.upsample2x_forward = upsample2x_forward;
+  t.upsample2x_backward = upsample2x_backward;
+  t.mse_loss = mse_loss;
+  t.sgd_step = sgd_step;
+  t.adam_step = adam_step;
+  t.kernel_matrix = kernel_matrix;
+  t.synchronize = synchronize;
+  t.timer_start = timer_start;
+  t.timer_stop = timer_stop;
+  t.memory_stats = memory_stats;
+  return t;
+}
+
+constexpr cae_backend_table kTable = make_table();
+
+}  // namespace
+}  // namespace cae_cpu
+
+extern "C" CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(
+    uint32_t host_abi_major) {
+  return host_abi_major == CAE_ABI_MAJOR ? &cae_cpu::kTable : nullptr;
+}
