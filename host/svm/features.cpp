@@ -1,0 +1,95 @@
+#include "svm/features.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "svm/parallel.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+void FeatureSet::check(const std::string& what, bool need_labels) const {
+  if (rows < 0 || dim <= 0) {
+    throw SvmError(what + ": " + std::to_string(rows) + " rows of dimension " +
+                   std::to_string(dim));
+  }
+  if (values.size() != static_cast<size_t>(rows * dim)) {
+    throw SvmError(what + ": " + std::to_string(values.size()) + " values for " +
+                   std::to_string(rows) + " rows of dimension " + std::to_string(dim));
+  }
+  if ((need_labels || !labels.empty()) && labels.size() != static_cast<size_t>(rows)) {
+    throw SvmError(what + ": " + std::to_string(labels.size()) + " labels for " +
+                   std::to_string(rows) + " rows");
+  }
+}
+
+Standardizer::Standardizer(std::vector<float> mean, std::vector<float> scale)
+    : mean_(std::move(mean)), scale_(std::move(scale)) {
+  if (mean_.size() != scale_.size()) {
+    throw SvmError("standardizer: " + std::to_string(mean_.size()) + " means but " +
+                   std::to_string(scale_.size()) + " scales");
+  }
+  for (size_t k = 0; k < scale_.size(); ++k) {
+    if (!(scale_[k] > 0.0f) || !std::isfinite(scale_[k]) || !std::isfinite(mean_[k])) {
+      throw SvmError("standardizer: dimension " + std::to_string(k) +
+                     " has a non-finite mean or a scale that is not positive");
+    }
+  }
+}
+
+Standardizer Standardizer::fit(const FeatureSet& train, int threads) {
+  train.check("standardizer training set", false);
+  if (train.rows == 0) throw SvmError("standardizer: the training set is empty");
+  const size_t dim = static_cast<size_t>(train.dim);
+  // Per-thread partial sums in double, merged under a lock: float sums over
+  // 50,000 rows would lose digits. Sums are of x - shift (the first row), which
+  // keeps sum_squares / n - mean^2 from cancelling when |mean| >> std.
+  const float* shift = train.row(0);
+  std::vector<double> sum(dim, 0.0), sum_squares(dim, 0.0);
+  std::mutex merge;
+  parallel_chunks(resolve_thread_count(threads), train.rows, [&](int64_t begin, int64_t end) {
+    std::vector<double> s(dim, 0.0), q(dim, 0.0);
+    for (int64_t i = begin; i < end; ++i) {
+      const float* x = train.row(i);
+      for (size_t k = 0; k < dim; ++k) {
+        const double centred = static_cast<double>(x[k]) - shift[k];
+        s[k] += centred;
+        q[k] += centred * centred;
+      }
+    }
+    std::lock_guard<std::mutex> lock(merge);
+    for (size_t k = 0; k < dim; ++k) {
+      sum[k] += s[k];
+      sum_squares[k] += q[k];
+    }
+  });
+  std::vector<float> mean(dim), scale(dim);
+  const double n = static_cast<double>(train.rows);
+  for (size_t k = 0; k < dim; ++k) {
+    const double shifted_mean = sum[k] / n;
+    const double variance = std::max(0.0, sum_squares[k] / n - shifted_mean * shifted_mean);
+    const double deviation = std::sqrt(variance);
+    mean[k] = static_cast<float>(shift[k] + shifted_mean);
+    scale[k] = deviation < kMinStd ? 1.0f : static_cast<float>(deviation);
+  }
+  return Standardizer(std::move(mean), std::move(scale));
+}
+
+void Standardizer::apply(float* rows, int64_t count) const {
+  if (empty()) return;
+  const size_t dim = mean_.size();
+  for (int64_t i = 0; i < count; ++i) {
+    float* x = rows + static_cast<size_t>(i) * dim;
+    for (size_t k = 0; k < dim; ++k) x[k] = (x[k] - mean_[k]) / scale_[k];
+  }
+}
+
+void copy_standardized_rows(const FeatureSet& set, const Standardizer& standardizer, int64_t first,
+                            int64_t count, float* out) {
+  std::memcpy(out, set.row(first), static_cast<size_t>(count * set.dim) * sizeof(float));
+  standardizer.apply(out, count);
+}
+
+}  // namespace cae::svm

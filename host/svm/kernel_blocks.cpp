@@ -1,0 +1,88 @@
+#include "svm/kernel_blocks.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+DeviceRows::DeviceRows(Context& context, int64_t count, int64_t dim, int64_t tile_rows,
+                       const Fill& fill)
+    : rows_(count), dim_(dim) {
+  if (count <= 0 || dim <= 0 || tile_rows <= 0) {
+    throw SvmError("cannot upload " + std::to_string(count) + " rows of dimension " +
+                   std::to_string(dim) + " in tiles of " + std::to_string(tile_rows));
+  }
+  std::vector<float> host;
+  for (int64_t first = 0; first < count; first += tile_rows) {
+    const int64_t n = std::min(tile_rows, count - first);
+    host.resize(static_cast<size_t>(n * dim));
+    fill(first, n, host.data());
+    Tile tile{first, n, context.alloc({n, dim})};
+    tile.tensor.upload(host);
+    tiles_.push_back(std::move(tile));
+  }
+}
+
+DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vector<int64_t>& indices,
+                       const Standardizer& standardizer, int64_t tile_rows) {
+  const size_t dim = static_cast<size_t>(set.dim);
+  return DeviceRows(context, static_cast<int64_t>(indices.size()), set.dim, tile_rows,
+                    [&](int64_t first, int64_t n, float* out) {
+                      for (int64_t i = 0; i < n; ++i) {
+                        const float* row = set.row(indices[static_cast<size_t>(first + i)]);
+                        std::memcpy(out + static_cast<size_t>(i) * dim, row, dim * sizeof(float));
+                      }
+                      standardizer.apply(out, n);
+                    });
+}
+
+Tensor& KernelBlocks::output(int64_t n, int64_t m) {
+  if (!output_ || output_.dims() != std::vector<int64_t>{n, m}) {
+    output_ = Tensor();  // free the old buffer before allocating the new one
+    output_ = context_.alloc({n, m});
+  }
+  return output_;
+}
+
+void KernelBlocks::compute(const DeviceRows& x, const DeviceRows& y, float* out, int64_t ld) {
+  if (x.dim() != y.dim()) {
+    throw SvmError("kernel between rows of dimension " + std::to_string(x.dim()) + " and " +
+                   std::to_string(y.dim()));
+  }
+  const int64_t width = ld > 0 ? ld : y.rows();
+  if (width < y.rows()) throw SvmError("kernel block wider than its output rows");
+  const cae_kernel_kind kind = backend_kernel_kind(spec_.kind);
+  for (const DeviceRows::Tile& xt : x.tiles()) {
+    for (const DeviceRows::Tile& yt : y.tiles()) {
+      Tensor& k = output(xt.count, yt.count);
+      context_.kernel_matrix(xt.tensor, yt.tensor, k, kind, spec_.gamma);
+      float* corner = out + xt.first * width + yt.first;
+      const size_t values = static_cast<size_t>(xt.count * yt.count);
+      if (yt.count == width) {  // the tile spans whole output rows: download in place
+        k.download(corner, values);
+        continue;
+      }
+      staging_.resize(values);
+      k.download(staging_.data(), values);
+      for (int64_t i = 0; i < xt.count; ++i) {
+        std::memcpy(corner + i * width, staging_.data() + i * yt.count,
+                    static_cast<size_t>(yt.count) * sizeof(float));
+      }
+    }
+  }
+}
+
+std::unique_ptr<float[]> KernelBlocks::compute(const DeviceRows& x, const DeviceRows& y) {
+  std::unique_ptr<float[]> out(new float[static_cast<size_t>(x.rows() * y.rows())]);
+  compute(x, y, out.get());
+  return out;
+}
+
+void KernelBlocks::release() {
+  output_ = Tensor();
+  staging_ = std::vector<float>();
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,77 @@
+// Kernel values between sets of rows, computed by the selected backend.
+//
+// Rows live on the device as tiles of at most `tile_rows` rows, uploaded once;
+// K between two row sets is assembled from one kernel_matrix call per pair of
+// tiles, so device memory stays bounded by the tile sizes whatever the set
+// sizes. Every call goes through one cae::Context: use these objects from the
+// one thread that owns it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "plugin/context.hpp"
+#include "svm/kernel_params.hpp"
+
+namespace cae::svm {
+
+constexpr int64_t kDefaultTileRows = 8192;
+
+// `count` rows of `dim` floats on the device, in tiles.
+class DeviceRows {
+ public:
+  // fill(first, n, out) writes rows [first, first + n) into out (n * dim floats).
+  using Fill = std::function<void(int64_t first, int64_t n, float* out)>;
+
+  struct Tile {
+    int64_t first = 0;
+    int64_t count = 0;
+    Tensor tensor;  // [count, dim]
+  };
+
+  DeviceRows(Context& context, int64_t count, int64_t dim, int64_t tile_rows, const Fill& fill);
+
+  int64_t rows() const { return rows_; }
+  int64_t dim() const { return dim_; }
+  const std::vector<Tile>& tiles() const { return tiles_; }
+
+ private:
+  int64_t rows_ = 0;
+  int64_t dim_ = 0;
+  std::vector<Tile> tiles_;
+};
+
+// Rows `indices` of `set`, standardised, on the device.
+DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vector<int64_t>& indices,
+                       const Standardizer& standardizer, int64_t tile_rows);
+
+struct KernelSpec {
+  KernelKind kind = KernelKind::Rbf;
+  float gamma = 1.0f;  // ignored by the linear kernel
+};
+
+class KernelBlocks {
+ public:
+  KernelBlocks(Context& context, KernelSpec spec) : context_(context), spec_(spec) {}
+
+  // out[i * ld + j] = K(x_i, y_j); ld = 0 means y.rows() (a dense block).
+  void compute(const DeviceRows& x, const DeviceRows& y, float* out, int64_t ld = 0);
+  // The same into a new, uninitialised-then-overwritten buffer (zeroing
+  // hundreds of MB first would only cost the backend thread time).
+  std::unique_ptr<float[]> compute(const DeviceRows& x, const DeviceRows& y);
+
+  // Frees the device output buffer kept between calls.
+  void release();
+
+ private:
+  Tensor& output(int64_t n, int64_t m);
+
+  Context& context_;
+  KernelSpec spec_;
+  Tensor output_;               // reused while tile shapes repeat
+  std::vector<float> staging_;  // for tiles narrower than ld
+};
+
+}  // namespace cae::svm

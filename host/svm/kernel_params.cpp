@@ -1,0 +1,102 @@
+#include "svm/kernel_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "svm/parallel.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+KernelKind parse_kernel_kind(const std::string& text) {
+  if (text == "rbf") return KernelKind::Rbf;
+  if (text == "linear") return KernelKind::Linear;
+  throw SvmError("unknown SVM kernel '" + text + "' (choose rbf or linear)");
+}
+
+const char* kernel_kind_name(KernelKind kind) { return kind == KernelKind::Rbf ? "rbf" : "linear"; }
+
+cae_kernel_kind backend_kernel_kind(KernelKind kind) {
+  return kind == KernelKind::Rbf ? CAE_KERNEL_RBF : CAE_KERNEL_LINEAR;
+}
+
+GammaPolicy GammaPolicy::parse(const std::string& text) {
+  GammaPolicy policy;
+  if (text == "auto") {
+    policy.mode = Mode::Auto;
+  } else if (text == "scale") {
+    policy.mode = Mode::Scale;
+  } else {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0) {
+      throw SvmError("bad SVM gamma '" + text + "' (use auto, scale or a positive number)");
+    }
+    policy.mode = Mode::Value;
+    policy.value = value;
+  }
+  return policy;
+}
+
+std::string GammaPolicy::text() const {
+  switch (mode) {
+    case Mode::Auto:
+      return "auto";
+    case Mode::Scale:
+      return "scale";
+    case Mode::Value:
+      break;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+
+namespace {
+
+// Variance of all rows * dim values of `train` after `standardizer`, in double.
+double value_variance(const FeatureSet& train, const Standardizer& standardizer, int threads) {
+  double sum = 0.0, sum_squares = 0.0;
+  std::mutex merge;
+  parallel_chunks(resolve_thread_count(threads), train.rows, [&](int64_t begin, int64_t end) {
+    std::vector<float> row(static_cast<size_t>(train.dim));
+    double s = 0.0, q = 0.0;
+    for (int64_t i = begin; i < end; ++i) {
+      copy_standardized_rows(train, standardizer, i, 1, row.data());
+      for (float x : row) {
+        s += x;
+        q += static_cast<double>(x) * x;
+      }
+    }
+    std::lock_guard<std::mutex> lock(merge);
+    sum += s;
+    sum_squares += q;
+  });
+  const double n = static_cast<double>(train.rows) * static_cast<double>(train.dim);
+  const double mean = sum / n;
+  return std::max(0.0, sum_squares / n - mean * mean);
+}
+
+}  // namespace
+
+double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
+                     const Standardizer& standardizer, int threads) {
+  const double dim = static_cast<double>(train.dim);
+  switch (policy.mode) {
+    case GammaPolicy::Mode::Value:
+      return policy.value;
+    case GammaPolicy::Mode::Auto:
+      return 1.0 / dim;
+    case GammaPolicy::Mode::Scale:
+      break;
+  }
+  if (train.rows == 0) throw SvmError("gamma 'scale' needs a non-empty training set");
+  const double variance = value_variance(train, standardizer, threads);
+  return variance > 0.0 ? 1.0 / (dim * variance) : 1.0 / dim;
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,145 @@
+#include "svm/pair_scheduler.hpp"
+
+#include <algorithm>
+
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+PairScheduler::PairScheduler(uint64_t memory_cap, int total_pairs, Progress progress)
+    : cap_(memory_cap), total_(total_pairs), progress_(std::move(progress)) {}
+
+void PairScheduler::report_progress(std::unique_lock<std::mutex>& lock) {
+  const int done = static_cast<int>(solutions_.size());
+  if (done == reported_ || !progress_) return;
+  reported_ = done;
+  // The callback may be slow (a terminal redraw): never hold the lock over it.
+  lock.unlock();
+  progress_(done, total_);
+  lock.lock();
+}
+
+int PairScheduler::best_pooled(int64_t rows) const {
+  int best = -1;
+  for (size_t i = 0; i < pool_.size(); ++i) {
+    if (pool_[i]->capacity_rows() < rows) continue;
+    if (best < 0 || pool_[i]->bytes() < pool_[static_cast<size_t>(best)]->bytes()) {
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+void PairScheduler::hold(uint64_t bytes) {
+  held_bytes_ += bytes;
+  peak_bytes_ = std::max(peak_bytes_, held_bytes_);
+}
+
+bool PairScheduler::reserve(Job& job) {
+  const int64_t rows = job.rows.size();
+  std::unique_lock<std::mutex> lock(mutex_);
+  report_progress(lock);
+  for (;;) {
+    if (error_) return false;
+    const int reuse = best_pooled(rows);
+    const uint64_t need = job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows));
+    if (held_bytes_ + need <= cap_) {
+      if (reuse >= 0) {
+        job.workspace = std::move(pool_[static_cast<size_t>(reuse)]);
+        pool_.erase(pool_.begin() + reuse);
+      } else {
+        job.workspace = std::make_unique<PairWorkspace>(rows);
+      }
+      hold(need);
+      peak_in_flight_ = std::max(peak_in_flight_, ++in_flight_);
+      return true;
+    }
+    // Make room: drop a pooled workspace this job will not use, and the one it
+    // would reuse only when no running pair can free memory.
+    int victim = -1;
+    for (size_t i = 0; i < pool_.size() && victim < 0; ++i) {
+      if (static_cast<int>(i) != reuse) victim = static_cast<int>(i);
+    }
+    if (victim < 0 && in_flight_ == 0) victim = reuse;
+    if (victim >= 0) {
+      held_bytes_ -= pool_[static_cast<size_t>(victim)]->bytes();
+      pool_.erase(pool_.begin() + victim);
+      continue;
+    }
+    if (in_flight_ == 0) {
+      throw SvmError("a class pair of " + std::to_string(rows) +
+                     " rows needs more memory than the SVM memory cap allows");
+    }
+    changed_.wait(lock);
+    report_progress(lock);
+  }
+}
+
+void PairScheduler::submit(Job job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(job));
+    ++submitted_;
+  }
+  work_.notify_one();
+}
+
+void PairScheduler::close() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+  }
+  work_.notify_all();
+}
+
+void PairScheduler::wait_for_workers() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  report_progress(lock);
+  while (!error_ && static_cast<int>(solutions_.size()) < submitted_) {
+    changed_.wait(lock);
+    report_progress(lock);
+  }
+}
+
+bool PairScheduler::next(Job& job) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  work_.wait(lock, [&] { return error_ || closed_ || !queue_.empty(); });
+  if (error_ || queue_.empty()) return false;
+  job = std::move(queue_.front());
+  queue_.pop_front();
+  return true;
+}
+
+void PairScheduler::complete(PairSolution solution, Job job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_bytes_ -= std::min(job.solver_bytes, held_bytes_);
+    if (job.workspace) pool_.push_back(std::move(job.workspace));
+    --in_flight_;
+    solutions_.push_back(std::move(solution));
+  }
+  changed_.notify_all();
+}
+
+void PairScheduler::fail(std::exception_ptr error) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = std::move(error);
+    queue_.clear();  // frees the workspaces nobody will solve
+  }
+  changed_.notify_all();
+  work_.notify_all();
+}
+
+void PairScheduler::release_workspaces() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& workspace : pool_) held_bytes_ -= std::min(workspace->bytes(), held_bytes_);
+  pool_.clear();
+}
+
+void PairScheduler::rethrow_if_failed() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,90 @@
+// The hand-over between the coordinator thread (the only one that talks to
+// the backend: it writes each pair's kernel into a workspace) and the libsvm
+// worker threads, under a cap on the host memory the pairs may hold.
+//
+// Every byte is counted from the moment it is reserved: workspaces (in use or
+// kept in a pool for the next pair, which saves their page faults) and each
+// pair's libsvm allocations while it is queued or solving. The coordinator
+// waits while a pair does not fit, dropping pooled workspaces it cannot use
+// first. The progress callback runs on the coordinator's thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "svm/pair_solver.hpp"
+#include "svm/pair_workspace.hpp"
+
+namespace cae::svm {
+
+class PairScheduler {
+ public:
+  using Progress = std::function<void(int done, int total)>;
+
+  struct Job {
+    PairRows rows;
+    std::unique_ptr<PairWorkspace> workspace;
+    uint64_t solver_bytes = 0;  // libsvm's own allocations, given back when done
+  };
+
+  PairScheduler(uint64_t memory_cap, int total_pairs, Progress progress);
+
+  // --- coordinator ---
+  // Waits until the job fits under the cap, then gives it a workspace for
+  // job.rows.size() rows (pooled or new) and holds job.solver_bytes. Returns
+  // false once a worker has failed; throws SvmError if the job can never fit.
+  bool reserve(Job& job);
+  void submit(Job job);
+  // No more jobs: workers exit when the queue is empty.
+  void close();
+  // Waits for every submitted pair to finish or for a failure.
+  void wait_for_workers();
+
+  // --- workers ---
+  // False when there is nothing left to do (closed and empty, or failed).
+  bool next(Job& job);
+  // The pair is done: its workspace goes back to the pool.
+  void complete(PairSolution solution, Job job);
+  void fail(std::exception_ptr error);
+
+  // --- results, after the workers have joined ---
+  // Frees the pooled workspaces.
+  void release_workspaces();
+  void rethrow_if_failed();
+  std::vector<PairSolution> take_solutions() { return std::move(solutions_); }
+  uint64_t peak_bytes() const { return peak_bytes_; }
+  int peak_pairs_in_flight() const { return peak_in_flight_; }
+
+ private:
+  void report_progress(std::unique_lock<std::mutex>& lock);
+  // Index of the smallest pooled workspace with room for `rows`, or -1.
+  int best_pooled(int64_t rows) const;
+  void hold(uint64_t bytes);
+
+  const uint64_t cap_;
+  const int total_;
+  Progress progress_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;  // for the coordinator: pair done, failure
+  std::condition_variable work_;     // for workers: job queued, closed, failure
+  std::deque<Job> queue_;
+  std::vector<std::unique_ptr<PairWorkspace>> pool_;
+  bool closed_ = false;
+  std::exception_ptr error_;
+  uint64_t held_bytes_ = 0;
+  uint64_t peak_bytes_ = 0;
+  int submitted_ = 0;
+  int in_flight_ = 0;  // reserved and not yet complete
+  int peak_in_flight_ = 0;
+  int reported_ = -1;
+  std::vector<PairSolution> solutions_;
+};
+
+}  // namespace cae::svm

@@ -1,0 +1,54 @@
+// One class pair of the one-vs-one SVM: libsvm's C-SVC on a precomputed
+// kernel. This is what the worker threads run; it never touches the backend.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "svm/class_layout.hpp"
+#include "svm/pair_workspace.hpp"
+
+namespace cae::svm {
+
+// The training rows of one pair: the first class's, then the second's. Its
+// kernel (in that row order) lives in a PairWorkspace.
+struct PairRows {
+  ClassPair pair;
+  const std::vector<int64_t>* rows[2] = {nullptr, nullptr};  // global training rows
+
+  int64_t count(int side) const { return static_cast<int64_t>(rows[side]->size()); }
+  int64_t size() const { return count(0) + count(1); }
+  int64_t global_row(int64_t index) const;  // index into the pair's row order
+};
+
+struct SolverSettings {
+  double C = 1.0;
+  double eps = 1e-3;
+  double cache_mb = 100.0;  // libsvm's kernel-column cache, per pair
+  bool shrinking = true;
+};
+
+// The decision function of one pair: dec(x) = sum_k coef[k] K(sv_k, x) - rho,
+// where dec > 0 votes for pair.first.
+struct PairSolution {
+  ClassPair pair;
+  std::vector<int64_t> support;  // global training rows, ascending
+  std::vector<float> coef;       // one per support vector
+  float rho = 0.0f;
+};
+
+// Host bytes libsvm allocates while solving `size` rows, beyond the
+// workspace: its column cache and per-row arrays.
+uint64_t pair_solver_bytes(int64_t size, double cache_mb);
+
+// Solves the pair whose kernel `workspace` holds (PairWorkspace::kernel),
+// overwriting it with libsvm's node rows. Everything libsvm allocates is
+// freed before it returns; the workspace can be reused. Throws SvmError.
+PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
+                        const SolverSettings& settings);
+
+// libsvm prints its progress to stdout; keep it quiet unless `verbose` (then
+// it goes to stderr). Process-wide: call before starting worker threads.
+void configure_libsvm_output(bool verbose);
+
+}  // namespace cae::svm

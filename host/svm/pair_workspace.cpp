@@ -1,0 +1,58 @@
+#include "svm/pair_workspace.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <vector>
+
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+uint64_t PairWorkspace::bytes_for(int64_t rows) {
+  const uint64_t l = static_cast<uint64_t>(rows);
+  return l * (l + 2) * sizeof(svm_node);
+}
+
+PairWorkspace::PairWorkspace(int64_t capacity_rows)
+    : capacity_rows_(capacity_rows), bytes_(bytes_for(capacity_rows)) {
+  if (capacity_rows < 1 || capacity_rows > (int64_t{1} << 20)) {
+    throw SvmError("cannot solve a class pair of " + std::to_string(capacity_rows) + " rows");
+  }
+  // mmap rather than new: uninitialised (nothing is zeroed twice) and given
+  // back to the system on destruction. Huge pages were tried (madvise): they
+  // did not speed libsvm up and made the first touch much slower.
+  void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) {
+    throw SvmError("cannot allocate " + std::to_string(bytes_) + " bytes for a class pair");
+  }
+  base_ = static_cast<svm_node*>(memory);
+}
+
+PairWorkspace::~PairWorkspace() { munmap(base_, bytes_); }
+
+float* PairWorkspace::kernel(int64_t l) const {
+  const uint64_t end = bytes_for(l);
+  const uint64_t kernel_bytes = static_cast<uint64_t>(l) * static_cast<uint64_t>(l) * sizeof(float);
+  return reinterpret_cast<float*>(reinterpret_cast<char*>(base_) + (end - kernel_bytes));
+}
+
+void PairWorkspace::convert_to_nodes(int64_t l) {
+  if (l < 1 || l > capacity_rows_) {
+    throw SvmError("a class pair of " + std::to_string(l) + " rows does not fit its workspace");
+  }
+  const float* kernel_rows = kernel(l);
+  std::vector<float> row_values(static_cast<size_t>(l));
+  for (int64_t r = 0; r < l; ++r) {
+    // Copy out first: the node row written next overlaps this float row.
+    std::memcpy(row_values.data(), kernel_rows + r * l, static_cast<size_t>(l) * sizeof(float));
+    svm_node* row = base_ + r * (l + 2);
+    row[0] = {0, static_cast<double>(r + 1)};  // 1-based serial: libsvm looks up K(., r) by it
+    for (int64_t c = 0; c < l; ++c) {
+      row[c + 1] = {static_cast<int>(c + 1), row_values[static_cast<size_t>(c)]};
+    }
+    row[l + 1] = {-1, 0.0};
+  }
+}
+
+}  // namespace cae::svm

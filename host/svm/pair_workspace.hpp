@@ -1,0 +1,46 @@
+// The memory one class pair is solved in, reused from pair to pair.
+//
+// It holds libsvm's PRECOMPUTED problem: l rows of l + 2 nodes (16 bytes
+// each). The coordinator first writes the pair's kernel, l x l floats
+// row-major, into the END of that region; the worker then turns it into node
+// rows in place, front to back. That is safe because node row r ends where
+// float row r + 1 begins at the latest (16 (l+2)(r+1) <= 16 l (l+2) - 4 l^2
+// + 4 l (r+1) for r < l), and each float row is copied out before its node
+// row is written. So the kernel costs no memory beyond the nodes, and a
+// reused workspace costs no page faults (which cost as much as the node
+// conversion itself on a first touch).
+#pragma once
+
+#include <svm.h>
+
+#include <cstdint>
+
+namespace cae::svm {
+
+class PairWorkspace {
+ public:
+  // Room for problems of up to `capacity_rows` rows. Throws SvmError.
+  explicit PairWorkspace(int64_t capacity_rows);
+  ~PairWorkspace();
+  PairWorkspace(const PairWorkspace&) = delete;
+  PairWorkspace& operator=(const PairWorkspace&) = delete;
+
+  // Bytes a workspace for `rows` rows takes.
+  static uint64_t bytes_for(int64_t rows);
+
+  int64_t capacity_rows() const { return capacity_rows_; }
+  uint64_t bytes() const { return bytes_; }
+
+  // Where the kernel of an l-row problem goes (l <= capacity_rows()).
+  float* kernel(int64_t l) const;
+  // Rewrites that kernel as libsvm node rows (row r at nodes() + r * (l + 2)).
+  void convert_to_nodes(int64_t l);
+  svm_node* nodes() const { return base_; }
+
+ private:
+  int64_t capacity_rows_ = 0;
+  uint64_t bytes_ = 0;
+  svm_node* base_ = nullptr;
+};
+
+}  // namespace cae::svm

@@ -1,0 +1,105 @@
+#include "svm/predictor.hpp"
+
+#include <algorithm>
+
+#include "svm/kernel_blocks.hpp"
+#include "svm/parallel.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+// Decision values of `rows` test rows from their kernel rows k [rows, sv_count].
+void decide(const OvoModel& model, const float* k, int64_t rows, float* out) {
+  const size_t pair_count = model.pairs.size();
+  for (int64_t i = 0; i < rows; ++i) {
+    const float* k_row = k + i * model.sv_count;
+    for (size_t p = 0; p < pair_count; ++p) {
+      const PairDecision& decision = model.pairs[p];
+      double sum = 0.0;
+      for (size_t s = 0; s < decision.support.size(); ++s) {
+        sum += static_cast<double>(decision.coef[s]) * k_row[decision.support[s]];
+      }
+      out[static_cast<size_t>(i) * pair_count + p] = static_cast<float>(sum - decision.rho);
+    }
+  }
+}
+
+}  // namespace
+
+int32_t vote(const OvoModel& model, const float* decision_values, std::vector<int>& votes) {
+  votes.assign(model.classes.size(), 0);
+  for (size_t p = 0; p < model.pairs.size(); ++p) {
+    const ClassPair& pair = model.pairs[p].pair;
+    ++votes[static_cast<size_t>(decision_values[p] > 0 ? pair.first : pair.second)];
+  }
+  size_t best = 0;
+  for (size_t c = 1; c < votes.size(); ++c) {
+    if (votes[c] > votes[best]) best = c;
+  }
+  return model.classes[best];
+}
+
+Prediction predict(Context& context, const OvoModel& model, const FeatureSet& features,
+                   const PredictOptions& options) {
+  features.check("SVM prediction input", false);
+  if (features.dim != model.dim) {
+    throw SvmError("SVM prediction input has dimension " + std::to_string(features.dim) +
+                   " but the model expects " + std::to_string(model.dim));
+  }
+  Prediction result;
+  result.labels.resize(static_cast<size_t>(features.rows));
+  const size_t pair_count = model.pairs.size();
+  if (options.keep_decision_values) {
+    result.decision_values.resize(static_cast<size_t>(features.rows) * pair_count);
+  }
+  if (features.rows == 0) return result;
+  if (model.sv_count == 0) throw SvmError("the SVM model has no support vectors");
+
+  const int threads = resolve_thread_count(options.threads);
+  const int64_t sv_tile = options.sv_tile_rows ? options.sv_tile_rows : kDefaultTileRows;
+  const int64_t tile_rows =
+      options.tile_rows
+          ? options.tile_rows
+          : std::clamp<int64_t>(
+                static_cast<int64_t>(kPredictTileBytes / sizeof(float)) / model.sv_count, 1,
+                kDefaultTileRows);
+
+  const DeviceRows support(context, model.sv_count, model.dim, sv_tile,
+                           [&](int64_t first, int64_t n, float* out) {
+                             std::copy(model.sv_row(first), model.sv_row(first + n), out);
+                           });
+  KernelBlocks blocks(context, {model.kernel, model.gamma});
+  std::vector<float> k;
+  std::vector<float> decisions;
+  for (int64_t first = 0; first < features.rows; first += tile_rows) {
+    const int64_t n = std::min(tile_rows, features.rows - first);
+    const DeviceRows tile(context, n, model.dim, n, [&](int64_t, int64_t count, float* out) {
+      copy_standardized_rows(features, model.standardizer, first, count, out);
+    });
+    k.resize(static_cast<size_t>(n * model.sv_count));
+    blocks.compute(tile, support, k.data());
+
+    float* out = nullptr;  // this tile's decision values, [n, pairs]
+    if (options.keep_decision_values) {
+      out = result.decision_values.data() + static_cast<size_t>(first) * pair_count;
+    } else {
+      decisions.resize(static_cast<size_t>(n) * pair_count);
+      out = decisions.data();
+    }
+    parallel_chunks(threads, n, [&](int64_t begin, int64_t end) {
+      decide(model, k.data() + begin * model.sv_count, end - begin,
+             out + static_cast<size_t>(begin) * pair_count);
+      std::vector<int> votes;
+      for (int64_t i = begin; i < end; ++i) {
+        result.labels[static_cast<size_t>(first + i)] =
+            vote(model, out + static_cast<size_t>(i) * pair_count, votes);
+      }
+    });
+    if (options.progress) options.progress(first + n, features.rows);
+  }
+  return result;
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,35 @@
+#pragma once
+// Shared fixtures of the svm suite: clustered synthetic data, the cpu backend,
+// and libsvm's own view of a feature set.
+
+#include <svm.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "plugin/context.hpp"
+#include "svm/features.hpp"
+
+namespace cae::svm::test {
+
+// `classes` Gaussian clusters (centres ~ N(0, spread^2), points ~ centre +
+// N(0, 1)) with labels 10, 20, 30, ..., rows shuffled so classes interleave.
+// The same seed gives the same clusters; `sample` picks different points.
+FeatureSet clustered(int classes, int per_class, int dim, double spread, uint64_t seed,
+                     uint64_t sample);
+
+// A context of the cpu backend from this build tree (a fresh one per call).
+Context& cpu_context();
+
+// Rows of `set` after `standardizer`, as libsvm node lists (1-based indices).
+struct LibsvmRows {
+  std::vector<std::vector<svm_node>> rows;
+  std::vector<svm_node*> pointers;
+  std::vector<double> targets;
+};
+LibsvmRows to_libsvm(const FeatureSet& set, const Standardizer& standardizer);
+
+// Fraction of equal entries.
+double agreement(const std::vector<int32_t>& a, const std::vector<int32_t>& b);
+
+}  // namespace cae::svm::test
