@@ -9,6 +9,9 @@ const std::vector<Command>& all_commands() {
       data_command(),
       train_command(),
       extract_command(),
+      svm_command(),
+      evaluate_command(),
+      pipeline_command(),
       import_weights_command(),
       bench_command(),
   };

@@ -12,5 +12,8 @@ Command train_command();
 Command extract_command();
 Command import_weights_command();
 Command bench_command();
+Command svm_command();
+Command evaluate_command();
+Command pipeline_command();
 
 }  // namespace cae::cli

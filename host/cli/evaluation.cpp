@@ -1,0 +1,104 @@
+#include "evaluation.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include "data/batcher.hpp"
+#include "io/directory.hpp"
+#include "report/confusion_csv.hpp"
+#include "report/confusion_heatmap.hpp"
+#include "report/loss_curve.hpp"
+#include "report/metrics.hpp"
+#include "report/predictions_csv.hpp"
+#include "report/reconstruction_grid.hpp"
+#include "svm/predictor.hpp"
+
+namespace cae::cli {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One test image per class (the first of each), reconstructed by the model.
+void write_reconstructions(Context& context, nn::Autoencoder& model, const CifarData& data,
+                           const std::string& path) {
+  std::vector<size_t> picks;
+  for (int c = 0; c < 10; ++c) {
+    for (size_t i = 0; i < data.test.size(); ++i) {
+      if (data.test.labels[i] == c) {
+        picks.push_back(i);
+        break;
+      }
+    }
+  }
+  if (picks.empty()) return;
+  const int64_t n = int64_t(picks.size());
+  std::vector<float> originals(picks.size() * nn::kImageFloats);
+  fill_batch(data.test, picks, originals.data());
+  Tensor input = context.alloc({n, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+  Tensor output = context.alloc(input.dims());
+  input.upload(originals);
+  model.reconstruct(input, output);
+  std::vector<float> reconstructed = output.download();
+  std::vector<ReconstructionSample> samples;
+  for (size_t k = 0; k < picks.size(); ++k) {
+    int label = data.test.labels[picks[k]];
+    samples.push_back({label < int(data.class_names.size()) ? data.class_names[size_t(label)] : std::to_string(label),
+                       originals.data() + k * nn::kImageFloats,
+                       reconstructed.data() + k * nn::kImageFloats});
+  }
+  write_reconstruction_grid_png(path, samples);
+}
+
+}  // namespace
+
+svm::FeatureSet to_feature_set(std::vector<float> features, const ImageSet& images) {
+  svm::FeatureSet set;
+  set.rows = int64_t(images.size());
+  set.dim = nn::kFeatureDim;
+  set.values = std::move(features);
+  set.labels.assign(images.labels.begin(), images.labels.end());
+  return set;
+}
+
+EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
+                                      const svm::OvoModel& svm_model, const CifarData& data,
+                                      const svm::FeatureSet& test_features,
+                                      const nn::TrainingState& training, ReportData report,
+                                      const std::string& out_dir) {
+  ensure_directory(out_dir);
+  auto start = std::chrono::steady_clock::now();
+  svm::Prediction prediction = svm::predict(context, svm_model, test_features);
+  report.stage_timings.emplace_back("svm predict", seconds_since(start));
+
+  start = std::chrono::steady_clock::now();
+  std::vector<int> truth(test_features.labels.begin(), test_features.labels.end());
+  std::vector<int> predicted(prediction.labels.begin(), prediction.labels.end());
+  const int classes = int(data.class_names.size());
+  ConfusionMatrix confusion = ConfusionMatrix::from_labels(truth, predicted, classes);
+  write_confusion_csv(out_dir + "/confusion.csv", confusion, data.class_names);
+  HeatmapOptions heatmap;
+  heatmap.title = "confusion (rows: true class)";
+  write_confusion_heatmap_png(out_dir + "/confusion.png", confusion, data.class_names, heatmap);
+  write_predictions_csv(out_dir + "/predictions.csv", truth, predicted, data.class_names);
+  write_reconstructions(context, model, data, out_dir + "/reconstructions.png");
+  if (!training.train_losses.empty()) {
+    write_loss_curve_png(out_dir + "/loss_curve.png",
+                         train_and_test_series(training.train_losses, training.test_mses));
+    report.loss_curve_png = "loss_curve.png";
+  }
+  report.accuracy = confusion.accuracy();
+  report.per_class_accuracy = confusion.per_class_accuracy();
+  for (int c = 0; c < classes; ++c) report.per_class_support.push_back(confusion.support(c));
+  report.class_names = data.class_names;
+  report.confusion_png = "confusion.png";
+  report.confusion_csv = "confusion.csv";
+  report.predictions_csv = "predictions.csv";
+  report.reconstruction_png = "reconstructions.png";
+  report.stage_timings.emplace_back("report", seconds_since(start));
+  write_html_report(out_dir + "/report.html", report);
+  return {report.accuracy, out_dir + "/report.html", report.stage_timings};
+}
+
+}  // namespace cae::cli

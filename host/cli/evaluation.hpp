@@ -1,0 +1,36 @@
+// The evaluation stage shared by `cae evaluate` and `cae pipeline`: predict
+// the test set, then write the metrics, pictures and report.html.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data/cifar_dataset.hpp"
+#include "nn/autoencoder.hpp"
+#include "nn/checkpoint.hpp"
+#include "report/html_report.hpp"
+#include "svm/ovo_model.hpp"
+#include "svm/features.hpp"
+
+namespace cae::cli {
+
+// Features of a whole split as the SVM stage wants them.
+svm::FeatureSet to_feature_set(std::vector<float> features, const ImageSet& images);
+
+struct EvaluationOutcome {
+  double accuracy = 0;
+  std::string report_path;
+  StageTimings timings;  // the given stages plus prediction and report
+};
+
+// Writes confusion.csv, confusion.png, predictions.csv, reconstructions.png,
+// loss_curve.png and report.html into out_dir. `report` carries the settings,
+// backend, device and stage timings already known; prediction and report
+// timings are added to it.
+EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
+                                      const svm::OvoModel& svm_model, const CifarData& data,
+                                      const svm::FeatureSet& test_features,
+                                      const nn::TrainingState& training, ReportData report,
+                                      const std::string& out_dir);
+
+}  // namespace cae::cli

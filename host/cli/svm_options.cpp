@@ -1,0 +1,54 @@
+#include "svm_options.hpp"
+
+#include <iostream>
+
+#include "option_checks.hpp"
+#include "report/progress.hpp"
+
+namespace cae::cli {
+
+void add_svm_options(po::options_description& options) {
+  options.add_options()
+      ("C", po::value<double>()->default_value(10.0)->value_name("C"), "SVM regularisation")
+      ("gamma", po::value<std::string>()->default_value("scale")->value_name("auto|scale|VALUE"),
+       "RBF gamma: auto = 1/dim, scale = 1/(dim * variance), or a number")
+      ("kernel", po::value<std::string>()->default_value("rbf")->value_name("rbf|linear"), "SVM kernel")
+      ("standardize", po::value<bool>()->default_value(true)->implicit_value(true)->value_name("BOOL"),
+       "scale every feature to zero mean, unit variance on the training set")
+      ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "libsvm worker threads (0 = all cores)")
+      ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
+       "host memory the SVM stage may hold (0 = min(24 GiB, half the RAM))");
+}
+
+svm::TrainOptions svm_options_from(const po::variables_map& vm) {
+  svm::TrainOptions o;
+  o.C = option_in_range(vm, "C", 1e-6, 1e9);
+  try {
+    o.gamma = svm::GammaPolicy::parse(vm["gamma"].as<std::string>());
+    o.kernel = svm::parse_kernel_kind(vm["kernel"].as<std::string>());
+  } catch (const std::exception& e) {
+    throw UsageError(e.what());
+  }
+  o.standardize = vm["standardize"].as<bool>();
+  o.threads = option_in_range(vm, "svm-threads", 0, 4096);
+  o.memory_cap_bytes = uint64_t(option_in_range(vm, "memory-cap-gb", 0.0, 1e6) * 1024.0 * 1024.0 * 1024.0);
+  return o;
+}
+
+std::shared_ptr<void> attach_svm_progress(svm::TrainOptions& options) {
+  auto holder = std::make_shared<std::unique_ptr<ProgressReporter>>();
+  options.progress = [holder](int done, int total) {
+    if (!*holder) {
+      ProgressOptions p;
+      p.label = "svm";
+      p.unit = "pairs";
+      p.out = &std::cout;
+      *holder = std::make_unique<ProgressReporter>(total, p);
+    }
+    (*holder)->update(done);
+    if (done == total) (*holder)->finish();
+  };
+  return holder;
+}
+
+}  // namespace cae::cli
