@@ -1,0 +1,111 @@
+// upsample2x_forward and upsample2x_backward: against the reference,
+// determinism, and the backward op against finite differences of the forward.
+#include <doctest/doctest.h>
+
+#include "checks.hpp"
+#include "compare.hpp"
+#include "determinism.hpp"
+#include "random_data.hpp"
+#include "report.hpp"
+#include "shapes.hpp"
+#include "suite.hpp"
+
+namespace conformance {
+namespace {
+
+Dims doubled(const Dims& x) { return {x[0], x[1], x[2] * 2, x[3] * 2}; }
+
+cae_ref::ImageDims image(const Dims& x) { return {x[0], x[1], x[2], x[3]}; }
+
+std::vector<float> run_forward(const Dims& dims, const std::vector<float>& x_values) {
+  cae::Tensor x = upload_tensor(dims, x_values);
+  cae::Tensor y = poisoned_tensor(doubled(dims));
+  ctx().upsample2x_forward(x, y);
+  return y.download();
+}
+
+std::vector<float> run_backward(const Dims& dims, const std::vector<float>& dy_values) {
+  cae::Tensor dy = upload_tensor(doubled(dims), dy_values);
+  cae::Tensor dx = poisoned_tensor(dims);
+  ctx().upsample2x_backward(dy, dx);
+  return dx.download();
+}
+
+void check_forward(const Dims& dims, const std::string& label) {
+  Random rng = random_for("upsample2x_forward", label);
+  const std::vector<float> x = rng.uniform(count_of(dims), -1.0f, 1.0f);
+  expect_close("upsample2x_forward", label, run_forward(dims, x),
+               cae_ref::upsample2x_forward(image(dims), widen(x)), doubled(dims));
+}
+
+void check_backward(const Dims& dims, const std::string& label) {
+  Random rng = random_for("upsample2x_backward", label);
+  const std::vector<float> dy = rng.uniform(count_of(doubled(dims)), -1.0f, 1.0f);
+  expect_close("upsample2x_backward", label, run_backward(dims, dy),
+               cae_ref::upsample2x_backward(image(dims), widen(dy)), dims);
+}
+
+void check_finite_differences(const Dims& dims, const std::string& label) {
+  Random rng = random_for("upsample2x_backward", "fd " + label);
+  const std::vector<float> x = rng.uniform(count_of(dims), -1.0f, 1.0f);
+  const std::vector<float> r = rng.uniform(count_of(doubled(dims)), -1.0f, 1.0f);
+  const std::vector<float> u = rng.uniform(count_of(dims), -1.0f, 1.0f);
+  const float step = 0.5f;  // linear: no truncation error at any step
+  std::vector<float> plus = x, minus = x;
+  for (size_t i = 0; i < x.size(); ++i) {
+    plus[i] += step * u[i];
+    minus[i] -= step * u[i];
+  }
+  const double numeric =
+      (dot(r, run_forward(dims, plus)) - dot(r, run_forward(dims, minus))) / (2.0 * step);
+  expect_gradient("upsample2x_backward", "finite differences " + label, numeric,
+                  dot(run_backward(dims, r), u));
+}
+
+}  // namespace
+
+void check_upsample2x_forward() {
+  const char* op = "upsample2x_forward";
+  if (!require_member(op, CAE_TABLE_HAS(&table(), upsample2x_forward))) return;
+  for (const Dims& dims : upsample_input_shapes(suite().quick)) {
+    const std::string label = "x" + dims_str(dims);
+    SUBCASE(label.c_str()) {
+      guarded(op, label, [&] { check_forward(dims, label); });
+    }
+  }
+  SUBCASE("determinism") {
+    const Dims dims = upsample_input_shapes(suite().quick).back();
+    Random rng = random_for(op, "determinism");
+    const std::vector<float> x = rng.uniform(count_of(dims), -1.0f, 1.0f);
+    expect_deterministic(op, "x" + dims_str(dims), [&] {
+      return Outputs{{"y", run_forward(dims, x)}};
+    });
+  }
+}
+
+void check_upsample2x_backward() {
+  const char* op = "upsample2x_backward";
+  if (!require_member(op, CAE_TABLE_HAS(&table(), upsample2x_backward))) return;
+  for (const Dims& dims : upsample_input_shapes(suite().quick)) {
+    const std::string label = "dx" + dims_str(dims);
+    SUBCASE(label.c_str()) {
+      guarded(op, label, [&] { check_backward(dims, label); });
+    }
+  }
+  SUBCASE("determinism") {
+    const Dims dims = upsample_input_shapes(suite().quick).back();
+    Random rng = random_for(op, "determinism");
+    const std::vector<float> dy = rng.uniform(count_of(doubled(dims)), -1.0f, 1.0f);
+    expect_deterministic(op, "dx" + dims_str(dims), [&] {
+      return Outputs{{"dx", run_backward(dims, dy)}};
+    });
+  }
+  if (!CAE_TABLE_HAS(&table(), upsample2x_forward)) return;  // reported by its own test case
+  const Dims fd_dims = {2, 3, 4, 5};
+  SUBCASE("finite differences") {
+    guarded(op, "finite differences",
+            [&] { check_finite_differences(fd_dims, dims_str(fd_dims)); });
+  }
+}
+
+}  // namespace conformance

@@ -1,0 +1,24 @@
+// The checks of each op, one function per op (each in check_<op>.cpp). They
+// open doctest SUBCASEs, one per shape or variant; test_cases.cpp turns each
+// into a TEST_CASE, in the order of the ABI.
+#pragma once
+
+namespace conformance {
+
+void check_backend();  // table, probe, device_info, last_error, synchronize, optional members
+void check_conv2d_forward();
+void check_conv2d_backward();
+void check_relu_forward();
+void check_relu_backward();
+void check_maxpool2x2_forward();
+void check_maxpool2x2_backward();
+void check_upsample2x_forward();
+void check_upsample2x_backward();
+void check_mse_loss();
+void check_sgd_step();
+void check_adam_step();
+void check_kernel_matrix();
+void check_errors();  // invalid arguments are refused with a message
+void check_memory();  // destroy frees everything
+
+}  // namespace conformance

@@ -1,0 +1,152 @@
+// cae-conformance: certifies one backend against api/cae/backend.h.
+// Loads the backend through the host's plugin layer, skips (exit 77) when its
+// probe says it cannot run here, then lets doctest run every check.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "options.hpp"
+#include "plugin/registry.hpp"
+#include "random_data.hpp"
+#include "report.hpp"
+#include "suite.hpp"
+
+namespace {
+
+constexpr int kExitPassed = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitSkipped = 77;
+
+bool looks_like_path(const std::string& spec) {
+  return spec.find('/') != std::string::npos ||
+         (spec.size() > 3 && spec.compare(spec.size() - 3, 3, ".so") == 0);
+}
+
+// A path names exactly that file: no other plugin is loaded beside it. A name
+// is looked up along the usual search path.
+cae::DiscoveryOptions discovery_for(const conformance::Options& options) {
+  cae::DiscoveryOptions discovery;
+  discovery.plugin_dirs = options.plugin_dirs;
+  if (looks_like_path(options.backend)) {
+    discovery.explicit_files.push_back(options.backend);
+    discovery.use_environment = false;
+    discovery.use_default_dirs = false;
+  }
+  return discovery;
+}
+
+const cae::BackendRecord* find_record(const cae::Registry& registry, const std::string& spec) {
+  if (!looks_like_path(spec)) return registry.find(spec);
+  for (const cae::BackendRecord& record : registry.backends()) {
+    if (record.origin == "--backend") return &record;
+  }
+  return nullptr;
+}
+
+// "*conv2d*" for --filter conv2d: a substring of the test case (op) name.
+std::string doctest_filter(const std::string& filter) {
+  std::stringstream parts(filter);
+  std::string part, patterns;
+  while (std::getline(parts, part, ',')) {
+    if (part.empty()) continue;
+    patterns += (patterns.empty() ? "*" : ",*") + part + "*";
+  }
+  return patterns;
+}
+
+void print_header(const conformance::Suite& s, const cae::BackendRecord& record) {
+  const cae_backend_table& t = *s.table;
+  std::cout << "cae-conformance: backend " << record.name << " " << (t.version ? t.version : "?")
+            << " (" << record.plugin.path << ")\n"
+            << "  device " << s.device_index << ": " << s.device.name << ", precision "
+            << cae::precision_name(s.device.precision) << " -> tolerance "
+            << conformance::sci(s.tolerance) << " relative L2 error, deterministic "
+            << (s.device.deterministic ? "yes" : "no") << "\n"
+            << "  seed " << s.seed << " (repeat with --seed " << s.seed << ")"
+            << (s.quick ? ", quick" : "") << "\n"
+            << "  outputs are poisoned (NaN, +-1e30) before every call\n"
+            << std::endl;
+}
+
+int summarise(const std::string& backend, int doctest_status) {
+  const conformance::Tally& t = conformance::tally();
+  const bool passed = t.failed == 0 && doctest_status == 0 && t.passed > 0;
+  std::cout << "\ncae-conformance: " << backend << ": " << t.passed + t.failed << " checks, "
+            << t.passed << " passed, " << t.failed << " failed, " << t.notes << " notes (seed "
+            << conformance::suite().seed << "): " << (passed ? "PASSED" : "FAILED") << std::endl;
+  if (t.passed + t.failed == 0) std::cout << "  no check ran (does --filter match an op?)\n";
+  if (t.failed == 0 && doctest_status != 0) {
+    std::cout << "  doctest reported a failure outside the checks (see above)\n";
+  }
+  return passed ? kExitPassed : kExitFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  conformance::Options options;
+  try {
+    options = conformance::parse_options(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cae-conformance: " << e.what() << "\nTry 'cae-conformance --help'.\n";
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::cout << conformance::usage_text();
+    return kExitPassed;
+  }
+
+  const cae::Registry registry = cae::Registry::discover(discovery_for(options));
+  for (const std::string& warning : registry.warnings()) std::cerr << warning << "\n";
+  const cae::BackendRecord* found = find_record(registry, options.backend);
+  if (found && !found->available) {
+    std::cout << "SKIPPED: " << found->name << ": " << found->unavailable_reason << std::endl;
+    return kExitSkipped;
+  }
+
+  conformance::Suite& suite = conformance::suite();
+  suite.seed = options.seed ? *options.seed : conformance::fresh_seed();
+  suite.quick = options.quick;
+  suite.device_index = options.device;
+  std::string backend_name = options.backend;
+  try {
+    const cae::BackendRecord& record = registry.select(options.backend);
+    backend_name = record.name;
+    suite.table = &record.table();
+    suite.library_path = record.plugin.path;
+    suite.context = std::make_unique<cae::Context>(record.table(), options.device);
+    suite.device = suite.context->device_info();
+    suite.tolerance = conformance::tolerance_for(suite.device.precision);
+    print_header(suite, record);
+  } catch (const std::exception& e) {
+    std::cout << "cae-conformance: " << e.what() << "\n";
+    for (const cae::ConsideredFile& file : registry.considered()) {
+      if (!file.accepted) std::cout << "  rejected " << file.path << ": " << file.rejection << "\n";
+    }
+    std::cout << "cae-conformance: " << backend_name << ": FAILED (could not load or create)"
+              << std::endl;
+    return kExitFailed;
+  }
+
+  doctest::Context runner;
+  // Our lines are the report; the "cae" reporter (doctest_reporter.cpp) adds
+  // only escaped exceptions. --reporters=console restores doctest's output.
+  runner.setOption("reporters", "cae");
+  runner.setOption("no-path-filenames", true);
+  std::vector<const char*> doctest_argv;
+  for (const std::string& arg : options.doctest_args) doctest_argv.push_back(arg.c_str());
+  runner.applyCommandLine(static_cast<int>(doctest_argv.size()), doctest_argv.data());
+  if (!options.filter.empty())
+    runner.addFilter("test-case", doctest_filter(options.filter).c_str());
+  const int doctest_status = runner.run();
+  if (runner.shouldExit()) {
+    suite.context.reset();
+    return doctest_status;
+  }
+  const int status = summarise(backend_name, doctest_status);
+  suite.context.reset();  // before the libraries' static state goes away
+  return status;
+}

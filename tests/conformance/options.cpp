@@ -1,0 +1,108 @@
+#include "options.hpp"
+
+#include <stdexcept>
+
+namespace conformance {
+namespace {
+
+// "--name value" or "--name=value": returns true and sets `value` when argv[i]
+// is option `name`, advancing i past a separate value.
+bool take_value(const std::string& name, int argc, char** argv, int& i, std::string& value) {
+  const std::string arg = argv[i];
+  if (arg == name) {
+    if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
+    value = argv[++i];
+    return true;
+  }
+  if (arg.compare(0, name.size() + 1, name + "=") == 0) {
+    value = arg.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+uint64_t parse_unsigned(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-') {
+    throw std::invalid_argument(option + " expects a non-negative integer, got '" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  options.doctest_args.push_back(argc > 0 ? argv[0] : "cae-conformance");
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::string value;
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+    } else if (arg == "--quick") {
+      options.quick = true;
+    } else if (take_value("--backend", argc, argv, i, value)) {
+      options.backend = value;
+    } else if (take_value("--plugin-dir", argc, argv, i, value)) {
+      options.plugin_dirs.push_back(value);
+    } else if (take_value("--device", argc, argv, i, value)) {
+      options.device = static_cast<int32_t>(parse_unsigned("--device", value));
+    } else if (take_value("--seed", argc, argv, i, value)) {
+      options.seed = parse_unsigned("--seed", value);
+    } else if (take_value("--filter", argc, argv, i, value)) {
+      options.filter = value;
+    } else {
+      options.doctest_args.push_back(arg);
+    }
+  }
+  if (!options.help && options.backend.empty()) {
+    throw std::invalid_argument("--backend is required");
+  }
+  return options;
+}
+
+std::string usage_text() {
+  return R"(Usage: cae-conformance --backend NAME|PATH.so [options] [doctest options]
+
+Checks that a cae compute backend implements api/cae/backend.h correctly:
+every op of the ABI against a float64 reference (fresh random inputs, several
+shapes, outputs poisoned before each call), the max-pool tie rule, in-place
+use, finite-difference gradients of the backward ops, bit-for-bit determinism
+(when the backend declares it), error reporting and memory release.
+
+Options:
+  --backend NAME|PATH.so  the backend to check: a name found by discovery
+                          (e.g. cpu, v2) or the path of a plugin library
+  --plugin-dir DIR        also search DIR for plugins (repeatable; searched
+                          before CAE_PLUGIN_PATH and the default folders)
+  --device I              device index passed to create (default 0)
+  --seed S                seed of the random inputs (default: a fresh one,
+                          printed at the start; pass it to repeat a run)
+  --filter OP             only the checks whose name contains OP, e.g.
+                          conv2d, maxpool2x2_backward, errors, memory;
+                          several: --filter conv2d,mse
+  --quick                 fewer and smaller shapes
+  -h, --help              this text
+
+Tolerance: the precision the backend declares in device_info sets it:
+relative L2 error ||out - ref|| / ||ref|| <= 1e-4 for fp32, <= 5e-3 for
+tf32, bf16 and fp16. NaN or Inf never passes.
+
+Output: one line per check ("op  shapes  measurement  ok|FAIL", with the
+reason under a failure) and a summary. Other options go to doctest, e.g.
+--list-test-cases, --reporters=console -s (doctest's own report, passing
+checks included) or --reporters=junit --out=FILE (for CI).
+
+Exit status: 0 every check passed, 1 a check failed (or the backend could not
+be loaded or created), 2 bad command line, 77 the backend is unavailable on
+this machine (its probe says why; printed as "SKIPPED: <backend>: <reason>").
+)";
+}
+
+}  // namespace conformance

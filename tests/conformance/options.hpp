@@ -1,0 +1,28 @@
+// Command line of cae-conformance. Options the suite does not know are kept
+// for doctest (e.g. -s, --list-test-cases), so both sets work side by side.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conformance {
+
+struct Options {
+  std::string backend;                   // a backend name or a path to its .so
+  std::vector<std::string> plugin_dirs;  // extra folders to search, in order
+  int32_t device = 0;
+  std::optional<uint64_t> seed;  // unset: a fresh one, printed so a run can be repeated
+  std::string filter;            // only the checks of ops whose name contains this
+  bool quick = false;            // fewer and smaller shapes
+  bool help = false;
+  std::vector<std::string> doctest_args;  // everything else, argv[0] first
+};
+
+// Throws std::invalid_argument with a message for the user.
+Options parse_options(int argc, char** argv);
+
+std::string usage_text();
+
+}  // namespace conformance

@@ -1,0 +1,98 @@
+#include "shapes.hpp"
+
+namespace conformance {
+namespace {
+
+// The autoencoder at batch 2: small enough for a float64 reference in loops.
+constexpr int64_t kBatch = 2;
+
+struct Layer {
+  const char* name;
+  int64_t c, hw, o;
+  bool relu;
+};
+// conv1..conv5 of the autoencoder (all 3x3, pad 1), with the ReLU each one fuses.
+const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
+                         {"conv2", 256, 16, 128, true},
+                         {"conv3", 128, 8, 128, true},
+                         {"conv4", 128, 16, 256, true},
+                         {"conv5", 256, 32, 3, false}};
+
+// Small convolutions: one channel, odd sizes, a 1x1 image (all padding),
+// channel counts that are not multiples of 16.
+const cae_ref::ConvDims kSmallConvs[] = {
+    {1, 1, 7, 5, 4, 3}, {3, 5, 9, 12, 7, 3}, {3, 2, 1, 1, 2, 3}, {1, 17, 5, 19, 3, 3}};
+
+std::vector<ConvCase> real_layers(bool quick, bool forward) {
+  std::vector<ConvCase> cases;
+  for (const Layer& l : kLayers) {
+    if (quick && std::string(l.name) != "conv3") continue;
+    const int64_t n = quick ? 1 : kBatch;
+    const bool first_layer = std::string(l.name) == "conv1";  // needs no dx
+    cases.push_back(
+        {{n, l.c, l.hw, l.hw, l.o, 3}, forward && l.relu, forward || !first_layer, l.name});
+  }
+  return cases;
+}
+
+}  // namespace
+
+std::string ConvCase::label() const {
+  std::string text = "x" + dims_str(x()) + " w" + dims_str(w());
+  if (relu) text += " relu";
+  if (!with_dx) text += " dx=NULL";
+  if (!layer.empty()) text += " (" + layer + ")";
+  return text;
+}
+
+std::vector<ConvCase> conv_forward_cases(bool quick) {
+  std::vector<ConvCase> cases;
+  for (const cae_ref::ConvDims& d : kSmallConvs) {
+    if (quick && d.c == 17) continue;
+    cases.push_back({d, false, true, ""});
+    cases.push_back({d, true, true, ""});
+  }
+  for (ConvCase& c : real_layers(quick, true)) cases.push_back(c);
+  return cases;
+}
+
+std::vector<ConvCase> conv_backward_cases(bool quick) {
+  std::vector<ConvCase> cases;
+  for (const cae_ref::ConvDims& d : kSmallConvs) {
+    if (quick && d.c == 17) continue;
+    cases.push_back({d, false, true, ""});
+  }
+  cases.push_back({kSmallConvs[1], false, false, ""});  // dx == NULL on a small shape too
+  for (ConvCase& c : real_layers(quick, false)) cases.push_back(c);
+  return cases;
+}
+
+std::vector<Dims> pool_input_shapes(bool quick) {
+  if (quick) return {{1, 1, 2, 2}, {3, 2, 6, 10}, {1, 128, 16, 16}};
+  return {
+      {1, 1, 2, 2}, {3, 1, 6, 10}, {3, 5, 14, 18}, {kBatch, 256, 32, 32}, {kBatch, 128, 16, 16}};
+}
+
+std::vector<Dims> upsample_input_shapes(bool quick) {
+  if (quick) return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 128, 8, 8}};
+  return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 3, 9, 12}, {kBatch, 128, 8, 8}, {kBatch, 256, 16, 16}};
+}
+
+std::vector<Dims> elementwise_shapes(bool quick) {
+  if (quick) return {{1}, {3, 5, 9, 12}, {kBatch, 128, 16, 16}};
+  // Up to a full training batch of images: mse_loss must stay accurate there.
+  return {{1}, {7}, {3, 5, 9, 12}, {256, 128, 3, 3}, {64, 3, 32, 32}};
+}
+
+std::string KernelCase::label() const {
+  return "x[" + std::to_string(n) + "," + std::to_string(d) + "] " +
+         (same_xy ? "y=x" : "y[" + std::to_string(m) + "," + std::to_string(d) + "]");
+}
+
+std::vector<KernelCase> kernel_cases(bool quick) {
+  if (quick) return {{1, 1, 1, false}, {7, 5, 3, false}, {9, 9, 300, true}};
+  // d = 8192 is the latent size the SVM stage uses.
+  return {{1, 1, 1, false}, {7, 5, 3, false}, {37, 29, 8192, false}, {33, 33, 300, true}};
+}
+
+}  // namespace conformance

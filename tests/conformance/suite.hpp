@@ -1,0 +1,35 @@
+// The backend under test and the settings of this run, shared by every check.
+// main() fills it once before doctest runs the test cases.
+#pragma once
+
+#include <cae/backend.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "plugin/context.hpp"
+
+namespace conformance {
+
+struct Suite {
+  const cae_backend_table* table = nullptr;
+  std::string library_path;
+  std::unique_ptr<cae::Context> context;
+  cae::DeviceInfo device;
+  int32_t device_index = 0;
+  uint64_t seed = 0;
+  bool quick = false;
+  double tolerance = 1e-4;  // relative L2 error allowed, from device.precision
+};
+
+// The one suite of this run.
+Suite& suite();
+
+inline cae::Context& ctx() { return *suite().context; }
+inline const cae_backend_table& table() { return *suite().table; }
+
+// The relative L2 error a backend of this precision may show.
+double tolerance_for(cae_precision precision);
+
+}  // namespace conformance

@@ -1,0 +1,24 @@
+// The suite's table of contents: one doctest TEST_CASE per op of
+// api/cae/backend.h, in the header's order, then error handling and memory.
+// --filter OP selects test cases by these names.
+#include <doctest/doctest.h>
+
+#include "checks.hpp"
+
+using namespace conformance;
+
+TEST_CASE("backend") { check_backend(); }
+TEST_CASE("conv2d_forward") { check_conv2d_forward(); }
+TEST_CASE("conv2d_backward") { check_conv2d_backward(); }
+TEST_CASE("relu_forward") { check_relu_forward(); }
+TEST_CASE("relu_backward") { check_relu_backward(); }
+TEST_CASE("maxpool2x2_forward") { check_maxpool2x2_forward(); }
+TEST_CASE("maxpool2x2_backward") { check_maxpool2x2_backward(); }
+TEST_CASE("upsample2x_forward") { check_upsample2x_forward(); }
+TEST_CASE("upsample2x_backward") { check_upsample2x_backward(); }
+TEST_CASE("mse_loss") { check_mse_loss(); }
+TEST_CASE("sgd_step") { check_sgd_step(); }
+TEST_CASE("adam_step") { check_adam_step(); }
+TEST_CASE("kernel_matrix") { check_kernel_matrix(); }
+TEST_CASE("errors") { check_errors(); }
+TEST_CASE("memory") { check_memory(); }
