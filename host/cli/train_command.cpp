@@ -25,8 +25,9 @@ int run_train(const po::variables_map& vm) {
     options.batch_size = start.state.batch_size;
     options.seed = start.state.seed;
     options.recipe = start.state.recipe;
-    if (!vm.count("epochs")) options.epochs = std::max(options.epochs, start.state.epochs_done);
-    options.checkpoint_path = vm.count("out") ? vm["out"].as<std::string>() : resume;
+    // --epochs may extend a run; without it the run stops where it was planned to.
+    if (!vm.count("epochs") && start.state.epochs_planned > 0) options.epochs = start.state.epochs_planned;
+    options.checkpoint_path = vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
     std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
   } else {
     start.parameters = nn::Parameters::he_normal(options.seed);

@@ -23,6 +23,7 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   meta["format"] = "cae-checkpoint-1";
   meta["architecture"] = "cae-seed-autoencoder";
   meta["epoch"] = std::to_string(s.epochs_done);
+  meta["epochs_planned"] = std::to_string(s.epochs_planned);
   meta["batches_done"] = std::to_string(s.batches_done);
   meta["partial_loss_sum"] = to_text(s.partial_loss_sum);
   meta["optimizer_steps"] = std::to_string(s.optimizer_steps);
@@ -74,6 +75,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   TrainingState& s = checkpoint.state;
   try {
     s.epochs_done = std::stoi(get("epoch", "0"));
+    s.epochs_planned = std::stoi(get("epochs_planned", "0"));
     s.batches_done = std::stoll(get("batches_done", "0"));
     s.partial_loss_sum = std::stod(get("partial_loss_sum", "0"));
     s.optimizer_steps = std::stoll(get("optimizer_steps", "0"));

@@ -14,6 +14,7 @@ namespace cae::nn {
 
 struct TrainingState {
   int epochs_done = 0;           // complete epochs
+  int epochs_planned = 0;        // the run's --epochs, so --resume knows where to stop
   int64_t batches_done = 0;      // of the epoch in progress (interrupted runs)
   double partial_loss_sum = 0;   // loss * images over those batches
   int64_t optimizer_steps = 0;

@@ -89,6 +89,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
   state.backend = options.backend;
   state.optimizer = options.optimizer;
   state.batch_size = options.batch_size;
+  state.epochs_planned = options.epochs;
   state.samples = int64_t(train.size());
 
   EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
@@ -116,6 +117,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     int64_t skip = state.batches_done;
     int64_t images_done = 0;
     for (int64_t b = 0; b < skip && batcher.next_batch(indices); ++b) images_done += int64_t(indices.size());
+    const int64_t images_skipped = images_done;
     losses.reset(state.partial_loss_sum);
 
     ProgressOptions progress_options;
@@ -166,7 +168,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     record.epoch = epoch + 1;
     record.train_loss = loss_sum / double(train.size());
     record.seconds = seconds_since(epoch_start);
-    record.images_per_second = double(images_done) / record.seconds;
+    record.images_per_second = double(images_done - images_skipped) / record.seconds;
     record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
     outcome.epochs.push_back(record);
 
