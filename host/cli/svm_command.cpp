@@ -63,7 +63,7 @@ int run_svm(const po::variables_map& vm) {
 }  // namespace
 
 Command svm_command() {
-  return {"svm", "cae svm [--backend B] --features DIR [--C 10] [--gamma auto|scale|VALUE] [--standardize] --out MODEL",
+  return {"svm", "cae svm [--backend B] --features DIR [--C 5] [--gamma auto|scale|VALUE] [--standardize] --out MODEL",
           "Train the one-vs-one SVM (libsvm, kernels on the backend) on extracted features",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
