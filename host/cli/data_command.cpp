@@ -32,7 +32,7 @@ int fetch(const std::string& dir) {
   if (!std::filesystem::exists(archive)) {
     std::string download;
     if (have("curl")) {
-      download = "curl -fL --retry 2 --connect-timeout 20 -o " + quoted(partial) + " " + kCifarUrl;
+      download = "curl -fsSL --retry 2 --connect-timeout 20 -o " + quoted(partial) + " " + kCifarUrl;
     } else if (have("wget")) {
       download = "wget -q --tries=2 --timeout=20 -O " + quoted(partial) + " " + kCifarUrl;
     } else {
