@@ -67,6 +67,7 @@ int run_bench(const po::variables_map& vm) {
   s.images = option_in_range<int64_t>(vm, "images", 1, 100000000);
   s.extract_images = option_in_range<int64_t>(vm, "extract-images", 0, 100000000);
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
+  if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>());
   BackendSession session = open_backend_session(vm, std::cout);
   bench::BenchResult r = bench::run_model_benchmark(*session.context, s, std::cout);
   print_table(r, s);

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "nn/architecture.hpp"
 #include "nn/checkpoint.hpp"
+#include "option_checks.hpp"
 
 namespace cae::cli {
 namespace {
@@ -22,12 +23,13 @@ int run_import(const po::variables_map& vm) {
   std::vector<float> flat(size_t(nn::total_parameter_count()));
   file.seekg(0);
   file.read(reinterpret_cast<char*>(flat.data()), bytes);
+  const std::string out_path = vm["out"].as<std::string>();
+  prepare_output_file(out_path);
   nn::Checkpoint checkpoint;
   checkpoint.parameters = nn::Parameters::from_flat(flat);
   checkpoint.state.recipe = "imported";
-  const std::string out = vm["out"].as<std::string>();
-  nn::save_checkpoint(out, checkpoint);
-  std::cout << "imported " << in << " -> " << out << "\n";
+  nn::save_checkpoint(out_path, checkpoint);
+  std::cout << "imported " << in << " -> " << out_path << "\n";
   return 0;
 }
 

@@ -18,6 +18,10 @@ T option_in_range(const po::variables_map& vm, const char* name, T low, T high) 
   return value;
 }
 
+// Makes sure a file can later be written at `path` (creating its folder), so a
+// long run fails at once, not after hours, when the destination is unusable.
+void prepare_output_file(const std::string& path);
+
 // --data DIR, or data/ (CIFAR-10 fetched there) when not given.
 void add_data_option(po::options_description& options);
 std::string resolve_data_dir(const po::variables_map& vm);

@@ -34,6 +34,8 @@ int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
+  prepare_output_file(out);
+  if (vm.count("export-libsvm")) prepare_output_file(vm["export-libsvm"].as<std::string>());
   svm::FeatureSet train = read_split(dir, "train");
   BackendSession session = open_backend_session(vm, std::cout);
   auto progress = attach_svm_progress(options);

@@ -34,6 +34,7 @@ int run_train(const po::variables_map& vm) {
     options.checkpoint_path = vm["out"].as<std::string>();
   }
 
+  prepare_output_file(options.checkpoint_path);
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
   std::cout << "training on " << data.train.size() << " images from " << data_dir << ", testing on "
             << data.test.size() << "\n";

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# End-to-end CLI tests of the pipeline commands on the cpu backend and tiny
+# synthetic data: data synth/check, train, extract, svm (+ libsvm export),
+# evaluate, and the bad-input contract (one line, non-zero exit, nothing left
+# under a final name), and SIGINT during training (resumable checkpoint).
+# usage: pipeline_cli_tests.sh CAE
+set -u
+CAE=$1
+failures=0 checks=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+run() {
+  local name=$1 expected=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local rc=$?
+  checks=$((checks + 1))
+  if [ "$rc" != "$expected" ]; then
+    echo "FAIL [$name]: exit code $rc, expected $expected; output:"
+    echo "$out" | tail -20 | sed 's/^/    /'
+    failures=$((failures + 1))
+  fi
+}
+expect() {
+  checks=$((checks + 1))
+  grep -qE -- "$2" <<<"$out" || { echo "FAIL [$1]: output lacks /$2/"; echo "$out" | tail -20 | sed 's/^/    /'; failures=$((failures + 1)); }
+}
+one_line() {
+  checks=$((checks + 1))
+  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || { echo "FAIL [$1]: error is not one line:"; echo "$out" | sed 's/^/    /'; failures=$((failures + 1)); }
+}
+exists() {
+  checks=$((checks + 1))
+  [ -s "$2" ] || { echo "FAIL [$1]: $2 missing or empty"; failures=$((failures + 1)); }
+}
+absent() {
+  checks=$((checks + 1))
+  [ ! -e "$2" ] || { echo "FAIL [$1]: $2 should not exist"; failures=$((failures + 1)); }
+}
+B="--backend cpu"
+
+run "synth" 0 "$CAE" data synth D --train 130 --test 40 --seed 3
+run "check" 0 "$CAE" data check D
+expect "check" "train: 130 images"
+
+run "train" 0 "$CAE" train $B --data D --epochs 1 --batch 32 --out W/m.safetensors
+expect "train" "epoch 1/1  train loss [0-9.]+  test mse [0-9.]+"
+exists "checkpoint" W/m.safetensors
+checks=$((checks + 1))
+head -c 4096 W/m.safetensors | grep -q '"encoder.conv1.weight"' || { echo "FAIL [checkpoint names]"; failures=$((failures + 1)); }
+
+run "extract" 0 "$CAE" extract $B --weights W/m.safetensors --data D --out F
+exists "features" F/train_features.npy
+checks=$((checks + 1))
+[ "$(head -c 6 F/train_features.npy | tail -c 5)" = "NUMPY" ] || { echo "FAIL [npy magic]"; failures=$((failures + 1)); }
+# 130 rows of 8192 float32 plus the header.
+checks=$((checks + 1))
+size=$(stat -c %s F/train_features.npy)
+[ "$size" -gt $((130 * 8192 * 4)) ] && [ "$size" -lt $((130 * 8192 * 4 + 256)) ] || { echo "FAIL [npy size $size]"; failures=$((failures + 1)); }
+
+run "svm" 0 "$CAE" svm $B --features F --out W/svm.model --export-libsvm W/svm.libsvm
+expect "svm" "test accuracy: [0-9.]+%"
+exists "libsvm export" W/svm.libsvm
+checks=$((checks + 1))
+grep -q "^svm_type c_svc" W/svm.libsvm || { echo "FAIL [libsvm format]"; failures=$((failures + 1)); }
+
+run "evaluate" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out R
+expect "evaluate" "test accuracy: [0-9.]+%"
+for f in report.html confusion.png confusion.csv predictions.csv reconstructions.png loss_curve.png; do exists "report $f" "R/$f"; done
+
+# ---- bad input: one line, non-zero exit, nothing under a final name ----
+cp -r D D2 && printf 'x' >> D2/data_batch_1.bin
+run "data size" 1 "$CAE" data check D2
+expect "data size" "data_batch_1.bin.*not a multiple of the 3073-byte record"
+one_line "data size"
+
+cp -r D D3 && printf '\x0b' | dd of=D3/test_batch.bin bs=1 seek=0 conv=notrunc status=none
+run "bad label" 1 "$CAE" train $B --data D3 --epochs 1 --out W/never.safetensors
+expect "bad label" "test_batch.bin.*label 11"
+one_line "bad label"
+absent "bad label leaves no checkpoint" W/never.safetensors
+
+head -c 5000 W/m.safetensors > W/truncated.safetensors
+run "truncated checkpoint" 1 "$CAE" extract $B --weights W/truncated.safetensors --data D --out F2
+expect "truncated checkpoint" "truncated.safetensors"
+one_line "truncated checkpoint"
+absent "truncated checkpoint writes nothing" F2/train_features.npy
+
+run "wrong architecture" 1 "$CAE" extract $B --weights W/svm.model --data D --out F3
+expect "wrong architecture" "svm.model: not a checkpoint of this network"
+one_line "wrong architecture"
+
+head -c 1000 /dev/zero > W/seed.bin
+run "import wrong size" 1 "$CAE" import-weights W/seed.bin --out W/imported.safetensors
+expect "import wrong size" "seed.bin is 1000 bytes; the seed's weights file is 3007500"
+absent "import wrong size writes nothing" W/imported.safetensors
+
+run "non-numeric option" 2 "$CAE" train $B --data D --epochs many
+expect "non-numeric option" "epochs"
+one_line "non-numeric option"
+run "out-of-range option" 2 "$CAE" train $B --data D --batch 0
+expect "out-of-range option" -- "--batch must be between 1 and"
+one_line "out-of-range option"
+run "missing data" 1 "$CAE" train $B --data nowhere --epochs 1
+expect "missing data" "nowhere"
+one_line "missing data"
+run "unwritable output" 1 "$CAE" extract $B --weights W/m.safetensors --data D --out /proc/cae-no-such-dir
+one_line "unwritable output"
+checks=$((checks + 1))
+ls W | grep -q '\.tmp\.' && { echo "FAIL [temporary files left behind]"; failures=$((failures + 1)); }
+
+# ---- SIGINT during training: a resumable checkpoint and how to resume ----
+"$CAE" data synth S --train 600 --test 20 --seed 4 >/dev/null
+"$CAE" train $B --data S --epochs 3 --batch 16 --out W/int.safetensors >int.log 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q "epoch 1/3: [1-9]" int.log 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 130 ] || { echo "FAIL [sigint exit code $rc]"; cat int.log; failures=$((failures + 1)); }
+out=$(cat int.log)
+expect "sigint" "resumable checkpoint saved to W/int.safetensors"
+expect "sigint" "resume with: cae train --resume W/int.safetensors"
+run "resume" 0 "$CAE" train $B --data S --resume W/int.safetensors --epochs 1
+expect "resume" "resuming W/int.safetensors at epoch 1"
+expect "resume" "epoch 1/1  train loss"
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" = 0 ]
