@@ -162,3 +162,20 @@ TEST_CASE("upload with a wrong element count is refused with the plugin's messag
   std::vector<float> three(3, 1.0f);
   CHECK_THROWS_WITH_AS(t.upload(three), doctest::Contains("wrong count"), BackendError);
 }
+
+TEST_CASE("a table that ends at the core (an older minor) loads; later members count as unsupported") {
+  Registry registry = discover_only({STUB_DIR});
+  const BackendRecord* record = registry.find("coreonly");
+  REQUIRE(record != nullptr);
+  CHECK(record->table().struct_size == CAE_BACKEND_TABLE_MIN_SIZE);
+  Context context(record->table());
+  // The members past struct_size are never read, whatever lies in memory there.
+  CHECK_FALSE(context.has_timer());
+  CHECK_FALSE(context.has_memory_stats());
+  CHECK_THROWS_AS(context.timer_start(), BackendError);  // unsupported, not a call into the stub
+  Tensor x = context.alloc({4});
+  Tensor y = context.alloc({4});
+  x.upload(std::vector<float>{-1, 2, -3, 4});
+  context.relu_forward(x, y);
+  CHECK(y.download() == std::vector<float>{0, 2, 0, 4});
+}

@@ -137,6 +137,14 @@ static cae_status synchronize(cae_context ctx) {
   return CAE_STATUS_OK;
 }
 
+#ifdef STUB_CORE_ONLY
+/* Lies beyond this table's struct_size: a host that honours struct_size never calls it. */
+static cae_status never_called(cae_context ctx) {
+  (void)ctx;
+  abort();
+}
+#endif
+
 static cae_backend_table make_table(void) {
   cae_backend_table t;
   memset(&t, 0, sizeof t);
@@ -160,6 +168,12 @@ static cae_backend_table make_table(void) {
   t.synchronize = synchronize;
 #ifdef STUB_WRONG_MAJOR
   t.abi_major = CAE_ABI_MAJOR + 1;
+#endif
+#ifdef STUB_CORE_ONLY
+  /* A backend built against an older minor: its table ends at the core. */
+  t.struct_size = (uint32_t)CAE_BACKEND_TABLE_MIN_SIZE;
+  t.abi_minor = 0;
+  t.timer_start = never_called;
 #endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);
