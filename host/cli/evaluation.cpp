@@ -1,5 +1,6 @@
 #include "evaluation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -84,8 +85,12 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
   write_predictions_csv(out_dir + "/predictions.csv", truth, predicted, data.class_names);
   write_reconstructions(context, model, data, out_dir + "/reconstructions.png");
   if (!training.train_losses.empty()) {
+    // The first epoch's loss is often 10-100x the last: a log axis keeps the tail readable.
+    LossCurveOptions curve;
+    auto [low, high] = std::minmax_element(training.train_losses.begin(), training.train_losses.end());
+    curve.log_scale = *low > 0 && *high / *low > 10.0;
     write_loss_curve_png(out_dir + "/loss_curve.png",
-                         train_and_test_series(training.train_losses, training.test_mses));
+                         train_and_test_series(training.train_losses, training.test_mses), curve);
     report.loss_curve_png = "loss_curve.png";
   }
   report.accuracy = confusion.accuracy();
