@@ -22,6 +22,25 @@ std::string lower(std::string text) {
   return text;
 }
 
+// Whether the running program lives inside the build tree that compiled it.
+// Only then is the build tree's plugin folder searched: an installed copy
+// (cmake --install, a package) on the build machine would otherwise list
+// that build's plugins beside its own, or warn about every one it also has.
+bool runs_in_build_tree() {
+  fs::path build_root = CAE_BUILD_PLUGIN_DIR;
+  for (const auto& part : fs::path(CAE_PLUGIN_SUBDIR)) {
+    (void)part;
+    build_root = build_root.parent_path();
+  }
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(build_root, ec);
+  if (ec) return false;
+  const fs::path program_dir = fs::weakly_canonical(executable_dir(), ec);
+  if (ec) return false;
+  return std::mismatch(root.begin(), root.end(), program_dir.begin(), program_dir.end()).first ==
+         root.end();
+}
+
 // Folders to search, in order, with where each came from; duplicates removed.
 std::vector<std::pair<std::string, std::string>> search_dirs(const DiscoveryOptions& options) {
   std::vector<std::pair<std::string, std::string>> dirs;
@@ -37,7 +56,7 @@ std::vector<std::pair<std::string, std::string>> search_dirs(const DiscoveryOpti
   }
   if (options.use_default_dirs) {
     dirs.emplace_back((fs::path(executable_dir()) / ".." / CAE_PLUGIN_SUBDIR).string(), "install");
-    dirs.emplace_back(CAE_BUILD_PLUGIN_DIR, "build tree");
+    if (runs_in_build_tree()) dirs.emplace_back(CAE_BUILD_PLUGIN_DIR, "build tree");
   }
   std::set<std::string> seen;
   std::vector<std::pair<std::string, std::string>> unique;

@@ -5,7 +5,8 @@
 //   2. --plugin-dir DIR     (repeatable, in order)
 //   3. CAE_PLUGIN_PATH      (colon-separated folders)
 //   4. <exe dir>/../lib/cae/plugins
-//   5. the build tree's plugin folder (compiled in)
+//   5. the build tree's plugin folder (compiled in; searched only by programs
+//      that run from inside that build tree, never by an installed copy)
 // The current directory is never searched unless named.
 #pragma once
 

@@ -70,11 +70,12 @@ Options parse_options(int argc, char** argv) {
 std::string usage_text() {
   return R"(Usage: cae-conformance --backend NAME|PATH.so [options] [doctest options]
 
-Checks that a cae compute backend implements api/cae/backend.h correctly:
-every op of the ABI against a float64 reference (fresh random inputs, several
-shapes, outputs poisoned before each call), the max-pool tie rule, in-place
-use, finite-difference gradients of the backward ops, bit-for-bit determinism
-(when the backend declares it), error reporting and memory release.
+Certifies a cae compute backend: checks that it implements the backend ABI
+(<cae/backend.h>) correctly. Every op against a float64 reference (fresh
+random inputs, several shapes, outputs poisoned before each call), the
+max-pool tie rule, in-place use, finite-difference gradients of the backward
+ops, bit-for-bit determinism (when the backend declares it), short
+out-structs, error reporting and memory release.
 
 Options:
   --backend NAME|PATH.so  the backend to check: a name found by discovery
@@ -102,6 +103,14 @@ checks included) or --reporters=junit --out=FILE (for CI).
 Exit status: 0 every check passed, 1 a check failed (or the backend could not
 be loaded or created), 2 bad command line, 77 the backend is unavailable on
 this machine (its probe says why; printed as "SKIPPED: <backend>: <reason>").
+
+Examples:
+  cae-conformance --backend ./build/libcae-backend-mine.so
+  cae-conformance --backend ./build/libcae-backend-mine.so --filter conv2d --quick
+  cae-conformance --backend cpu --seed 1234      (repeat a run's inputs)
+
+Writing a backend: docs/writing-a-backend.md (installed in share/doc/cae),
+starting from the template in share/doc/cae/examples/backend-template.
 )";
 }
 

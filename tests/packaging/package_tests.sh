@@ -57,6 +57,14 @@ require() {
     failures=$((failures + 1))
   fi
 }
+# same NAME EXPECTED ACTUAL: two strings are equal.
+same() {
+  checks=$((checks + 1))
+  if [ "$2" != "$3" ]; then
+    echo "FAIL [$1]: got '$3', expected '$2'"
+    failures=$((failures + 1))
+  fi
+}
 # Every backend path `cae backends` printed lies under $1 or $2 (never the build tree).
 paths_only_under() {
   checks=$((checks + 1))
@@ -96,7 +104,8 @@ for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backe
   usr/share/doc/cae/examples/backend-template/template_backend.c; do
   expect "deb contains $file" " \./$file$"
 done
-reject "cae .deb has no CUDA backend" 'libcae-backend-(naive|v1|v2)\.so'
+same "cae .deb: the cpu backend only" "libcae-backend-cpu.so" \
+  "$(grep -oE 'libcae-backend-[^ /]+\.so' <<<"$out" | sort -u | xargs)"
 
 if [ "$HAVE_CUDA" = ON ]; then
   require "cae-cuda .deb" "$cuda_deb"
@@ -111,6 +120,7 @@ if [ "$HAVE_CUDA" = ON ]; then
     expect "cuda deb contains $name" " \./usr/lib/cae/plugins/libcae-backend-$name\.so$"
   done
   reject "cuda deb has only backends" '\./usr/(bin|include|share)/.*[^/]$'
+  reject "cuda deb has no cpu backend" 'libcae-backend-cpu\.so'
 else
   checks=$((checks + 1))
   if [ -e "$cuda_deb" ]; then
@@ -138,7 +148,21 @@ for prefix in "$install_prefix" "$deb_prefix" "$tgz_prefix"; do
 done
 run "deb: cae backends -v" 0 "$deb_prefix/bin/cae" backends -v
 reject "deb: build tree not searched" 'build tree'
-reject "deb: only cpu" '^(naive|v1|v2) '
+run "deb: cae backends" 0 "$deb_prefix/bin/cae" backends
+same "deb: only cpu" "cpu" "$(awk '/ ABI [0-9]/ {print $1}' <<<"$out" | xargs)"
+
+# Both .debs unpacked together: the CUDA backends join cae's plugin folder and
+# load (on a machine without a GPU they are listed as unavailable, with why).
+if [ "$HAVE_CUDA" = ON ]; then
+  run "dpkg-deb -x cae" 0 dpkg-deb -x "$cae_deb" "$work/deb-all"
+  run "dpkg-deb -x cae-cuda" 0 dpkg-deb -x "$cuda_deb" "$work/deb-all"
+  run "cae + cae-cuda: cae backends" 0 "$work/deb-all/usr/bin/cae" backends
+  for name in naive v1 v2; do
+    expect "cae + cae-cuda: $name listed" "^$name +[0-9.]+ +ABI 1\.[0-9]+ +(available|unavailable): "
+    expect "cae + cae-cuda: $name from the prefix" \
+      "^ +$work/deb-all/usr/lib/cae/plugins/libcae-backend-$name\.so$"
+  done
+fi
 
 # ---- a third-party backend from the installed template ---------------------
 # template_in PREFIX LABEL: builds the prefix's copy of the template against it.
