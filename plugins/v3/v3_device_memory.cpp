@@ -1,0 +1,24 @@
+#include "v3_device_memory.hpp"
+
+#include "v3_tensor.hpp"
+
+namespace cae_v3 {
+
+void* derived_storage(DerivedBuffer& buffer, size_t bytes, cae_plugin::cuda::MemoryTracker& tracker,
+                      const char* what) {
+  if (buffer.data && buffer.bytes >= bytes) return buffer.data;
+  release_derived(buffer, tracker);  // cudaFree waits for kernels still reading it
+  const size_t floats = (bytes + sizeof(float) - 1) / sizeof(float);
+  buffer.data = cae_plugin::cuda::device_alloc_floats(floats, tracker, what);
+  buffer.bytes = floats * sizeof(float);
+  return buffer.data;
+}
+
+void release_derived(DerivedBuffer& buffer, cae_plugin::cuda::MemoryTracker& tracker) noexcept {
+  cae_plugin::cuda::device_free(buffer.data, buffer.bytes, tracker);
+  buffer.data = nullptr;
+  buffer.bytes = 0;
+  buffer.version = 0;
+}
+
+}  // namespace cae_v3

@@ -1,0 +1,105 @@
+// Tensor allocation and the host <-> device copies, which convert between the
+// boundary order (NCHW) and v3's storage order (NHWC) of 4-D tensors.
+#include <memory>
+#include <string>
+
+#include "v3_entry.hpp"
+#include "v3_ops.hpp"
+
+namespace cae_v3 {
+namespace entry {
+
+using cae_plugin::fail;
+using cae_plugin::guard;
+using cae_plugin::require;
+
+namespace {
+
+void require_count(const char* op, const cae_tensor_s& t, size_t count) {
+  if (count != static_cast<size_t>(t.shape.count())) {
+    fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": count " + std::to_string(count) +
+                                          " does not match the " + std::to_string(t.shape.count()) +
+                                          " elements of tensor " + t.shape.str());
+  }
+}
+
+}  // namespace
+
+cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
+  return guard(ctx, [&] {
+    Context& c = enter_keeping_deferred(ctx, "tensor_alloc");
+    require(out != nullptr, "tensor_alloc: out is NULL");
+    *out = nullptr;
+    auto t = std::make_unique<cae_tensor_s>();
+    t->shape = cae_plugin::make_shape(ndim, dims);
+    const size_t count = static_cast<size_t>(t->shape.count());
+    t->data = cae_plugin::cuda::device_alloc_floats(count, c.memory,
+                                                    ("tensor " + t->shape.str()).c_str());
+    t->bytes = count * sizeof(float);
+    c.wrote(*t);
+    try {
+      c.tensors.insert(t.get());
+    } catch (...) {
+      release_tensor_memory(c, *t);
+      throw;
+    }
+    *out = t.release();
+  });
+}
+
+void tensor_free(cae_context ctx, cae_tensor t) {
+  if (ctx == nullptr || t == nullptr) return;
+  // A tensor of another context (or freed twice) is ignored: nothing to report through.
+  auto found = ctx->tensors.find(t);
+  if (found == ctx->tensors.end()) return;
+  // Deferred work may use it: issue it first (a failure is kept for last_error).
+  (void)guard(ctx, [&] { enter(ctx, "tensor_free"); });
+  ctx->tensors.erase(found);
+  cudaSetDevice(ctx->device);
+  release_tensor_memory(*ctx, *t);  // cudaFree waits for kernels still using it
+  delete t;
+}
+
+cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t count) {
+  return guard(ctx, [&] {
+    const char* op = "tensor_upload";
+    Context& c = enter(ctx, op);
+    cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
+    require(src != nullptr, "tensor_upload: src is NULL");
+    require_count(op, tensor, count);
+    if (stored_channels_last(tensor.shape)) {
+      float* boundary = c.scratch.get(count);
+      c.staging.upload(c.stream, boundary, src, count);
+      boundary_to_stored(c, tensor.shape, boundary, tensor.data);
+    } else {
+      c.staging.upload(c.stream, tensor.data, src, count);
+    }
+    c.wrote(tensor);
+  });
+}
+
+cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t count) {
+  return guard(ctx, [&] {
+    const char* op = "tensor_download";
+    Context& c = enter(ctx, op);
+    const cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
+    require(dst != nullptr, "tensor_download: dst is NULL");
+    require_count(op, tensor, count);
+    const float* boundary = tensor.data;
+    if (stored_channels_last(tensor.shape)) {
+      float* staged = c.scratch.get(count);
+      stored_to_boundary(c, tensor.shape, tensor.data, staged);
+      boundary = staged;
+    }
+    if (c.tuning.pageable_download) {
+      CAE_CUDA_CHECK(
+          cudaMemcpyAsync(dst, boundary, count * sizeof(float), cudaMemcpyDeviceToHost, c.stream));
+      CAE_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    } else {
+      c.staging.download(c.stream, dst, boundary, count);
+    }
+  });
+}
+
+}  // namespace entry
+}  // namespace cae_v3

@@ -1,0 +1,63 @@
+// Launchers for the per-element bodies of v3 (v3_conv_kernels.cuh,
+// v3_resample_kernels.cuh): "row" bodies do the items of one pixel's row,
+// "flat" bodies one index each. All indices fit in 32 bits (the ops check
+// their sizes before they get here), and grid-stride loops cover any count.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda_support.hpp"
+#include "v3_conv_kernels.cuh"
+
+namespace cae_v3 {
+
+constexpr unsigned kThreads = 256;
+
+template <class Body>
+__global__ void __launch_bounds__(kThreads) row_items_kernel(uint32_t pixels, Body body) {
+  const uint32_t items = body.items_per_row();
+  const uint32_t step = gridDim.x * blockDim.y;
+  for (uint32_t p = blockIdx.x * blockDim.y + threadIdx.y; p < pixels; p += step) {
+    const Pixel at = locate(body.grid, p);
+    for (uint32_t item = threadIdx.x; item < items; item += blockDim.x) body(at, item);
+  }
+}
+
+template <class Body>
+__global__ void __launch_bounds__(kThreads) flat_items_kernel(uint32_t count, Body body) {
+  const uint32_t step = gridDim.x * kThreads;
+  for (uint32_t e = blockIdx.x * kThreads + threadIdx.x; e < count; e += step) body(e);
+}
+
+inline void check_launch(const char* name) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    cae_plugin::cuda::check(err, (std::string("launch of ") + name).c_str(), __FILE__, __LINE__);
+  }
+}
+
+// A block is (lanes x rows): lanes = the smallest power of two covering a
+// row's items (at most 32), so short rows do not leave most lanes idle.
+template <class Body>
+void launch_rows(cudaStream_t stream, uint32_t pixels, const Body& body, const char* name) {
+  if (pixels == 0) return;
+  unsigned lanes = 32;
+  while (lanes > 1 && lanes / 2 >= body.items_per_row()) lanes /= 2;
+  const unsigned rows = kThreads / lanes;
+  const unsigned blocks = cae_plugin::cuda::grid_for((int64_t(pixels) + rows - 1) / rows, 1);
+  row_items_kernel<<<blocks, dim3(lanes, rows), 0, stream>>>(pixels, body);
+  check_launch(name);
+}
+
+template <class Body>
+void launch_flat(cudaStream_t stream, uint32_t count, const Body& body, const char* name) {
+  if (count == 0) return;
+  flat_items_kernel<<<cae_plugin::cuda::grid_for(count, kThreads), kThreads, 0, stream>>>(count,
+                                                                                          body);
+  check_launch(name);
+}
+
+}  // namespace cae_v3

@@ -1,0 +1,34 @@
+#include "v3_tuning.hpp"
+
+#include <cstdlib>
+#include <string>
+
+namespace cae_v3 {
+
+namespace {
+
+// Returns the variable's value, or `fallback` when it is unset or not a number.
+long long env_number(const char* name, long long fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  return end && *end == '\0' ? value : fallback;
+}
+
+}  // namespace
+
+Tuning Tuning::from_environment() {
+  Tuning t;
+  t.verbose = env_number("CAE_V3_VERBOSE", 0) != 0;
+  const long long megabytes = env_number("CAE_V3_COLUMN_CACHE_MB", 2048);
+  t.column_cache_bytes = megabytes > 0 ? static_cast<size_t>(megabytes) << 20 : 0;
+  t.fuse = env_number("CAE_V3_FUSE", 1) != 0;
+  t.pool_choices = env_number("CAE_V3_POOL_CHOICES", 1) != 0;
+  const long long tiles = env_number("CAE_V3_SPLIT_TILES", 4);
+  t.split_tiles_per_sm = tiles < 0 ? 0 : tiles > 64 ? 64 : static_cast<int>(tiles);
+  t.pageable_download = env_number("CAE_V3_PAGEABLE_DOWNLOAD", 1) != 0;
+  return t;
+}
+
+}  // namespace cae_v3

@@ -1,0 +1,30 @@
+// Switches read once per context from the environment, for measuring
+// variants on a GPU without rebuilding. The defaults are the fast path; every
+// variant computes the same results.
+//   CAE_V3_VERBOSE=1          print each new GEMM shape and the algorithm chosen (stderr)
+//   CAE_V3_COLUMN_CACHE_MB=N  keep im2col matrices for the backward pass (default 2048; 0: off)
+//   CAE_V3_FUSE=0             no deferred fusion of relu_backward into the preceding
+//                             max-pool / upsample backward, no batched Adam steps
+//   CAE_V3_POOL_CHOICES=0     max-pool backward re-derives its choices from x
+//   CAE_V3_SPLIT_TILES=N      skinny weight gradients (conv1, conv5) are split along the
+//                             pixels for about N output tiles per SM (default 4; 0: no split)
+//   CAE_V3_PAGEABLE_DOWNLOAD=0  download through v3's pinned double buffer instead of the
+//                             driver's own staging (measured slower on an H200 machine)
+#pragma once
+
+#include <cstddef>
+
+namespace cae_v3 {
+
+struct Tuning {
+  bool verbose = false;
+  size_t column_cache_bytes = size_t(2048) << 20;
+  bool fuse = true;
+  bool pool_choices = true;
+  int split_tiles_per_sm = 4;
+  bool pageable_download = true;
+
+  static Tuning from_environment();
+};
+
+}  // namespace cae_v3
