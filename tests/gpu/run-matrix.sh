@@ -19,7 +19,9 @@ fi
 [ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: no GPU visible"
 "$build/bin/cae" backends
-ctest --test-dir "$build" --output-on-failure --timeout 900 2>&1 | tee "${OUT:-/tmp}/matrix.log"
+# The packaging test needs a complete build tree (CPack, CMake exports), which a
+# carried build leaves out; CI runs it.
+ctest --test-dir "$build" --output-on-failure --timeout 900 -LE packaging 2>&1 | tee "${OUT:-/tmp}/matrix.log"
 status=${PIPESTATUS[0]}
 echo "---- matrix summary ----"
 grep -E '^ *[0-9]+/[0-9]+ Test +#' "${OUT:-/tmp}/matrix.log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //'
