@@ -3,15 +3,6 @@
 #include <iostream>
 
 namespace cae::cli {
-namespace {
-
-bool names_a_file(const std::string& spec) {
-  return spec.find('/') != std::string::npos ||
-         (spec.size() > 3 && spec.compare(spec.size() - 3, 3, ".so") == 0);
-}
-
-}  // namespace
-
 void add_backend_options(po::options_description& options) {
   options.add_options()
       ("backend,b", po::value<std::string>()->value_name("NAME|PATH"),
@@ -28,7 +19,7 @@ Registry discover_backends(const po::variables_map& vm) {
   DiscoveryOptions options;
   if (vm.count("backend")) {
     const std::string& spec = vm["backend"].as<std::string>();
-    if (names_a_file(spec)) options.explicit_files.push_back(spec);
+    if (names_a_backend_file(spec)) options.explicit_files.push_back(spec);
   }
   if (vm.count("plugin-dir")) options.plugin_dirs = vm["plugin-dir"].as<std::vector<std::string>>();
   return Registry::discover(options);

@@ -57,15 +57,18 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
   if (images.size() == 0) return 0.0;
   std::vector<float> host(size_t(batch_size) * kImageFloats);
   Tensor loss = context.alloc({1});
+  Tensor input, output;  // reallocated only when the batch size changes (the tail)
   double sum = 0;
   for (size_t start = 0; start < images.size(); start += size_t(batch_size)) {
     size_t n = std::min(images.size() - start, size_t(batch_size));
     std::vector<size_t> indices(n);
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
-    Tensor input = context.alloc({int64_t(n), kImageChannels, kImageSize, kImageSize});
+    if (!input || input.dims()[0] != int64_t(n)) {
+      input = context.alloc({int64_t(n), kImageChannels, kImageSize, kImageSize});
+      output = context.alloc(input.dims());
+    }
     input.upload(host.data(), n * kImageFloats);
-    Tensor output = context.alloc(input.dims());
     model.reconstruct(input, output, &loss);
     float value = 0;
     loss.download(&value, 1);

@@ -114,12 +114,12 @@ std::string names_of(const std::vector<BackendRecord>& backends, bool available)
   return list.empty() ? "none" : list;
 }
 
-bool looks_like_path(const std::string& spec) {
+}  // namespace
+
+bool names_a_backend_file(const std::string& spec) {
   return spec.find('/') != std::string::npos ||
          (spec.size() > 3 && spec.compare(spec.size() - 3, 3, ".so") == 0);
 }
-
-}  // namespace
 
 std::string executable_dir() {
   std::error_code ec;
@@ -193,7 +193,7 @@ const BackendRecord& Registry::select(const std::string& spec) const {
     return *best;
   }
   const BackendRecord* chosen = nullptr;
-  if (looks_like_path(spec)) {
+  if (names_a_backend_file(spec)) {
     std::error_code ec;
     std::string wanted = fs::absolute(spec, ec).string();
     for (const auto& b : backends_) {

@@ -73,6 +73,10 @@ class Registry {
   std::vector<std::pair<std::string, std::string>> searched_dirs_;
 };
 
+// True when a --backend value names a file (has a '/' or ends in .so) rather
+// than a backend name.
+bool names_a_backend_file(const std::string& spec);
+
 // Directory of the running executable (for <exe>/../lib/cae/plugins).
 std::string executable_dir();
 
