@@ -98,52 +98,7 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
   });
 }
 
-namespace {
-
-// constexpr: the table is built at compile time, so it exists before any
-// code of the library runs.
-constexpr cae_backend_table make_table() {
-  cae_backend_table t{};
-  t.struct_size = sizeof(cae_backend_table);
-  t.abi_major = CAE_ABI_MAJOR;
-  t.abi_minor = CAE_ABI_MINOR;
-  t.name = "cpu";
-  t.version = "1.0.0";
-  t.description = "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM";
-  t.probe = probe;
-  t.create = create;
-  t.destroy = destroy;
-  t.last_error = last_error;
-  t.device_info = device_info;
-  t.tensor_alloc = tensor_alloc;
-  t.tensor_free = tensor_free;
-  t.tensor_upload = tensor_upload;
-  t.tensor_download = tensor_download;
-  t.conv2d_forward = conv2d_forward;
-  t.conv2d_backward = conv2d_backward;
-  t.relu_forward = relu_forward;
-  t.relu_backward = relu_backward;
-  t.maxpool2x2_forward = maxpool2x2_forward;
-  t.maxpool2x2_backward = maxpool2x2_backward;
-  t.upsample2x_forward = upsample2x_forward;
-  t.upsample2x_backward = upsample2x_backward;
-  t.mse_loss = mse_loss;
-  t.sgd_step = sgd_step;
-  t.adam_step = adam_step;
-  t.kernel_matrix = kernel_matrix;
-  t.synchronize = synchronize;
-  t.timer_start = timer_start;
-  t.timer_stop = timer_stop;
-  t.memory_stats = memory_stats;
-  return t;
-}
-
-constexpr cae_backend_table kTable = make_table();
-
-}  // namespace
 }  // namespace cae_cpu
 
-extern "C" CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(
-    uint32_t host_abi_major) {
-  return host_abi_major == CAE_ABI_MAJOR ? &cae_cpu::kTable : nullptr;
-}
+CAE_DEFINE_BACKEND_ENTRY(cae_cpu, "cpu", "1.0.0",
+                         "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM");

@@ -21,7 +21,7 @@ cae_context_s& use_context(cae_context ctx, const char* op) {
   return *ctx;
 }
 
-namespace {
+namespace entry {
 
 cae_status probe(cae_probe_result* out) {
   return guard(nullptr, [&] { cae_plugin::cuda::probe(out, kProbePriority); });
@@ -82,48 +82,8 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
   });
 }
 
-cae_backend_table make_table() {
-  cae_backend_table t{};
-  t.struct_size = sizeof t;
-  t.abi_major = CAE_ABI_MAJOR;
-  t.abi_minor = CAE_ABI_MINOR;
-  t.name = "naive";
-  t.version = "1.0.0";
-  t.description = "CUDA baseline: one thread per output element, NHWC, plain global loads";
-  t.probe = probe;
-  t.create = create;
-  t.destroy = destroy;
-  t.last_error = last_error;
-  t.device_info = device_info;
-  t.tensor_alloc = entry::tensor_alloc;
-  t.tensor_free = entry::tensor_free;
-  t.tensor_upload = entry::tensor_upload;
-  t.tensor_download = entry::tensor_download;
-  t.conv2d_forward = entry::conv2d_forward;
-  t.conv2d_backward = entry::conv2d_backward;
-  t.relu_forward = entry::relu_forward;
-  t.relu_backward = entry::relu_backward;
-  t.maxpool2x2_forward = entry::maxpool2x2_forward;
-  t.maxpool2x2_backward = entry::maxpool2x2_backward;
-  t.upsample2x_forward = entry::upsample2x_forward;
-  t.upsample2x_backward = entry::upsample2x_backward;
-  t.mse_loss = entry::mse_loss;
-  t.sgd_step = entry::sgd_step;
-  t.adam_step = entry::adam_step;
-  t.kernel_matrix = entry::kernel_matrix;
-  t.synchronize = synchronize;
-  t.timer_start = timer_start;
-  t.timer_stop = timer_stop;
-  t.memory_stats = memory_stats;
-  return t;
-}
-
-}  // namespace
+}  // namespace entry
 }  // namespace naive
 
-extern "C" CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(
-    uint32_t host_abi_major) {
-  if (host_abi_major != CAE_ABI_MAJOR) return nullptr;
-  static const cae_backend_table table = naive::make_table();
-  return &table;
-}
+CAE_DEFINE_BACKEND_ENTRY(naive::entry, "naive", "1.0.0",
+                         "CUDA baseline: one thread per output element, NHWC, plain global loads");

@@ -65,54 +65,10 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
                [&] { context_of(ctx, "memory_stats").memory_stats(in_use_bytes, peak_bytes); });
 }
 
-namespace {
-
-cae_backend_table make_table() {
-  cae_backend_table t{};
-  t.struct_size = sizeof(cae_backend_table);
-  t.abi_major = CAE_ABI_MAJOR;
-  t.abi_minor = CAE_ABI_MINOR;
-  t.name = "v1";
-  t.version = "1.0.0";
-  t.description =
-      "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
-      "deterministic warp-shuffle reductions), fp32";
-  t.probe = probe;
-  t.create = create;
-  t.destroy = destroy;
-  t.last_error = last_error;
-  t.device_info = device_info;
-  t.tensor_alloc = tensor_alloc;
-  t.tensor_free = tensor_free;
-  t.tensor_upload = tensor_upload;
-  t.tensor_download = tensor_download;
-  t.conv2d_forward = conv2d_forward;
-  t.conv2d_backward = conv2d_backward;
-  t.relu_forward = relu_forward;
-  t.relu_backward = relu_backward;
-  t.maxpool2x2_forward = maxpool2x2_forward;
-  t.maxpool2x2_backward = maxpool2x2_backward;
-  t.upsample2x_forward = upsample2x_forward;
-  t.upsample2x_backward = upsample2x_backward;
-  t.mse_loss = mse_loss;
-  t.sgd_step = sgd_step;
-  t.adam_step = adam_step;
-  t.kernel_matrix = kernel_matrix;
-  t.synchronize = synchronize;
-  t.timer_start = timer_start;
-  t.timer_stop = timer_stop;
-  t.memory_stats = memory_stats;
-  return t;
-}
-
-}  // namespace
 }  // namespace entry
 }  // namespace v1
 
-extern "C" CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(
-    uint32_t host_abi_major) {
-  if (host_abi_major != CAE_ABI_MAJOR) return nullptr;
-  // Built on first use (thread-safe static init) and constant afterwards.
-  static const cae_backend_table table = v1::entry::make_table();
-  return &table;
-}
+CAE_DEFINE_BACKEND_ENTRY(
+    v1::entry, "v1", "1.0.0",
+    "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
+    "deterministic warp-shuffle reductions), fp32");

@@ -5,6 +5,7 @@
 
 #include <cae/backend.h>
 
+#include "backend_table.hpp"
 #include "v3_context.hpp"
 
 namespace cae_v3 {
@@ -22,44 +23,10 @@ cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* 
 
 namespace entry {
 
-// v3_entry_lifecycle.cpp
-cae_status probe(cae_probe_result* out);
-cae_status create(const cae_create_options* options, cae_context* out);
-void destroy(cae_context ctx);
-const char* last_error(cae_context ctx);
-cae_status device_info(cae_context ctx, cae_device_info* out);
-cae_status synchronize(cae_context ctx);
-cae_status timer_start(cae_context ctx);
-cae_status timer_stop(cae_context ctx, double* elapsed_ms);
-cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes);
-
-// v3_entry_tensors.cpp
-cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out);
-void tensor_free(cae_context ctx, cae_tensor t);
-cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t count);
-cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t count);
-
-// v3_entry_layers.cpp
-cae_status conv2d_forward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor b, cae_tensor y,
-                          int32_t fuse_relu);
-cae_status conv2d_backward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor dy,
-                           cae_tensor dx, cae_tensor dw, cae_tensor db);
-cae_status relu_forward(cae_context ctx, cae_tensor x, cae_tensor y);
-cae_status relu_backward(cae_context ctx, cae_tensor y, cae_tensor dy, cae_tensor dx);
-cae_status maxpool2x2_forward(cae_context ctx, cae_tensor x, cae_tensor y);
-cae_status maxpool2x2_backward(cae_context ctx, cae_tensor x, cae_tensor dy, cae_tensor dx);
-cae_status upsample2x_forward(cae_context ctx, cae_tensor x, cae_tensor y);
-cae_status upsample2x_backward(cae_context ctx, cae_tensor dy, cae_tensor dx);
-
-// v3_entry_training.cpp
-cae_status mse_loss(cae_context ctx, cae_tensor pred, cae_tensor target, cae_tensor loss,
-                    cae_tensor grad);
-cae_status sgd_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor velocity,
-                    float learning_rate, float momentum, float weight_decay);
-cae_status adam_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor m, cae_tensor v,
-                     const cae_adam_params* params);
-cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor k, int32_t kind,
-                         float gamma);
+// Every member of the table (backend_table.hpp). Defined in
+// v3_entry_lifecycle.cpp (lifecycle and measurement), v3_entry_tensors.cpp,
+// v3_entry_layers.cpp and v3_entry_training.cpp (loss, optimisers, kernel matrix).
+CAE_DECLARE_BACKEND_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_v3

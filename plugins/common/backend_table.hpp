@@ -1,0 +1,135 @@
+// The members of cae_backend_table as ONE list, and the two macros every
+// backend builds its ABI surface from:
+//
+//   namespace my_backend {
+//   CAE_DECLARE_BACKEND_MEMBERS();  // prototypes of all 27 members
+//   }
+//   ...define each member in namespace my_backend...
+//   CAE_DEFINE_BACKEND_ENTRY(my_backend, "name", "1.0.0", "one-line description");
+//
+// Why: without it every backend re-declared the 27 prototypes and filled its
+// table by hand, so an ABI change (a member appended in a minor version) had
+// to be repeated, identically, in each of them. Now a new member is added to
+// CAE_BACKEND_TABLE_MEMBERS and nowhere else; a backend that does not define
+// it then fails to link instead of silently leaving the slot NULL. The checks
+// at the end of this file fail the build when the list drifts from the header.
+#pragma once
+
+#include <cae/backend.h>
+
+#include <cstddef>
+#include <type_traits>
+
+// X(return_type, name, (parameter list)) for every member of cae_backend_table,
+// in header order, with exactly the signatures of api/cae/backend.h.
+#define CAE_BACKEND_TABLE_MEMBERS(X)                                                               \
+  X(cae_status, probe, (cae_probe_result * out))                                                   \
+  X(cae_status, create, (const cae_create_options* options, cae_context* out))                     \
+  X(void, destroy, (cae_context ctx))                                                              \
+  X(const char*, last_error, (cae_context ctx))                                                    \
+  X(cae_status, device_info, (cae_context ctx, cae_device_info * out))                             \
+  X(cae_status, tensor_alloc,                                                                      \
+    (cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out))                         \
+  X(void, tensor_free, (cae_context ctx, cae_tensor t))                                            \
+  X(cae_status, tensor_upload, (cae_context ctx, cae_tensor t, const float* src, size_t count))    \
+  X(cae_status, tensor_download, (cae_context ctx, cae_tensor t, float* dst, size_t count))        \
+  X(cae_status, conv2d_forward,                                                                    \
+    (cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor b, cae_tensor y, int32_t fuse_relu))  \
+  X(cae_status, conv2d_backward,                                                                   \
+    (cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor dy, cae_tensor dx, cae_tensor dw,     \
+     cae_tensor db))                                                                               \
+  X(cae_status, relu_forward, (cae_context ctx, cae_tensor x, cae_tensor y))                       \
+  X(cae_status, relu_backward, (cae_context ctx, cae_tensor y, cae_tensor dy, cae_tensor dx))      \
+  X(cae_status, maxpool2x2_forward, (cae_context ctx, cae_tensor x, cae_tensor y))                 \
+  X(cae_status, maxpool2x2_backward,                                                               \
+    (cae_context ctx, cae_tensor x, cae_tensor dy, cae_tensor dx))                                 \
+  X(cae_status, upsample2x_forward, (cae_context ctx, cae_tensor x, cae_tensor y))                 \
+  X(cae_status, upsample2x_backward, (cae_context ctx, cae_tensor dy, cae_tensor dx))              \
+  X(cae_status, mse_loss,                                                                          \
+    (cae_context ctx, cae_tensor pred, cae_tensor target, cae_tensor loss, cae_tensor grad))       \
+  X(cae_status, sgd_step,                                                                          \
+    (cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor velocity, float learning_rate, \
+     float momentum, float weight_decay))                                                          \
+  X(cae_status, adam_step,                                                                         \
+    (cae_context ctx, cae_tensor param, cae_tensor grad, cae_tensor m, cae_tensor v,               \
+     const cae_adam_params* params))                                                               \
+  X(cae_status, kernel_matrix,                                                                     \
+    (cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor k, int32_t kind, float gamma))        \
+  X(cae_status, synchronize, (cae_context ctx))                                                    \
+  X(cae_status, timer_start, (cae_context ctx))                                                    \
+  X(cae_status, timer_stop, (cae_context ctx, double* elapsed_ms))                                 \
+  X(cae_status, memory_stats, (cae_context ctx, uint64_t * in_use_bytes, uint64_t * peak_bytes))
+
+#define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
+
+// Declares every member in the enclosing namespace. Ends in a no-op
+// static_assert so that the call takes a semicolon like any declaration.
+#define CAE_DECLARE_BACKEND_MEMBERS()                      \
+  CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_MEMBERS needs a ';'")
+
+// Assigned by name, so the list's order cannot put a function into the
+// wrong slot; a signature that differs from the ABI does not compile.
+#define CAE_BACKEND_MEMBER_ASSIGNMENT_(return_type, name, parameters) \
+  table.name = backend_members::name;
+
+// At global scope: the backend's constant table, filled from the members of
+// namespace `ns`, and the one symbol the library exports. constexpr, so the
+// table exists before any code of the library runs (no static-init order, no
+// locking on the first call).
+#define CAE_DEFINE_BACKEND_ENTRY(ns, backend_name, backend_version, backend_description) \
+  namespace {                                                                            \
+  constexpr cae_backend_table make_backend_table() {                                     \
+    namespace backend_members = ns;                                                      \
+    cae_backend_table table{};                                                           \
+    table.struct_size = sizeof(cae_backend_table);                                       \
+    table.abi_major = CAE_ABI_MAJOR;                                                     \
+    table.abi_minor = CAE_ABI_MINOR;                                                     \
+    table.name = backend_name;                                                           \
+    table.version = backend_version;                                                     \
+    table.description = backend_description;                                             \
+    CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)                            \
+    return table;                                                                        \
+  }                                                                                      \
+  constexpr cae_backend_table kBackendTable = make_backend_table();                      \
+  }                                                                                      \
+  extern "C" CAE_BACKEND_EXPORT const cae_backend_table* cae_backend_get_table(          \
+      uint32_t host_abi_major) {                                                         \
+    return host_abi_major == CAE_ABI_MAJOR ? &kBackendTable : nullptr;                   \
+  }                                                                                      \
+  static_assert(true, "CAE_DEFINE_BACKEND_ENTRY needs a ';'")
+
+// ---- the list must describe the header exactly -------------------------------
+
+namespace cae_plugin {
+namespace backend_table_check {
+
+// Each listed signature is exactly the type of the table member of that name.
+#define CAE_BACKEND_MEMBER_TYPE_CHECK_(return_type, name, parameters)                              \
+  static_assert(std::is_same<decltype(cae_backend_table::name), return_type(*) parameters>::value, \
+                "CAE_BACKEND_TABLE_MEMBERS: the signature of '" #name                              \
+                "' differs from cae/backend.h");
+CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+#undef CAE_BACKEND_MEMBER_TYPE_CHECK_
+
+#define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
+constexpr size_t kListedOffsets[] = {CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+#undef CAE_BACKEND_MEMBER_OFFSET_
+
+// True when the listed members follow one another from `probe` to the end of
+// the table with no gap and no repetition: the list covers every member, in
+// header order, and a member appended to the header but not to the list fails.
+constexpr bool list_covers_table() {
+  size_t expected = offsetof(cae_backend_table, probe);
+  for (size_t offset : kListedOffsets) {
+    if (offset != expected) return false;
+    expected += sizeof(cae_backend_table::probe);  // every member is a function pointer
+  }
+  return expected == sizeof(cae_backend_table);
+}
+static_assert(list_covers_table(),
+              "CAE_BACKEND_TABLE_MEMBERS does not list every member of cae_backend_table in "
+              "header order");
+
+}  // namespace backend_table_check
+}  // namespace cae_plugin
