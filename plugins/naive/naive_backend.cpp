@@ -1,10 +1,12 @@
 // The naive CUDA backend: its table, the exported entry symbol and the
-// context lifecycle. The teaching baseline: one thread per output element,
-// NHWC activations, plain global loads, no shared memory outside the loss
-// reduction, no atomics (so it is deterministic).
+// context lifecycle (the shared CUDA one of cuda_lifecycle_entries.hpp, but
+// for create and memory_stats). The teaching baseline: one thread per output
+// element, NHWC activations, plain global loads, no shared memory outside the
+// loss reduction, no atomics (so it is deterministic).
 #include <cstddef>
 #include <string>
 
+#include "cuda_lifecycle_entries.hpp"
 #include "naive_entry_points.hpp"
 
 namespace naive {
@@ -23,9 +25,15 @@ cae_context_s& use_context(cae_context ctx, const char* op) {
 
 namespace entry {
 
-cae_status probe(cae_probe_result* out) {
-  return guard(nullptr, [&] { cae_plugin::cuda::probe(out, kProbePriority); });
-}
+namespace {
+// FP32 and no atomics: deterministic.
+using Lifecycle =
+    cae_plugin::cuda::LifecycleEntries<cae_context_s, kProbePriority, CAE_PRECISION_FP32,
+                                       /*kDeterministic=*/true, use_context>;
+}  // namespace
+
+// destroy: the context's destructor waits for its stream and frees every tensor.
+CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
 
 cae_status create(const cae_create_options* options, cae_context* out) {
   return guard(nullptr, [&] {
@@ -48,33 +56,7 @@ cae_status create(const cae_create_options* options, cae_context* out) {
   });
 }
 
-// The context's destructor waits for its stream and frees every tensor.
-void destroy(cae_context ctx) { delete ctx; }
-
-const char* last_error(cae_context ctx) { return cae_plugin::last_error_of(ctx); }
-
-cae_status device_info(cae_context ctx, cae_device_info* out) {
-  return guard(ctx, [&] {
-    use_context(ctx, "device_info").fill_device_info(out, CAE_PRECISION_FP32, true);
-  });
-}
-
-cae_status synchronize(cae_context ctx) {
-  return guard(ctx, [&] { use_context(ctx, "synchronize").synchronize(); });
-}
-
-cae_status timer_start(cae_context ctx) {
-  return guard(ctx, [&] { use_context(ctx, "timer_start").start_timer(); });
-}
-
-cae_status timer_stop(cae_context ctx, double* elapsed_ms) {
-  return guard(ctx, [&] {
-    cae_context_s& context = use_context(ctx, "timer_stop");
-    require(elapsed_ms != nullptr, "timer_stop: elapsed_ms is NULL");
-    *elapsed_ms = context.stop_timer();
-  });
-}
-
+// Its own: reads the counters without making the context's device current.
 cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes) {
   return guard(ctx, [&] {
     require(ctx != nullptr, "memory_stats: context is NULL");

@@ -1,68 +1,25 @@
-// probe, create, destroy and the context-wide members of the v2 table.
-#include <algorithm>
-#include <cstring>
-
+// probe, create, destroy and the context-wide members of the v2 table: the
+// shared CUDA lifecycle (cuda_lifecycle_entries.hpp) with v2's priority and
+// precision.
+#include "cuda_lifecycle_entries.hpp"
 #include "v2_context.hpp"
 #include "v2_entry_points.hpp"
 
 namespace cae_v2 {
 namespace entry {
 
-using cae_plugin::guard;
-using cae_plugin::require;
-
 namespace {
 // Above the cpu and the simpler CUDA backends: the default where a GPU is.
 constexpr int32_t kProbePriority = 40;
+
+// FP32 cuBLAS with fixed reduction orders: deterministic.
+using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_FP32,
+                                                     /*kDeterministic=*/true, context_arg>;
 }  // namespace
 
-cae_status probe(cae_probe_result* out) {
-  return guard(nullptr, [&] { cae_plugin::cuda::probe(out, kProbePriority); });
-}
-
-cae_status create(const cae_create_options* options, cae_context* out) {
-  return guard(nullptr, [&] {
-    require(out != nullptr, "create: out is NULL");
-    *out = nullptr;
-    require(options != nullptr, "create: options is NULL");
-    // Read only the members the caller's struct_size covers; the rest keep defaults.
-    cae_create_options full{};
-    std::memcpy(&full, options, std::min<size_t>(options->struct_size, sizeof full));
-    full.struct_size = sizeof full;
-    *out = new cae_context_s(&full);
-  });
-}
-
-void destroy(cae_context ctx) { delete ctx; }
-
-const char* last_error(cae_context ctx) { return cae_plugin::last_error_of(ctx); }
-
-cae_status device_info(cae_context ctx, cae_device_info* out) {
-  return guard(ctx, [&] {
-    context_arg(ctx, "device_info").fill_device_info(out, CAE_PRECISION_FP32, true);
-  });
-}
-
-cae_status synchronize(cae_context ctx) {
-  return guard(ctx, [&] { context_arg(ctx, "synchronize").synchronize(); });
-}
-
-cae_status timer_start(cae_context ctx) {
-  return guard(ctx, [&] { context_arg(ctx, "timer_start").start_timer(); });
-}
-
-cae_status timer_stop(cae_context ctx, double* elapsed_ms) {
-  return guard(ctx, [&] {
-    Context& c = context_arg(ctx, "timer_stop");
-    require(elapsed_ms != nullptr, "timer_stop: elapsed_ms is NULL");
-    *elapsed_ms = c.stop_timer();
-  });
-}
-
-cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes) {
-  return guard(ctx,
-               [&] { context_arg(ctx, "memory_stats").memory_stats(in_use_bytes, peak_bytes); });
-}
+CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 
 }  // namespace entry
 }  // namespace cae_v2
