@@ -1,6 +1,5 @@
 // `cae evaluate`: classify the test set with a trained encoder and SVM; write
 // the report.
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -9,6 +8,7 @@
 #include "evaluation.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
+#include "report/stopwatch.hpp"
 #include "svm/model_file.hpp"
 
 namespace cae::cli {
@@ -21,7 +21,7 @@ int run_evaluate(const po::variables_map& vm) {
   CifarData data = load_cifar(resolve_data_dir(vm));
   BackendSession session = open_backend_session(vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch encode_clock;
   svm::FeatureSet test = to_feature_set(
       nn::extract_features(*session.context, model, data.test, 256, &std::cout, "encode test"), data.test);
   ReportData report;
@@ -30,7 +30,7 @@ int run_evaluate(const po::variables_map& vm) {
   report.device = session.device.name;
   report.settings = {{"weights", weights}, {"svm", vm["svm"].as<std::string>()}, {"test images", std::to_string(test.rows)}};
   report.stage_timings.emplace_back(
-      "encode test", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      "encode test", encode_clock.seconds());
   EvaluationOutcome outcome = evaluate_and_report(*session.context, model, svm_model, data, test,
                                                   checkpoint.state, report, vm["out"].as<std::string>());
   std::printf("test accuracy: %.2f%%\nreport: %s\n", 100.0 * outcome.accuracy, outcome.report_path.c_str());

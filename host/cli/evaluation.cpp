@@ -1,7 +1,6 @@
 #include "evaluation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 
 #include "data/batcher.hpp"
@@ -12,14 +11,11 @@
 #include "report/metrics.hpp"
 #include "report/predictions_csv.hpp"
 #include "report/reconstruction_grid.hpp"
+#include "report/stopwatch.hpp"
 #include "svm/predictor.hpp"
 
 namespace cae::cli {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // One test image per class (the first of each), reconstructed by the model.
 void write_reconstructions(Context& context, nn::Autoencoder& model, const CifarData& data,
@@ -69,11 +65,11 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir) {
   ensure_directory(out_dir);
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch stage;
   svm::Prediction prediction = svm::predict(context, svm_model, test_features);
-  report.stage_timings.emplace_back("svm predict", seconds_since(start));
+  report.stage_timings.emplace_back("svm predict", stage.seconds());
 
-  start = std::chrono::steady_clock::now();
+  stage.restart();
   std::vector<int> truth(test_features.labels.begin(), test_features.labels.end());
   std::vector<int> predicted(prediction.labels.begin(), prediction.labels.end());
   const int classes = int(data.class_names.size());
@@ -101,7 +97,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
   report.confusion_csv = "confusion.csv";
   report.predictions_csv = "predictions.csv";
   report.reconstruction_png = "reconstructions.png";
-  report.stage_timings.emplace_back("report", seconds_since(start));
+  report.stage_timings.emplace_back("report", stage.seconds());
   write_html_report(out_dir + "/report.html", report);
   return {report.accuracy, out_dir + "/report.html", report.stage_timings};
 }

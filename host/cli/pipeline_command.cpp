@@ -1,6 +1,5 @@
 // `cae pipeline`: data -> train -> features -> SVM -> evaluation and report,
 // ending with a table of stage timings.
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +12,7 @@
 #include "io/directory.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
+#include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 #include "svm/model_file.hpp"
 #include "svm_options.hpp"
@@ -21,8 +21,6 @@
 namespace cae::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Without CIFAR-10 the job still runs end to end: on a generated set sized so a
 // 2-core machine finishes in minutes.
@@ -53,12 +51,12 @@ int run_pipeline(const po::variables_map& vm) {
   ensure_directory(out);
 
   StageTimings timings;
-  auto t = Clock::now();
+  Stopwatch stage;
   bool synthetic = false;
   const std::string data_dir = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   CifarData data = load_cifar(data_dir, size_t(samples));
-  timings.emplace_back("data", seconds_since(t));
+  timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size() << " test images from "
             << data_dir << "\n";
 
@@ -67,22 +65,22 @@ int run_pipeline(const po::variables_map& vm) {
   train_options.backend = session.backend->name;
   train_options.checkpoint_path = out + "/model.safetensors";
 
-  t = Clock::now();
+  stage.restart();
   nn::Checkpoint start;
   start.parameters = nn::Parameters::he_normal(train_options.seed);
   nn::TrainOutcome trained = nn::train_autoencoder(context, data.train, data.test, train_options, start, std::cout);
   if (trained.interrupted) return 130;
-  timings.emplace_back("train", seconds_since(t));
+  timings.emplace_back("train", stage.seconds());
 
-  t = Clock::now();
+  stage.restart();
   nn::Autoencoder model(context, trained.final_state.parameters);
   svm::FeatureSet train_features =
       to_feature_set(nn::extract_features(context, model, data.train, 256, &std::cout, "encode train"), data.train);
   svm::FeatureSet test_features =
       to_feature_set(nn::extract_features(context, model, data.test, 256, &std::cout, "encode test"), data.test);
-  timings.emplace_back("extract features", seconds_since(t));
+  timings.emplace_back("extract features", stage.seconds());
 
-  t = Clock::now();
+  stage.restart();
   auto progress = attach_svm_progress(svm_options);
   svm::TrainStats stats;
   svm::OvoModel svm_model = svm::train_ovo(context, train_features, svm_options, &stats);
@@ -90,7 +88,7 @@ int run_pipeline(const po::variables_map& vm) {
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
   svm::save_model(svm_model, out + "/svm.model");
-  timings.emplace_back("svm train", seconds_since(t));
+  timings.emplace_back("svm train", stage.seconds());
 
   ReportData report;
   report.title = "cae pipeline";

@@ -1,21 +1,15 @@
 #include "trainer.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 
 #include "data/batcher.hpp"
 #include "nn/interrupt.hpp"
 #include "report/progress.hpp"
+#include "report/stopwatch.hpp"
 
 namespace cae::nn {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Per-step losses stay on the device in a small ring of 1-element tensors and
 // are read back in groups, so the host does not wait for the device every step.
@@ -112,7 +106,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
   };
 
   for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
-    auto epoch_start = Clock::now();
+    Stopwatch epoch_clock;
     batcher.start_epoch(size_t(epoch));
     std::vector<size_t> indices;
     // Resuming mid-epoch: the epoch's order is a function of (seed, epoch), so
@@ -170,7 +164,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     EpochRecord record;
     record.epoch = epoch + 1;
     record.train_loss = loss_sum / double(train.size());
-    record.seconds = seconds_since(epoch_start);
+    record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
     record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
     outcome.epochs.push_back(record);

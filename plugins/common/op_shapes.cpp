@@ -83,6 +83,12 @@ void check_upsample2x(const char* op, const Shape& small, const Shape& big) {
           std::string(op) + ": " + big.str() + " is not twice " + small.str());
 }
 
+void check_transfer_count(const char* op, const Shape& shape, size_t count) {
+  CAE_REQUIRE(count == static_cast<size_t>(shape.count()),
+              std::string(op) + ": count " + std::to_string(count) + " does not match the " +
+                  std::to_string(shape.count()) + " elements of tensor " + shape.str());
+}
+
 void check_mse(const Shape& pred, const Shape& target, const Shape& loss, const Shape* grad) {
   check_same_count("mse_loss", "pred", pred, "target", target);
   CAE_REQUIRE(loss.count() == 1, "mse_loss: loss must have exactly 1 element, got " + loss.str());

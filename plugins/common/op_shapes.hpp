@@ -29,6 +29,9 @@ void check_pool2x2(const char* op, const Shape& big, const Shape& small);
 // x [N,C,H,W] -> y [N,C,2H,2W]
 void check_upsample2x(const char* op, const Shape& small, const Shape& big);
 
+// tensor_upload / tensor_download move whole tensors: `count` must be its element count.
+void check_transfer_count(const char* op, const Shape& shape, size_t count);
+
 void check_mse(const Shape& pred, const Shape& target, const Shape& loss, const Shape* grad);
 
 // Returns {n, m, d}.

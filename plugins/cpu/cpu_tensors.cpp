@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cpu_context.hpp"
+#include "op_shapes.hpp"
 #include "cpu_ops.hpp"
 
 namespace cae_cpu {
@@ -41,9 +42,7 @@ namespace {
 
 void require_whole_tensor(const char* op, const cae_tensor_s& t, const void* host, size_t count) {
   require(host != nullptr, std::string(op) + ": host pointer is NULL");
-  require(count == static_cast<size_t>(t.count()),
-          std::string(op) + ": count " + std::to_string(count) + " does not match the " +
-              std::to_string(t.count()) + " elements of " + t.shape.str());
+  cae_plugin::check_transfer_count(op, t.shape, count);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Entry points that create, fill, read and free tensors.
 #include <string>
 
+#include "op_shapes.hpp"
+
 #include "naive_entry_points.hpp"
 #include "naive_layout.hpp"
 
@@ -9,16 +11,6 @@ namespace entry {
 
 using cae_plugin::guard;
 using cae_plugin::require;
-
-namespace {
-
-void require_count(const char* op, const cae_tensor_s& tensor, size_t count) {
-  require(count == tensor.count(), std::string(op) + ": count " + std::to_string(count) +
-                                       " does not match the " + std::to_string(tensor.count()) +
-                                       " elements of tensor " + tensor.shape.str());
-}
-
-}  // namespace
 
 cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
   return guard(ctx, [&] {
@@ -44,7 +36,7 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     cae_context_s& context = use_context(ctx, op);
     cae_tensor_s& tensor = context.tensor(t, op, "t");
     require(src != nullptr, "tensor_upload: src is NULL");
-    require_count(op, tensor, count);
+    cae_plugin::check_transfer_count(op, tensor.shape, count);
     upload_tensor(context, tensor, src);
   });
 }
@@ -55,7 +47,7 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
     cae_context_s& context = use_context(ctx, op);
     const cae_tensor_s& tensor = context.tensor(t, op, "t");
     require(dst != nullptr, "tensor_download: dst is NULL");
-    require_count(op, tensor, count);
+    cae_plugin::check_transfer_count(op, tensor.shape, count);
     download_tensor(context, tensor, dst);
   });
 }

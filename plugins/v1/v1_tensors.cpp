@@ -2,6 +2,8 @@
 // upload and download are straight copies on the context's stream.
 #include <string>
 
+#include "op_shapes.hpp"
+
 #include "v1_entries.hpp"
 
 namespace v1 {
@@ -9,16 +11,6 @@ namespace entry {
 
 using cae_plugin::guard;
 using cae_plugin::require;
-
-namespace {
-
-void require_count(const char* op, const cae_tensor_s& t, size_t count) {
-  require(count == t.count, std::string(op) + ": count " + std::to_string(count) +
-                                " does not match the " + std::to_string(t.count) +
-                                " elements of tensor " + t.shape.str());
-}
-
-}  // namespace
 
 cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
   return guard(ctx, [&] {
@@ -38,7 +30,7 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     cae_context_s& c = context_of(ctx, "tensor_upload");
     cae_tensor_s& dst = c.tensor(t, "tensor_upload", "t");
     require(src != nullptr, "tensor_upload: src is NULL");
-    require_count("tensor_upload", dst, count);
+    cae_plugin::check_transfer_count("tensor_upload", dst.shape, count);
     c.activate();
     // On the context's stream (which does not synchronise with the legacy
     // default stream), then waited for: src may be reused once we return.
@@ -53,7 +45,7 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
     cae_context_s& c = context_of(ctx, "tensor_download");
     cae_tensor_s& src = c.tensor(t, "tensor_download", "t");
     require(dst != nullptr, "tensor_download: dst is NULL");
-    require_count("tensor_download", src, count);
+    cae_plugin::check_transfer_count("tensor_download", src.shape, count);
     c.activate();
     CAE_CUDA_CHECK(
         cudaMemcpyAsync(dst, src.data, count * sizeof(float), cudaMemcpyDeviceToHost, c.stream));

@@ -3,6 +3,8 @@
 #include <memory>
 #include <string>
 
+#include "op_shapes.hpp"
+
 #include "v2_context.hpp"
 #include "v2_entry_points.hpp"
 #include "v2_ops.hpp"
@@ -10,21 +12,8 @@
 namespace cae_v2 {
 namespace entry {
 
-using cae_plugin::fail;
 using cae_plugin::guard;
 using cae_plugin::require;
-
-namespace {
-
-void require_count(const char* op, const cae_tensor_s& t, size_t count) {
-  if (count != static_cast<size_t>(t.shape.count())) {
-    fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": count " + std::to_string(count) +
-                                          " does not match the " + std::to_string(t.shape.count()) +
-                                          " elements of tensor " + t.shape.str());
-  }
-}
-
-}  // namespace
 
 cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
   return guard(ctx, [&] {
@@ -65,7 +54,7 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     Context& c = context_arg(ctx, "tensor_upload");
     cae_tensor_s& tensor = tensor_arg(c, t, "tensor_upload", "t");
     require(src != nullptr, "tensor_upload: src is NULL");
-    require_count("tensor_upload", tensor, count);
+    cae_plugin::check_transfer_count("tensor_upload", tensor.shape, count);
     c.activate();
     if (!stored_channel_major(tensor.shape)) {
       c.upload_staging.copy_to_device(c.stream, tensor.data, src, count);
@@ -82,7 +71,7 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
     Context& c = context_arg(ctx, "tensor_download");
     cae_tensor_s& tensor = tensor_arg(c, t, "tensor_download", "t");
     require(dst != nullptr, "tensor_download: dst is NULL");
-    require_count("tensor_download", tensor, count);
+    cae_plugin::check_transfer_count("tensor_download", tensor.shape, count);
     c.activate();
     const float* boundary = tensor.data;
     if (stored_channel_major(tensor.shape)) {

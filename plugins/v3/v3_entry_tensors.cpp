@@ -3,27 +3,16 @@
 #include <memory>
 #include <string>
 
+#include "op_shapes.hpp"
+
 #include "v3_entry.hpp"
 #include "v3_ops.hpp"
 
 namespace cae_v3 {
 namespace entry {
 
-using cae_plugin::fail;
 using cae_plugin::guard;
 using cae_plugin::require;
-
-namespace {
-
-void require_count(const char* op, const cae_tensor_s& t, size_t count) {
-  if (count != static_cast<size_t>(t.shape.count())) {
-    fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": count " + std::to_string(count) +
-                                          " does not match the " + std::to_string(t.shape.count()) +
-                                          " elements of tensor " + t.shape.str());
-  }
-}
-
-}  // namespace
 
 cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dims, cae_tensor* out) {
   return guard(ctx, [&] {
@@ -66,7 +55,7 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     Context& c = enter(ctx, op);
     cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
     require(src != nullptr, "tensor_upload: src is NULL");
-    require_count(op, tensor, count);
+    cae_plugin::check_transfer_count(op, tensor.shape, count);
     if (stored_channels_last(tensor.shape)) {
       float* boundary = c.scratch.get(count);
       c.staging.upload(c.stream, boundary, src, count);
@@ -84,7 +73,7 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
     Context& c = enter(ctx, op);
     const cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
     require(dst != nullptr, "tensor_download: dst is NULL");
-    require_count(op, tensor, count);
+    cae_plugin::check_transfer_count(op, tensor.shape, count);
     const float* boundary = tensor.data;
     if (stored_channels_last(tensor.shape)) {
       float* staged = c.scratch.get(count);
