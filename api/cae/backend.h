@@ -102,6 +102,10 @@ typedef enum cae_status {
 
 /* ---- opaque handles ------------------------------------------------------ */
 
+/* The host only passes these pointers back. A backend DEFINES the two structs
+ * itself (struct cae_context_s { ... }; struct cae_tensor_s { ... }; in its own
+ * sources, with whatever members it needs), so handles stay type-checked in C
+ * and C++ without a cast. The host never dereferences them. */
 typedef struct cae_context_s* cae_context;
 typedef struct cae_tensor_s* cae_tensor;
 
@@ -304,6 +308,13 @@ typedef struct cae_backend_table {
  * including synchronize. Members after it are optional. */
 #define CAE_BACKEND_TABLE_MIN_SIZE \
   (offsetof(cae_backend_table, synchronize) + sizeof(((cae_backend_table*)0)->synchronize))
+
+/* The exact struct_size of a table of each released minor of major 1. A table
+ * that declares one of these minors must have exactly that size: the host warns
+ * (`cae backends -v`) and cae-conformance fails a table whose size and minor
+ * disagree, since members would then be read from the wrong place. */
+#define CAE_BACKEND_TABLE_SIZE_1_0 \
+  (offsetof(cae_backend_table, memory_stats) + sizeof(((cae_backend_table*)0)->memory_stats))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -60,6 +60,10 @@ int run_backends(const po::variables_map& vm) {
       std::cout << "\n";
     }
     if (registry.considered().empty()) std::cout << "  (none)\n";
+    if (verbose && !registry.notices().empty()) {
+      std::cout << "\nnotes:\n";
+      for (const auto& notice : registry.notices()) std::cout << "  " << notice << "\n";
+    }
   }
   return 0;
 }

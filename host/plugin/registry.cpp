@@ -90,6 +90,7 @@ void probe_into(BackendRecord& record) {
   cae_status status = record.table().probe(&result);
   if (status != CAE_STATUS_OK) {
     record.available = false;
+    record.probe_failed = true;
     const char* message = record.table().last_error(nullptr);
     record.unavailable_reason = std::string("probe failed: ") + status_name(status) +
                                 (message && *message ? std::string(": ") + message : "");
@@ -115,6 +116,26 @@ std::string names_of(const std::vector<BackendRecord>& backends, bool available)
 }
 
 }  // namespace
+
+size_t table_size_of_minor(uint32_t minor) {
+  switch (minor) {
+    case 0:
+      return CAE_BACKEND_TABLE_SIZE_1_0;
+    default:
+      return 0;
+  }
+}
+
+std::string table_size_mismatch(const cae_backend_table& table) {
+  if (table.abi_major != CAE_ABI_MAJOR) return "";
+  const size_t expected = table_size_of_minor(table.abi_minor);
+  if (expected == 0 || table.struct_size == expected) return "";
+  return "table declares ABI " + std::to_string(table.abi_major) + "." +
+         std::to_string(table.abi_minor) + " but its struct_size is " +
+         std::to_string(table.struct_size) + " bytes, not the " + std::to_string(expected) +
+         " bytes of a " + std::to_string(table.abi_major) + "." + std::to_string(table.abi_minor) +
+         " table (was it built against another header?)";
+}
 
 bool names_a_backend_file(const std::string& spec) {
   return spec.find('/') != std::string::npos ||
@@ -142,8 +163,15 @@ Registry Registry::discover(const DiscoveryOptions& options) {
     std::string name = outcome.plugin.table->name;
     if (const BackendRecord* first = registry.find(name)) {
       file.rejection = "duplicate backend '" + name + "': already provided by " + first->plugin.path;
-      registry.warnings_.push_back("warning: backend '" + name + "' in " + file.path +
-                                   " ignored: already provided by " + first->plugin.path);
+      const std::string message = "backend '" + name + "' in " + file.path +
+                                  " ignored: already provided by " + first->plugin.path;
+      // The file named with --backend is the user's choice: that it shadows an
+      // installed copy is no reason to warn on every command.
+      if (first->origin == "--backend") {
+        registry.notices_.push_back("note: " + message + " (named with --backend)");
+      } else {
+        registry.warnings_.push_back("warning: " + message);
+      }
       registry.considered_.push_back(file);
       return;
     }
@@ -153,6 +181,11 @@ Registry Registry::discover(const DiscoveryOptions& options) {
     record.plugin = outcome.plugin;
     record.name = name;
     record.origin = origin;
+    record.table_warning = table_size_mismatch(record.table());
+    if (!record.table_warning.empty()) {
+      registry.notices_.push_back("warning: backend '" + name + "' in " + file.path + ": " +
+                                  record.table_warning);
+    }
     probe_into(record);
     registry.backends_.push_back(std::move(record));
   };

@@ -42,6 +42,12 @@ struct BackendRecord {
   bool available = false;
   int32_t priority = 0;
   std::string unavailable_reason;
+  // probe returned an error status: a broken backend (the header requires
+  // probe to succeed and report "cannot run here" through available = 0).
+  bool probe_failed = false;
+  // The table's struct_size disagrees with the size of the minor it declares
+  // (empty when they agree or the minor is newer than this host's).
+  std::string table_warning;
   const cae_backend_table& table() const { return *plugin.table; }
 };
 
@@ -53,6 +59,10 @@ class Registry {
   const std::vector<BackendRecord>& backends() const { return backends_; }
   const std::vector<ConsideredFile>& considered() const { return considered_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Worth knowing but not worth a warning on every command, for `-v`: a
+  // backend shadowed by the file the user named with --backend, tables whose
+  // struct_size does not fit their minor.
+  const std::vector<std::string>& notices() const { return notices_; }
   // Folders searched, in order, as (path, origin).
   const std::vector<std::pair<std::string, std::string>>& searched_dirs() const {
     return searched_dirs_;
@@ -70,8 +80,16 @@ class Registry {
   std::vector<BackendRecord> backends_;
   std::vector<ConsideredFile> considered_;
   std::vector<std::string> warnings_;
+  std::vector<std::string> notices_;
   std::vector<std::pair<std::string, std::string>> searched_dirs_;
 };
+
+// The exact table size of a minor of this host's major, or 0 for a minor this
+// host does not know (a newer one: its table may be any size >= the minimum).
+size_t table_size_of_minor(uint32_t minor);
+
+// "" when struct_size fits the declared minor, else a one-line explanation.
+std::string table_size_mismatch(const cae_backend_table& table);
 
 // True when a --backend value names a file (has a '/' or ends in .so) rather
 // than a backend name.

@@ -9,6 +9,7 @@
 
 #include "checks.hpp"
 #include "compare.hpp"
+#include "plugin/registry.hpp"
 #include "report.hpp"
 #include "suite.hpp"
 
@@ -41,6 +42,14 @@ void check_table() {
              (t.version ? t.version : "NULL"));
   if (!ok)
     explain("needs struct_size >= the 1.0 minimum, abi_major 1, name, version and description");
+  // A minor this suite knows has one exact table size: a mismatch means the
+  // backend was built against another header, or misstates its minor.
+  const std::string mismatch = cae::table_size_mismatch(t);
+  record(mismatch.empty(), kOp, "table size of its minor",
+         mismatch.empty() ? "struct_size fits ABI 1." + std::to_string(t.abi_minor)
+                          : "struct_size " + std::to_string(t.struct_size) + " for 1." +
+                                std::to_string(t.abi_minor));
+  if (!mismatch.empty()) explain(mismatch);
 }
 
 void check_probe() {
@@ -136,7 +145,7 @@ void check_memory_stats() {
   ctx().memory_stats(before, peak);
   {
     cae::Tensor t = ctx().alloc({1 << 20});
-    t.upload(std::vector<float>(1 << 20, 1.0f));
+    upload(t, std::vector<float>(1 << 20, 1.0f));
     ctx().memory_stats(during, peak);
   }
   uint64_t peak_after = 0;

@@ -23,7 +23,7 @@ bool context_still_works() {
   cae::Tensor x = upload_tensor({4}, {-1.0f, 2.0f, -3.0f, 4.0f});
   cae::Tensor y = poisoned_tensor({4});
   ctx().relu_forward(x, y);
-  return y.download() == std::vector<float>{0.0f, 2.0f, 0.0f, 4.0f};
+  return download(y) == std::vector<float>{0.0f, 2.0f, 0.0f, 4.0f};
 }
 
 // `call` must fail with INVALID_ARGUMENT and a message, and the context must

@@ -6,6 +6,7 @@
 #include "checks.hpp"
 #include "compare.hpp"
 #include "determinism.hpp"
+#include "error_bounds.hpp"
 #include "random_data.hpp"
 #include "report.hpp"
 #include "shapes.hpp"
@@ -28,7 +29,7 @@ std::vector<float> run(const KernelCase& c, const KernelInputs& in, cae_kernel_k
   if (!c.same_xy) y = upload_tensor({c.m, c.d}, in.y);
   cae::Tensor k = poisoned_tensor({c.n, c.m});
   ctx().kernel_matrix(x, c.same_xy ? x : y, k, kind, rbf_gamma(c.d));
-  return k.download();
+  return download(k);
 }
 
 KernelInputs random_inputs(Random& rng, const KernelCase& c) {
@@ -40,11 +41,14 @@ KernelInputs random_inputs(Random& rng, const KernelCase& c) {
 void check(const KernelCase& c, cae_kernel_kind kind, const std::string& label) {
   Random rng = random_for("kernel_matrix", label);
   const KernelInputs in = random_inputs(rng, c);
-  const cae_ref::Vec want = cae_ref::kernel_matrix(
-      widen(in.x), c.n, widen(c.same_xy ? in.x : in.y), c.m, c.d,
-      kind == CAE_KERNEL_LINEAR ? cae_ref::KernelKind::linear : cae_ref::KernelKind::rbf,
-      rbf_gamma(c.d));
-  expect_close("kernel_matrix", label, run(c, in, kind), want, {c.n, c.m});
+  const cae_ref::KernelKind ref_kind =
+      kind == CAE_KERNEL_LINEAR ? cae_ref::KernelKind::linear : cae_ref::KernelKind::rbf;
+  const cae_ref::Vec x = widen(in.x), y = widen(c.same_xy ? in.x : in.y);
+  const cae_ref::Vec want = cae_ref::kernel_matrix(x, c.n, y, c.m, c.d, ref_kind, rbf_gamma(c.d));
+  const cae_ref::Vec scale =
+      bounds::kernel(x, c.n, y, c.m, c.d, ref_kind, rbf_gamma(c.d), want);
+  expect_within("kernel_matrix", label, run(c, in, kind), want, scale, product_tolerance(c.d),
+                {c.n, c.m});
 }
 
 std::string kind_label(cae_kernel_kind kind, int64_t d) {

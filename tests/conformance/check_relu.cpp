@@ -1,6 +1,6 @@
 // relu_forward and relu_backward: separate outputs and in place (the ABI lets
-// y alias x and dx alias dy), exact zeros at the boundary, determinism, and
-// the backward op against finite differences of the forward.
+// y alias x and dx alias dy), exact zeros at the boundary (every 5th input is
+// exactly 0: dx there must be 0, as the header's "y > 0" says), determinism.
 #include <doctest/doctest.h>
 
 #include "checks.hpp"
@@ -31,11 +31,11 @@ std::vector<float> run_forward(const Dims& dims, const std::vector<float>& x_val
   cae::Tensor x = upload_tensor(dims, x_values);
   if (in_place) {
     ctx().relu_forward(x, x);
-    return x.download();
+    return download(x);
   }
   cae::Tensor y = poisoned_tensor(dims);
   ctx().relu_forward(x, y);
-  return y.download();
+  return download(y);
 }
 
 std::vector<float> run_backward(const Dims& dims, const std::vector<float>& y_values,
@@ -44,46 +44,26 @@ std::vector<float> run_backward(const Dims& dims, const std::vector<float>& y_va
   cae::Tensor dy = upload_tensor(dims, dy_values);
   if (in_place) {
     ctx().relu_backward(y, dy, dy);
-    return dy.download();
+    return download(dy);
   }
   cae::Tensor dx = poisoned_tensor(dims);
   ctx().relu_backward(y, dy, dx);
-  return dx.download();
+  return download(dx);
 }
 
 void check_forward(const Dims& dims, bool in_place, const std::string& label) {
   Random rng = random_for("relu_forward", label);
   const std::vector<float> x = values_with_zeros(rng, count_of(dims));
-  expect_close("relu_forward", label, run_forward(dims, x, in_place),
-               cae_ref::relu_forward(widen(x)), dims);
+  expect_selected("relu_forward", label, run_forward(dims, x, in_place),
+                  cae_ref::relu_forward(widen(x)), dims);
 }
 
 void check_backward(const Dims& dims, bool in_place, const std::string& label) {
   Random rng = random_for("relu_backward", label);
   const std::vector<float> y = host_relu(values_with_zeros(rng, count_of(dims)));
   const std::vector<float> dy = rng.uniform(count_of(dims), -1.0f, 1.0f);
-  expect_close("relu_backward", label, run_backward(dims, y, dy, in_place),
-               cae_ref::relu_backward(widen(y), widen(dy)), dims);
-}
-
-// L(x) = <r, relu(x)> with every |x| >= 0.1, and steps that never cross 0.
-void check_finite_differences(const Dims& dims, const std::string& label) {
-  Random rng = random_for("relu_backward", "fd " + label);
-  std::vector<float> x = rng.uniform(count_of(dims), -1.0f, 1.0f);
-  for (float& e : x) e += e >= 0.0f ? 0.1f : -0.1f;
-  const std::vector<float> r = rng.uniform(count_of(dims), -1.0f, 1.0f);
-  const std::vector<float> u = rng.uniform(count_of(dims), -1.0f, 1.0f);
-  const float step = 0.05f;
-  std::vector<float> plus = x, minus = x;
-  for (size_t i = 0; i < x.size(); ++i) {
-    plus[i] += step * u[i];
-    minus[i] -= step * u[i];
-  }
-  const double numeric =
-      (dot(r, run_forward(dims, plus, false)) - dot(r, run_forward(dims, minus, false))) /
-      (2.0 * step);
-  const std::vector<float> dx = run_backward(dims, run_forward(dims, x, false), r, false);
-  expect_gradient("relu_backward", "finite differences " + label, numeric, dot(dx, u));
+  expect_selected("relu_backward", label, run_backward(dims, y, dy, in_place),
+                  cae_ref::relu_backward(widen(y), widen(dy)), dims);
 }
 
 }  // namespace
@@ -128,12 +108,6 @@ void check_relu_backward() {
     expect_deterministic(op, "y" + dims_str(dims), [&] {
       return Outputs{{"dx", run_backward(dims, y, dy, false)}};
     });
-  }
-  if (!CAE_TABLE_HAS(&table(), relu_forward)) return;  // reported by its own test case
-  const Dims fd_dims = {2, 3, 5, 7};
-  SUBCASE("finite differences") {
-    guarded(op, "finite differences",
-            [&] { check_finite_differences(fd_dims, dims_str(fd_dims)); });
   }
 }
 

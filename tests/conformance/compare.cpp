@@ -1,9 +1,10 @@
 #include "compare.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
+#include "error_bounds.hpp"
 #include "report.hpp"
 #include "suite.hpp"
 
@@ -21,49 +22,65 @@ std::string index_str(const Dims& dims, size_t flat) {
   return dims_str(at);
 }
 
+std::string exact(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
 }  // namespace
 
-bool expect_close(const std::string& op, const std::string& what, const std::vector<float>& got,
-                  const cae_ref::Vec& want, const Dims& dims) {
-  if (got.size() != want.size()) {
+bool expect_within(const std::string& op, const std::string& what, const std::vector<float>& got,
+                   const cae_ref::Vec& want, const cae_ref::Vec& scale, double tolerance,
+                   const Dims& dims) {
+  if (got.size() != want.size() || scale.size() != want.size()) {
     record(false, op, what, "size mismatch");
     explain("got " + std::to_string(got.size()) + " elements, expected " +
             std::to_string(want.size()));
     return false;
   }
-  size_t not_finite = 0, first_not_finite = 0, worst = 0;
-  double diff_sq = 0.0, want_sq = 0.0, worst_diff = -1.0;
+  size_t not_finite = 0, first_not_finite = 0, worst = 0, over = 0;
+  double worst_ratio = 0.0;
   for (size_t i = 0; i < got.size(); ++i) {
     if (!std::isfinite(got[i])) {
       if (not_finite++ == 0) first_not_finite = i;
       continue;
     }
-    const double diff = std::abs(double(got[i]) - want[i]);
-    diff_sq += diff * diff;
-    want_sq += want[i] * want[i];
-    if (diff > worst_diff) {
-      worst_diff = diff;
+    const double err = std::abs(double(got[i]) - want[i]);
+    const double bound = tolerance * scale[i];
+    // err / bound, with 0/0 = 0 (exact where exactness is required) and x/0 = inf.
+    const double ratio =
+        err == 0.0 ? 0.0 : (bound > 0.0 ? err / bound : std::numeric_limits<double>::infinity());
+    if (ratio > 1.0) ++over;
+    if (ratio > worst_ratio || (i == 0 && ratio == 0.0)) {
+      worst_ratio = ratio;
       worst = i;
     }
   }
-  const double tolerance = suite().tolerance;
   if (not_finite > 0) {
-    record(false, op, what, "rel_err nan");
+    record(false, op, what, "NaN/Inf in output", std::numeric_limits<double>::infinity());
     explain(std::to_string(not_finite) + " of " + std::to_string(got.size()) +
             " elements are NaN/Inf (unwritten or poisoned?), first at " +
-            index_str(dims, first_not_finite) + " = " + std::to_string(got[first_not_finite]) +
-            ", expected " + std::to_string(want[first_not_finite]));
+            index_str(dims, first_not_finite) + " = " + exact(got[first_not_finite]) +
+            ", expected " + exact(want[first_not_finite]));
     return false;
   }
-  // An all-zero reference (e.g. a gradient that must vanish) compares absolutely.
-  const double rel_err = std::sqrt(diff_sq) / (want_sq > 0.0 ? std::sqrt(want_sq) : 1.0);
-  const bool ok = rel_err <= tolerance;
-  record(ok, op, what, "rel_err " + sci(rel_err) + " <= " + sci(tolerance));
+  const bool ok = over == 0;
+  record(ok, op, what, "err/bound " + sci(worst_ratio) + " <= 1 (tol " + sci(tolerance) + ")",
+         worst_ratio);
   if (!ok) {
-    explain("largest difference at " + index_str(dims, worst) + ": got " +
-            std::to_string(got[worst]) + ", expected " + std::to_string(want[worst]));
+    explain(std::to_string(over) + " of " + std::to_string(got.size()) +
+            " elements out of bound; worst at " + index_str(dims, worst) + ": got " +
+            exact(got[worst]) + ", expected " + exact(want[worst]) + ", bound " +
+            sci(tolerance * scale[worst]) + " (tol " + sci(tolerance) + " x scale " +
+            sci(scale[worst]) + ")");
   }
   return ok;
+}
+
+bool expect_selected(const std::string& op, const std::string& what,
+                     const std::vector<float>& got, const cae_ref::Vec& want, const Dims& dims) {
+  return expect_within(op, what, got, want, bounds::magnitude(want), elementwise_tolerance(), dims);
 }
 
 bool expect_identical(const std::string& op, const std::string& what,
@@ -77,23 +94,9 @@ bool expect_identical(const std::string& op, const std::string& what,
   record(same, op, what, same ? "bit-identical" : std::to_string(differing) + " elements differ");
   if (!same && differing > 0) {
     explain("first at flat index " + std::to_string(first_diff) + ": " +
-            std::to_string(first[first_diff]) + " vs " + std::to_string(second[first_diff]));
+            exact(first[first_diff]) + " vs " + exact(second[first_diff]));
   }
   return same;
-}
-
-bool expect_gradient(const std::string& op, const std::string& what, double numeric,
-                     double analytic) {
-  const double scale = std::max(std::abs(numeric), std::abs(analytic));
-  const double rel_err = scale > 0.0 ? std::abs(numeric - analytic) / scale : 0.0;
-  const bool ok = std::isfinite(numeric) && std::isfinite(analytic) && scale > 0.0 &&
-                  rel_err <= kGradientTolerance;
-  record(ok, op, what, "fd_err " + sci(rel_err) + " <= " + sci(kGradientTolerance));
-  if (!ok) {
-    explain("finite difference " + std::to_string(numeric) + ", backward op " +
-            std::to_string(analytic));
-  }
-  return ok;
 }
 
 }  // namespace conformance

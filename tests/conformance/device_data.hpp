@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,18 @@ std::string dims_str(const Dims& dims);  // "[3,1,7,5]"
 
 // A tensor of the context under test holding `values`.
 cae::Tensor upload_tensor(const Dims& dims, const std::vector<float>& values);
+
+// Every host buffer the suite hands to the backend or gets back from it lies
+// between two guard zones of sentinel values. A backend that writes past
+// either end of the buffer, or into an upload's source, fails the running
+// check (a GuardViolation names the call) instead of corrupting the suite's
+// heap and ending the run without a verdict.
+class GuardViolation : public std::runtime_error {
+ public:
+  explicit GuardViolation(const std::string& what);
+};
+void upload(cae::Tensor& tensor, const std::vector<float>& values);
+std::vector<float> download(const cae::Tensor& tensor);
 
 // Output tensors are poisoned before every call so that an element the op
 // forgets to write, or accumulates into, cannot pass: the pattern is NaN,

@@ -1,17 +1,22 @@
 // cae-conformance: certifies one backend against api/cae/backend.h.
 // Loads the backend through the host's plugin layer, skips (exit 77) when its
-// probe says it cannot run here, then lets doctest run every check.
+// probe says, as the header asks, that it cannot run here (a probe that fails
+// instead is a FAIL), then lets doctest run every check. --sweep hands the
+// run to sweep.cpp, which runs this program once per seed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <iostream>
 #include <sstream>
 
+#include "error_bounds.hpp"
+#include "json_report.hpp"
 #include "options.hpp"
 #include "plugin/registry.hpp"
 #include "random_data.hpp"
 #include "report.hpp"
 #include "suite.hpp"
+#include "sweep.hpp"
 
 namespace {
 
@@ -62,18 +67,24 @@ void print_header(const conformance::Suite& s, const cae::BackendRecord& record)
   std::cout << "cae-conformance: backend " << record.name << " " << (t.version ? t.version : "?")
             << " (" << record.plugin.path << ")\n"
             << "  device " << s.device_index << ": " << s.device.name << ", precision "
-            << cae::precision_name(s.device.precision) << " -> tolerance "
-            << conformance::sci(s.tolerance) << " relative L2 error, deterministic "
+            << cae::precision_name(s.device.precision) << " -> matrix-product tolerance "
+            << conformance::sci(conformance::product_tolerance(1))
+            << " x sum|a||b| per element, element-wise "
+            << conformance::sci(conformance::elementwise_tolerance()) << ", deterministic "
             << (s.device.deterministic ? "yes" : "no") << "\n"
             << "  seed " << s.seed << " (repeat with --seed " << s.seed << ")"
             << (s.quick ? ", quick" : "") << "\n"
-            << "  outputs are poisoned (NaN, +-1e30) before every call\n"
+            << "  outputs are poisoned (NaN, +-1e30) before every call; host buffers have guard zones\n"
             << std::endl;
 }
 
 int summarise(const std::string& backend, int doctest_status) {
   const conformance::Tally& t = conformance::tally();
   const bool passed = t.failed == 0 && doctest_status == 0 && t.passed > 0;
+  if (!conformance::suite().json_path.empty()) {
+    conformance::write_run_json(conformance::suite().json_path, backend, conformance::suite().seed,
+                                passed ? "passed" : "failed");
+  }
   std::cout << "\ncae-conformance: " << backend << ": " << t.passed + t.failed << " checks, "
             << t.passed << " passed, " << t.failed << " failed, " << t.notes << " notes (seed "
             << conformance::suite().seed << "): " << (passed ? "PASSED" : "FAILED") << std::endl;
@@ -98,28 +109,47 @@ int main(int argc, char** argv) {
     std::cout << conformance::usage_text();
     return kExitPassed;
   }
-
-  const cae::Registry registry = cae::Registry::discover(discovery_for(options));
-  for (const std::string& warning : registry.warnings()) std::cerr << warning << "\n";
-  const cae::BackendRecord* found = find_record(registry, options.backend);
-  if (found && !found->available) {
-    std::cout << "SKIPPED: " << found->name << ": " << found->unavailable_reason << std::endl;
-    return kExitSkipped;
-  }
+  if (options.sweep > 0) return conformance::run_sweep(options, argc, argv);
 
   conformance::Suite& suite = conformance::suite();
   suite.seed = options.seed ? *options.seed : conformance::fresh_seed();
   suite.quick = options.quick;
   suite.device_index = options.device;
+  suite.json_path = options.json;
+  // From here on a crash, in the backend's loading too, ends with a verdict.
+  conformance::install_crash_report(options.backend, suite.seed, options.json);
+
+  const cae::Registry registry = cae::Registry::discover(discovery_for(options));
+  for (const std::string& warning : registry.warnings()) std::cerr << warning << "\n";
+  const cae::BackendRecord* found = find_record(registry, options.backend);
+  if (found && found->probe_failed) {
+    // Only a well-formed "unavailable" (probe returns OK, available = 0) is a
+    // skip; a probe that fails breaks the header's contract.
+    conformance::install_crash_report(found->name, suite.seed, options.json);
+    conformance::record(false, "backend", "probe", "returned an error status");
+    conformance::explain(found->unavailable_reason +
+                         " (probe must return CAE_STATUS_OK and report a machine it cannot "
+                         "use through available = 0 and a reason)");
+    return summarise(found->name, 0);
+  }
+  if (found && !found->available) {
+    std::cout << "SKIPPED: " << found->name << ": " << found->unavailable_reason << std::endl;
+    if (!options.json.empty()) {
+      conformance::write_run_json(options.json, found->name, suite.seed, "skipped",
+                                  found->unavailable_reason);
+    }
+    return kExitSkipped;
+  }
+
   std::string backend_name = options.backend;
   try {
     const cae::BackendRecord& record = registry.select(options.backend);
     backend_name = record.name;
+    conformance::install_crash_report(backend_name, suite.seed, options.json);
     suite.table = &record.table();
     suite.library_path = record.plugin.path;
     suite.context = std::make_unique<cae::Context>(record.table(), options.device);
     suite.device = suite.context->device_info();
-    suite.tolerance = conformance::tolerance_for(suite.device.precision);
     print_header(suite, record);
   } catch (const std::exception& e) {
     std::cout << "cae-conformance: " << e.what() << "\n";
@@ -128,6 +158,9 @@ int main(int argc, char** argv) {
     }
     std::cout << "cae-conformance: " << backend_name << ": FAILED (could not load or create)"
               << std::endl;
+    if (!options.json.empty()) {
+      conformance::write_run_json(options.json, backend_name, suite.seed, "failed", e.what());
+    }
     return kExitFailed;
   }
 

@@ -57,6 +57,21 @@ Options parse_options(int argc, char** argv) {
       options.seed = parse_unsigned("--seed", value);
     } else if (take_value("--filter", argc, argv, i, value)) {
       options.filter = value;
+    } else if (take_value("--sweep", argc, argv, i, value)) {
+      options.sweep = parse_unsigned("--sweep", value);
+      if (options.sweep == 0 || options.sweep > 100000) {
+        throw std::invalid_argument("--sweep expects a number of seeds from 1 to 100000, got '" +
+                                    value + "'");
+      }
+    } else if (take_value("--jobs", argc, argv, i, value)) {
+      const uint64_t jobs = parse_unsigned("--jobs", value);
+      if (jobs == 0 || jobs > 256) {
+        throw std::invalid_argument("--jobs expects 1 to 256, got '" + value + "'");
+      }
+      options.jobs = static_cast<uint32_t>(jobs);
+    } else if (take_value("--json", argc, argv, i, value)) {
+      if (value.empty()) throw std::invalid_argument("--json needs a file name");
+      options.json = value;
     } else {
       options.doctest_args.push_back(arg);
     }
@@ -72,10 +87,12 @@ std::string usage_text() {
 
 Certifies a cae compute backend: checks that it implements the backend ABI
 (<cae/backend.h>) correctly. Every op against a float64 reference (fresh
-random inputs, several shapes, outputs poisoned before each call), the
-max-pool tie rule, in-place use, finite-difference gradients of the backward
-ops, bit-for-bit determinism (when the backend declares it), short
-out-structs, error reporting and memory release.
+random inputs; small odd shapes, the autoencoder's real layers, batches of 65
+and 257 images; outputs poisoned before each call; guard zones around every
+host buffer), the max-pool tie rule, in-place use, backward ops against the
+reference's analytic gradients, Adam where its variants differ, bit-for-bit
+determinism (when the backend declares it), short out-structs, error
+reporting, and memory release (destroy, and alloc/free in one context).
 
 Options:
   --backend NAME|PATH.so  the backend to check: a name found by discovery
@@ -89,11 +106,23 @@ Options:
                           conv2d, maxpool2x2_backward, errors, memory;
                           several: --filter conv2d,mse
   --quick                 fewer and smaller shapes
+  --sweep N               run N seeds (--seed S, S+1, ...; default from 1),
+                          each in its own process, and print the worst error
+                          per op with the seed that gave it
+  --jobs J                seeds of a sweep run at once (default 1)
+  --json FILE             also write the verdict (per seed for a sweep) as JSON
   -h, --help              this text
 
-Tolerance: the precision the backend declares in device_info sets it:
-relative L2 error ||out - ref|| / ||ref|| <= 1e-4 for fp32, <= 5e-3 for
-tf32, bf16 and fp16. NaN or Inf never passes.
+Bounds: every output element must satisfy |out - ref| <= tol * scale, where
+ref is the float64 reference on the same float32 inputs and scale the
+magnitude of the terms the op combines into that element (sum |a||b| of a
+dot product, |ref| of a selection). tol is 1e-5 for float32 arithmetic and,
+for matrix products, follows the precision device_info declares: 1e-5 fp32,
+2.5e-3 tf32 and fp16, 2e-2 bf16 (plus 8 u sqrt(terms) for long float32 sums).
+Lines show the worst err/bound; <= 1 passes. NaN or Inf never passes. The
+rules per op: docs/abi.md, "What cae-conformance requires".
+
+A crash is a verdict: the check that was running is named, then FAILED.
 
 Output: one line per check ("op  shapes  measurement  ok|FAIL", with the
 reason under a failure) and a summary. Other options go to doctest, e.g.
@@ -101,13 +130,16 @@ reason under a failure) and a summary. Other options go to doctest, e.g.
 checks included) or --reporters=junit --out=FILE (for CI).
 
 Exit status: 0 every check passed, 1 a check failed (or the backend could not
-be loaded or created), 2 bad command line, 77 the backend is unavailable on
-this machine (its probe says why; printed as "SKIPPED: <backend>: <reason>").
+be loaded or created, or crashed, or its probe returned an error), 2 bad
+command line, 77 the backend is unavailable on this machine (its probe
+returned OK with available = 0 and says why; printed as
+"SKIPPED: <backend>: <reason>"). A sweep exits 0 only if every seed passed.
 
 Examples:
   cae-conformance --backend ./build/libcae-backend-mine.so
   cae-conformance --backend ./build/libcae-backend-mine.so --filter conv2d --quick
   cae-conformance --backend cpu --seed 1234      (repeat a run's inputs)
+  cae-conformance --backend v2 --sweep 200 --jobs 4 --json v2.json
 
 Writing a backend: docs/writing-a-backend.md (installed in share/doc/cae),
 starting from the template in share/doc/cae/examples/backend-template.

@@ -1,12 +1,16 @@
 // Readable output, one line per check:
-//   conv2d_forward      x[3,1,7,5] w[4,1,3,3] relu        rel_err 2.1e-08 <= 1e-04  ok
-// and the tally behind the final summary. A failed check is also reported to
-// doctest, so doctest's own exit status and failure details agree with ours.
+//   conv2d_forward      x[3,1,7,5] w[4,1,3,3] relu        err/bound 2.1e-03 <= 1 ...  ok
+// the tally behind the final summary, the results kept for --json, and the
+// crash report. A failed check is also reported to doctest, so doctest's own
+// exit status and failure details agree with ours.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <string>
+#include <vector>
 
 namespace conformance {
 
@@ -18,15 +22,27 @@ struct Tally {
 
 Tally& tally();
 
+// One recorded check. `ratio` is the worst error over its bound (<= 1 passes)
+// for checks against the reference, NaN for the others.
+struct CheckResult {
+  std::string op, what, detail, explanation;
+  bool ok = false;
+  double ratio = std::numeric_limits<double>::quiet_NaN();
+};
+const std::vector<CheckResult>& results();
+
 // Prints the line and counts it; returns `ok`.
-bool record(bool ok, const std::string& op, const std::string& what, const std::string& detail);
+bool record(bool ok, const std::string& op, const std::string& what, const std::string& detail,
+            double ratio = std::numeric_limits<double>::quiet_NaN());
 // An indented line under the previous one (why a check failed).
 void explain(const std::string& text);
 // A line that is neither a pass nor a failure.
 void note(const std::string& op, const std::string& what, const std::string& detail);
 
 // Runs `body`; an exception escaping it (a BackendError from a call that should
-// have succeeded, or a bug in the suite) becomes one failed check naming it.
+// have succeeded, a guard zone found overwritten, or a bug in the suite)
+// becomes one failed check naming it. Also marks the check as running, so a
+// crash inside `body` names it.
 void guarded(const std::string& op, const std::string& what, const std::function<void()>& body);
 
 // The op is in the table (a NULL member means "unsupported", which fails).
@@ -36,5 +52,17 @@ bool require_member(const std::string& op, bool present);
 std::string sci(double value);
 // "0.9", "0.01": parameters as people write them.
 std::string num(double value);
+
+// ---- a crash is a verdict too ----------------------------------------------
+
+// From here on, a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: a
+// backend's bad access, heap corruption caught by free()) prints which check
+// was running, a FAILED summary and, with a json_path, a crash record there,
+// then ends the process with exit status 1. Only async-signal-safe calls run
+// in the handler; everything it prints is prepared here.
+void install_crash_report(const std::string& backend, uint64_t seed, const std::string& json_path);
+
+// The check now running (set by guarded(); also usable around other calls).
+void set_running(const std::string& op, const std::string& what);
 
 }  // namespace conformance

@@ -23,6 +23,33 @@ const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
 const cae_ref::ConvDims kSmallConvs[] = {
     {1, 1, 7, 5, 4, 3}, {3, 5, 9, 12, 7, 3}, {3, 2, 1, 1, 2, 3}, {1, 17, 5, 19, 3, 3}};
 
+// Batches past 64 and 256 images (the host's batch sizes), where a backend
+// that tiles or chunks the batch could drop or repeat images.
+constexpr int64_t kPast64 = 65;
+constexpr int64_t kPast256 = 257;
+
+// Real layers at a batch past 64, checked on sampled images: the input layer,
+// the bottleneck, and (forward) the output layer that makes test MSE and
+// reconstructions; the other layers cost a CPU backend too much at this batch.
+std::vector<ConvCase> large_batch_layers(bool quick, bool forward) {
+  std::vector<ConvCase> cases;
+  for (const Layer& l : kLayers) {
+    const std::string name = l.name;
+    const bool wanted = quick ? name == "conv3"
+                              : name == "conv1" || name == "conv3" || (forward && name == "conv5");
+    if (!wanted) continue;
+    const bool first_layer = name == "conv1";
+    ConvCase c{{kPast64, l.c, l.hw, l.hw, l.o, 3}, forward && l.relu, forward || !first_layer,
+               name};
+    c.sampled = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+// Small channels at large batches: every image checked in full.
+const cae_ref::ConvDims kLargeBatchConvs[] = {{kPast256, 3, 6, 5, 4, 3}, {kPast64, 5, 9, 12, 7, 3}};
+
 std::vector<ConvCase> real_layers(bool quick, bool forward) {
   std::vector<ConvCase> cases;
   for (const Layer& l : kLayers) {
@@ -53,6 +80,11 @@ std::vector<ConvCase> conv_forward_cases(bool quick) {
     cases.push_back({d, true, true, ""});
   }
   for (ConvCase& c : real_layers(quick, true)) cases.push_back(c);
+  for (const cae_ref::ConvDims& d : kLargeBatchConvs) {
+    if (quick && d.n == kPast256) continue;
+    cases.push_back({d, true, true, ""});
+  }
+  for (ConvCase& c : large_batch_layers(quick, true)) cases.push_back(c);
   return cases;
 }
 
@@ -64,24 +96,32 @@ std::vector<ConvCase> conv_backward_cases(bool quick) {
   }
   cases.push_back({kSmallConvs[1], false, false, ""});  // dx == NULL on a small shape too
   for (ConvCase& c : real_layers(quick, false)) cases.push_back(c);
+  for (const cae_ref::ConvDims& d : kLargeBatchConvs) {
+    if (quick && d.n == kPast256) continue;
+    cases.push_back({d, false, true, ""});
+  }
+  for (ConvCase& c : large_batch_layers(quick, false)) cases.push_back(c);
   return cases;
 }
 
 std::vector<Dims> pool_input_shapes(bool quick) {
-  if (quick) return {{1, 1, 2, 2}, {3, 2, 6, 10}, {1, 128, 16, 16}};
-  return {
-      {1, 1, 2, 2}, {3, 1, 6, 10}, {3, 5, 14, 18}, {kBatch, 256, 32, 32}, {kBatch, 128, 16, 16}};
+  if (quick) return {{1, 1, 2, 2}, {3, 2, 6, 10}, {1, 128, 16, 16}, {kPast64, 2, 4, 6}};
+  return {{1, 1, 2, 2},          {3, 1, 6, 10},         {3, 5, 14, 18},
+          {kBatch, 256, 32, 32}, {kBatch, 128, 16, 16}, {kPast256, 2, 4, 6},
+          {kPast64, 128, 16, 16}};
 }
 
 std::vector<Dims> upsample_input_shapes(bool quick) {
-  if (quick) return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 128, 8, 8}};
-  return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 3, 9, 12}, {kBatch, 128, 8, 8}, {kBatch, 256, 16, 16}};
+  if (quick) return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 128, 8, 8}, {kPast64, 2, 3, 5}};
+  return {{1, 1, 1, 1},         {3, 2, 7, 5},          {1, 3, 9, 12},
+          {kBatch, 128, 8, 8},  {kBatch, 256, 16, 16}, {kPast256, 2, 3, 5},
+          {kPast64, 128, 8, 8}};
 }
 
 std::vector<Dims> elementwise_shapes(bool quick) {
-  if (quick) return {{1}, {3, 5, 9, 12}, {kBatch, 128, 16, 16}};
+  if (quick) return {{1}, {3, 5, 9, 12}, {kBatch, 128, 16, 16}, {kPast64, 2, 3, 5}};
   // Up to a full training batch of images: mse_loss must stay accurate there.
-  return {{1}, {7}, {3, 5, 9, 12}, {256, 128, 3, 3}, {64, 3, 32, 32}};
+  return {{1}, {7}, {3, 5, 9, 12}, {256, 128, 3, 3}, {64, 3, 32, 32}, {kPast256, 3, 7, 5}};
 }
 
 std::string KernelCase::label() const {
@@ -90,9 +130,10 @@ std::string KernelCase::label() const {
 }
 
 std::vector<KernelCase> kernel_cases(bool quick) {
-  if (quick) return {{1, 1, 1, false}, {7, 5, 3, false}, {9, 9, 300, true}};
+  if (quick) return {{1, 1, 1, false}, {7, 5, 3, false}, {9, 9, 300, true}, {65, 9, 20, false}};
   // d = 8192 is the latent size the SVM stage uses.
-  return {{1, 1, 1, false}, {7, 5, 3, false}, {37, 29, 8192, false}, {33, 33, 300, true}};
+  return {{1, 1, 1, false},      {7, 5, 3, false},     {37, 29, 8192, false},
+          {33, 33, 300, true},   {257, 65, 40, false}, {65, 65, 130, true}};
 }
 
 }  // namespace conformance

@@ -20,7 +20,7 @@ struct Suite {
   int32_t device_index = 0;
   uint64_t seed = 0;
   bool quick = false;
-  double tolerance = 1e-4;  // relative L2 error allowed, from device.precision
+  std::string json_path;  // --json: where the verdict goes
 };
 
 // The one suite of this run.
@@ -28,8 +28,5 @@ Suite& suite();
 
 inline cae::Context& ctx() { return *suite().context; }
 inline const cae_backend_table& table() { return *suite().table; }
-
-// The relative L2 error a backend of this precision may show.
-double tolerance_for(cae_precision precision);
 
 }  // namespace conformance

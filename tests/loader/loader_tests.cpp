@@ -1,6 +1,7 @@
 // The loader against deliberately broken plugins (tests/plugins): each fault
 // gives its documented message and none crashes the host.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <string>
@@ -87,6 +88,7 @@ TEST_CASE("a backend whose probe says unavailable is listed with its reason and 
   REQUIRE(record != nullptr);
   CHECK_FALSE(record->available);
   CHECK(record->unavailable_reason == "stub: no such device on this machine");
+  CHECK_FALSE(record->probe_failed);  // a well-formed "unavailable", not a broken probe
   try {
     registry.select("unavail");
     FAIL("select should refuse an unavailable backend");
@@ -120,6 +122,11 @@ TEST_CASE("an explicit file comes first and a duplicate name warns, first wins")
   Registry explicit_first = discover_only({STUB_DUPLICATE_DIR}, {STUB_GOOD});
   CHECK(contains(explicit_first.find("stubgood")->plugin.path, "stubs"));
   CHECK(explicit_first.select(STUB_GOOD).name == "stubgood");
+  // The file the user named is their choice: the shadowed copy is a note for
+  // `-v`, not a warning printed by every command.
+  CHECK(explicit_first.warnings().empty());
+  REQUIRE(explicit_first.notices().size() == 1);
+  CHECK(contains(explicit_first.notices()[0], "named with --backend"));
 }
 
 TEST_CASE("a failing op becomes a BackendError with the plugin's message; the context survives") {
@@ -168,6 +175,11 @@ TEST_CASE("a table that ends at the core (an older minor) loads; later members c
   const BackendRecord* record = registry.find("coreonly");
   REQUIRE(record != nullptr);
   CHECK(record->table().struct_size == CAE_BACKEND_TABLE_MIN_SIZE);
+  // It still loads, but it declares 1.0, whose tables are larger: `-v` says so.
+  CHECK(contains(record->table_warning, "struct_size"));
+  CHECK(std::any_of(registry.notices().begin(), registry.notices().end(),
+                    [](const std::string& n) { return contains(n, "coreonly"); }));
+  CHECK(registry.find("stubgood")->table_warning.empty());
   Context context(record->table());
   // The members past struct_size are never read, whatever lies in memory there.
   CHECK_FALSE(context.has_timer());

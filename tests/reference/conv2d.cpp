@@ -30,6 +30,7 @@ Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, 
   const int64_t pad = d.k / 2;
   const ImageDims in = d.input(), out = d.output();
   Vec y(out.count());
+#pragma omp parallel for collapse(2) schedule(dynamic)
   for (int64_t n = 0; n < d.n; ++n) {
     for (int64_t o = 0; o < d.o; ++o) {
       for (int64_t i = 0; i < d.h; ++i) {
@@ -55,7 +56,9 @@ Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, 
 }
 
 // The adjoint of the forward loop: every product x * w that fed y[n,o,i,j]
-// sends dy[n,o,i,j] back to both of its factors.
+// sends dy[n,o,i,j] back to both of its factors. Written as two gathers (dw
+// and db per output channel, dx per input image and channel) so that each
+// parallel task owns the elements it sums into.
 ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& dy,
                               bool want_dx) {
   check_dims("conv2d_backward", d, x, w);
@@ -65,9 +68,9 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
   ConvGradients g;
   g.dw.assign(d.weight_count(), 0.0);
   g.db.assign(d.o, 0.0);
-  if (want_dx) g.dx.assign(in.count(), 0.0);
-  for (int64_t n = 0; n < d.n; ++n) {
-    for (int64_t o = 0; o < d.o; ++o) {
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t o = 0; o < d.o; ++o) {
+    for (int64_t n = 0; n < d.n; ++n) {
       for (int64_t i = 0; i < d.h; ++i) {
         for (int64_t j = 0; j < d.w; ++j) {
           const double grad = dy[image_at(out, n, o, i, j)];
@@ -79,13 +82,35 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
               for (int64_t kj = 0; kj < d.k; ++kj) {
                 const int64_t jj = j + kj - pad;
                 if (jj < 0 || jj >= d.w) continue;
-                const int64_t xi = image_at(in, n, c, ii, jj);
-                const int64_t wi = weight_at(d, o, c, ki, kj);
-                g.dw[wi] += grad * x[xi];
-                if (want_dx) g.dx[xi] += grad * w[wi];
+                g.dw[weight_at(d, o, c, ki, kj)] += grad * x[image_at(in, n, c, ii, jj)];
               }
             }
           }
+        }
+      }
+    }
+  }
+  if (!want_dx) return g;
+  g.dx.assign(in.count(), 0.0);
+  // x[n,c,ii,jj] fed y[n,o,i,j] through w[o,c,ki,kj] when ii = i + ki - pad.
+#pragma omp parallel for collapse(2) schedule(dynamic)
+  for (int64_t n = 0; n < d.n; ++n) {
+    for (int64_t c = 0; c < d.c; ++c) {
+      for (int64_t ii = 0; ii < d.h; ++ii) {
+        for (int64_t jj = 0; jj < d.w; ++jj) {
+          double acc = 0.0;
+          for (int64_t o = 0; o < d.o; ++o) {
+            for (int64_t ki = 0; ki < d.k; ++ki) {
+              const int64_t i = ii - ki + pad;
+              if (i < 0 || i >= d.h) continue;
+              for (int64_t kj = 0; kj < d.k; ++kj) {
+                const int64_t j = jj - kj + pad;
+                if (j < 0 || j >= d.w) continue;
+                acc += dy[image_at(out, n, o, i, j)] * w[weight_at(d, o, c, ki, kj)];
+              }
+            }
+          }
+          g.dx[image_at(in, n, c, ii, jj)] = acc;
         }
       }
     }

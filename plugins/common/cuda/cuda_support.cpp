@@ -21,6 +21,31 @@ void check(cudaError_t err, const char* call, const char* file, int line) {
   fail(status, message);
 }
 
+namespace {
+
+// What a user needs to know first (is there a driver? a GPU?), then CUDA's own
+// words for whoever debugs it.
+std::string unavailable_reason(cudaError_t err) {
+  std::string first;
+  switch (err) {
+    case cudaErrorInsufficientDriver:
+      first = "no NVIDIA driver found, or one older than this CUDA runtime needs";
+      break;
+    case cudaErrorNoDevice:
+      first = "no CUDA GPU found";
+      break;
+    case cudaErrorNotPermitted:
+    case cudaErrorDevicesUnavailable:
+      first = "the CUDA GPUs here may not be used by this process";
+      break;
+    default:
+      first = "CUDA cannot start here";
+  }
+  return first + " (" + cudaGetErrorName(err) + ": " + cudaGetErrorString(err) + ")";
+}
+
+}  // namespace
+
 void probe(cae_probe_result* out, int32_t priority) {
   require(out != nullptr, "probe: result pointer is NULL");
   cae_probe_result result{};
@@ -31,7 +56,7 @@ void probe(cae_probe_result* out, int32_t priority) {
   if (err != cudaSuccess) {
     (void)cudaGetLastError();
     result.available = 0;
-    copy_string(result.reason, std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err));
+    copy_string(result.reason, unavailable_reason(err));
   } else if (count == 0) {
     result.available = 0;
     copy_string(result.reason, "no CUDA device found");

@@ -1,0 +1,279 @@
+#include "sweep.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace conformance {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The child's command line: ours without the sweep's own options, with a seed
+// and a JSON file of its own.
+std::vector<std::string> child_args(int argc, char** argv) {
+  const char* owned[] = {"--sweep", "--jobs", "--json", "--seed"};
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    bool skip = false;
+    for (const char* name : owned) {
+      if (arg == name) {
+        skip = true;
+        ++i;  // its value
+      } else if (arg.rfind(std::string(name) + "=", 0) == 0) {
+        skip = true;
+      }
+    }
+    if (!skip) args.push_back(arg);
+  }
+  return args;
+}
+
+struct Child {
+  uint64_t seed;
+  std::string json_path, log_path;
+};
+
+struct SeedResult {
+  uint64_t seed = 0;
+  std::string verdict;  // passed, failed, crashed, skipped
+  json doc;             // the child's JSON (or one made up for a child that left none)
+};
+
+std::string signal_text(int sig) {
+  const char* name = strsignal(sig);
+  return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
+}
+
+pid_t spawn(const std::string& program, const std::vector<std::string>& args, const Child& c) {
+  std::vector<std::string> full = {program};
+  full.insert(full.end(), args.begin(), args.end());
+  full.insert(full.end(), {"--seed", std::to_string(c.seed), "--json", c.json_path});
+  std::vector<char*> argv;
+  for (std::string& a : full) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, c.log_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  const int err = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    throw std::runtime_error("cannot start " + program + ": " + std::strerror(err));
+  }
+  return pid;
+}
+
+// What the child left: its JSON, or a verdict made from how it ended.
+SeedResult collect(const Child& c, int status) {
+  SeedResult r;
+  r.seed = c.seed;
+  std::ifstream in(c.json_path);
+  if (in) {
+    try {
+      in >> r.doc;
+      r.verdict = r.doc.value("verdict", "failed");
+    } catch (const std::exception&) {
+      r.doc = json();
+    }
+  }
+  if (r.doc.is_null() || r.verdict.empty()) {
+    r.verdict = "crashed";
+    std::string how = WIFSIGNALED(status) ? "killed by " + signal_text(WTERMSIG(status))
+                                          : "exited " + std::to_string(WEXITSTATUS(status)) +
+                                                " without a verdict";
+    r.doc = {{"seed", c.seed},
+             {"verdict", "crashed"},
+             {"failures", json::array()},
+             {"crash", {{"signal", how}, {"op", ""}, {"check", "(unknown: no report)"}}}};
+  } else if (r.verdict == "passed" && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+    r.verdict = "failed";  // a verdict file that disagrees with the exit status is not a pass
+    r.doc["verdict"] = "failed";
+  }
+  return r;
+}
+
+// The lines of a child's log that explain a failure.
+std::vector<std::string> failure_lines(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::vector<std::string> lines;
+  std::string line;
+  bool under_failure = false;
+  while (std::getline(in, line)) {
+    const bool failed = line.size() >= 4 && line.compare(line.size() - 4, 4, "FAIL") == 0;
+    const bool detail = under_failure && line.rfind("    ", 0) == 0;
+    const bool crash = line.rfind("CRASH", 0) == 0 || line.rfind("SKIPPED", 0) == 0 ||
+                       line.find("FAILED (") != std::string::npos;
+    if (failed || detail || crash) lines.push_back(line);
+    under_failure = failed || detail;
+  }
+  return lines;
+}
+
+void print_seed(const SeedResult& r, const std::string& log_path) {
+  const json& d = r.doc;
+  std::cout << "seed " << r.seed << ": ";
+  if (r.verdict == "passed") {
+    std::cout << "PASSED (" << d.value("checks", 0) << " checks)\n";
+  } else if (r.verdict == "skipped") {
+    std::cout << "SKIPPED: " << d.value("reason", std::string("unavailable")) << "\n";
+  } else if (r.verdict == "crashed") {
+    const json& crash = d["crash"];
+    std::cout << "CRASHED (" << crash.value("signal", std::string("?")) << " while running "
+              << crash.value("op", std::string("")) << " " << crash.value("check", std::string(""))
+              << ")\n";
+  } else {
+    std::cout << "FAILED (" << d.value("failed", 0) << " of " << d.value("checks", 0)
+              << " checks)\n";
+  }
+  if (r.verdict == "passed" || r.verdict == "skipped") return;
+  const std::vector<std::string> lines = failure_lines(log_path);
+  constexpr size_t kShown = 24;
+  for (size_t i = 0; i < lines.size() && i < kShown; ++i) std::cout << "  " << lines[i] << "\n";
+  if (lines.size() > kShown) std::cout << "  ... (" << lines.size() - kShown << " more lines)\n";
+  std::cout << std::flush;
+}
+
+struct Worst {
+  double ratio = -1.0;
+  uint64_t seed = 0;
+  std::string check;
+};
+
+}  // namespace
+
+int run_sweep(const Options& options, int argc, char** argv) {
+  const uint64_t first = options.seed ? *options.seed : 1;
+  const std::string program = fs::read_symlink("/proc/self/exe").string();
+  char dir_template[] = "/tmp/cae-conformance-sweep-XXXXXX";
+  if (!mkdtemp(dir_template)) {
+    std::cerr << "cae-conformance: cannot make a temporary folder: " << std::strerror(errno)
+              << "\n";
+    return 1;
+  }
+  const std::string dir = dir_template;
+  const std::vector<std::string> args = child_args(argc, argv);
+  std::cout << "cae-conformance: sweep of " << options.sweep << " seeds (" << first << ".."
+            << first + options.sweep - 1 << ") of " << options.backend << ", " << options.jobs
+            << " at a time" << std::endl;
+
+  std::map<pid_t, Child> running;
+  std::vector<SeedResult> done;
+  uint64_t next = 0;
+  int status_code = 0;
+  try {
+    while (next < options.sweep || !running.empty()) {
+      while (next < options.sweep && running.size() < options.jobs) {
+        const uint64_t seed = first + next++;
+        Child c{seed, dir + "/" + std::to_string(seed) + ".json",
+                dir + "/" + std::to_string(seed) + ".log"};
+        running[spawn(program, args, c)] = c;
+      }
+      int status = 0;
+      const pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+      }
+      auto it = running.find(pid);
+      if (it == running.end()) continue;
+      SeedResult r = collect(it->second, status);
+      print_seed(r, it->second.log_path);
+      done.push_back(std::move(r));
+      running.erase(it);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "cae-conformance: " << e.what() << "\n";
+    for (const auto& [pid, c] : running) kill(pid, SIGKILL);
+    status_code = 1;
+  }
+
+  std::map<std::string, Worst> worst;
+  std::map<std::string, std::vector<uint64_t>> by_verdict;
+  for (const SeedResult& r : done) {
+    by_verdict[r.verdict].push_back(r.seed);
+    if (!r.doc.contains("worst")) continue;
+    for (const json& w : r.doc["worst"]) {
+      Worst& slot = worst[w.value("op", std::string("?"))];
+      const double ratio = w.value("ratio", 0.0);
+      if (ratio > slot.ratio) slot = {ratio, r.seed, w.value("check", std::string(""))};
+    }
+  }
+  std::cout << "\nworst error per op (err/bound, <= 1 passes), over " << done.size()
+            << " seeds:\n";
+  char line[512];
+  for (const auto& [op, w] : worst) {
+    std::snprintf(line, sizeof line, "  %-20s %9.2e  seed %-8llu %s\n", op.c_str(), w.ratio,
+                  static_cast<unsigned long long>(w.seed), w.check.c_str());
+    std::cout << line;
+  }
+  const size_t passed = by_verdict["passed"].size(), skipped = by_verdict["skipped"].size();
+  const size_t bad = done.size() - passed - skipped;
+  std::cout << "\ncae-conformance: " << options.backend << ": sweep of " << done.size()
+            << " seeds: " << passed << " passed, " << by_verdict["failed"].size() << " failed, "
+            << by_verdict["crashed"].size() << " crashed, " << skipped << " skipped";
+  for (const char* verdict : {"failed", "crashed"}) {
+    if (by_verdict[verdict].empty()) continue;
+    std::cout << "\n  " << verdict << " seeds:";
+    for (uint64_t s : by_verdict[verdict]) std::cout << " " << s;
+  }
+  if (bad > 0) {
+    const uint64_t s = by_verdict["failed"].empty() ? by_verdict["crashed"][0]
+                                                    : by_verdict["failed"][0];
+    std::cout << "\n  repeat one with: cae-conformance --backend " << options.backend
+              << " --seed " << s;
+  }
+  std::cout << std::endl;
+
+  if (!options.json.empty()) {
+    json doc = {{"backend", options.backend}, {"seeds", json::array()}, {"worst", json::array()}};
+    for (const SeedResult& r : done) {
+      json entry = r.doc;
+      entry["seed"] = r.seed;
+      entry["verdict"] = r.verdict;
+      doc["seeds"].push_back(entry);
+    }
+    for (const auto& [op, w] : worst) {
+      doc["worst"].push_back({{"op", op}, {"ratio", w.ratio}, {"seed", w.seed}, {"check", w.check}});
+    }
+    std::ofstream out(options.json, std::ios::trunc);
+    out << doc.dump(1) << "\n";
+    if (!out) {
+      std::cerr << "cae-conformance: cannot write " << options.json << "\n";
+      status_code = 1;
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (status_code != 0) return status_code;
+  if (bad > 0 || done.size() < options.sweep) return 1;
+  if (skipped == done.size()) {
+    // The line tests/run-tests.sh and CTest logs show as the reason.
+    std::cout << "SKIPPED: " << options.backend << ": "
+              << done.front().doc.value("reason", std::string("unavailable here")) << std::endl;
+    return 77;
+  }
+  return 0;
+}
+
+}  // namespace conformance
