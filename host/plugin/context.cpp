@@ -71,6 +71,16 @@ namespace {
 cae_tensor handle_or_null(const Tensor* t) { return t && *t ? t->handle() : nullptr; }
 }  // namespace
 
+// docs/writing-a-backend.md asks a backend to begin its messages with the
+// member's name ("conv2d_forward: w [4,2,3,3] ..."), so that last_error reads
+// well on its own. The host adds the name only to messages that lack it, and
+// never says it twice.
+std::string with_call(const char* call, const char* message, cae_status status) {
+  const std::string text = message && *message ? message : status_name(status);
+  const std::string prefix = std::string(call) + ":";
+  return text.compare(0, prefix.size(), prefix) == 0 ? text : prefix + " " + text;
+}
+
 Context::Context(const cae_backend_table& table, int32_t device_index, int32_t thread_count)
     : table_(&table) {
   cae_create_options options{};
@@ -79,10 +89,10 @@ Context::Context(const cae_backend_table& table, int32_t device_index, int32_t t
   options.thread_count = thread_count;
   cae_status status = table_->create(&options, &ctx_);
   if (status != CAE_STATUS_OK || !ctx_) {
-    const char* message = table_->last_error(nullptr);
-    throw BackendError(status == CAE_STATUS_OK ? CAE_STATUS_INTERNAL : status,
-                       backend_name() + ": create: " +
-                           (message && *message ? message : status_name(status)));
+    const cae_status reported = status == CAE_STATUS_OK ? CAE_STATUS_INTERNAL : status;
+    throw BackendError(reported,
+                       backend_name() + ": " +
+                           with_call("create", table_->last_error(nullptr), reported));
   }
 }
 
@@ -93,8 +103,7 @@ Context::~Context() {
 void Context::check(cae_status status, const char* call) const {
   if (status == CAE_STATUS_OK) return;
   const char* message = table_->last_error(ctx_);
-  throw BackendError(status, backend_name() + ": " + call + ": " +
-                                 (message && *message ? message : status_name(status)));
+  throw BackendError(status, backend_name() + ": " + with_call(call, message, status));
 }
 
 // Ops a backend leaves NULL are "unsupported": say which, never call them.

@@ -56,6 +56,10 @@ struct DeviceInfo {
 
 const char* precision_name(cae_precision precision);
 
+// "<call>: <message>" (the status's name when the message is empty), or the
+// message as it is when it already begins with "<call>:".
+std::string with_call(const char* call, const char* message, cae_status status);
+
 // One backend context. Not copyable; movable. Use from one thread at a time.
 class Context {
  public:

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole CTest matrix (every backend's conformance suite, loader, CLI
-# and unit tests) on a machine with a GPU, and prints the summary.
+# and unit tests) on a machine with a GPU, then sweeps every CUDA backend's
+# conformance over many seeds, all backends at the same time on the one GPU
+# (as users share a GPU), and prints the worst error per op per backend.
 # usage: tests/gpu/run-matrix.sh [BUILD_DIR]
+#   SEEDS=200   seeds per CUDA backend (1..SEEDS)
+#   JOBS=4      seeds of one backend at a time (all backends run at once)
+#   QUICK=1     sweep at --quick shapes
 #   BUILD_DIR: a carried build (tests/gpu/prepare-carry.sh makes .devbuild), or
 #   a folder to configure and build into when it holds no build yet.
 set -uo pipefail
@@ -26,4 +31,34 @@ status=${PIPESTATUS[0]}
 echo "---- matrix summary ----"
 grep -E '^ *[0-9]+/[0-9]+ Test +#' "${OUT:-/tmp}/matrix.log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //'
 grep -E 'tests passed|tests failed' "${OUT:-/tmp}/matrix.log"
+
+# ---- seed sweeps, every CUDA backend at once ----
+seeds=${SEEDS:-200}
+jobs=${JOBS:-4}
+quick=()
+[ "${QUICK:-0}" = 1 ] && quick=(--quick)
+plugins=$build/lib/cae/plugins
+backends=$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -vx cpu)
+# Each child process computes its float64 references on one core: the
+# backends' sweeps together fill the machine without oversubscribing it.
+export OMP_NUM_THREADS=1
+pids=()
+for b in $backends; do
+  "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$b.so" --seed 1 --sweep "$seeds" \
+    --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-$b.json" >"${OUT:-/tmp}/sweep-$b.log" 2>&1 &
+  pids+=($!)
+done
+sweep_status=0
+i=0
+for b in $backends; do
+  wait "${pids[$i]}" || sweep_status=1
+  i=$((i + 1))
+done
+echo "---- sweeps: $seeds seeds per CUDA backend, all backends at once on one GPU ----"
+for b in $backends; do
+  echo "== $b"
+  sed -n '/^worst error per op/,$p' "${OUT:-/tmp}/sweep-$b.log"
+  grep -E '^seed [0-9]+: (FAILED|CRASHED)' -A6 "${OUT:-/tmp}/sweep-$b.log" | head -60
+done
+[ "$status" = 0 ] && status=$sweep_status
 exit "$status"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# compute-sanitizer over every CUDA backend of a build: memcheck (with leak
+# check), racecheck, initcheck and synccheck, each over the conformance suite
+# at quick shapes and at full shapes and over a short training run on
+# synthetic data. Prints one summary table (backend x tool x workload: the
+# number of errors the tool reported, or why it did not finish) and exits 1
+# if any tool found anything.
+# usage: tests/gpu/run-sanitizers.sh [BUILD_DIR]   (default .devbuild, as run-matrix.sh)
+#   BACKENDS="v1 v2"   only these (default: every plugin but cpu)
+#   JOBS=8             runs at once (they share the one GPU)
+#   TIMEOUT=900        seconds per run before it is reported as "timeout"
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/.devbuild}
+out=${OUT:-/tmp}/sanitizers
+mkdir -p "$out"
+[ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ ! -x "$sanitizer" ]; then
+  echo "run-sanitizers: compute-sanitizer not found (CUDA toolkit's bin/)"; exit 77
+fi
+cae=$build/bin/cae
+suite=$build/bin/cae-conformance
+plugins=$build/lib/cae/plugins
+backends=${BACKENDS:-$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -vx cpu)}
+jobs=${JOBS:-8}
+limit=${TIMEOUT:-900}
+
+# A small synthetic data set for the training runs (made once, on the CPU).
+data=$out/synth
+[ -f "$data/data_batch_1.bin" ] || "$cae" data synth "$data" --train 512 --test 128 --seed 3 >/dev/null
+
+run_one() {  # backend tool workload
+  local b=$1 tool=$2 work=$3 log=$out/$1-$2-$3.log
+  local extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  local cmd=()
+  case $work in
+    quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick) ;;
+    full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1) ;;
+    train) cmd=("$cae" train --backend "$plugins/libcae-backend-$b.so" --data "$data" --samples 512
+                --epochs 1 --batch 64 --out "$out/$b-$tool.ckpt") ;;
+  esac
+  timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --print-limit 20 "${cmd[@]}" >"$log" 2>&1
+  local status=$?
+  local summary
+  summary=$(grep -E '^========= ERROR SUMMARY: [0-9]+ error' "$log" | tail -1 | grep -oE '[0-9]+ error')
+  if [ "$status" = 124 ]; then
+    echo "$b $tool $work timeout"
+  elif [ -z "$summary" ]; then
+    echo "$b $tool $work no-summary(exit $status)"
+  elif [ "$status" != 0 ] && [ "${summary%% *}" = 0 ]; then
+    echo "$b $tool $work 0-errors-but-exit-$status"
+  else
+    echo "$b $tool $work ${summary%% *}"
+  fi
+}
+export -f run_one
+export out suite cae plugins data sanitizer limit
+
+for b in $backends; do
+  for tool in memcheck racecheck initcheck synccheck; do
+    for work in quick full train; do echo "$b $tool $work"; done
+  done
+done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _ | sort >"$out/summary.txt"
+
+echo "compute-sanitizer findings (errors reported; logs in $out):"
+printf '%-10s %-10s %-8s %-8s %-8s\n' backend tool quick full train
+status=0
+for b in $backends; do
+  for tool in memcheck racecheck initcheck synccheck; do
+    row=()
+    for work in quick full train; do
+      v=$(awk -v b="$b" -v t="$tool" -v w="$work" '$1==b && $2==t && $3==w {print $4}' "$out/summary.txt")
+      row+=("${v:-missing}")
+      [ "${v:-missing}" = 0 ] || status=1
+    done
+    printf '%-10s %-10s %-8s %-8s %-8s\n' "$b" "$tool" "${row[@]}"
+  done
+done
+[ $status = 0 ] && echo "run-sanitizers: no findings" || echo "run-sanitizers: FINDINGS (see the logs above)"
+exit $status
