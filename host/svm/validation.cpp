@@ -1,0 +1,110 @@
+#include "svm/validation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "svm/kernel_params.hpp"
+#include "svm/predictor.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+namespace {
+
+FeatureSet rows_of(const FeatureSet& set, const std::vector<int64_t>& rows) {
+  FeatureSet out;
+  out.rows = static_cast<int64_t>(rows.size());
+  out.dim = set.dim;
+  out.values.resize(static_cast<size_t>(out.rows * out.dim));
+  out.labels.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::copy(set.row(rows[i]), set.row(rows[i]) + set.dim, out.values.begin() + i * set.dim);
+    out.labels.push_back(set.labels[static_cast<size_t>(rows[i])]);
+  }
+  return out;
+}
+
+}  // namespace
+
+ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation_rows,
+                                     uint64_t seed) {
+  train.check("training features", true);
+  if (!(validation_rows > 0 && validation_rows < train.rows)) {
+    throw SvmError("a validation split needs between 1 and " + std::to_string(train.rows - 1) +
+                   " of the " + std::to_string(train.rows) + " training rows, got " +
+                   std::to_string(validation_rows));
+  }
+  std::vector<int64_t> order(static_cast<size_t>(train.rows));
+  std::iota(order.begin(), order.end(), 0);
+  // mt19937_64 and a hand-written Fisher-Yates: std::shuffle's algorithm is
+  // not specified, and the split must not change with the standard library.
+  std::mt19937_64 engine(seed);
+  for (size_t i = order.size(); i > 1; --i) {
+    const size_t j = static_cast<size_t>(engine() % i);
+    std::swap(order[i - 1], order[j]);
+  }
+  std::vector<int64_t> held(order.begin(), order.begin() + validation_rows);
+  std::vector<int64_t> kept(order.begin() + validation_rows, order.end());
+  std::sort(held.begin(), held.end());
+  std::sort(kept.begin(), kept.end());
+  ValidationSplit split{rows_of(train, kept), rows_of(train, held)};
+  const std::set<int32_t> all(train.labels.begin(), train.labels.end());
+  const std::set<int32_t> fit(split.fit.labels.begin(), split.fit.labels.end());
+  if (fit != all) {
+    throw SvmError("the validation split of " + std::to_string(validation_rows) +
+                   " rows takes every row of a class: hold out fewer");
+  }
+  return split;
+}
+
+double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth) {
+  if (labels.empty() || labels.size() != truth.size()) return 0.0;
+  size_t right = 0;
+  for (size_t i = 0; i < labels.size(); ++i) right += labels[i] == truth[i];
+  return double(right) / double(labels.size());
+}
+
+std::vector<SearchResult> search_hyper_parameters(
+    Context& context, const ValidationSplit& split, const TrainOptions& base,
+    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
+  if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
+  std::vector<SearchResult> results;
+  const size_t total = Cs.size() * gammas.size();
+  for (double C : Cs) {
+    for (const GammaPolicy& gamma : gammas) {
+      const auto start = std::chrono::steady_clock::now();
+      TrainOptions options = base;
+      options.C = C;
+      options.gamma = gamma;
+      options.progress = nullptr;
+      TrainStats stats;
+      const OvoModel model = train_ovo(context, split.fit, options, &stats);
+      const Prediction predicted = predict(context, model, split.validation);
+      SearchResult r;
+      r.candidate = {C, gamma};
+      r.validation_accuracy = accuracy(predicted.labels, split.validation.labels);
+      r.gamma_value = stats.gamma;
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      results.push_back(r);
+      if (progress) progress(results.size(), total, r);
+    }
+  }
+  return results;
+}
+
+const SearchResult& best_of(const std::vector<SearchResult>& results) {
+  if (results.empty()) throw SvmError("no search results");
+  const SearchResult* best = &results.front();
+  for (const SearchResult& r : results) {
+    const bool better = r.validation_accuracy > best->validation_accuracy ||
+                        (r.validation_accuracy == best->validation_accuracy &&
+                         r.candidate.C < best->candidate.C);
+    if (better) best = &r;
+  }
+  return *best;
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,57 @@
+// Hyper-parameters chosen on held-out TRAINING images, never on the test set.
+// A validation split is a seeded random subset of the training rows; a search
+// trains one SVM per (C, gamma) candidate on the other rows and scores it on
+// the split. The test set is then used once, for the final number.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plugin/context.hpp"
+#include "svm/features.hpp"
+#include "svm/ovo_trainer.hpp"
+
+namespace cae::svm {
+
+struct ValidationSplit {
+  FeatureSet fit;         // the rows the SVM is trained on
+  FeatureSet validation;  // the held-out rows
+};
+
+// Holds out `validation_rows` rows chosen by a permutation seeded with
+// `seed` (the same seed gives the same split on every machine). Throws
+// SvmError unless 0 < validation_rows < train.rows and every class keeps
+// rows on both sides.
+ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation_rows,
+                                     uint64_t seed);
+
+struct SearchCandidate {
+  double C = 1.0;
+  GammaPolicy gamma;
+};
+
+struct SearchResult {
+  SearchCandidate candidate;
+  double validation_accuracy = 0.0;  // in [0, 1]
+  float gamma_value = 0.0f;          // what the policy resolved to
+  double seconds = 0.0;
+};
+
+// Every combination of `Cs` and `gammas` (in that order), trained with `base`'s
+// other settings on split.fit and scored on split.validation. `progress` is
+// called after each candidate (done, total, its result).
+std::vector<SearchResult> search_hyper_parameters(
+    Context& context, const ValidationSplit& split, const TrainOptions& base,
+    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
+
+// The best result: highest validation accuracy; on a tie the smaller C (the
+// simpler model), then the earlier gamma.
+const SearchResult& best_of(const std::vector<SearchResult>& results);
+
+// Fraction of `labels` equal to `truth`.
+double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth);
+
+}  // namespace cae::svm

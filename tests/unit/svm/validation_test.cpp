@@ -1,0 +1,82 @@
+// The validation split (seeded, disjoint, every class on both sides) and the
+// (C, gamma) search that chooses hyper-parameters on it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "svm/svm_error.hpp"
+#include "svm/validation.hpp"
+#include "test_data.hpp"
+
+namespace cae::svm {
+namespace {
+
+// Rows as (label, first value) pairs, to compare sets of rows.
+std::multiset<std::pair<int32_t, float>> row_keys(const FeatureSet& set) {
+  std::multiset<std::pair<int32_t, float>> keys;
+  for (int64_t i = 0; i < set.rows; ++i) keys.insert({set.labels[i], set.row(i)[0]});
+  return keys;
+}
+
+TEST_CASE("the validation split is seeded, disjoint and complete") {
+  const FeatureSet train = test::clustered(4, 50, 6, 3.0, 1, 2);
+  const ValidationSplit a = split_for_validation(train, 40, 7);
+  const ValidationSplit b = split_for_validation(train, 40, 7);
+  const ValidationSplit c = split_for_validation(train, 40, 8);
+  CHECK(a.validation.rows == 40);
+  CHECK(a.fit.rows == 160);
+  CHECK(a.validation.values == b.validation.values);  // same seed, same split
+  CHECK(a.validation.values != c.validation.values);  // another seed, another split
+  auto all = row_keys(a.fit);
+  const auto held = row_keys(a.validation);
+  all.insert(held.begin(), held.end());
+  CHECK(all == row_keys(train));
+}
+
+TEST_CASE("a split that is empty, everything, or takes a whole class is refused") {
+  const FeatureSet train = test::clustered(3, 10, 4, 3.0, 1, 2);
+  CHECK_THROWS_AS(split_for_validation(train, 0, 1), SvmError);
+  CHECK_THROWS_AS(split_for_validation(train, 30, 1), SvmError);
+  CHECK_THROWS_AS(split_for_validation(train, 29, 1), SvmError);  // leaves one class out
+}
+
+TEST_CASE("the search scores every candidate on the validation rows and keeps the best") {
+  const FeatureSet train = test::clustered(3, 60, 8, 2.0, 3, 4);
+  const ValidationSplit split = split_for_validation(train, 60, 11);
+  TrainOptions base;
+  base.threads = 1;
+  const std::vector<double> Cs = {1e-4, 1.0};
+  const std::vector<GammaPolicy> gammas = {GammaPolicy::parse("scale"), GammaPolicy::parse("auto")};
+  size_t calls = 0;
+  const std::vector<SearchResult> results = search_hyper_parameters(
+      test::cpu_context(), split, base, Cs, gammas,
+      [&](size_t done, size_t total, const SearchResult&) {
+        CHECK(done == ++calls);
+        CHECK(total == 4);
+      });
+  REQUIRE(results.size() == 4);
+  for (const SearchResult& r : results) {
+    CHECK(r.validation_accuracy >= 0.0);
+    CHECK(r.validation_accuracy <= 1.0);
+    CHECK(r.gamma_value > 0.0f);
+  }
+  // C = 1e-4 barely fits anything; C = 1 separates the clusters.
+  const SearchResult& best = best_of(results);
+  CHECK(best.candidate.C == 1.0);
+  CHECK(best.validation_accuracy > 0.9);
+  CHECK(best.validation_accuracy >= results[0].validation_accuracy);
+}
+
+TEST_CASE("ties go to the smaller C") {
+  std::vector<SearchResult> results(2);
+  results[0].candidate.C = 10.0;
+  results[0].validation_accuracy = 0.5;
+  results[1].candidate.C = 2.0;
+  results[1].validation_accuracy = 0.5;
+  CHECK(best_of(results).candidate.C == 2.0);
+  CHECK_THROWS_AS(best_of({}), SvmError);
+}
+
+}  // namespace
+}  // namespace cae::svm
