@@ -11,8 +11,8 @@ constexpr int64_t kImagesBeforeCrash = 64;
 cae_status conv2d_backward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor dy,
                            cae_tensor dx, cae_tensor dw, cae_tensor db) {
   if (tracked({x}) && dims_of(x)[0] > kImagesBeforeCrash) {
-    // volatile: the compiler cannot see the NULL, so this is a real store.
-    int* volatile nowhere = nullptr;
+    // Both volatile: the compiler neither sees the NULL nor drops the store.
+    volatile int* volatile nowhere = nullptr;
     *nowhere = 1;
   }
   return base().conv2d_backward(ctx, x, w, dy, dx, dw, db);
