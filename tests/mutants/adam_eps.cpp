@@ -17,15 +17,14 @@ cae_status adam_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_ten
     return base().adam_step(ctx, param, grad, m, v, params);
   }
   return run([&] {
-    std::vector<float> p = download(ctx, param), mean = download(ctx, m),
-                       second = download(ctx, v);
+    std::vector<float> p = download(ctx, param), mean = download(ctx, m), second = download(ctx, v);
     const std::vector<float> g_in = download(ctx, grad);
     check(base().adam_step(ctx, param, grad, m, v, params));
     const cae_adam_params hp = *params;
     const double correction1 = 1.0 - std::pow(double(hp.beta1), hp.step);
     const double correction2 = 1.0 - std::pow(double(hp.beta2), hp.step);
-    const float step_size = static_cast<float>(hp.learning_rate * std::sqrt(correction2) /
-                                               correction1);
+    const float step_size =
+        static_cast<float>(hp.learning_rate * std::sqrt(correction2) / correction1);
     for (size_t i = 0; i < p.size(); ++i) {
       const float g = g_in[i] + hp.weight_decay * p[i];
       mean[i] = hp.beta1 * mean[i] + (1.0f - hp.beta1) * g;

@@ -28,7 +28,8 @@ cae_status first_images_only(cae_context ctx, cae_tensor y, const std::function<
 
 cae_status conv2d_forward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor b, cae_tensor y,
                           int32_t fuse_relu) {
-  return first_images_only(ctx, y, [&] { return base().conv2d_forward(ctx, x, w, b, y, fuse_relu); });
+  return first_images_only(ctx, y,
+                           [&] { return base().conv2d_forward(ctx, x, w, b, y, fuse_relu); });
 }
 
 cae_status maxpool2x2_forward(cae_context ctx, cae_tensor x, cae_tensor y) {

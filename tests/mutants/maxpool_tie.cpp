@@ -21,8 +21,11 @@ cae_status maxpool2x2_backward(cae_context ctx, cae_tensor x, cae_tensor dy, cae
           const int64_t window[4] = {top_left, top_left + 1, top_left + w, top_left + w + 1};
           int64_t first = window[0], last = window[0];
           for (int64_t e : window) {
-            if (in[e] > in[first]) first = last = e;
-            else if (in[e] == in[first]) last = e;
+            if (in[e] > in[first]) {
+              first = last = e;
+            } else if (in[e] == in[first]) {
+              last = e;
+            }
           }
           grad_in[first] = 0.0f;
           grad_in[last] = grad_out[(p * (h / 2) + i) * (w / 2) + j];

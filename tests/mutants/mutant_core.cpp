@@ -89,8 +89,8 @@ TableStorage make_table() {
   storage.table = base();
   storage.table.name = "mutant-" MUTANT_ID;
   storage.table.version = "0.0.0";
-  storage.table.description = "cpu backend with one deliberate bug (" MUTANT_ID
-                              "), for the conformance suite's own test";
+  storage.table.description =
+      "cpu backend with one deliberate bug (" MUTANT_ID "), for the conformance suite's own test";
   storage.table.tensor_alloc = tracking_alloc;
   storage.table.tensor_free = tracking_free;
   storage.table.destroy = tracking_destroy;
