@@ -201,17 +201,28 @@ def judge(mutant, sweep, seeds):
     return judgement
 
 
+def seed_list(seeds):
+    """"1-14, 16, 18-20" for [1, ..., 14, 16, 18, 19, 20]."""
+    runs = []
+    for seed in seeds:
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1][1] = seed
+        else:
+            runs.append([seed, seed])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def describe_escapes(escapes):
-    """"seeds 3, 7 (passed); seed 9 (...)", grouping seeds that escaped alike."""
+    """"seeds 3, 7-9 (passed); seed 12 (...)", grouping seeds that escaped alike."""
     groups = {}
     for seed, reason in escapes:
         groups.setdefault(reason, []).append(seed)
     parts = []
     for reason, seeds in groups.items():
-        numbered = [str(s) for s in seeds if s is not None]
+        numbered = [s for s in seeds if s is not None]
         if numbered:
             label = "seed" if len(numbered) == 1 else "seeds"
-            parts.append(f"{label} {', '.join(numbered)} ({reason})")
+            parts.append(f"{label} {seed_list(numbered)} ({reason})")
         else:
             parts.append(reason)
     return "; ".join(parts)

@@ -103,9 +103,10 @@ class JudgeTest(unittest.TestCase):
         self.assertTrue(run_mutants.judge(RELU, sweep([crashed]), [1]).every_seed_caught)
 
     def test_escapes_are_grouped_by_reason(self):
-        text = run_mutants.describe_escapes([(3, "passed"), (7, "passed"), (9, "skipped"),
+        text = run_mutants.describe_escapes([(3, "passed"), (7, "passed"), (8, "passed"),
+                                             (9, "passed"), (12, "skipped"),
                                              (None, "the suite exited 0, expected 1")])
-        self.assertEqual(text, "seeds 3, 7 (passed); seed 9 (skipped); "
+        self.assertEqual(text, "seeds 3, 7-9 (passed); seed 12 (skipped); "
                                "the suite exited 0, expected 1")
 
     def test_union_filter(self):
@@ -167,7 +168,7 @@ class MainTest(unittest.TestCase):
     def test_a_passing_mutant_fails_the_runner(self):
         status, out = self.main("passed")
         self.assertEqual(status, 1, out)
-        self.assertIn("ESCAPED on seeds 1, 2, 3 (passed, expected failed or crashed)", out)
+        self.assertIn("ESCAPED on seeds 1-3 (passed, expected failed or crashed)", out)
 
     def test_control_needs_every_seed_passed(self):
         self.assertEqual(self.main("passed", extra=["--control"])[0], 0)
