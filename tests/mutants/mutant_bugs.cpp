@@ -276,7 +276,9 @@ TEST_CASE("probe-error: probe fails") {
   cae_probe_result result{};
   result.struct_size = sizeof result;
   CHECK(cpu().probe(&result) == CAE_STATUS_OK);
-  CHECK(mutant("probe-error").probe(&result) == CAE_STATUS_INTERNAL);
+  const cae_backend_table& broken = mutant("probe-error");
+  CHECK(broken.probe(&result) == CAE_STATUS_INTERNAL);
+  CHECK(std::string(broken.last_error(nullptr)).find("probe") == 0);
 }
 
 TEST_CASE("struct-size-larger and -smaller: ABI 1.0 with another table size") {
