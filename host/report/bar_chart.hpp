@@ -1,0 +1,35 @@
+// A grouped bar chart: one group per category, one bar per series in each
+// group (e.g. per op: one bar per backend; per class: one bar per run).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/color.hpp"
+#include "report/figure.hpp"
+
+namespace cae {
+
+struct BarSeries {
+  std::string name;            // legend entry
+  std::vector<double> values;  // one per category; NaN (or <= 0 on a log axis) = no bar
+  Rgb color;
+};
+
+struct BarChartOptions {
+  int width = 860;
+  int height = 340;
+  std::string title;
+  std::string y_label;
+  // For values that differ by orders of magnitude (a naive kernel next to a
+  // tensor-core one); bars then grow from the axis' bottom.
+  bool log_scale = false;
+};
+
+// Category names that do not fit under their group are slanted. Throws
+// std::invalid_argument when there are no categories, a series has a
+// different number of values, or the size is below 240x160.
+Figure bar_chart_figure(const std::vector<std::string>& categories,
+                        const std::vector<BarSeries>& series, const BarChartOptions& options = {});
+
+}  // namespace cae
