@@ -85,9 +85,13 @@ Figure bar_chart_figure(const std::vector<std::string>& categories,
   check_input(categories, series, options);
   std::vector<double> values;
   for (const BarSeries& s : series) values.insert(values.end(), s.values.begin(), s.values.end());
+  values.push_back(options.axis_includes_low);
+  values.push_back(options.axis_includes_high);
   AxisTicks ticks = ticks_for(values, options.log_scale, true);
   std::vector<LegendEntry> legend;
-  for (const BarSeries& s : series) legend.push_back({s.name, s.color, false, true});
+  if (options.legend) {
+    for (const BarSeries& s : series) legend.push_back({s.name, s.color, false, true});
+  }
   std::string y_label = options.y_label + (options.log_scale ? " (log scale)" : "");
 
   return Figure{options.width, options.height, [=](cairo_t* cr) {

@@ -2,6 +2,7 @@
 // group (e.g. per op: one bar per backend; per class: one bar per run).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct BarChartOptions {
   // For values that differ by orders of magnitude (a naive kernel next to a
   // tensor-core one); bars then grow from the axis' bottom.
   bool log_scale = false;
+  // Values the axis must reach even without data there (e.g. 0 and 100 for
+  // percentages); NaN = none.
+  double axis_includes_low = std::numeric_limits<double>::quiet_NaN();
+  double axis_includes_high = std::numeric_limits<double>::quiet_NaN();
+  // A legend (right of the plot) names the series; one series may not need it.
+  bool legend = true;
 };
 
 // Category names that do not fit under their group are slanted. Throws

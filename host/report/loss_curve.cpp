@@ -117,6 +117,10 @@ void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
   AxisTicks y_ticks = ticks_for(values, options.log_scale, false);
   int epochs = std::max(epoch_count(series), 1);
   AxisTicks x_ticks = integer_ticks(1, epochs);
+  // A little room at both ends, so the first and last markers show whole.
+  double x_margin = std::max(0.03 * (x_ticks.high - x_ticks.low), 0.1);
+  x_ticks.low -= x_margin;
+  x_ticks.high += x_margin;
   std::string y_label = options.y_label + (options.log_scale ? " (log scale)" : "");
 
   PlotBox box;

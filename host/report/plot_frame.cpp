@@ -40,6 +40,10 @@ void draw_value_axis(cairo_t* cr, const PlotBox& box, const ValueScale& scale,
                      const AxisTicks& ticks, const std::string& title, double title_x) {
   cairo_save(cr);
   cairo_set_line_width(cr, 1.0);
+  // A label is left out where it would touch the last one drawn (every digit
+  // of a short log axis): its grid line still shows the step.
+  const double label_room = text_height(kTickText);
+  double last_label_y = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < ticks.values.size(); ++i) {
     // Half-pixel offsets put one-pixel lines exactly on a pixel row.
     double y = std::round(scale.y(ticks.values[i])) + 0.5;
@@ -51,6 +55,8 @@ void draw_value_axis(cairo_t* cr, const PlotBox& box, const ValueScale& scale,
     cairo_move_to(cr, box.left - kTickLength, y);
     cairo_line_to(cr, box.left, y);
     cairo_stroke(cr);
+    if (last_label_y - y < label_room) continue;
+    last_label_y = y;
     draw_text(cr, box.left - kTickLength - kGap / 2, y, ticks.labels[i], kTickText, Align::kEnd,
               Align::kCenter);
   }

@@ -18,6 +18,10 @@ Figure per_class_accuracy_figure(const std::vector<std::string>& class_names,
   options.title = "Accuracy per class";
   options.y_label = "accuracy (%)";
   options.height = 320;
+  options.axis_includes_low = 0.0;
+  options.axis_includes_high = 100.0;
+  // One run needs no legend; several are told apart by it.
+  options.legend = accuracy_fractions.size() > 1;
   return bar_chart_figure(class_names, percent, options);
 }
 
