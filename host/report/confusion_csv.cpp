@@ -3,9 +3,7 @@
 #include "io/atomic_file.hpp"
 #include "report/class_names.hpp"
 #include "report/csv_field.hpp"
-#include "report/text_file.hpp"
-
-#include <stdexcept>
+#include "report/csv_file.hpp"
 
 namespace cae {
 
@@ -30,40 +28,17 @@ void write_confusion_csv(const std::filesystem::path& path, const ConfusionMatri
 }
 
 ConfusionTable read_confusion_csv(const std::filesystem::path& path) {
-  auto fail = [&](const std::string& what) {
-    return std::runtime_error(path.string() + ": " + what);
-  };
-  std::vector<std::vector<std::string>> rows;
-  try {
-    rows = parse_csv(read_text_file(path));
-  } catch (const std::invalid_argument& e) {
-    throw fail(e.what());
-  }
+  CsvFile csv(path);
+  const auto& rows = csv.rows();
   if (rows.size() < 2 || rows[0].size() != rows.size()) {
-    throw fail("not a square confusion table (a header and one row per class)");
+    throw csv.error("not a square confusion table (a header and one row per class)");
   }
   const int n = static_cast<int>(rows.size()) - 1;
   ConfusionTable table{ConfusionMatrix(n), {rows[0].begin() + 1, rows[0].end()}};
   for (int t = 0; t < n; ++t) {
-    const std::vector<std::string>& row = rows[static_cast<std::size_t>(t) + 1];
-    if (row.size() != rows[0].size()) {
-      throw fail("line " + std::to_string(t + 2) + " has " + std::to_string(row.size()) +
-                 " fields, the header " + std::to_string(rows[0].size()));
-    }
-    for (int p = 0; p < n; ++p) {
-      const std::string& field = row[static_cast<std::size_t>(p) + 1];
-      std::size_t used = 0;
-      long long count = -1;
-      try {
-        count = std::stoll(field, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (field.empty() || used != field.size() || count < 0) {
-        throw fail("line " + std::to_string(t + 2) + ": \"" + field + "\" is not a count");
-      }
-      table.matrix.add(t, p, count);
-    }
+    const std::size_t row = static_cast<std::size_t>(t) + 1;
+    csv.check_width(row);
+    for (int p = 0; p < n; ++p) table.matrix.add(t, p, csv.count(row, static_cast<std::size_t>(p) + 1));
   }
   return table;
 }

@@ -2,12 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <stdexcept>
 
 #include "io/atomic_file.hpp"
 #include "report/csv_field.hpp"
-#include "report/text_file.hpp"
+#include "report/csv_file.hpp"
 
 namespace cae {
 
@@ -40,43 +38,18 @@ void write_loss_series_csv(const std::filesystem::path& path,
 }
 
 std::vector<LossSeries> read_loss_series_csv(const std::filesystem::path& path) {
-  auto fail = [&](const std::string& what) {
-    return std::runtime_error(path.string() + ": " + what);
-  };
-  std::vector<std::vector<std::string>> rows;
-  try {
-    rows = parse_csv(read_text_file(path));
-  } catch (const std::invalid_argument& e) {
-    throw fail(e.what());
-  }
+  CsvFile csv(path);
+  const auto& rows = csv.rows();
   if (rows.empty() || rows[0].empty() || rows[0][0] != "epoch") {
-    throw fail("not a loss table (its header must start with \"epoch\")");
+    throw csv.error("not a loss table (its header must start with \"epoch\")");
   }
   std::vector<LossSeries> series;
   for (std::size_t c = 1; c < rows[0].size(); ++c) {
     series.push_back(LossSeries{rows[0][c], {}, series_color(c - 1)});
   }
   for (std::size_t r = 1; r < rows.size(); ++r) {
-    if (rows[r].size() != rows[0].size()) {
-      throw fail("line " + std::to_string(r + 1) + " has " + std::to_string(rows[r].size()) +
-                 " fields, the header " + std::to_string(rows[0].size()));
-    }
-    for (std::size_t c = 1; c < rows[r].size(); ++c) {
-      const std::string& field = rows[r][c];
-      double value = std::numeric_limits<double>::quiet_NaN();
-      if (!field.empty()) {
-        std::size_t used = 0;
-        try {
-          value = std::stod(field, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != field.size()) {
-          throw fail("line " + std::to_string(r + 1) + ": \"" + field + "\" is not a number");
-        }
-      }
-      series[c - 1].values.push_back(value);
-    }
+    csv.check_width(r);
+    for (std::size_t c = 1; c < rows[r].size(); ++c) series[c - 1].values.push_back(csv.number(r, c));
   }
   return series;
 }

@@ -46,7 +46,8 @@ CHECK_SCRIPT = r"""(() => {
     .map(u => u.getAttribute('xlink:href') || u.getAttribute('href'))
     .filter(h => h && h.startsWith('#') && !document.getElementById(h.slice(1)));
   return {title: document.title, images, svgs, duplicates: [...duplicates].slice(0, 5),
-          dangling: dangling.slice(0, 5), height: document.documentElement.scrollHeight};
+          dangling: dangling.slice(0, 5),
+          height: Math.ceil(document.body.getBoundingClientRect().bottom) + 32};
 })()"""
 
 
