@@ -22,7 +22,9 @@ std::string format(const char* pattern, double value) {
 }
 
 double tflops(const OpTiming& op) { return op.gflop > 0 && op.ms > 0 ? op.gflop / op.ms : 0.0; }
-double gbps(const OpTiming& op) { return op.gbytes > 0 && op.ms > 0 ? op.gbytes / op.ms * 1e3 : 0.0; }
+double gbps(const OpTiming& op) {
+  return op.gbytes > 0 && op.ms > 0 ? op.gbytes / op.ms * 1e3 : 0.0;
+}
 
 std::string line(const std::string& a, const std::string& b, const std::string& c,
                  const std::string& d, const std::string& e, const std::string& f) {
@@ -85,8 +87,8 @@ std::string format_comparison(const BenchComparison& cmp) {
     if (!b.ran) continue;
     const BenchResult& r = b.result;
     std::string extract = cmp.settings.extract_images > 0 ? format("%.3f", r.extract_seconds) : "-";
-    std::string peak = r.peak_device_bytes ? format("%.1f", double(r.peak_device_bytes) / 1048576.0)
-                                           : "-";
+    std::string peak =
+        r.peak_device_bytes ? format("%.1f", double(r.peak_device_bytes) / 1048576.0) : "-";
     std::snprintf(text, sizeof text, "  %-24s %10.3f %10s %12.0f %9.2f %12s %10s\n",
                   (b.name + " (" + b.precision + ")").c_str(), r.epoch_seconds,
                   speedup_text(ref.result.epoch_seconds, r.epoch_seconds).c_str(),
@@ -111,20 +113,25 @@ std::string comparison_json(const BenchComparison& cmp) {
     for (std::size_t i = 0; i < b.result.ops.size(); ++i) {
       const OpTiming& op = b.result.ops[i];
       double ref_ms = i < ref.result.ops.size() ? ref.result.ops[i].ms : 0.0;
-      ops.push_back({{"op", op.op}, {"layer", op.layer}, {"shape", op.shape}, {"ms", op.ms},
+      ops.push_back({{"op", op.op},
+                     {"layer", op.layer},
+                     {"shape", op.shape},
+                     {"ms", op.ms},
                      {"speedup", ref_ms > 0 && op.ms > 0 ? ref_ms / op.ms : 0.0},
-                     {"tflops", tflops(op)}, {"gbps", gbps(op)}});
+                     {"tflops", tflops(op)},
+                     {"gbps", gbps(op)}});
     }
     const BenchResult& r = b.result;
-    entry.update({{"device", b.device},
-                  {"precision", b.precision},
-                  {"ops", ops},
-                  {"epoch_seconds", r.epoch_seconds},
-                  {"epoch_speedup", r.epoch_seconds > 0 ? ref.result.epoch_seconds / r.epoch_seconds : 0.0},
-                  {"images_per_second", r.images_per_second},
-                  {"epoch_tflops", r.epoch_tflops},
-                  {"extract_seconds", r.extract_seconds},
-                  {"peak_device_bytes", r.peak_device_bytes}});
+    entry.update(
+        {{"device", b.device},
+         {"precision", b.precision},
+         {"ops", ops},
+         {"epoch_seconds", r.epoch_seconds},
+         {"epoch_speedup", r.epoch_seconds > 0 ? ref.result.epoch_seconds / r.epoch_seconds : 0.0},
+         {"images_per_second", r.images_per_second},
+         {"epoch_tflops", r.epoch_tflops},
+         {"extract_seconds", r.extract_seconds},
+         {"peak_device_bytes", r.peak_device_bytes}});
     backends.push_back(entry);
   }
   json doc = {{"format", "cae-bench-comparison"},

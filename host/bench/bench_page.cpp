@@ -63,9 +63,10 @@ std::string epoch_section(const BenchComparison& cmp, const std::vector<RanBacke
   options.height = 320;
   std::string html = "<section>\n<h2>Epoch time</h2>\n";
   html += figure_html(bar_chart_figure(categories, series, options), "epoch-", "epoch time");
-  html += "<table>\n<tr><th>backend</th><th>device</th><th class=\"number\">epoch s</th>"
-          "<th class=\"number\">speed-up</th><th class=\"number\">images/s</th>"
-          "<th class=\"number\">TFLOP/s</th><th class=\"number\">extraction s</th></tr>\n";
+  html +=
+      "<table>\n<tr><th>backend</th><th>device</th><th class=\"number\">epoch s</th>"
+      "<th class=\"number\">speed-up</th><th class=\"number\">images/s</th>"
+      "<th class=\"number\">TFLOP/s</th><th class=\"number\">extraction s</th></tr>\n";
   const BenchResult& ref = cmp.backends[cmp.reference].result;
   for (const RanBackend& b : ran) {
     const BenchResult& r = b.bench->result;
@@ -109,9 +110,10 @@ std::string op_chart(const std::string& kind, std::size_t index, const BenchResu
 
 std::string op_table(const BenchComparison& cmp, const std::vector<RanBackend>& ran) {
   const BenchResult& ref = cmp.backends[cmp.reference].result;
-  std::string html = "<table class=\"ops\">\n<tr><th>op</th><th>backend</th>"
-                     "<th class=\"number\">ms</th><th class=\"number\">speed-up</th>"
-                     "<th class=\"number\">TFLOP/s</th><th class=\"number\">GB/s</th></tr>\n";
+  std::string html =
+      "<table class=\"ops\">\n<tr><th>op</th><th>backend</th>"
+      "<th class=\"number\">ms</th><th class=\"number\">speed-up</th>"
+      "<th class=\"number\">TFLOP/s</th><th class=\"number\">GB/s</th></tr>\n";
   for (std::size_t i = 0; i < ref.ops.size(); ++i) {
     const OpTiming& ref_op = ref.ops[i];
     html += "<tr class=\"group\"><td colspan=\"6\">" +
@@ -142,13 +144,14 @@ std::string render_bench_page(const BenchComparison& cmp) {
                      "</strong>.</p>\n";
   for (const BackendBench& b : cmp.backends) {
     if (!b.ran) {
-      body += "<p class=\"skipped\">Skipped <strong>" + html_escape(b.name) + "</strong>: " +
-              html_escape(b.skip_reason) + "</p>\n";
+      body += "<p class=\"skipped\">Skipped <strong>" + html_escape(b.name) +
+              "</strong>: " + html_escape(b.skip_reason) + "</p>\n";
     }
   }
   body += epoch_section(cmp, ran);
-  body += "<section>\n<h2>Per op</h2>\n<p>Milliseconds per call at the model's shapes, one group "
-          "per layer, log scale.</p>\n";
+  body +=
+      "<section>\n<h2>Per op</h2>\n<p>Milliseconds per call at the model's shapes, one group "
+      "per layer, log scale.</p>\n";
   std::vector<std::string> kinds = op_kinds(ref.result);
   for (std::size_t k = 0; k < kinds.size(); ++k) body += op_chart(kinds[k], k, ref.result, ran);
   body += op_table(cmp, ran) + "</section>\n";

@@ -20,17 +20,14 @@ namespace cae::cli {
 namespace {
 
 void print_table(const bench::BenchResult& r, const bench::BenchSettings& s) {
-  std::printf("\n%-20s %-15s %-34s %10s %9s\n", "op", "layer", "shape", "ms", "TFLOP/s");
+  std::printf("\n%-20s %-15s %-34s %10s %9s %9s\n", "op", "layer", "shape", "ms", "TFLOP/s", "GB/s");
   double total_ms = 0;
   for (const auto& op : r.ops) {
     total_ms += op.ms;
-    if (op.gflop > 0) {
-      std::printf("%-20s %-15s %-34s %10.3f %9.2f\n", op.op.c_str(), op.layer.c_str(), op.shape.c_str(),
-                  op.ms, op.gflop / op.ms);
-    } else {
-      std::printf("%-20s %-15s %-34s %10.3f %9s\n", op.op.c_str(), op.layer.c_str(), op.shape.c_str(),
-                  op.ms, "-");
-    }
+    char tflops[32] = "-";
+    if (op.gflop > 0) std::snprintf(tflops, sizeof tflops, "%.2f", op.gflop / op.ms);
+    std::printf("%-20s %-15s %-34s %10.3f %9s %9.1f\n", op.op.c_str(), op.layer.c_str(),
+                op.shape.c_str(), op.ms, tflops, op.gbytes / op.ms * 1e3);
   }
   std::printf("%-71s %10.3f\n", "sum of ops (one training step)", total_ms);
   std::printf("\nepoch (%lld images, batch %d): %.3f s, %.0f images/s, %.2f TFLOP/s achieved\n",
@@ -50,7 +47,8 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : r.ops) {
     ops.push_back({{"op", op.op}, {"layer", op.layer}, {"shape", op.shape}, {"ms", op.ms},
-                   {"tflops", op.gflop > 0 ? op.gflop / op.ms : 0.0}});
+                   {"tflops", op.gflop > 0 ? op.gflop / op.ms : 0.0},
+                   {"gbps", op.gbytes / op.ms * 1e3}});
   }
   return {{"backend", session.backend->name},
           {"device", session.device.name},

@@ -46,7 +46,8 @@ double category_room(const std::vector<std::string>& categories, double group_wi
 void draw_bars(cairo_t* cr, const PlotBox& box, const ValueScale& scale,
                const std::vector<BarSeries>& series, std::size_t categories) {
   double group_width = box.width() / static_cast<double>(categories);
-  double bar_width = group_width * kGroupFill / static_cast<double>(std::max<std::size_t>(1, series.size()));
+  double bar_width =
+      group_width * kGroupFill / static_cast<double>(std::max<std::size_t>(1, series.size()));
   for (std::size_t s = 0; s < series.size(); ++s) {
     set_color(cr, series[s].color);
     for (std::size_t c = 0; c < categories; ++c) {
@@ -94,31 +95,31 @@ Figure bar_chart_figure(const std::vector<std::string>& categories,
   }
   std::string y_label = options.y_label + (options.log_scale ? " (log scale)" : "");
 
-  return Figure{options.width, options.height, [=](cairo_t* cr) {
-                  paint_background(cr);
-                  double top = kPadding;
-                  if (!options.title.empty()) {
-                    draw_text(cr, options.width / 2.0, top, options.title, kTitleText,
-                              Align::kCenter);
-                    top += text_height(kTitleText) + kGap;
-                  }
-                  // The legend sits right of the plot, so it never hides a bar.
-                  double legend_room = legend.empty() ? 0.0 : legend_width(legend) + kGap;
-                  PlotBox box;
-                  box.left = kPadding + value_axis_room(ticks, y_label);
-                  box.right = options.width - kPadding - legend_room;
-                  box.top = top + kGap;
-                  bool slanted = false;
-                  double group_width = (box.right - box.left) / categories.size();
-                  box.bottom = options.height - kPadding -
-                               category_room(categories, group_width, slanted) - kGap / 2;
-                  ValueScale scale(ticks, options.log_scale, box);
-                  draw_value_axis(cr, box, scale, ticks, y_label, kPadding);
-                  draw_bars(cr, box, scale, series, categories.size());
-                  draw_frame(cr, box);
-                  draw_categories(cr, box, categories, slanted);
-                  draw_legend(cr, box.right + kGap, box.top, legend);
-                }};
+  return Figure{
+      options.width, options.height, [=](cairo_t* cr) {
+        paint_background(cr);
+        double top = kPadding;
+        if (!options.title.empty()) {
+          draw_text(cr, options.width / 2.0, top, options.title, kTitleText, Align::kCenter);
+          top += text_height(kTitleText) + kGap;
+        }
+        // The legend sits right of the plot, so it never hides a bar.
+        double legend_room = legend.empty() ? 0.0 : legend_width(legend) + kGap;
+        PlotBox box;
+        box.left = kPadding + value_axis_room(ticks, y_label);
+        box.right = options.width - kPadding - legend_room;
+        box.top = top + kGap;
+        bool slanted = false;
+        double group_width = (box.right - box.left) / categories.size();
+        box.bottom =
+            options.height - kPadding - category_room(categories, group_width, slanted) - kGap / 2;
+        ValueScale scale(ticks, options.log_scale, box);
+        draw_value_axis(cr, box, scale, ticks, y_label, kPadding);
+        draw_bars(cr, box, scale, series, categories.size());
+        draw_frame(cr, box);
+        draw_categories(cr, box, categories, slanted);
+        draw_legend(cr, box.right + kGap, box.top, legend);
+      }};
 }
 
 }  // namespace cae

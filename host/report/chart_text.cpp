@@ -40,9 +40,12 @@ double advance(cairo_t* cr, const std::string& text) {
 
 double offset(Align align, double length) {
   switch (align) {
-    case Align::kStart: return 0.0;
-    case Align::kCenter: return -length / 2.0;
-    case Align::kEnd: return -length;
+    case Align::kStart:
+      return 0.0;
+    case Align::kCenter:
+      return -length / 2.0;
+    case Align::kEnd:
+      return -length;
   }
   return 0.0;
 }

@@ -38,7 +38,8 @@ ConfusionTable read_confusion_csv(const std::filesystem::path& path) {
   for (int t = 0; t < n; ++t) {
     const std::size_t row = static_cast<std::size_t>(t) + 1;
     csv.check_width(row);
-    for (int p = 0; p < n; ++p) table.matrix.add(t, p, csv.count(row, static_cast<std::size_t>(p) + 1));
+    for (int p = 0; p < n; ++p)
+      table.matrix.add(t, p, csv.count(row, static_cast<std::size_t>(p) + 1));
   }
   return table;
 }

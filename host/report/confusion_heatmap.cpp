@@ -139,8 +139,7 @@ void draw_cells(cairo_t* cr, const Layout& layout, const ConfusionMatrix& matrix
       // Empty cells keep their "0" faint so the eye goes to what is there.
       if (matrix.count(t, p) == 0) style.color = mix(fill, style.color, 0.3);
       draw_text(cr, x + layout.cell / 2.0, y + layout.cell / 2.0,
-                percent_label(fraction, matrix.count(t, p)), style, Align::kCenter,
-                Align::kCenter);
+                percent_label(fraction, matrix.count(t, p)), style, Align::kCenter, Align::kCenter);
     }
   }
   cairo_set_line_width(cr, 1.0);

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "report/colormap.hpp"
-#include "report/metrics.hpp"
 #include "report/figure.hpp"
+#include "report/metrics.hpp"
 
 namespace cae {
 

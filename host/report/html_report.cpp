@@ -160,8 +160,8 @@ void write_html_report(const std::filesystem::path& path, const ReportData& give
                      names, {BarSeries{"accuracy", data.per_class_accuracy, series_color(0)}}));
   }
   FigureSvgs svgs;
-  for (const std::string* png : {&data.confusion_png, &data.reconstruction_png,
-                                 &data.loss_curve_png}) {
+  for (const std::string* png :
+       {&data.confusion_png, &data.reconstruction_png, &data.loss_curve_png}) {
     if (png->empty()) continue;
     std::filesystem::path svg = svg_path_for(folder / *png);
     std::error_code ignored;

@@ -12,8 +12,7 @@ std::string prefix_after(const std::string& text, const std::string& marker,
                          const std::string& prefix) {
   std::string out;
   std::size_t from = 0;
-  for (std::size_t at = text.find(marker); at != std::string::npos;
-       at = text.find(marker, from)) {
+  for (std::size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, from)) {
     out.append(text, from, at + marker.size() - from);
     out += prefix;
     from = at + marker.size();
@@ -34,7 +33,8 @@ std::string inline_svg(std::string_view svg_document, const std::string& id_pref
   for (const char* marker : {" id=\"", "href=\"#", "url(#"}) {
     svg = prefix_after(svg, marker, id_prefix);
   }
-  std::string attributes = " class=\"figure\" role=\"img\" aria-label=\"" + html_escape(label) + "\"";
+  std::string attributes =
+      " class=\"figure\" role=\"img\" aria-label=\"" + html_escape(label) + "\"";
   svg.insert(4, attributes);
   while (!svg.empty() && (svg.back() == '\n' || svg.back() == ' ')) svg.pop_back();
   return svg;

@@ -49,7 +49,8 @@ std::vector<LossSeries> read_loss_series_csv(const std::filesystem::path& path) 
   }
   for (std::size_t r = 1; r < rows.size(); ++r) {
     csv.check_width(r);
-    for (std::size_t c = 1; c < rows[r].size(); ++c) series[c - 1].values.push_back(csv.number(r, c));
+    for (std::size_t c = 1; c < rows[r].size(); ++c)
+      series[c - 1].values.push_back(csv.number(r, c));
   }
   return series;
 }

@@ -63,8 +63,8 @@ void draw_epoch_axis(cairo_t* cr, const PlotBox& box, const AxisTicks& ticks) {
   cairo_restore(cr);
 }
 
-void draw_series(cairo_t* cr, const PlotBox& box, const AxisTicks& x_ticks,
-                 const ValueScale& scale, const LossSeries& series, bool markers) {
+void draw_series(cairo_t* cr, const PlotBox& box, const AxisTicks& x_ticks, const ValueScale& scale,
+                 const LossSeries& series, bool markers) {
   cairo_save(cr);
   cairo_rectangle(cr, box.left, box.top, box.width(), box.height());
   cairo_clip(cr);
@@ -131,7 +131,8 @@ void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
   box.right = options.width - kPadding - text_width(x_ticks.labels.back(), kTickText) / 2;
   ValueScale scale(y_ticks, options.log_scale, box);
 
-  bool any = std::any_of(values.begin(), values.end(), [&](double v) { return scale.plottable(v); });
+  bool any =
+      std::any_of(values.begin(), values.end(), [&](double v) { return scale.plottable(v); });
   if (!any) {
     draw_no_data(cr, box);
     return;

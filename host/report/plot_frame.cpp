@@ -31,7 +31,8 @@ double ValueScale::y(double value) const {
 
 double value_axis_room(const AxisTicks& ticks, const std::string& title) {
   double widest = 0.0;
-  for (const std::string& label : ticks.labels) widest = std::max(widest, text_width(label, kTickText));
+  for (const std::string& label : ticks.labels)
+    widest = std::max(widest, text_width(label, kTickText));
   double title_room = title.empty() ? 0.0 : text_height(kLabelText) + kGap;
   return title_room + widest + kGap / 2 + kTickLength;
 }

@@ -132,8 +132,8 @@ Figure reconstruction_grid_figure(const std::vector<ReconstructionSample>& sampl
   const double tiles_x = std::ceil(kPadding + (label_width > 0 ? label_width + kGap : 0));
   const double tiles_y = std::ceil(kPadding + text_height(title_style) + kGap);
   const int width = static_cast<int>(tiles_x + 3 * tile_width + 2 * separator + kPadding);
-  const int height = static_cast<int>(tiles_y + rows * tile_height + (rows - 1) * separator +
-                                       kPadding);
+  const int height =
+      static_cast<int>(tiles_y + rows * tile_height + (rows - 1) * separator + kPadding);
   return Figure{width, height, [=](cairo_t* cr) {
                   paint_background(cr);
                   for (int column = 0; column < 3; ++column) {

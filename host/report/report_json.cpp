@@ -26,7 +26,8 @@ json pairs(const std::vector<std::pair<std::string, std::string>>& rows) {
 
 std::vector<std::pair<std::string, std::string>> pairs_from(const json& list) {
   std::vector<std::pair<std::string, std::string>> rows;
-  for (const json& row : list) rows.emplace_back(row.at(0).get<std::string>(), row.at(1).get<std::string>());
+  for (const json& row : list)
+    rows.emplace_back(row.at(0).get<std::string>(), row.at(1).get<std::string>());
   return rows;
 }
 
@@ -34,7 +35,8 @@ std::vector<std::pair<std::string, std::string>> pairs_from(const json& list) {
 
 std::string report_json(const ReportData& data) {
   json timings = json::array();
-  for (const auto& [stage, seconds] : data.stage_timings) timings.push_back({stage, number(seconds)});
+  for (const auto& [stage, seconds] : data.stage_timings)
+    timings.push_back({stage, number(seconds)});
   json per_class = json::array();
   for (double v : data.per_class_accuracy) per_class.push_back(number(v));
   json doc = {{"format", "cae-report"},
@@ -80,7 +82,8 @@ ReportData parse_report_json(const std::string& text) {
       data.stage_timings.emplace_back(stage.at(0).get<std::string>(), number_from(stage.at(1)));
     }
     data.accuracy = number_from(doc.at("accuracy"));
-    for (const json& v : doc.at("per_class_accuracy")) data.per_class_accuracy.push_back(number_from(v));
+    for (const json& v : doc.at("per_class_accuracy"))
+      data.per_class_accuracy.push_back(number_from(v));
     data.per_class_support = doc.at("per_class_support").get<std::vector<std::int64_t>>();
     data.class_names = doc.at("class_names").get<std::vector<std::string>>();
     const json& files = doc.at("files");

@@ -42,7 +42,8 @@ std::string seconds_text(double seconds) {
 
 std::string header_row(const std::string& first, const std::vector<std::string>& names) {
   std::string html = "<tr><th>" + html_escape(first) + "</th>";
-  for (const std::string& name : names) html += "<th class=\"number\">" + html_escape(name) + "</th>";
+  for (const std::string& name : names)
+    html += "<th class=\"number\">" + html_escape(name) + "</th>";
   return html + "</tr>\n";
 }
 
@@ -82,8 +83,9 @@ std::vector<LossSeries> overlaid_losses(const std::vector<RunFolder>& runs,
 std::string runs_section(const std::vector<RunFolder>& runs, const std::vector<std::string>& names,
                          const std::filesystem::path& page_dir) {
   std::string html = "<section>\n<h2>Runs</h2>\n<table class=\"runs\">\n";
-  html += "<tr><th>run</th><th>backend</th><th>device</th><th class=\"number\">accuracy</th>"
-          "<th class=\"number\">total seconds</th><th>report</th></tr>\n";
+  html +=
+      "<tr><th>run</th><th>backend</th><th>device</th><th class=\"number\">accuracy</th>"
+      "<th class=\"number\">total seconds</th><th>report</th></tr>\n";
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const ReportData& d = runs[r].data;
     html += "<tr><td>" + html_escape(names[r]) + "</td><td>" + html_escape(d.backend) +
@@ -91,7 +93,8 @@ std::string runs_section(const std::vector<RunFolder>& runs, const std::vector<s
             percent_text(d.accuracy) + "</td><td class=\"number\">" +
             seconds_text(total_seconds(d.stage_timings)) + "</td><td>" +
             html_link(std::filesystem::proximate(runs[r].path / "report.html", page_dir).string(),
-                      "report.html") + "</td></tr>\n";
+                      "report.html") +
+            "</td></tr>\n";
   }
   return html + "</table>\n</section>\n";
 }
@@ -101,12 +104,14 @@ std::string per_class_section(const std::vector<RunFolder>& runs,
   std::vector<std::string> classes = shared_class_names(runs);
   if (classes.empty()) return "";
   std::string html = "<section>\n<h2>Accuracy per class</h2>\n";
-  if (figure) html += figure_html(*figure, "compare-per-class-", "accuracy per class", kPerClassPng);
+  if (figure)
+    html += figure_html(*figure, "compare-per-class-", "accuracy per class", kPerClassPng);
   html += "<table class=\"per-class\">\n" + header_row("class", names);
   for (std::size_t c = 0; c < classes.size(); ++c) {
     html += "<tr><td>" + html_escape(classes[c]) + "</td>";
     for (const RunFolder& run : runs) {
-      html += "<td class=\"number\">" + percent_text(per_class_of(run, classes.size())[c]) + "</td>";
+      html +=
+          "<td class=\"number\">" + percent_text(per_class_of(run, classes.size())[c]) + "</td>";
     }
     html += "</tr>\n";
   }

@@ -13,7 +13,7 @@ namespace cae {
 
 struct RunFolder {
   std::filesystem::path path;
-  ReportData data;                // from report.json
+  ReportData data;                 // from report.json
   std::vector<LossSeries> losses;  // from the loss chart's CSV; empty without one
 };
 

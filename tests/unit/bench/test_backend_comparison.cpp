@@ -63,8 +63,8 @@ TEST_CASE("the reference is the first backend that ran, or the one named") {
   CHECK(cae::bench::choose_reference(backends, "V3") == 2);
   CHECK_THROWS_WITH_AS(cae::bench::choose_reference(backends, "naive"),
                        doctest::Contains("no CUDA device"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(cae::bench::choose_reference(backends, "v9"),
-                       doctest::Contains("not among"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(cae::bench::choose_reference(backends, "v9"), doctest::Contains("not among"),
+                       std::invalid_argument);
   CHECK_THROWS_AS(cae::bench::choose_reference({skipped("a", "x")}, ""), std::invalid_argument);
 }
 
@@ -80,9 +80,9 @@ TEST_CASE("the table lists skipped backends with their reason and every op per b
   CHECK(contains(table, "skipped naive: unavailable: no CUDA device"));
   CHECK(contains(table, "speed-up over cpu"));
   CHECK(count_of(table, "conv2d_forward  encoder.") == 2);
-  CHECK(count_of(table, "v3 (fp32)") == 4);  // three ops and the epoch line
+  CHECK(count_of(table, "v3 (fp32)") == 4);                        // three ops and the epoch line
   CHECK(contains(table, "0.100       100x     20.00    4000.0"));  // ms, x, TFLOP/s, GB/s
-  CHECK(contains(table, "40.0x"));  // epoch 20 s -> 0.5 s
+  CHECK(contains(table, "40.0x"));                                 // epoch 20 s -> 0.5 s
   CHECK_FALSE(contains(table, "naive (fp32)"));
 }
 

@@ -167,7 +167,9 @@ TEST_CASE("loss curve draws both series in their colours, and writes its numbers
     CHECK(picture->count(series[0].color) > 200);
     CHECK(picture->count(series[1].color) > 100);
   }
-  CHECK(cae::test::read_file(dir / "loss.csv").rfind("epoch,train loss,test MSE\n1,0.08,0.09\n", 0) == 0);
+  CHECK(
+      cae::test::read_file(dir / "loss.csv").rfind("epoch,train loss,test MSE\n1,0.08,0.09\n", 0) ==
+      0);
   CHECK(std::filesystem::exists(dir / "loss.svg"));
 }
 

@@ -63,9 +63,11 @@ TEST_CASE("report shows the numbers, the pictures and the settings") {
 
 TEST_CASE("figures with an SVG are drawn inline, and per-class accuracy is a chart") {
   cae::ReportData data = sample_report();
-  cae::FigureSvgs svgs = {{"loss.png", "<?xml version=\"1.0\"?>\n<svg id=\"s\"><use href=\"#s\"/></svg>"}};
+  cae::FigureSvgs svgs = {
+      {"loss.png", "<?xml version=\"1.0\"?>\n<svg id=\"s\"><use href=\"#s\"/></svg>"}};
   std::string html = cae::render_html_report(data, svgs);
-  CHECK(contains(html, "<svg class=\"figure\" role=\"img\" aria-label=\"Loss per epoch\" id=\"loss-s\">"));
+  CHECK(contains(
+      html, "<svg class=\"figure\" role=\"img\" aria-label=\"Loss per epoch\" id=\"loss-s\">"));
   CHECK(contains(html, "href=\"#loss-s\""));
   CHECK(contains(html, "<a href=\"loss.png\">PNG</a>"));
   CHECK_FALSE(contains(html, "src=\"loss.png\""));

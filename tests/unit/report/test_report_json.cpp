@@ -52,6 +52,6 @@ TEST_CASE("a malformed report.json is refused with a reason") {
   CHECK_THROWS_WITH_AS(cae::parse_report_json("{\"format\": \"cae-report\", \"version\": 1}"),
                        doctest::Contains("malformed"), std::runtime_error);
   cae::test::TempDir dir;
-  CHECK_THROWS_WITH_AS(cae::read_report_json(dir / "absent.json"),
-                       doctest::Contains("absent.json"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(cae::read_report_json(dir / "absent.json"), doctest::Contains("absent.json"),
+                       std::runtime_error);
 }
