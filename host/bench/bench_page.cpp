@@ -151,7 +151,7 @@ std::string render_bench_page(const BenchComparison& cmp) {
   body += epoch_section(cmp, ran);
   body +=
       "<section>\n<h2>Per op</h2>\n<p>Milliseconds per call at the model's shapes, one group "
-      "per layer, log scale.</p>\n";
+      "per layer; a log scale where times differ by more than 10x.</p>\n";
   std::vector<std::string> kinds = op_kinds(ref.result);
   for (std::size_t k = 0; k < kinds.size(); ++k) body += op_chart(kinds[k], k, ref.result, ran);
   body += op_table(cmp, ran) + "</section>\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "report/plot_frame.hpp"
@@ -79,6 +80,21 @@ void draw_categories(cairo_t* cr, const PlotBox& box, const std::vector<std::str
   }
 }
 
+// Whether the positive values differ by more than a factor of 10. A log axis
+// over less would start its bars at an arbitrary value, so their lengths
+// would suggest ratios the data does not have.
+bool spans_a_decade(const std::vector<double>& values) {
+  double low = std::numeric_limits<double>::infinity();
+  double high = 0.0;
+  for (double v : values) {
+    if (std::isfinite(v) && v > 0.0) {
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  return high > 10.0 * low;
+}
+
 }  // namespace
 
 Figure bar_chart_figure(const std::vector<std::string>& categories,
@@ -88,12 +104,14 @@ Figure bar_chart_figure(const std::vector<std::string>& categories,
   for (const BarSeries& s : series) values.insert(values.end(), s.values.begin(), s.values.end());
   values.push_back(options.axis_includes_low);
   values.push_back(options.axis_includes_high);
-  AxisTicks ticks = ticks_for(values, options.log_scale, true);
+  BarChartOptions chosen = options;
+  chosen.log_scale = options.log_scale && spans_a_decade(values);
+  AxisTicks ticks = ticks_for(values, chosen.log_scale, true);
   std::vector<LegendEntry> legend;
   if (options.legend) {
     for (const BarSeries& s : series) legend.push_back({s.name, s.color, false, true});
   }
-  std::string y_label = options.y_label + (options.log_scale ? " (log scale)" : "");
+  std::string y_label = options.y_label + (chosen.log_scale ? " (log scale)" : "");
 
   return Figure{
       options.width, options.height, [=](cairo_t* cr) {
@@ -113,7 +131,7 @@ Figure bar_chart_figure(const std::vector<std::string>& categories,
         double group_width = (box.right - box.left) / categories.size();
         box.bottom =
             options.height - kPadding - category_room(categories, group_width, slanted) - kGap / 2;
-        ValueScale scale(ticks, options.log_scale, box);
+        ValueScale scale(ticks, chosen.log_scale, box);
         draw_value_axis(cr, box, scale, ticks, y_label, kPadding);
         draw_bars(cr, box, scale, series, categories.size());
         draw_frame(cr, box);

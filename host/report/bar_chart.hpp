@@ -23,7 +23,8 @@ struct BarChartOptions {
   std::string title;
   std::string y_label;
   // For values that differ by orders of magnitude (a naive kernel next to a
-  // tensor-core one); bars then grow from the axis' bottom.
+  // tensor-core one); bars then grow from the axis' bottom. Values within a
+  // factor of 10 of each other get a linear axis from 0 all the same.
   bool log_scale = false;
   // Values the axis must reach even without data there (e.g. 0 and 100 for
   // percentages); NaN = none.
