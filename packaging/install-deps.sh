@@ -10,7 +10,9 @@ packages=(
   doctest-dev                                        # test framework
   libopenblas-dev                                    # CBLAS for the cpu backend
   nlohmann-json3-dev                                 # safetensors headers, bench JSON
-  libstb-dev                                         # PNG writing for reports
+  libcairo2-dev                                      # report figures: PNG and SVG surfaces
+  fonts-dejavu-core                                  # the sans-serif face figures are drawn in
+  chromium                                           # browser test of report.html / bench page
   python3                                            # test helpers
 )
 missing=()

@@ -30,6 +30,15 @@ Tensor random_tensor(Context& context, const std::vector<int64_t>& dims, std::mt
   return t;
 }
 
+// Gigabytes of float32 tensors holding `floats` values.
+double gbytes_of(double floats) { return floats * 4.0 / 1e9; }
+
+double count_of(const std::vector<int64_t>& dims) {
+  double n = 1;
+  for (int64_t d : dims) n *= double(d);
+  return n;
+}
+
 void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
                     std::vector<OpTiming>& out) {
   const int64_t B = s.batch;
@@ -47,19 +56,22 @@ void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
     Tensor db = context.alloc(b.dims());
     const double fwd_gflop = 2.0 * double(L.weight_count()) * L.size * L.size * double(B) / 1e9;
     const std::string io = dims_text(in_dims) + "->" + dims_text(out_dims);
+    const double in_n = count_of(in_dims), out_n = count_of(out_dims);
+    const double w_n = double(L.parameter_count());
     out.push_back({"conv2d_forward", L.name, io,
                    median_ms(context, [&] { context.conv2d_forward(x, w, b, y, L.relu); }, s.policy),
-                   fwd_gflop});
+                   fwd_gflop, gbytes_of(in_n + w_n + out_n)});
     Tensor* dx_or_null = i == 0 ? nullptr : &dx;  // the model never needs the input's gradient
     out.push_back({"conv2d_backward", L.name, io,
                    median_ms(context, [&] { context.conv2d_backward(x, w, dy, dx_or_null, dw, db); },
                              s.policy),
-                   fwd_gflop * (i == 0 ? 1.0 : 2.0)});
+                   fwd_gflop * (i == 0 ? 1.0 : 2.0),
+                   gbytes_of(in_n + w_n + out_n + w_n + (i == 0 ? 0.0 : in_n))});
     if (L.relu) {
       Tensor d_activation = context.alloc(out_dims);
       out.push_back({"relu_backward", L.name, dims_text(out_dims),
                      median_ms(context, [&] { context.relu_backward(y, dy, d_activation); }, s.policy),
-                     0});
+                     0, gbytes_of(3 * out_n)});
     }
     if (L.after == nn::After::MaxPool) {
       std::vector<int64_t> small{B, L.out_channels, L.size / 2, L.size / 2};
@@ -67,24 +79,29 @@ void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
       Tensor dp = random_tensor(context, small, rng);
       Tensor dyy = context.alloc(out_dims);
       out.push_back({"maxpool2x2_forward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.maxpool2x2_forward(y, p); }, s.policy), 0});
+                     median_ms(context, [&] { context.maxpool2x2_forward(y, p); }, s.policy), 0,
+                     gbytes_of(out_n * 1.25)});
       out.push_back({"maxpool2x2_backward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.maxpool2x2_backward(y, dp, dyy); }, s.policy), 0});
+                     median_ms(context, [&] { context.maxpool2x2_backward(y, dp, dyy); }, s.policy), 0,
+                     gbytes_of(out_n * 2.25)});
     } else if (L.after == nn::After::Upsample) {
       std::vector<int64_t> big{B, L.out_channels, L.size * 2, L.size * 2};
       Tensor u = context.alloc(big);
       Tensor du = random_tensor(context, big, rng);
       Tensor dyy = context.alloc(out_dims);
       out.push_back({"upsample2x_forward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.upsample2x_forward(y, u); }, s.policy), 0});
+                     median_ms(context, [&] { context.upsample2x_forward(y, u); }, s.policy), 0,
+                     gbytes_of(out_n * 5)});
       out.push_back({"upsample2x_backward", L.name, dims_text(big),
-                     median_ms(context, [&] { context.upsample2x_backward(du, dyy); }, s.policy), 0});
+                     median_ms(context, [&] { context.upsample2x_backward(du, dyy); }, s.policy), 0,
+                     gbytes_of(out_n * 5)});
     } else {
       Tensor target = random_tensor(context, out_dims, rng, 0.0f, 1.0f);
       Tensor loss = context.alloc({1});
       Tensor grad = context.alloc(out_dims);
       out.push_back({"mse_loss", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.mse_loss(y, target, loss, &grad); }, s.policy), 0});
+                     median_ms(context, [&] { context.mse_loss(y, target, loss, &grad); }, s.policy), 0,
+                     gbytes_of(3 * out_n)});
     }
   }
 }
@@ -95,7 +112,8 @@ void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTimi
   nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
   out.push_back({"adam_step", "all 10 tensors", "751,875 parameters",
                  median_ms(context, [&] { adam.step(model.parameters(), model.gradients()); }, s.policy),
-                 0});
+                 // Reads parameters, gradients and both moments; writes parameters and moments.
+                 0, gbytes_of(7.0 * double(nn::total_parameter_count()))});
 }
 
 // Batches of random pixels, rotated so caches do not flatter the timing.

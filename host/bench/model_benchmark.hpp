@@ -16,6 +16,9 @@ struct OpTiming {
   std::string shape;  // "[64,256,16,16]->[64,128,16,16]"
   double ms = 0;
   double gflop = 0;  // 0 for memory-bound ops
+  // Bytes the op must read and write at least (inputs, outputs, weights,
+  // gradients; float32), in 1e9 units: achieved GB/s = gbytes / ms * 1000.
+  double gbytes = 0;
 };
 
 struct BenchSettings {

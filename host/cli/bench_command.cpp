@@ -1,11 +1,16 @@
 // `cae bench`: per-op milliseconds at the model's shapes, one training epoch,
-// feature extraction, achieved TFLOP/s and peak device memory.
+// feature extraction, achieved TFLOP/s and peak device memory; with
+// `--backend all` or a list (`v2,v3,cpu`) every backend at the same shapes,
+// side by side, speed-ups over a reference backend.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "backend_session.hpp"
+#include "bench/bench_page.hpp"
 #include "bench/model_benchmark.hpp"
 #include "commands.hpp"
 #include "io/atomic_file.hpp"
@@ -15,17 +20,14 @@ namespace cae::cli {
 namespace {
 
 void print_table(const bench::BenchResult& r, const bench::BenchSettings& s) {
-  std::printf("\n%-20s %-15s %-34s %10s %9s\n", "op", "layer", "shape", "ms", "TFLOP/s");
+  std::printf("\n%-20s %-15s %-34s %10s %9s %9s\n", "op", "layer", "shape", "ms", "TFLOP/s", "GB/s");
   double total_ms = 0;
   for (const auto& op : r.ops) {
     total_ms += op.ms;
-    if (op.gflop > 0) {
-      std::printf("%-20s %-15s %-34s %10.3f %9.2f\n", op.op.c_str(), op.layer.c_str(), op.shape.c_str(),
-                  op.ms, op.gflop / op.ms);
-    } else {
-      std::printf("%-20s %-15s %-34s %10.3f %9s\n", op.op.c_str(), op.layer.c_str(), op.shape.c_str(),
-                  op.ms, "-");
-    }
+    char tflops[32] = "-";
+    if (op.gflop > 0) std::snprintf(tflops, sizeof tflops, "%.2f", op.gflop / op.ms);
+    std::printf("%-20s %-15s %-34s %10.3f %9s %9.1f\n", op.op.c_str(), op.layer.c_str(),
+                op.shape.c_str(), op.ms, tflops, op.gbytes / op.ms * 1e3);
   }
   std::printf("%-71s %10.3f\n", "sum of ops (one training step)", total_ms);
   std::printf("\nepoch (%lld images, batch %d): %.3f s, %.0f images/s, %.2f TFLOP/s achieved\n",
@@ -45,7 +47,8 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : r.ops) {
     ops.push_back({{"op", op.op}, {"layer", op.layer}, {"shape", op.shape}, {"ms", op.ms},
-                   {"tflops", op.gflop > 0 ? op.gflop / op.ms : 0.0}});
+                   {"tflops", op.gflop > 0 ? op.gflop / op.ms : 0.0},
+                   {"gbps", op.gbytes / op.ms * 1e3}});
   }
   return {{"backend", session.backend->name},
           {"device", session.device.name},
@@ -61,6 +64,127 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
           {"peak_device_bytes", r.peak_device_bytes}};
 }
 
+// --backend all, or a comma-separated list of names.
+bool compares_backends(const po::variables_map& vm) {
+  if (!vm.count("backend")) return false;
+  const std::string& spec = vm["backend"].as<std::string>();
+  return spec == "all" || spec.find(',') != std::string::npos;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::vector<std::string> listed_names(const std::string& spec) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = spec.find(',', start);
+    std::string name = spec.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (name.empty()) throw UsageError("--backend list \"" + spec + "\" has an empty name");
+    if (names_a_backend_file(name)) {
+      throw UsageError("--backend lists take backend names, not files (\"" + name +
+                       "\"): put the file's folder in --plugin-dir");
+    }
+    for (const std::string& seen : names) {
+      if (lower(seen) == lower(name)) throw UsageError("--backend lists " + name + " twice");
+    }
+    names.push_back(name);
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
+}
+
+// The records to run, in order: the list's, or for "all" every backend found
+// by ascending probe priority (cpu, naive, v1, v2, v3: slowest to fastest).
+std::vector<const BackendRecord*> chosen_backends(const Registry& registry, const std::string& spec) {
+  std::vector<const BackendRecord*> chosen;
+  if (spec == "all") {
+    for (const BackendRecord& record : registry.backends()) chosen.push_back(&record);
+    std::stable_sort(chosen.begin(), chosen.end(), [](const BackendRecord* a, const BackendRecord* b) {
+      return a->priority < b->priority;
+    });
+    if (chosen.empty()) throw UsageError("--backend all: no backend was found");
+    return chosen;
+  }
+  for (const std::string& name : listed_names(spec)) {
+    const BackendRecord* record = registry.find(name);
+    if (!record) {
+      std::string known;
+      for (const BackendRecord& r : registry.backends()) known += (known.empty() ? "" : ", ") + r.name;
+      throw UsageError("unknown backend \"" + name + "\" (found: " + known + ")");
+    }
+    chosen.push_back(record);
+  }
+  return chosen;
+}
+
+bench::BackendBench bench_one(const BackendRecord& record, const po::variables_map& vm,
+                              const bench::BenchSettings& s) {
+  bench::BackendBench result;
+  result.name = record.name;
+  if (!record.available) {
+    result.skip_reason = "unavailable: " + record.unavailable_reason;
+    return result;
+  }
+  std::cout << "\n== " << record.name << " ==\n";
+  try {
+    Context context(record.table(), vm["device"].as<int>(), vm["threads"].as<int>());
+    DeviceInfo device = context.device_info();
+    result.device = device.name;
+    result.precision = precision_name(device.precision);
+    std::cout << "backend " << record.name << " on " << device.name << " (" << result.precision
+              << ")\n";
+    result.result = bench::run_model_benchmark(context, s, std::cout);
+    result.ran = true;
+  } catch (const std::exception& e) {
+    // One backend failing (out of memory, a driver error) must not lose the others' figures.
+    result.skip_reason = std::string("failed: ") + e.what();
+    std::cout << "skipped " << record.name << ": " << result.skip_reason << "\n";
+  }
+  return result;
+}
+
+void write_outputs(const po::variables_map& vm, const bench::BenchComparison& comparison) {
+  if (vm.count("json")) {
+    write_file_atomically(vm["json"].as<std::string>(), bench::comparison_json(comparison));
+  }
+  if (vm.count("html")) {
+    bench::write_bench_page(vm["html"].as<std::string>(), comparison);
+    std::cout << "page: " << vm["html"].as<std::string>() << "\n";
+  }
+}
+
+std::string reference_option(const po::variables_map& vm) {
+  return vm.count("reference") ? vm["reference"].as<std::string>() : "";
+}
+
+int compare_backends(const po::variables_map& vm, const bench::BenchSettings& s) {
+  Registry registry = discover_backends(vm);
+  print_discovery_warnings(registry);
+  std::vector<const BackendRecord*> chosen =
+      chosen_backends(registry, vm["backend"].as<std::string>());
+  std::string reference = reference_option(vm);
+  if (!reference.empty() &&
+      std::none_of(chosen.begin(), chosen.end(),
+                   [&](const BackendRecord* r) { return lower(r->name) == lower(reference); })) {
+    throw UsageError("--reference " + reference + " is not among the backends benchmarked");
+  }
+  bench::BenchComparison comparison;
+  comparison.settings = s;
+  for (const BackendRecord* record : chosen) comparison.backends.push_back(bench_one(*record, vm, s));
+  try {
+    comparison.reference = bench::choose_reference(comparison.backends, reference);
+  } catch (const std::invalid_argument& e) {
+    for (const auto& b : comparison.backends) std::cerr << "cae bench: " << b.name << ": " << b.skip_reason << "\n";
+    throw std::runtime_error(e.what());
+  }
+  std::cout << "\n" << bench::format_comparison(comparison);
+  write_outputs(vm, comparison);
+  return 0;
+}
+
 int run_bench(const po::variables_map& vm) {
   bench::BenchSettings s;
   s.batch = option_in_range(vm, "batch", 1, 65536);
@@ -68,11 +192,20 @@ int run_bench(const po::variables_map& vm) {
   s.extract_images = option_in_range<int64_t>(vm, "extract-images", 0, 100000000);
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
   if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>());
+  if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>());
+  if (compares_backends(vm)) return compare_backends(vm, s);
+  if (vm.count("reference")) throw UsageError("--reference needs --backend all or a list");
   BackendSession session = open_backend_session(vm, std::cout);
   bench::BenchResult r = bench::run_model_benchmark(*session.context, s, std::cout);
   print_table(r, s);
   if (vm.count("json")) {
     write_file_atomically(vm["json"].as<std::string>(), to_json(r, s, session).dump(2) + "\n");
+  }
+  if (vm.count("html")) {  // the comparison page, of one backend
+    bench::BenchComparison one{s, {{session.backend->name, session.device.name,
+                                    precision_name(session.device.precision), true, "", r}}, 0};
+    bench::write_bench_page(vm["html"].as<std::string>(), one);
+    std::cout << "page: " << vm["html"].as<std::string>() << "\n";
   }
   return 0;
 }
@@ -80,8 +213,11 @@ int run_bench(const po::variables_map& vm) {
 }  // namespace
 
 Command bench_command() {
-  return {"bench", "cae bench [--backend B] [--batch 64] [--images 50000] [--json FILE]",
-          "Time every op at the model's shapes, one training epoch and feature extraction",
+  return {"bench",
+          "cae bench [--backend B|all|B1,B2,...] [--reference B] [--batch 64] [--images 50000] "
+          "[--json FILE] [--html FILE]",
+          "Time every op at the model's shapes, one training epoch and feature extraction; "
+          "several backends side by side",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             options.add_options()
@@ -89,7 +225,12 @@ Command bench_command() {
                 ("images", po::value<int64_t>()->default_value(50000)->value_name("N"), "images in the timed epoch")
                 ("extract-images", po::value<int64_t>()->default_value(60000)->value_name("N"), "images encoded in the extraction timing (0 = skip)")
                 ("repeats", po::value<int>()->default_value(20)->value_name("R"), "timed runs per op (median)")
-                ("json", po::value<std::string>()->value_name("FILE"), "also write the results as JSON");
+                ("json", po::value<std::string>()->value_name("FILE"), "also write the results as JSON")
+                ("html", po::value<std::string>()->value_name("FILE"),
+                 "also write a page with a bar chart per op and an epoch-time chart")
+                ("reference", po::value<std::string>()->value_name("B"),
+                 "with --backend all or a list: the backend speed-ups are measured against "
+                 "(default: the first listed that runs; for all, cpu: the slowest first)");
           },
           run_bench};
 }

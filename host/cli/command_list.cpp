@@ -14,6 +14,7 @@ const std::vector<Command>& all_commands() {
       pipeline_command(),
       import_weights_command(),
       bench_command(),
+      report_command(),
   };
   return commands;
 }

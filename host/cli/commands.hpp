@@ -15,5 +15,6 @@ Command bench_command();
 Command svm_command();
 Command evaluate_command();
 Command pipeline_command();
+Command report_command();
 
 }  // namespace cae::cli

@@ -1,7 +1,7 @@
 // Colour maps for heat maps: a value in [0, 1] to a colour.
 #pragma once
 
-#include "report/rgb_image.hpp"
+#include "report/color.hpp"
 
 namespace cae {
 

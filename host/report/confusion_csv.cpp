@@ -3,6 +3,7 @@
 #include "io/atomic_file.hpp"
 #include "report/class_names.hpp"
 #include "report/csv_field.hpp"
+#include "report/csv_file.hpp"
 
 namespace cae {
 
@@ -24,6 +25,23 @@ std::string confusion_csv(const ConfusionMatrix& matrix,
 void write_confusion_csv(const std::filesystem::path& path, const ConfusionMatrix& matrix,
                          const std::vector<std::string>& class_names) {
   write_file_atomically(path.string(), confusion_csv(matrix, class_names));
+}
+
+ConfusionTable read_confusion_csv(const std::filesystem::path& path) {
+  CsvFile csv(path);
+  const auto& rows = csv.rows();
+  if (rows.size() < 2 || rows[0].size() != rows.size()) {
+    throw csv.error("not a square confusion table (a header and one row per class)");
+  }
+  const int n = static_cast<int>(rows.size()) - 1;
+  ConfusionTable table{ConfusionMatrix(n), {rows[0].begin() + 1, rows[0].end()}};
+  for (int t = 0; t < n; ++t) {
+    const std::size_t row = static_cast<std::size_t>(t) + 1;
+    csv.check_width(row);
+    for (int p = 0; p < n; ++p)
+      table.matrix.add(t, p, csv.count(row, static_cast<std::size_t>(p) + 1));
+  }
+  return table;
 }
 
 }  // namespace cae

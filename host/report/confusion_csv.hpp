@@ -19,4 +19,14 @@ std::string confusion_csv(const ConfusionMatrix& matrix,
 void write_confusion_csv(const std::filesystem::path& path, const ConfusionMatrix& matrix,
                          const std::vector<std::string>& class_names);
 
+// A confusion matrix read back from confusion_csv()'s format, with its class names.
+struct ConfusionTable {
+  ConfusionMatrix matrix{1};
+  std::vector<std::string> class_names;
+};
+
+// Throws std::runtime_error naming `path` when the file cannot be read, is
+// not square, or holds something other than non-negative counts.
+ConfusionTable read_confusion_csv(const std::filesystem::path& path);
+
 }  // namespace cae

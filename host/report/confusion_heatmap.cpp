@@ -4,34 +4,23 @@
 #include <cmath>
 #include <string>
 
-#include "report/bitmap_text.hpp"
 #include "report/class_names.hpp"
-#include "report/png_file.hpp"
+#include "report/plot_frame.hpp"
 
 namespace cae {
 namespace {
 
 constexpr int kMaxGridPx = 960;
 constexpr int kMinCellPx = 8;
-constexpr int kPadding = 16;
-constexpr int kGap = 8;
-constexpr int kScaleBarWidth = 16;
-constexpr Rgb kInk{40, 40, 40};
-constexpr Rgb kFrame{110, 110, 110};
+constexpr double kPadding = 16.0;
+constexpr double kGap = 8.0;
+constexpr double kScaleBarWidth = 16.0;
 constexpr Rgb kGridLine{205, 208, 214};
 constexpr Rgb kNoData{225, 225, 225};
 
 int cell_size(const HeatmapOptions& options, int num_classes) {
   int fitting = kMaxGridPx / num_classes;
   return std::max(kMinCellPx, std::min(options.cell_px, fitting));
-}
-
-// The largest text scale at which `text` fits into `room` pixels, 0 if none.
-int fitting_scale(const std::string& text, int room, int max_scale) {
-  for (int scale = max_scale; scale >= 1; --scale) {
-    if (text_width(text, scale) <= room && text_height(scale) <= room) return scale;
-  }
-  return 0;
 }
 
 std::string percent_label(double fraction, std::int64_t count) {
@@ -41,171 +30,185 @@ std::string percent_label(double fraction, std::int64_t count) {
   return rounded == 0 ? "<1" : std::to_string(rounded);
 }
 
-// Where everything goes; computed first so the image can be sized exactly.
+// Where everything goes; computed first so the figure can be sized exactly.
 struct Layout {
   int cell = 0;
+  TextStyle names;  // class names, scaled down with the cells
+  TextStyle values;
+  bool show_values = false;
   // Short names (such as class numbers) fit above their column; longer ones
   // are turned upright.
   bool upright_column_names = false;
-  int column_names_height = 0;
-  int label_scale = 1;
-  int title_scale = 2;
-  int grid_x = 0;
-  int grid_y = 0;
-  int grid_size = 0;
-  int scale_bar_x = 0;
+  double grid_x = 0.0;
+  double grid_y = 0.0;
+  double grid_size = 0.0;
+  double scale_bar_x = 0.0;
   int width = 0;
   int height = 0;
 };
+
+// The largest text size (13 px down to 7 px) at which "100" fits a cell.
+double value_text_size(int cell) {
+  for (double size = 13.0; size >= 7.0; size -= 1.0) {
+    if (text_width("100", TextStyle{size}) <= cell - 6) return size;
+  }
+  return 0.0;
+}
 
 Layout plan_layout(const std::vector<std::string>& names, const HeatmapOptions& options) {
   Layout layout;
   int n = static_cast<int>(names.size());
   layout.cell = cell_size(options, n);
-  layout.label_scale = layout.cell >= 24 ? 2 : 1;
   layout.grid_size = n * layout.cell;
+  layout.names = TextStyle{std::clamp(layout.cell * 0.4, 8.0, 13.0)};
+  double value_size = value_text_size(layout.cell);
+  layout.show_values = options.show_values && value_size > 0.0;
+  layout.values = TextStyle{value_size};
 
-  int longest_name = 0;
+  double longest_name = 0.0;
   for (const std::string& name : names) {
-    longest_name = std::max(longest_name, text_width(name, layout.label_scale));
+    longest_name = std::max(longest_name, text_width(name, layout.names));
   }
-  int axis_title_height = text_height(layout.title_scale);
+  double name_height = text_height(layout.names);
+  double axis_title_height = text_height(kLabelText);
   layout.upright_column_names = longest_name > layout.cell - 4;
-  layout.column_names_height =
-      layout.upright_column_names ? longest_name : text_height(layout.label_scale);
+  double column_names_height = layout.upright_column_names ? longest_name : name_height;
 
-  layout.grid_x = kPadding + axis_title_height + kGap + longest_name + kGap;
-  int top = kPadding;
-  if (!options.title.empty()) top += axis_title_height + 2 * kGap;
+  layout.grid_x = std::ceil(kPadding + axis_title_height + kGap + longest_name + kGap);
+  double top = kPadding;
+  if (!options.title.empty()) top += text_height(kTitleText) + kGap;
   top += axis_title_height + kGap;  // "predicted class"
-  layout.grid_y = top + layout.column_names_height + kGap;
+  layout.grid_y = std::ceil(top + column_names_height + kGap);
 
   layout.scale_bar_x = layout.grid_x + layout.grid_size + 3 * kGap;
-  int scale_labels_width = text_width("100", layout.label_scale);
-  layout.width = layout.scale_bar_x + kScaleBarWidth + kGap + scale_labels_width + kGap +
-                 text_height(layout.label_scale) + kPadding;
-  layout.height = layout.grid_y + layout.grid_size + kPadding;
+  double scale_labels_width = text_width("100", kTickText);
+  double width = layout.scale_bar_x + kScaleBarWidth + kGap + scale_labels_width + kGap +
+                 text_height(kTickText) + kPadding;
   // A long title may need more room than the matrix.
   if (!options.title.empty()) {
-    layout.width =
-        std::max(layout.width, 2 * kPadding + text_width(options.title, layout.title_scale));
+    width = std::max(width, 2 * kPadding + text_width(options.title, kTitleText));
   }
+  layout.width = static_cast<int>(std::ceil(width));
+  layout.height = static_cast<int>(std::ceil(layout.grid_y + layout.grid_size + kPadding));
   return layout;
 }
 
-void draw_axis_labels(RgbImage& image, const Layout& layout, const std::vector<std::string>& names,
+void draw_axis_labels(cairo_t* cr, const Layout& layout, const std::vector<std::string>& names,
                       const HeatmapOptions& options) {
-  int scale = layout.label_scale;
-  int title_height = text_height(layout.title_scale);
-  int y = kPadding;
+  double y = kPadding;
   if (!options.title.empty()) {
-    int x = (image.width() - text_width(options.title, layout.title_scale)) / 2;
-    draw_text(image, x, y, options.title, kInk, layout.title_scale);
-    y += title_height + 2 * kGap;
+    draw_text(cr, layout.width / 2.0, y, options.title, kTitleText, Align::kCenter);
+    y += text_height(kTitleText) + kGap;
   }
-  const std::string predicted_title = "predicted class";
-  int predicted_x =
-      layout.grid_x + (layout.grid_size - text_width(predicted_title, layout.title_scale)) / 2;
-  draw_text(image, std::max(kPadding, predicted_x), y, predicted_title, kInk, layout.title_scale);
+  double grid_middle_x = layout.grid_x + layout.grid_size / 2;
+  draw_text(cr, grid_middle_x, y, "predicted class", kLabelText, Align::kCenter);
+  draw_text(cr, kPadding, layout.grid_y + layout.grid_size / 2, "true class", kLabelText,
+            Align::kCenter, Align::kStart, 90.0);
 
-  const std::string true_title = "true class";
-  int true_y = layout.grid_y + (layout.grid_size - text_width(true_title, layout.title_scale)) / 2;
-  draw_text_vertical(image, kPadding, std::max(kPadding, true_y), true_title, kInk,
-                     layout.title_scale);
-
-  int name_height = text_height(scale);
   for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-    int cell_start = i * layout.cell;
-    int centered = (layout.cell - name_height) / 2;
+    double middle = (i + 0.5) * layout.cell;
     // Row names right-aligned against the grid.
-    draw_text(image, layout.grid_x - kGap - text_width(names[i], scale),
-              layout.grid_y + cell_start + centered, names[i], kInk, scale);
-    int name_width = text_width(names[i], scale);
+    draw_text(cr, layout.grid_x - kGap, layout.grid_y + middle, names[i], layout.names, Align::kEnd,
+              Align::kCenter);
     if (layout.upright_column_names) {  // ending just above the grid
-      draw_text_vertical(image, layout.grid_x + cell_start + centered,
-                         layout.grid_y - kGap - name_width, names[i], kInk, scale);
+      draw_text(cr, layout.grid_x + middle, layout.grid_y - kGap, names[i], layout.names,
+                Align::kStart, Align::kCenter, 90.0);
     } else {
-      draw_text(image, layout.grid_x + cell_start + (layout.cell - name_width) / 2,
-                layout.grid_y - kGap - name_height, names[i], kInk, scale);
+      draw_text(cr, layout.grid_x + middle, layout.grid_y - kGap, names[i], layout.names,
+                Align::kCenter, Align::kEnd);
     }
   }
 }
 
-void draw_cells(RgbImage& image, const Layout& layout, const ConfusionMatrix& matrix,
+void draw_cells(cairo_t* cr, const Layout& layout, const ConfusionMatrix& matrix,
                 const HeatmapOptions& options) {
   int n = matrix.num_classes();
-  int text_room = layout.cell - 4;
-  int value_scale = options.show_values ? fitting_scale("100", text_room, 2) : 0;
   for (int t = 0; t < n; ++t) {
     for (int p = 0; p < n; ++p) {
       double fraction = matrix.row_fraction(t, p);
       bool has_data = std::isfinite(fraction);
       Rgb fill = has_data ? map_color(options.color_map, fraction) : kNoData;
-      int x = layout.grid_x + p * layout.cell;
-      int y = layout.grid_y + t * layout.cell;
-      image.fill_rect(x, y, layout.cell, layout.cell, fill);
-      if (value_scale == 0 || !has_data) continue;
-      std::string label = percent_label(fraction, matrix.count(t, p));
-      Rgb ink = readable_text_color(fill);
+      double x = layout.grid_x + p * layout.cell;
+      double y = layout.grid_y + t * layout.cell;
+      set_color(cr, fill);
+      cairo_rectangle(cr, x, y, layout.cell, layout.cell);
+      cairo_fill(cr);
+      if (!layout.show_values || !has_data) continue;
+      TextStyle style = layout.values;
+      style.color = readable_text_color(fill);
       // Empty cells keep their "0" faint so the eye goes to what is there.
-      if (matrix.count(t, p) == 0) ink = mix(fill, ink, 0.3);
-      draw_text(image, x + (layout.cell - text_width(label, value_scale)) / 2,
-                y + (layout.cell - 7 * value_scale) / 2, label, ink, value_scale);
+      if (matrix.count(t, p) == 0) style.color = mix(fill, style.color, 0.3);
+      draw_text(cr, x + layout.cell / 2.0, y + layout.cell / 2.0,
+                percent_label(fraction, matrix.count(t, p)), style, Align::kCenter, Align::kCenter);
     }
   }
+  cairo_set_line_width(cr, 1.0);
   if (options.grid_lines) {
+    set_color(cr, kGridLine);
     for (int i = 1; i < n; ++i) {
-      int offset = i * layout.cell;
-      image.fill_rect(layout.grid_x + offset, layout.grid_y, 1, layout.grid_size, kGridLine);
-      image.fill_rect(layout.grid_x, layout.grid_y + offset, layout.grid_size, 1, kGridLine);
+      double offset = i * layout.cell + 0.5;
+      cairo_move_to(cr, layout.grid_x + offset, layout.grid_y);
+      cairo_line_to(cr, layout.grid_x + offset, layout.grid_y + layout.grid_size);
+      cairo_move_to(cr, layout.grid_x, layout.grid_y + offset);
+      cairo_line_to(cr, layout.grid_x + layout.grid_size, layout.grid_y + offset);
     }
+    cairo_stroke(cr);
   }
-  image.stroke_rect(layout.grid_x - 1, layout.grid_y - 1, layout.grid_size + 2,
-                    layout.grid_size + 2, kFrame);
+  draw_frame(cr, PlotBox{layout.grid_x - 1, layout.grid_y - 1, layout.grid_x + layout.grid_size,
+                         layout.grid_y + layout.grid_size});
 }
 
-// A vertical colour ramp from 100 % (top) to 0 % (bottom) with labelled ticks
-// and a caption (the tick labels carry no '%': the font's looks like a 'Z').
-void draw_scale_bar(RgbImage& image, const Layout& layout, const HeatmapOptions& options) {
-  int top = layout.grid_y;
-  int height = layout.grid_size;
-  for (int row = 0; row < height; ++row) {
-    double value = 1.0 - static_cast<double>(row) / std::max(1, height - 1);
-    image.fill_rect(layout.scale_bar_x, top + row, kScaleBarWidth, 1,
-                    map_color(options.color_map, value));
+// A vertical colour ramp from 100 % (top) to 0 % (bottom) with labelled ticks and a caption.
+void draw_scale_bar(cairo_t* cr, const Layout& layout, const HeatmapOptions& options) {
+  double top = layout.grid_y;
+  double height = layout.grid_size;
+  cairo_pattern_t* ramp = cairo_pattern_create_linear(0.0, top + height, 0.0, top);
+  constexpr int kStops = 16;
+  for (int i = 0; i <= kStops; ++i) {
+    Rgb c = map_color(options.color_map, static_cast<double>(i) / kStops);
+    cairo_pattern_add_color_stop_rgb(ramp, static_cast<double>(i) / kStops, c.r / 255.0,
+                                     c.g / 255.0, c.b / 255.0);
   }
-  image.stroke_rect(layout.scale_bar_x - 1, top - 1, kScaleBarWidth + 2, height + 2, kFrame);
-  int scale = layout.label_scale;
-  int labels_x = layout.scale_bar_x + kScaleBarWidth + kGap;
+  cairo_rectangle(cr, layout.scale_bar_x, top, kScaleBarWidth, height);
+  cairo_set_source(cr, ramp);
+  cairo_fill(cr);
+  cairo_pattern_destroy(ramp);
+  PlotBox bar{layout.scale_bar_x - 1, top - 1, layout.scale_bar_x + kScaleBarWidth, top + height};
+  draw_frame(cr, bar);
+  double labels_x = layout.scale_bar_x + kScaleBarWidth + kGap;
+  set_color(cr, kAxisColor);
   for (int percent = 0; percent <= 100; percent += 25) {
-    int y = top + static_cast<int>(std::lround((100 - percent) / 100.0 * (height - 1)));
-    image.fill_rect(layout.scale_bar_x + kScaleBarWidth, y, 4, 1, kFrame);
-    draw_text(image, labels_x, y - 7 * scale / 2, std::to_string(percent), kInk, scale);
+    double y = std::round(top + (100 - percent) / 100.0 * (height - 1)) + 0.5;
+    cairo_move_to(cr, layout.scale_bar_x + kScaleBarWidth, y);
+    cairo_line_to(cr, layout.scale_bar_x + kScaleBarWidth + 4, y);
+    cairo_stroke(cr);
+    draw_text(cr, labels_x, y, std::to_string(percent), kTickText, Align::kStart, Align::kCenter);
   }
-  std::string caption = "percent of true class";
-  if (text_width(caption, scale) > height) caption = "percent";
-  draw_text_vertical(image, labels_x + text_width("100", scale) + kGap,
-                     top + (height - text_width(caption, scale)) / 2, caption, kInk, scale);
+  std::string caption = "% of true class";
+  if (text_width(caption, kTickText) > height) caption = "%";
+  draw_text(cr, labels_x + text_width("100", kTickText) + kGap, top + height / 2, caption,
+            kTickText, Align::kCenter, Align::kStart, 90.0);
 }
 
 }  // namespace
 
-RgbImage render_confusion_heatmap(const ConfusionMatrix& matrix,
-                                  const std::vector<std::string>& class_names,
-                                  const HeatmapOptions& options) {
+Figure confusion_heatmap_figure(const ConfusionMatrix& matrix,
+                                const std::vector<std::string>& class_names,
+                                const HeatmapOptions& options) {
   std::vector<std::string> names = class_names_for(class_names, matrix.num_classes());
   Layout layout = plan_layout(names, options);
-  RgbImage image(layout.width, layout.height);
-  draw_axis_labels(image, layout, names, options);
-  draw_cells(image, layout, matrix, options);
-  draw_scale_bar(image, layout, options);
-  return image;
+  return Figure{layout.width, layout.height, [=](cairo_t* cr) {
+                  paint_background(cr);
+                  draw_axis_labels(cr, layout, names, options);
+                  draw_cells(cr, layout, matrix, options);
+                  draw_scale_bar(cr, layout, options);
+                }};
 }
 
 void write_confusion_heatmap_png(const std::filesystem::path& path, const ConfusionMatrix& matrix,
                                  const std::vector<std::string>& class_names,
                                  const HeatmapOptions& options) {
-  write_png(path, render_confusion_heatmap(matrix, class_names, options));
+  write_figure(path, confusion_heatmap_figure(matrix, class_names, options));
 }
 
 }  // namespace cae

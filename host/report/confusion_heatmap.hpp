@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "report/colormap.hpp"
+#include "report/figure.hpp"
 #include "report/metrics.hpp"
-#include "report/rgb_image.hpp"
 
 namespace cae {
 
@@ -28,11 +28,12 @@ struct HeatmapOptions {
 // right), with class names along both axes and a colour scale on the right.
 // `class_names` may be empty (numbers are used) or hold one name per class;
 // otherwise std::invalid_argument.
-RgbImage render_confusion_heatmap(const ConfusionMatrix& matrix,
-                                  const std::vector<std::string>& class_names,
-                                  const HeatmapOptions& options = {});
+Figure confusion_heatmap_figure(const ConfusionMatrix& matrix,
+                                const std::vector<std::string>& class_names,
+                                const HeatmapOptions& options = {});
 
-// Renders and writes the PNG atomically; IoError (a std::runtime_error) names `path` on failure.
+// Writes the PNG and the SVG next to it (write_figure); IoError (a
+// std::runtime_error) names the path on failure.
 void write_confusion_heatmap_png(const std::filesystem::path& path, const ConfusionMatrix& matrix,
                                  const std::vector<std::string>& class_names,
                                  const HeatmapOptions& options = {});

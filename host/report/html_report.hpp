@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,13 +40,24 @@ struct ReportData {
   std::string predictions_csv;
   std::string reconstruction_png;
   std::string loss_curve_png;
+  // The per-class accuracy chart's PNG (write_html_report draws it).
+  std::string per_class_png;
 };
 
-// The page's HTML. All text from `data` is escaped. Throws
-// std::invalid_argument when per-class lists and class names disagree in size.
-std::string render_html_report(const ReportData& data);
+// SVG documents of the figures, keyed by the PNG path ReportData names them by.
+using FigureSvgs = std::map<std::string, std::string>;
 
-// Writes render_html_report() atomically; IoError (a std::runtime_error) names `path` on failure.
+// The page's HTML. A figure whose PNG has an SVG in `svgs` is drawn inline as
+// vector graphics (linking its PNG), otherwise shown as <img>; the per-class
+// accuracy chart is drawn from the data. All text from `data` is escaped.
+// Throws std::invalid_argument when per-class lists and class names disagree in size.
+std::string render_html_report(const ReportData& data, const FigureSvgs& svgs = {});
+
+// In the folder of `path`: draws per_class_accuracy.png (and .svg) when there
+// are per-class figures, writes report.json (report_json.hpp: everything the
+// page shows, so `cae report` can render it again) and report.html, which
+// inlines the SVG written next to each PNG. Each file is written atomically;
+// IoError (a std::runtime_error) names the path on failure.
 void write_html_report(const std::filesystem::path& path, const ReportData& data);
 
 }  // namespace cae

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "report/rgb_image.hpp"
+#include "report/color.hpp"
+#include "report/figure.hpp"
 
 namespace cae {
 
@@ -13,6 +14,7 @@ struct LossSeries {
   std::string name;            // legend entry
   std::vector<double> values;  // values[i] belongs to epoch i + 1; NaN = not measured
   Rgb color;
+  bool dashed = false;  // e.g. test MSE next to a solid training loss
 };
 
 struct LossCurveOptions {
@@ -26,19 +28,25 @@ struct LossCurveOptions {
   std::string y_label = "loss";
 };
 
-// Draws every series against epochs 1..N with axes, grid, ticks and a legend
-// that also shows each series' last value. Missing values are skipped and
-// their neighbours joined. With no plottable value at all the chart says so
-// instead of failing, so a run stopped early still gets its report.
+// Every series against epochs 1..N with axes, grid, ticks and a legend that
+// also shows each series' last value. Missing values are skipped and their
+// neighbours joined. With no plottable value at all the chart says so instead
+// of failing, so a run stopped early still gets its report.
 // Throws std::invalid_argument for a size below 200x150.
-RgbImage render_loss_curve(const std::vector<LossSeries>& series,
-                           const LossCurveOptions& options = {});
+Figure loss_curve_figure(const std::vector<LossSeries>& series,
+                         const LossCurveOptions& options = {});
 
 // The usual pair: training loss and test-set MSE, in two distinct colours.
 std::vector<LossSeries> train_and_test_series(const std::vector<double>& train_loss,
                                               const std::vector<double>& test_mse);
 
-// Renders and writes the PNG atomically; IoError (a std::runtime_error) names `path` on failure.
+// True when the positive values span more than a factor of 10: the first
+// epoch's loss is often 10-100x the last, and a log axis keeps the tail readable.
+bool prefers_log_scale(const std::vector<LossSeries>& series);
+
+// Writes the PNG, the SVG next to it and the numbers behind them as CSV
+// (loss_series_csv, same name with .csv), so `cae report` can redraw the
+// chart later; IoError (a std::runtime_error) names the path on failure.
 void write_loss_curve_png(const std::filesystem::path& path, const std::vector<LossSeries>& series,
                           const LossCurveOptions& options = {});
 

@@ -60,9 +60,10 @@ std::size_t ConfusionMatrix::index(int true_label, int predicted_label) const {
   return static_cast<std::size_t>(true_label) * num_classes_ + predicted_label;
 }
 
-void ConfusionMatrix::add(int true_label, int predicted_label) {
-  ++counts_[index(true_label, predicted_label)];
-  ++total_;
+void ConfusionMatrix::add(int true_label, int predicted_label, std::int64_t times) {
+  if (times < 0) throw std::invalid_argument("confusion matrix: negative count");
+  counts_[index(true_label, predicted_label)] += times;
+  total_ += times;
 }
 
 std::int64_t ConfusionMatrix::count(int true_label, int predicted_label) const {

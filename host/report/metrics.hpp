@@ -19,8 +19,9 @@ class ConfusionMatrix {
   static ConfusionMatrix from_labels(const std::vector<int>& true_labels,
                                      const std::vector<int>& predicted_labels, int num_classes);
 
-  // Throws std::invalid_argument for a label outside [0, num_classes).
-  void add(int true_label, int predicted_label);
+  // Counts `times` samples (default one). Throws std::invalid_argument for a
+  // label outside [0, num_classes) or a negative `times`.
+  void add(int true_label, int predicted_label, std::int64_t times = 1);
 
   int num_classes() const { return num_classes_; }
   std::int64_t count(int true_label, int predicted_label) const;

@@ -2,20 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
-#include "report/bitmap_text.hpp"
-#include "report/png_file.hpp"
+#include "report/plot_frame.hpp"
 
 namespace cae {
 namespace {
 
 constexpr int kMaxRows = 100;
-constexpr int kPadding = 12;
-constexpr int kGap = 8;
-constexpr Rgb kInk{40, 40, 40};
-constexpr Rgb kNotANumber{255, 0, 255};
+constexpr double kPadding = 12.0;
+constexpr double kGap = 8.0;
 
 void check_options(const std::vector<ReconstructionSample>& samples,
                    const ReconstructionGridOptions& options) {
@@ -45,30 +44,41 @@ std::uint8_t to_byte(float value) {
   return static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0f, 1.0f) * 255.0f));
 }
 
-// Reads pixel (x, y) of a CHW image and turns it into a colour; `transform`
-// maps each channel's raw value (NaN passes through to be flagged).
-template <typename Transform>
-Rgb pixel_color(const ReconstructionGridOptions& options, int x, int y, Transform transform) {
-  std::size_t plane = static_cast<std::size_t>(options.height) * options.width;
-  std::size_t offset = static_cast<std::size_t>(y) * options.width + x;
-  float channel[3];
-  for (int c = 0; c < 3; ++c) {
-    int source_channel = options.channels == 1 ? 0 : c;
-    channel[c] = transform(source_channel * plane + offset);
-    if (std::isnan(channel[c])) return kNotANumber;
-  }
-  return Rgb{to_byte(channel[0]), to_byte(channel[1]), to_byte(channel[2])};
-}
+// One tile: a CHW image already scaled up (each source pixel a block of
+// scale x scale), so neither surface smooths it when it is painted 1:1.
+// `transform` maps each channel's raw value; NaN is painted magenta.
+using SurfacePtr = std::shared_ptr<cairo_surface_t>;
 
 template <typename Transform>
-void draw_tile(RgbImage& image, int left, int top, const ReconstructionGridOptions& options,
-               Transform transform) {
-  int s = options.scale;
-  for (int y = 0; y < options.height; ++y) {
-    for (int x = 0; x < options.width; ++x) {
-      image.fill_rect(left + x * s, top + y * s, s, s, pixel_color(options, x, y, transform));
+SurfacePtr make_tile(const ReconstructionGridOptions& options, Transform transform) {
+  const int s = options.scale;
+  SurfacePtr tile(
+      cairo_image_surface_create(CAIRO_FORMAT_RGB24, options.width * s, options.height * s),
+      cairo_surface_destroy);
+  if (cairo_surface_status(tile.get()) != CAIRO_STATUS_SUCCESS) {
+    throw std::runtime_error("reconstruction grid: cannot create a tile");
+  }
+  cairo_surface_flush(tile.get());
+  unsigned char* data = cairo_image_surface_get_data(tile.get());
+  const int stride = cairo_image_surface_get_stride(tile.get());
+  const std::size_t plane = static_cast<std::size_t>(options.height) * options.width;
+  for (int y = 0; y < options.height * s; ++y) {
+    auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::size_t>(y) * stride);
+    for (int x = 0; x < options.width * s; ++x) {
+      std::size_t offset = static_cast<std::size_t>(y / s) * options.width + x / s;
+      std::uint32_t rgb[3];
+      bool nan = false;
+      for (int c = 0; c < 3; ++c) {
+        float value = transform((options.channels == 1 ? 0 : c) * plane + offset);
+        nan = nan || std::isnan(value);
+        rgb[c] = to_byte(value);
+      }
+      // RGB24 keeps each pixel as 0x00RRGGBB in native byte order.
+      row[x] = nan ? 0xFF00FFu : (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
     }
   }
+  cairo_surface_mark_dirty(tile.get());
+  return tile;
 }
 
 std::string difference_title(double gain) {
@@ -77,65 +87,77 @@ std::string difference_title(double gain) {
   return title.str();
 }
 
+struct GridRow {
+  std::string label;
+  SurfacePtr tiles[3];
+};
+
 }  // namespace
 
-RgbImage render_reconstruction_grid(const std::vector<ReconstructionSample>& samples,
-                                    const ReconstructionGridOptions& options) {
+Figure reconstruction_grid_figure(const std::vector<ReconstructionSample>& samples,
+                                  const ReconstructionGridOptions& options) {
   check_options(samples, options);
-  const int tile_width = options.width * options.scale;
-  const int tile_height = options.height * options.scale;
-  const int separator = options.separator_px;
+  const double tile_width = options.width * options.scale;
+  const double tile_height = options.height * options.scale;
+  const double separator = options.separator_px;
   const int rows = static_cast<int>(samples.size());
-
-  // Short words, so the titles fit over the tiles in the larger text.
-  const std::string titles[3] = {"original", "decoded", difference_title(options.difference_gain)};
-  int title_scale = 2;
-  for (const std::string& title : titles) {
-    while (title_scale > 1 && text_width(title, title_scale) > tile_width) --title_scale;
-  }
-  int label_scale = tile_height >= 48 ? 2 : 1;
-  int label_width = 0;
-  for (const ReconstructionSample& sample : samples) {
-    label_width = std::max(label_width, text_width(sample.label, label_scale));
-  }
-
-  const int tiles_x = kPadding + (label_width > 0 ? label_width + kGap : 0);
-  const int tiles_y = kPadding + text_height(title_scale) + kGap;
-  const int width = tiles_x + 3 * tile_width + 2 * separator + kPadding;
-  const int height = tiles_y + rows * tile_height + (rows - 1) * separator + kPadding;
-  RgbImage image(width, height);
-
-  for (int column = 0; column < 3; ++column) {
-    int column_x = tiles_x + column * (tile_width + separator);
-    draw_text(image, column_x + (tile_width - text_width(titles[column], title_scale)) / 2,
-              kPadding, titles[column], kInk, title_scale);
-  }
-
   const float gain = static_cast<float>(options.difference_gain);
-  for (int row = 0; row < rows; ++row) {
-    const ReconstructionSample& sample = samples[row];
-    int top = tiles_y + row * (tile_height + separator);
-    draw_text(image, tiles_x - kGap - text_width(sample.label, label_scale),
-              top + (tile_height - 7 * label_scale) / 2, sample.label, kInk, label_scale);
+
+  std::vector<GridRow> grid;
+  for (const ReconstructionSample& sample : samples) {
     auto original = [&](std::size_t i) { return sample.original[i]; };
     auto reconstruction = [&](std::size_t i) { return sample.reconstruction[i]; };
     auto difference = [&](std::size_t i) {
       return std::fabs(sample.original[i] - sample.reconstruction[i]) * gain;
     };
-    int x = tiles_x;
-    draw_tile(image, x, top, options, original);
-    x += tile_width + separator;
-    draw_tile(image, x, top, options, reconstruction);
-    x += tile_width + separator;
-    draw_tile(image, x, top, options, difference);
+    grid.push_back({sample.label,
+                    {make_tile(options, original), make_tile(options, reconstruction),
+                     make_tile(options, difference)}});
   }
-  return image;
+
+  // Short words, so the titles fit over the tiles.
+  std::vector<std::string> titles = {"original", "decoded",
+                                     difference_title(options.difference_gain)};
+  TextStyle title_style = kLabelText;
+  for (const std::string& title : titles) {
+    while (title_style.size > 8.0 && text_width(title, title_style) > tile_width) {
+      title_style.size -= 1.0;
+    }
+  }
+  TextStyle label_style{tile_height >= 48 ? 13.0 : 10.0};
+  double label_width = 0.0;
+  for (const ReconstructionSample& sample : samples) {
+    label_width = std::max(label_width, text_width(sample.label, label_style));
+  }
+  const double tiles_x = std::ceil(kPadding + (label_width > 0 ? label_width + kGap : 0));
+  const double tiles_y = std::ceil(kPadding + text_height(title_style) + kGap);
+  const int width = static_cast<int>(tiles_x + 3 * tile_width + 2 * separator + kPadding);
+  const int height =
+      static_cast<int>(tiles_y + rows * tile_height + (rows - 1) * separator + kPadding);
+  return Figure{width, height, [=](cairo_t* cr) {
+                  paint_background(cr);
+                  for (int column = 0; column < 3; ++column) {
+                    double x = tiles_x + column * (tile_width + separator);
+                    draw_text(cr, x + tile_width / 2, kPadding, titles[column], title_style,
+                              Align::kCenter);
+                  }
+                  for (int row = 0; row < rows; ++row) {
+                    double top = tiles_y + row * (tile_height + separator);
+                    draw_text(cr, tiles_x - kGap, top + tile_height / 2, grid[row].label,
+                              label_style, Align::kEnd, Align::kCenter);
+                    for (int column = 0; column < 3; ++column) {
+                      double x = tiles_x + column * (tile_width + separator);
+                      cairo_set_source_surface(cr, grid[row].tiles[column].get(), x, top);
+                      cairo_paint(cr);
+                    }
+                  }
+                }};
 }
 
 void write_reconstruction_grid_png(const std::filesystem::path& path,
                                    const std::vector<ReconstructionSample>& samples,
                                    const ReconstructionGridOptions& options) {
-  write_png(path, render_reconstruction_grid(samples, options));
+  write_figure(path, reconstruction_grid_figure(samples, options));
 }
 
 }  // namespace cae

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report/rgb_image.hpp"
+#include "report/figure.hpp"
 
 namespace cae {
 
@@ -34,10 +34,12 @@ struct ReconstructionGridOptions {
 // Values outside [0, 1] are clamped; NaN pixels are painted magenta so a
 // broken backend cannot hide. Throws std::invalid_argument for no samples,
 // null pointers or bad options.
-RgbImage render_reconstruction_grid(const std::vector<ReconstructionSample>& samples,
-                                    const ReconstructionGridOptions& options = {});
+// The pixels are copied into the figure, so `samples` need not outlive it.
+Figure reconstruction_grid_figure(const std::vector<ReconstructionSample>& samples,
+                                  const ReconstructionGridOptions& options = {});
 
-// Renders and writes the PNG atomically; IoError (a std::runtime_error) names `path` on failure.
+// Writes the PNG and the SVG next to it (write_figure); IoError (a
+// std::runtime_error) names the path on failure.
 void write_reconstruction_grid_png(const std::filesystem::path& path,
                                    const std::vector<ReconstructionSample>& samples,
                                    const ReconstructionGridOptions& options = {});

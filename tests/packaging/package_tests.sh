@@ -41,9 +41,10 @@ expect() {
     failures=$((failures + 1))
   fi
 }
+# reject NAME PATTERN [ALLOWED]: lines matching ALLOWED do not count.
 reject() {
   checks=$((checks + 1))
-  if grep -qE -- "$2" <<<"$out"; then
+  if grep -vE -- "${3:-^$}" <<<"$out" | grep -qE -- "$2"; then
     echo "FAIL [$1]: output unexpectedly has /$2/:"
     grep -E -- "$2" <<<"$out" | head -n 5 | sed 's/^/    /'
     failures=$((failures + 1))
@@ -93,7 +94,7 @@ expect "deb: maintainer" '^ Maintainer: .+<.+@.+>'
 expect "deb: description" '^ Description: .+'
 expect "deb: section" '^ Section: science'
 for dep in 'libboost-program-options1\.74\.0' 'libsvm3' 'libopenblas0' 'libgomp1' 'libstdc\+\+6' \
-  'libc6'; do
+  'libc6' 'libcairo2'; do
   expect "deb: depends on $dep" "^ Depends: .*$dep"
 done
 run "cae .deb contents" 0 dpkg-deb -c "$cae_deb"
@@ -101,11 +102,17 @@ for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backe
   usr/include/cae/backend.h usr/lib/cmake/cae/caeConfig.cmake usr/lib/cmake/cae/caeTargets.cmake \
   usr/lib/cmake/cae/CaeBackendSdk.cmake usr/lib/cmake/cae/backend_exports.map \
   usr/share/doc/cae/README.md usr/share/doc/cae/abi.md usr/share/doc/cae/writing-a-backend.md \
-  usr/share/doc/cae/examples/backend-template/template_backend.c; do
+  usr/share/doc/cae/examples/backend-template/template_backend.c usr/share/doc/cae/copyright; do
   expect "deb contains $file" " \./$file$"
 done
 same "cae .deb: the cpu backend only" "libcae-backend-cpu.so" \
   "$(grep -oE 'libcae-backend-[^ /]+\.so' <<<"$out" | sort -u | xargs)"
+# Debian policy 12.5: the copyright file, in the machine-readable format, with the license.
+mkdir -p "$work/copyright" && run "deb: extract" 0 dpkg-deb -x "$cae_deb" "$work/copyright"
+run "deb: copyright" 0 cat "$work/copyright/usr/share/doc/cae/copyright"
+expect "copyright: DEP-5 format" '^Format: https://www\.debian\.org/doc/packaging-manuals/copyright-format/1\.0/$'
+expect "copyright: license" '^License: Expat$'
+expect "copyright: license text" '^ THE SOFTWARE IS PROVIDED "AS IS"'
 
 if [ "$HAVE_CUDA" = ON ]; then
   require "cae-cuda .deb" "$cuda_deb"
@@ -119,7 +126,9 @@ if [ "$HAVE_CUDA" = ON ]; then
   for name in naive v1 v2; do
     expect "cuda deb contains $name" " \./usr/lib/cae/plugins/libcae-backend-$name\.so$"
   done
-  reject "cuda deb has only backends" '\./usr/(bin|include|share)/.*[^/]$'
+  expect "cuda deb contains its copyright" ' \./usr/share/doc/cae-cuda/copyright$'
+  reject "cuda deb has only backends" '\./usr/(bin|include|share)/.*[^/]$' \
+    '\./usr/share/doc/cae-cuda/copyright$'
   reject "cuda deb has no cpu backend" 'libcae-backend-cpu\.so'
 else
   checks=$((checks + 1))

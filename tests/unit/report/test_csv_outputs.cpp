@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <stdexcept>
 
 #include "report/confusion_csv.hpp"
 #include "report/csv_field.hpp"
+#include "report/loss_csv.hpp"
 #include "report/predictions_csv.hpp"
 #include "temp_dir.hpp"
 
@@ -81,4 +83,47 @@ TEST_CASE("rewriting a file replaces it completely") {
   cae::write_predictions_csv(path, many, many, {});
   cae::write_predictions_csv(path, {0}, {0}, {});
   CHECK(cae::test::read_file(path) == cae::predictions_csv({0}, {0}, {}));
+}
+
+TEST_CASE("CSV text is parsed back field by field") {
+  auto rows = cae::parse_csv("a,\"b, c\",\"say \"\"hi\"\"\"\r\n1,,\"two\nlines\"\n\nlast");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == std::vector<std::string>{"a", "b, c", "say \"hi\""});
+  CHECK(rows[1] == std::vector<std::string>{"1", "", "two\nlines"});
+  CHECK(rows[2] == std::vector<std::string>{"last"});
+  CHECK_THROWS_AS(cae::parse_csv("\"open"), std::invalid_argument);
+}
+
+TEST_CASE("a confusion CSV reads back to the same matrix") {
+  cae::test::TempDir dir;
+  auto matrix = cae::ConfusionMatrix::from_labels({0, 0, 1, 2}, {0, 1, 1, 0}, 3);
+  cae::write_confusion_csv(dir / "c.csv", matrix, {"cat", "dog", "big, bad wolf"});
+  cae::ConfusionTable table = cae::read_confusion_csv(dir / "c.csv");
+  CHECK(table.class_names == std::vector<std::string>{"cat", "dog", "big, bad wolf"});
+  CHECK(cae::confusion_csv(table.matrix, table.class_names) ==
+        cae::confusion_csv(matrix, {"cat", "dog", "big, bad wolf"}));
+
+  std::ofstream(dir / "bad.csv") << "true\\predicted,a,b\na,1,x\nb,0,1\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "bad.csv"),
+                       doctest::Contains("line 2: \"x\" is not a count"), std::runtime_error);
+  std::ofstream(dir / "ragged.csv") << "true\\predicted,a,b\na,1\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "ragged.csv"),
+                       doctest::Contains("not a square"), std::runtime_error);
+}
+
+TEST_CASE("a loss CSV reads back to the same series") {
+  cae::test::TempDir dir;
+  auto series = cae::train_and_test_series({0.5, 0.25, 0.125}, {0.6, std::nan("")});
+  cae::write_loss_series_csv(dir / "loss.csv", series);
+  CHECK(cae::test::read_file(dir / "loss.csv") ==
+        "epoch,train loss,test MSE\n1,0.5,0.6\n2,0.25,\n3,0.125,\n");
+  auto back = cae::read_loss_series_csv(dir / "loss.csv");
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].name == "train loss");
+  CHECK(back[0].values == series[0].values);
+  CHECK(back[1].values.size() == 3);
+  CHECK(std::isnan(back[1].values[1]));
+  std::ofstream(dir / "bad.csv") << "epoch,loss\n1,abc\n";
+  CHECK_THROWS_WITH_AS(cae::read_loss_series_csv(dir / "bad.csv"),
+                       doctest::Contains("\"abc\" is not a number"), std::runtime_error);
 }

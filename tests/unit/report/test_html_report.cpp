@@ -48,7 +48,7 @@ TEST_CASE("report shows the numbers, the pictures and the settings") {
   CHECK(contains(html, "100.00 %"));  // dog
   CHECK(contains(html, "<td>cat</td>"));
   CHECK(contains(html, "0.0123"));
-  CHECK(contains(html, "src=\"confusion.png\""));
+  CHECK(contains(html, "src=\"confusion.png\""));  // no SVG given: the PNG
   CHECK(contains(html, "href=\"confusion.csv\""));
   CHECK(contains(html, "href=\"predictions.csv\""));
   CHECK(contains(html, "src=\"loss.png\""));
@@ -59,6 +59,20 @@ TEST_CASE("report shows the numbers, the pictures and the settings") {
                  "<td class=\"number\">75.00 %</td>"));
   CHECK(contains(html, "4.000"));  // total time
   CHECK(contains(html, "<code>20</code>"));
+}
+
+TEST_CASE("figures with an SVG are drawn inline, and per-class accuracy is a chart") {
+  cae::ReportData data = sample_report();
+  cae::FigureSvgs svgs = {
+      {"loss.png", "<?xml version=\"1.0\"?>\n<svg id=\"s\"><use href=\"#s\"/></svg>"}};
+  std::string html = cae::render_html_report(data, svgs);
+  CHECK(contains(
+      html, "<svg class=\"figure\" role=\"img\" aria-label=\"Loss per epoch\" id=\"loss-s\">"));
+  CHECK(contains(html, "href=\"#loss-s\""));
+  CHECK(contains(html, "<a href=\"loss.png\">PNG</a>"));
+  CHECK_FALSE(contains(html, "src=\"loss.png\""));
+  CHECK(contains(html, "aria-label=\"accuracy per class\""));  // drawn from the data
+  CHECK_FALSE(contains(html, "<?xml"));
 }
 
 TEST_CASE("report escapes every text it is given") {
@@ -77,6 +91,7 @@ TEST_CASE("parts without data are left out") {
   std::string html = cae::render_html_report(data);
   CHECK(contains(html, "<h1>empty</h1>"));
   CHECK_FALSE(contains(html, "<img"));
+  CHECK_FALSE(contains(html, "<svg"));
   CHECK_FALSE(contains(html, "Accuracy"));
   CHECK_FALSE(contains(html, "Stage timings"));
   CHECK_FALSE(contains(html, "Settings"));
@@ -96,15 +111,23 @@ TEST_CASE("inconsistent per-class data is an error") {
   CHECK_THROWS_AS(cae::render_html_report(data), std::invalid_argument);
 }
 
-TEST_CASE("report.html is written whole or not at all") {
+TEST_CASE("report.html is written whole or not at all, with its data and figures") {
   cae::test::TempDir dir;
   cae::ReportData data = sample_report();
   cae::write_html_report(dir / "report.html", data);
-  CHECK(cae::test::read_file(dir / "report.html") == cae::render_html_report(data));
+  std::string html = cae::test::read_file(dir / "report.html");
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.size() > 1000);
+  CHECK(html.substr(html.size() - 8) == "</html>\n");
+  CHECK(contains(html, "<a href=\"per_class_accuracy.png\">PNG</a>"));
+  CHECK(std::filesystem::exists(dir / "report.json"));
+  CHECK(std::filesystem::exists(dir / "per_class_accuracy.png"));
+  CHECK(std::filesystem::exists(dir / "per_class_accuracy.svg"));
+  CHECK(cae::test::entries_in(dir.path()) == 4);
 
   auto unwritable = dir / "missing" / "report.html";
   CHECK_THROWS_WITH_AS(cae::write_html_report(unwritable, data),
-                       doctest::Contains(unwritable.c_str()), std::runtime_error);
+                       doctest::Contains((dir / "missing").c_str()), std::runtime_error);
   CHECK_FALSE(std::filesystem::exists(unwritable));
-  CHECK(cae::test::entries_in(dir.path()) == 1);
+  CHECK(cae::test::entries_in(dir.path()) == 4);
 }

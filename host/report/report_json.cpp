@@ -1,0 +1,111 @@
+#include "report/report_json.hpp"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "report/text_file.hpp"
+
+namespace cae {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+double number_from(const json& value) { return value.is_null() ? kNaN : value.get<double>(); }
+
+json pairs(const std::vector<std::pair<std::string, std::string>>& rows) {
+  json list = json::array();
+  for (const auto& [key, value] : rows) list.push_back({key, value});
+  return list;
+}
+
+std::vector<std::pair<std::string, std::string>> pairs_from(const json& list) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const json& row : list)
+    rows.emplace_back(row.at(0).get<std::string>(), row.at(1).get<std::string>());
+  return rows;
+}
+
+}  // namespace
+
+std::string report_json(const ReportData& data) {
+  json timings = json::array();
+  for (const auto& [stage, seconds] : data.stage_timings)
+    timings.push_back({stage, number(seconds)});
+  json per_class = json::array();
+  for (double v : data.per_class_accuracy) per_class.push_back(number(v));
+  json doc = {{"format", "cae-report"},
+              {"version", kReportJsonVersion},
+              {"title", data.title},
+              {"backend", data.backend},
+              {"device", data.device},
+              {"settings", pairs(data.settings)},
+              {"summary", pairs(data.summary)},
+              {"stage_timings", timings},
+              {"accuracy", number(data.accuracy)},
+              {"per_class_accuracy", per_class},
+              {"per_class_support", data.per_class_support},
+              {"class_names", data.class_names},
+              {"files",
+               {{"confusion_png", data.confusion_png},
+                {"confusion_csv", data.confusion_csv},
+                {"predictions_csv", data.predictions_csv},
+                {"reconstruction_png", data.reconstruction_png},
+                {"loss_curve_png", data.loss_curve_png},
+                {"per_class_png", data.per_class_png}}}};
+  return doc.dump(2) + "\n";
+}
+
+ReportData parse_report_json(const std::string& text) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) throw std::runtime_error("not a JSON object");
+  if (doc.value("format", "") != "cae-report") {
+    throw std::runtime_error("not a cae report (its \"format\" is not \"cae-report\")");
+  }
+  if (doc.value("version", 0) != kReportJsonVersion) {
+    throw std::runtime_error("report format version " + doc.value("version", json(0)).dump() +
+                             ", this cae reads version " + std::to_string(kReportJsonVersion));
+  }
+  try {
+    ReportData data;
+    data.title = doc.at("title").get<std::string>();
+    data.backend = doc.at("backend").get<std::string>();
+    data.device = doc.at("device").get<std::string>();
+    data.settings = pairs_from(doc.at("settings"));
+    data.summary = pairs_from(doc.at("summary"));
+    for (const json& stage : doc.at("stage_timings")) {
+      data.stage_timings.emplace_back(stage.at(0).get<std::string>(), number_from(stage.at(1)));
+    }
+    data.accuracy = number_from(doc.at("accuracy"));
+    for (const json& v : doc.at("per_class_accuracy"))
+      data.per_class_accuracy.push_back(number_from(v));
+    data.per_class_support = doc.at("per_class_support").get<std::vector<std::int64_t>>();
+    data.class_names = doc.at("class_names").get<std::vector<std::string>>();
+    const json& files = doc.at("files");
+    data.confusion_png = files.at("confusion_png").get<std::string>();
+    data.confusion_csv = files.at("confusion_csv").get<std::string>();
+    data.predictions_csv = files.at("predictions_csv").get<std::string>();
+    data.reconstruction_png = files.at("reconstruction_png").get<std::string>();
+    data.loss_curve_png = files.at("loss_curve_png").get<std::string>();
+    data.per_class_png = files.at("per_class_png").get<std::string>();
+    return data;
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("malformed report: ") + e.what());
+  }
+}
+
+ReportData read_report_json(const std::filesystem::path& path) {
+  std::string text = read_text_file(path);
+  try {
+    return parse_report_json(text);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace cae

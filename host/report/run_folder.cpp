@@ -1,0 +1,63 @@
+#include "report/run_folder.hpp"
+
+#include <stdexcept>
+
+#include "report/confusion_csv.hpp"
+#include "report/confusion_heatmap.hpp"
+#include "report/loss_csv.hpp"
+#include "report/report_json.hpp"
+
+namespace cae {
+namespace {
+
+bool is_file(const std::filesystem::path& path) {
+  std::error_code ignored;
+  return std::filesystem::is_regular_file(path, ignored);
+}
+
+std::filesystem::path loss_csv_path(const RunFolder& run) {
+  std::filesystem::path png = run.path / run.data.loss_curve_png;
+  return png.replace_extension(".csv");
+}
+
+}  // namespace
+
+RunFolder read_run_folder(const std::filesystem::path& folder) {
+  std::error_code ignored;
+  if (!std::filesystem::is_directory(folder, ignored)) {
+    throw std::runtime_error(folder.string() + ": not a folder");
+  }
+  std::filesystem::path json = folder / "report.json";
+  if (!is_file(json)) {
+    throw std::runtime_error(folder.string() +
+                             ": no report.json (not a finished run, or made by an older cae)");
+  }
+  RunFolder run{folder, read_report_json(json), {}};
+  if (!run.data.loss_curve_png.empty() && is_file(loss_csv_path(run))) {
+    run.losses = read_loss_series_csv(loss_csv_path(run));
+  }
+  return run;
+}
+
+std::filesystem::path rerender_run_report(const std::filesystem::path& folder) {
+  RunFolder run = read_run_folder(folder);
+  const ReportData& data = run.data;
+  if (!data.confusion_png.empty() && !data.confusion_csv.empty() &&
+      is_file(folder / data.confusion_csv)) {
+    ConfusionTable table = read_confusion_csv(folder / data.confusion_csv);
+    HeatmapOptions heatmap;
+    heatmap.title = "confusion (rows: true class)";
+    write_confusion_heatmap_png(folder / data.confusion_png, table.matrix, table.class_names,
+                                heatmap);
+  }
+  if (!run.losses.empty()) {
+    LossCurveOptions curve;
+    curve.log_scale = prefers_log_scale(run.losses);
+    write_loss_curve_png(folder / data.loss_curve_png, run.losses, curve);
+  }
+  std::filesystem::path report = folder / "report.html";
+  write_html_report(report, data);
+  return report;
+}
+
+}  // namespace cae
