@@ -16,10 +16,13 @@ namespace {
 
 int run_evaluate(const po::variables_map& vm) {
   const std::string weights = vm["weights"].as<std::string>();
+  const std::string out = vm["out"].as<std::string>();
+  const std::string data_dir = resolve_data_dir(vm);
+  const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   svm::OvoModel svm_model = svm::load_model(vm["svm"].as<std::string>());
-  CifarData data = load_cifar(resolve_data_dir(vm));
   BackendSession session = open_backend_session(vm, std::cout);
+  CifarData data = load_cifar(data_dir);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
   svm::FeatureSet test = to_feature_set(
@@ -32,7 +35,7 @@ int run_evaluate(const po::variables_map& vm) {
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   EvaluationOutcome outcome = evaluate_and_report(*session.context, model, svm_model, data, test,
-                                                  checkpoint.state, report, vm["out"].as<std::string>());
+                                                  checkpoint.state, report, out);
   std::printf("test accuracy: %.2f%%\nreport: %s\n", 100.0 * outcome.accuracy, outcome.report_path.c_str());
   return 0;
 }

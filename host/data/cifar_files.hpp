@@ -34,4 +34,9 @@ size_t count_records(const std::string& path);
 // rejecting labels >= 10. Returns how many were appended.
 size_t read_records(const std::string& path, size_t max_records, ImageSet& into);
 
+// The same for records already in memory (`path` names them in messages): the
+// size must be a multiple of the record size and every label 0..9; `into` is
+// unchanged when either is not.
+size_t parse_records(const std::string& bytes, const std::string& path, ImageSet& into);
+
 }  // namespace cae

@@ -1,7 +1,9 @@
 #include "trainer.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 
 #include "data/batcher.hpp"
 #include "nn/interrupt.hpp"
@@ -43,6 +45,18 @@ class LossAccumulator {
   std::vector<int64_t> pending_;
   double sum_ = 0;
 };
+
+// A NaN or infinite loss means the parameters are no longer numbers: saving
+// them would replace the last good checkpoint with a useless one.
+void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
+  if (std::isfinite(loss)) return;
+  std::string kept = options.checkpoint_path.empty()
+                         ? std::string()
+                         : "; " + options.checkpoint_path + " keeps the last finite state";
+  throw std::runtime_error("training diverged in epoch " + std::to_string(epoch) +
+                           ": the loss is " + (std::isnan(loss) ? "NaN" : "infinite") + kept +
+                           " (try a lower --lr)");
+}
 
 }  // namespace
 
@@ -144,9 +158,11 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     }
     double loss_sum = losses.drain();
 
+    require_finite_loss(loss_sum, epoch + 1, options);
     if (InterruptGuard::requested()) {
       state.partial_loss_sum = loss_sum;
       outcome.interrupted = true;
+      outcome.signal = InterruptGuard::signal_number();
       outcome.final_state = snapshot();
       if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, outcome.final_state);
       log << "\ninterrupted by signal " << InterruptGuard::signal_number() << " during epoch "
@@ -167,6 +183,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
     record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
+    require_finite_loss(record.test_mse, epoch + 1, options);
     outcome.epochs.push_back(record);
 
     state.epochs_done = epoch + 1;
