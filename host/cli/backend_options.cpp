@@ -1,5 +1,6 @@
 #include "backend_options.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "option_checks.hpp"
@@ -42,6 +43,13 @@ Registry discover_backends(const po::variables_map& vm) {
     if (names_a_backend_file(spec)) options.explicit_files.push_back(spec);
   }
   if (vm.count("plugin-dir")) options.plugin_dirs = vm["plugin-dir"].as<std::vector<std::string>>();
+  for (const std::string& dir : options.plugin_dirs) {
+    // A folder the user named and that is not there is a typo, not an empty search.
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) {
+      throw UsageError("--plugin-dir " + dir + " is not a folder");
+    }
+  }
   return Registry::discover(options);
 }
 

@@ -36,7 +36,7 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
       return 0;
     }
     po::notify(vm);
-    check_numeric_tokens(parsed, vm);
+    check_option_values(parsed, vm);
   } catch (const po::error& e) {
     std::cerr << "cae " << command.name << ": " << e.what() << " (see `cae help " << command.name
               << "`)\n";

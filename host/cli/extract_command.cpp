@@ -19,8 +19,9 @@ int run_extract(const po::variables_map& vm) {
   const std::string data_dir = resolve_data_dir(vm);
   const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(vm["weights"].as<std::string>());
-  BackendSession session = open_backend_session(vm, std::cout);
+  BackendSession session = select_backend_session(vm);
   CifarData data = load_cifar(data_dir);
+  start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -40,12 +41,24 @@ void require_not_empty(const std::string& path, const std::string& option) {
 
 }  // namespace
 
-void check_numeric_tokens(const po::parsed_options& parsed, const po::variables_map& vm) {
+void check_option_values(const po::parsed_options& parsed, const po::variables_map& vm) {
   for (const po::option& given : parsed.options) {
     if (given.unregistered || given.string_key.empty() || !vm.count(given.string_key)) continue;
     const boost::any& value = vm[given.string_key].value();
     const std::string token = given.value.empty() ? std::string() : given.value.back();
-    const std::string name = "--" + given.string_key;
+    const bool positional = given.position_key >= 0;
+    std::string name = "--" + given.string_key;
+    if (positional) {
+      name = given.string_key;
+      for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    for (const std::string& text : given.value) {
+      // No option takes an empty value: '' is a mistake (an unset shell
+      // variable), never a request for the default.
+      if (text.find_first_not_of(" \t") == std::string::npos) {
+        throw UsageError(name + " is empty; it must name a value (see `cae help`)");
+      }
+    }
     if (value.type() == typeid(float) || value.type() == typeid(double)) {
       if (!std::isfinite(floating_value(value))) {
         throw UsageError(name + " must be a finite number, got '" + token + "'");

@@ -37,10 +37,11 @@ T option_in_range(const po::variables_map& vm, const char* name, T low, T high) 
   return value;
 }
 
-// Run on every command line after parsing: a floating-point option must be a
-// finite number (Boost accepts "nan" and "inf"), and an unsigned one must not
-// be negative (Boost turns "-1" into 18446744073709551615).
-void check_numeric_tokens(const po::parsed_options& parsed, const po::variables_map& vm);
+// Run on every command line after parsing: no value may be empty, a
+// floating-point option must be a finite number (Boost accepts "nan" and
+// "inf"), and an unsigned one must not be negative (Boost turns "-1" into
+// 18446744073709551615).
+void check_option_values(const po::parsed_options& parsed, const po::variables_map& vm);
 
 // Makes sure a file can later be written at `path` (creating its folder), so a
 // long run fails at once, not after hours, when the destination is unusable:

@@ -50,7 +50,7 @@ int run_pipeline(const po::variables_map& vm) {
   svm::TrainOptions svm_options = svm_options_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const OutputLock lock = claim_output_directory(out);
-  BackendSession session = open_backend_session(vm, std::cout);
+  BackendSession session = select_backend_session(vm);
 
   StageTimings timings;
   Stopwatch stage;
@@ -58,6 +58,7 @@ int run_pipeline(const po::variables_map& vm) {
   const std::string data_dir = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   CifarData data = load_cifar(data_dir, size_t(samples));
+  start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size() << " test images from "
             << data_dir << "\n";

@@ -43,13 +43,17 @@ int run_svm(const po::variables_map& vm) {
   const OutputLock lock = claim_output_file(out);
   std::optional<OutputLock> export_lock;
   if (vm.count("export-libsvm")) {
+    if (vm["export-libsvm"].as<std::string>() == out) {
+      throw UsageError("--export-libsvm names the same file as --out; give it another name");
+    }
     export_lock.emplace(claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
   }
-  BackendSession session = open_backend_session(vm, std::cout);
+  BackendSession session = select_backend_session(vm);
   svm::FeatureSet train = read_split(dir, "train");
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
   if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
+  start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
   svm::TrainStats stats;
   svm::OvoModel model = svm::train_ovo(*session.context, train, options, &stats);

@@ -31,7 +31,10 @@ svm::TrainOptions svm_options_from(const po::variables_map& vm) {
   }
   o.standardize = vm["standardize"].as<bool>();
   o.threads = option_in_range(vm, "svm-threads", 0, 1024);
-  o.memory_cap_bytes = uint64_t(option_in_range(vm, "memory-cap-gb", 0.0, 1e6) * 1024.0 * 1024.0 * 1024.0);
+  const double cap_gb = option_in_range(vm, "memory-cap-gb", 0.0, 1e6);
+  // A cap too small to hold anything would round to 0, which means "automatic".
+  if (cap_gb > 0 && cap_gb < 0.001) throw UsageError("--memory-cap-gb must be 0 (automatic) or at least 0.001");
+  o.memory_cap_bytes = uint64_t(cap_gb * 1024.0 * 1024.0 * 1024.0);
   return o;
 }
 

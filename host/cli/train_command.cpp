@@ -41,8 +41,9 @@ int run_train(const po::variables_map& vm) {
     start.parameters = nn::Parameters::he_normal(options.seed);
   }
 
-  BackendSession session = open_backend_session(vm, std::cout);
+  BackendSession session = select_backend_session(vm);
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
+  start_backend_session(session, vm, std::cout);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
