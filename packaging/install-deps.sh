@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev                                 # safetensors headers, bench JSON
   libstb-dev                                         # PNG writing for reports
   python3                                            # test helpers
+  clang libclang-rt-14-dev                           # libFuzzer targets (tests/fuzz)
 )
 missing=()
 for p in "${packages[@]}"; do
