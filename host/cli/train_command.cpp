@@ -43,7 +43,6 @@ int run_train(const po::variables_map& vm) {
 
   BackendSession session = select_backend_session(vm);
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
-  start_backend_session(session, vm, std::cout);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
@@ -51,6 +50,7 @@ int run_train(const po::variables_map& vm) {
                      " gives " + std::to_string(data.train.size()) +
                      "; resume with the same --data and --samples");
   }
+  start_backend_session(session, vm, std::cout);
   if (!resume.empty()) std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
   std::cout << "training on " << data.train.size() << " images from " << data_dir << ", testing on "
             << data.test.size() << "\n";

@@ -61,14 +61,18 @@ void remove_stale_train_files(const fs::path& dir, size_t files_written) {
   }
 }
 
-// Names of the CIFAR-10 files (batches, test batch, class names) in `dir`.
+// Names of the CIFAR-10 files (batches, test batch, class names) in `dir` and
+// in its cifar-10-batches-bin/: a set written next to the latter would take
+// its place for `--data DIR` just as silently.
 std::vector<std::string> existing_cifar_files(const fs::path& dir) {
   std::vector<std::string> names;
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
-    const std::string name = entry.path().filename().string();
-    if (train_batch_number(name) > 0 || name == cifar::kTestFile || name == cifar::kMetaFile) {
-      names.push_back(name);
+  for (const fs::path& folder : {dir, dir / cifar::kSubdirectory}) {
+    std::error_code error;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+      const std::string name = entry.path().filename().string();
+      if (train_batch_number(name) > 0 || name == cifar::kTestFile || name == cifar::kMetaFile) {
+        names.push_back(folder == dir ? name : (fs::path(cifar::kSubdirectory) / name).string());
+      }
     }
   }
   std::sort(names.begin(), names.end());

@@ -1,5 +1,6 @@
 #include "trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -105,8 +106,10 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
 
   EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
   LossAccumulator losses(context, 64);
-  std::vector<float> host(size_t(options.batch_size) * kImageFloats);
-  Tensor full_input = context.alloc({options.batch_size, kImageChannels, kImageSize, kImageSize});
+  // A batch larger than the set is the whole set: no memory for images that do not exist.
+  const int64_t full_batch = std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
+  std::vector<float> host(size_t(full_batch) * kImageFloats);
+  Tensor full_input = context.alloc({full_batch, kImageChannels, kImageSize, kImageSize});
   Tensor tail_input;  // the partial last batch, allocated when first needed
   InterruptGuard interrupts;
 
@@ -143,7 +146,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
       const int64_t n = int64_t(indices.size());
       fill_batch(train, indices, host.data());
       Tensor* input = &full_input;
-      if (n != options.batch_size) {
+      if (n != full_batch) {
         if (!tail_input || tail_input.dims()[0] != n) {
           tail_input = context.alloc({n, kImageChannels, kImageSize, kImageSize});
         }

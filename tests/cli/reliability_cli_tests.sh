@@ -70,13 +70,15 @@ B="--backend cpu"
 # is read (--data names nothing, which would be exit 1 if it were reached) ----
 for bad in "--lr nan" "--lr inf" "--momentum nan" "--weight-decay -inf" "--lr 0" "--epochs 0" \
            "--batch 99999999999" "--seed -1" "--seed 99999999999999999999" "--threads 100000" \
-           "--threads -1" "--samples -5"; do
+           "--threads -1" "--samples -5" "--batch 65537" "--test-samples 1e3"; do
   # shellcheck disable=SC2086
   error "train $bad" 2 "^cae train: (--[a-z-]+ must|.*for option '--[a-z-]+' is invalid)" \
     "$CAE" train $B --data nowhere $bad
 done
 error "svm --C nan" 2 "^cae svm: --C must be a finite number, got 'nan'" \
   "$CAE" svm $B --features F --out W/x.model --C nan
+error "svm --svm-threads 5000" 2 "svm-threads must be between 0 and 1024, got 5000" \
+  "$CAE" svm $B --features F --out W/x.model --svm-threads 5000
 error "svm --memory-cap-gb inf" 2 "memory-cap-gb must be a finite number" \
   "$CAE" svm $B --features F --out W/x.model --memory-cap-gb inf
 error "range message in user terms" 2 "--lr must be between 1e-09 and 10, got 1e-10" \
@@ -213,6 +215,12 @@ error "optimizer metadata out of range" 1 "W/lrnan.safetensors: checkpoint metad
 error "number overflow in the header names the file" 1 "W/overflow.safetensors: bad JSON header: number overflow" \
   "$CAE" extract $B --weights W/overflow.safetensors --data D --out F5
 reject "no library codes" "json.exception"
+error "resume mid-epoch on other data" 2 "W/busy.safetensors stopped in the middle of an epoch over 600 training images, but D gives 40" \
+  "$CAE" train $B --data D --resume W/busy.safetensors --out W/r.safetensors
+error "a device file as a checkpoint" 1 "cannot read /dev/zero: it is not a regular file" \
+  "$CAE" extract $B --weights /dev/zero --data D --out F6
+error "a folder as a checkpoint" 1 "cannot read adir: it is a folder" \
+  "$CAE" extract $B --weights adir --data D --out F6
 error "NaN in an SVM model" 1 "W/nan.model: tensor 'pair_coef' holds a non-finite value" \
   "$CAE" evaluate $B --weights W/m.safetensors --svm W/nan.model --data D --out R
 absent "NaN in an SVM model: no report" R/report.html

@@ -134,7 +134,7 @@ TEST_CASE("the next write of a name removes temporaries of dead processes, not o
 }
 
 TEST_CASE("a fatal signal removes registered files and exits with 128 + the signal") {
-  for (int number : {SIGINT, SIGTERM}) {
+  for (int number : {SIGINT, SIGTERM, SIGHUP}) {
     ScratchDir dir;
     const std::string path = dir.file("temporary");
     const pid_t child = ::fork();
