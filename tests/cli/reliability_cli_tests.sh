@@ -9,47 +9,26 @@
 # usage: reliability_cli_tests.sh CAE
 set -u
 CAE=$1
-failures=0 checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 cd "$work" || exit 1
 
-fail() {
-  echo "FAIL [$1]: $2"
-  [ -n "${out:-}" ] && echo "$out" | tail -15 | sed 's/^/    /'
-  failures=$((failures + 1))
-}
-# run NAME EXPECTED_RC CMD...: stdout+stderr into $out, checks the exit code.
-run() {
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1)
-  local rc=$?
-  checks=$((checks + 1))
-  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
-}
-expect() {
-  checks=$((checks + 1))
-  grep -qE -- "$2" <<<"$out" || fail "$1" "output lacks /$2/"
-}
-reject() {
-  checks=$((checks + 1))
-  ! grep -qE -- "$2" <<<"$out" || fail "$1" "output unexpectedly has /$2/"
-}
-one_line() {
-  checks=$((checks + 1))
-  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$1" "error is not one line"
-}
-absent() {
-  checks=$((checks + 1))
-  [ ! -e "$2" ] || fail "$1" "$2 should not exist"
-}
 # no_leftovers NAME DIR: no temporaries or locks of a finished or stopped run.
 no_leftovers() {
   checks=$((checks + 1))
   local left
   left=$(ls -a "$2" 2>/dev/null | grep -E '\.tmp\.[0-9]+$|\.lock$' || true)
   [ -z "$left" ] || fail "$1" "left behind in $2: $left"
+}
+# stop_with NAME SIGNAL EXPECTED_RC PID LOG: signals a background run, checks
+# its exit code and leaves its log in $out.
+stop_with() {
+  kill -"$2" "$4"
+  wait "$4"
+  local rc=$?
+  out=$(cat "$5")
+  checks=$((checks + 1))
+  [ "$rc" = "$3" ] || fail "$1" "exit code $rc, expected $3"
 }
 # error NAME RC PATTERN CMD...: a run that must fail with one line matching PATTERN.
 error() {
@@ -138,24 +117,14 @@ error "same --out as a running training" 1 "W/busy.safetensors is being written 
   "$CAE" train $B --data S --epochs 1 --out W/busy.safetensors
 
 # ---- class 4: signals: SIGTERM is 143, SIGINT 130, nothing half-written ----
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-checks=$((checks + 1))
-[ "$rc" = 143 ] || { out=$(cat busy.log); fail "SIGTERM exit code" "got $rc, expected 143"; }
-out=$(cat busy.log)
+stop_with "train SIGTERM" TERM 143 "$pid" busy.log
 expect "SIGTERM saves a resumable checkpoint" "resumable checkpoint saved to W/busy.safetensors"
 no_leftovers "SIGTERM" W
 "$CAE" data synth X --train 3000 --test 10 --seed 6 >/dev/null
 "$CAE" extract $B --weights W/m.safetensors --data X --out FX >extract.log 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do grep -q "train: [1-9]" extract.log 2>/dev/null && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-checks=$((checks + 1))
-[ "$rc" = 130 ] || { out=$(cat extract.log); fail "extract SIGINT exit code" "got $rc, expected 130"; }
-out=$(cat extract.log)
+stop_with "extract SIGINT" INT 130 "$pid" extract.log
 expect "extract SIGINT says so" "interrupted \(SIGINT\); temporary files removed"
 no_leftovers "extract SIGINT" FX
 absent "extract SIGINT writes no partial features" FX/train_features.npy
@@ -259,5 +228,4 @@ error "import-weights with NaN" 1 "W/nan-weights.bin holds a non-finite value \(
 absent "import-weights with NaN writes nothing" W/imp.safetensors
 
 no_leftovers "end" W
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" = 0 ]
+finish
