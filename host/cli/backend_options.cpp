@@ -37,6 +37,8 @@ void add_backend_options(po::options_description& options) {
 }
 
 Registry discover_backends(const po::variables_map& vm) {
+  // Every command with backend options passes here first, `cae backends` too.
+  if (vm.count("threads")) option_in_range(vm, "threads", 0, kMaxThreads);
   DiscoveryOptions options;
   if (vm.count("backend")) {
     const std::string& spec = vm["backend"].as<std::string>();
@@ -61,7 +63,6 @@ const BackendRecord& select_backend(const Registry& registry, const po::variable
   }
   const int device = vm.count("device") ? vm["device"].as<int>() : 0;
   if (device < 0) throw UsageError("--device must be >= 0");
-  if (vm.count("threads")) option_in_range(vm, "threads", 0, kMaxThreads);
   const BackendRecord* backend = nullptr;
   try {
     backend = &registry.select(spec);

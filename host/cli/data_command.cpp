@@ -76,8 +76,9 @@ int run_data(const po::variables_map& vm) {
     auto test = option_in_range<int64_t>(vm, "test", 10, 1000000);
     auto seed = vm["seed"].as<uint64_t>();
     const OutputLock lock = claim_output_directory(dir, "DIR");
-    write_synthetic_cifar(dir, size_t(train), size_t(test), seed,
-                          vm.count("force") ? SyntheticOverwrite::kReplace : SyntheticOverwrite::kRefuse);
+    write_synthetic_cifar(
+        dir, size_t(train), size_t(test), seed,
+        vm.count("force") ? SyntheticOverwrite::kReplace : SyntheticOverwrite::kRefuse);
     std::cout << "wrote a synthetic 10-class set (" << train << " train, " << test
               << " test images, seed " << seed << ") to " << dir << "\n";
     return 0;

@@ -25,13 +25,15 @@ int run_import(const po::variables_map& vm) {
   const int64_t expected = nn::total_parameter_count() * int64_t(sizeof(float));
   const uintmax_t bytes = std::filesystem::file_size(in, error);
   if (!error && bytes != uintmax_t(expected)) {
-    throw std::runtime_error(in + " is " + std::to_string(bytes) + " bytes; the seed's weights file is " +
-                             std::to_string(expected) + " (751,875 float32 values)");
+    throw std::runtime_error(in + " is " + std::to_string(bytes) +
+                             " bytes; the seed's weights file is " + std::to_string(expected) +
+                             " (751,875 float32 values)");
   }
   const std::string raw = read_binary_file(in);
   if (raw.size() != size_t(expected)) {
-    throw std::runtime_error(in + " is " + std::to_string(raw.size()) + " bytes; the seed's weights file is " +
-                             std::to_string(expected) + " (751,875 float32 values)");
+    throw std::runtime_error(in + " is " + std::to_string(raw.size()) +
+                             " bytes; the seed's weights file is " + std::to_string(expected) +
+                             " (751,875 float32 values)");
   }
   std::vector<float> flat(size_t(nn::total_parameter_count()));
   std::memcpy(flat.data(), raw.data(), raw.size());

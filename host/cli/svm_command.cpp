@@ -46,7 +46,8 @@ int run_svm(const po::variables_map& vm) {
     if (vm["export-libsvm"].as<std::string>() == out) {
       throw UsageError("--export-libsvm names the same file as --out; give it another name");
     }
-    export_lock.emplace(claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
+    export_lock.emplace(
+        claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
   }
   BackendSession session = select_backend_session(vm);
   svm::FeatureSet train = read_split(dir, "train");
@@ -70,7 +71,9 @@ int run_svm(const po::variables_map& vm) {
   if (test && test->rows > 0) {
     svm::Prediction prediction = svm::predict(*session.context, model, *test);
     int64_t correct = 0;
-    for (int64_t i = 0; i < test->rows; ++i) correct += prediction.labels[size_t(i)] == test->labels[size_t(i)];
+    for (int64_t i = 0; i < test->rows; ++i) {
+      correct += prediction.labels[size_t(i)] == test->labels[size_t(i)];
+    }
     std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test->rows),
                 static_cast<long long>(correct), static_cast<long long>(test->rows));
   }

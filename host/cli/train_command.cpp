@@ -17,7 +17,9 @@ int run_train(const po::variables_map& vm) {
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const auto test_samples = option_in_range<int64_t>(vm, "test-samples", 0, 100000000);
   const std::string resume = vm.count("resume") ? vm["resume"].as<std::string>() : "";
-  if (vm.count("resume") && resume.empty()) throw UsageError("--resume is empty; name a checkpoint");
+  if (vm.count("resume") && resume.empty()) {
+    throw UsageError("--resume is empty; name a checkpoint");
+  }
   options.checkpoint_path =
       !resume.empty() && vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
   const OutputLock lock = claim_output_file(options.checkpoint_path);
@@ -31,7 +33,9 @@ int run_train(const po::variables_map& vm) {
     options.seed = start.state.seed;
     options.recipe = start.state.recipe;
     // --epochs may extend a run; without it the run stops where it was planned to.
-    if (!vm.count("epochs") && start.state.epochs_planned > 0) options.epochs = start.state.epochs_planned;
+    if (!vm.count("epochs") && start.state.epochs_planned > 0) {
+      options.epochs = start.state.epochs_planned;
+    }
     if (vm.count("epochs") && options.epochs < start.state.epochs_done) {
       throw UsageError("--epochs " + std::to_string(options.epochs) + " is fewer than the " +
                        std::to_string(start.state.epochs_done) + " epochs " + resume +
@@ -51,7 +55,9 @@ int run_train(const po::variables_map& vm) {
                      "; resume with the same --data and --samples");
   }
   start_backend_session(session, vm, std::cout);
-  if (!resume.empty()) std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
+  if (!resume.empty()) {
+    std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
+  }
   std::cout << "training on " << data.train.size() << " images from " << data_dir << ", testing on "
             << data.test.size() << "\n";
   if (start.state.epochs_done >= options.epochs) {

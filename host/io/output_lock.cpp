@@ -27,7 +27,8 @@ std::string holder_of(int fd) {
 // True when `fd` is still the file named `path`: the previous holder removes
 // the file on release, so a lock taken on a just-removed file protects nothing.
 bool still_named(int fd, const std::string& path) {
-  struct stat by_fd {}, by_name {};
+  struct stat by_fd {
+  }, by_name{};
   return ::fstat(fd, &by_fd) == 0 && ::stat(path.c_str(), &by_name) == 0 &&
          by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
 }
@@ -38,7 +39,9 @@ OutputLock::OutputLock(std::string lock_path, const std::string& output)
     : lock_path_(std::move(lock_path)) {
   for (;;) {
     fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd_ < 0) throw IoError(describe_errno("cannot lock " + output + ": cannot create " + lock_path_, errno));
+    if (fd_ < 0)
+      throw IoError(
+          describe_errno("cannot lock " + output + ": cannot create " + lock_path_, errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       const std::string holder = error == EWOULDBLOCK ? holder_of(fd_) : std::string();

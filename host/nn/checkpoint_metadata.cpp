@@ -52,7 +52,8 @@ class MetadataReader {
     char* end = nullptr;
     if (negative) {
       const long long parsed = std::strtoll(t.c_str(), &end, 10);
-      if (errno != 0 || parsed < static_cast<long long>(low)) fail(key, "is " + t + ", below " + std::to_string(low));
+      if (errno != 0 || parsed < static_cast<long long>(low))
+        fail(key, "is " + t + ", below " + std::to_string(low));
       return static_cast<T>(parsed);
     }
     const unsigned long long parsed = std::strtoull(t.c_str(), &end, 10);
@@ -189,8 +190,9 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   s.test_mses = parse_losses(reader, "test_mses");
   if (s.batches_done > 0 && s.samples > 0 &&
       s.batches_done * int64_t{s.batch_size} >= s.samples + s.batch_size) {
-    reader.fail("batches_done", "is " + std::to_string(s.batches_done) + ", more batches than an epoch of " +
-                                    std::to_string(s.samples) + " images has");
+    reader.fail("batches_done", "is " + std::to_string(s.batches_done) +
+                                    ", more batches than an epoch of " + std::to_string(s.samples) +
+                                    " images has");
   }
   return s;
 }

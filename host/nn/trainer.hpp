@@ -41,7 +41,7 @@ struct EpochRecord {
 
 struct TrainOutcome {
   bool interrupted = false;
-  int signal = 0;  // the signal that interrupted it (SIGINT, SIGTERM)
+  int signal = 0;                   // the signal that interrupted it (SIGINT, SIGTERM)
   std::vector<EpochRecord> epochs;  // this run's epochs
   Checkpoint final_state;
 };

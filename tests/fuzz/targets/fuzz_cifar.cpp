@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   set.pixels.assign(2 * cae::cifar::kImageBytes, 7);
   try {
     const size_t added = cae::parse_records(bytes, cae::fuzz::kPath, set);
-    if (set.size() != 2 + added || set.pixels.size() != set.size() * cae::cifar::kImageBytes) std::abort();
+    if (set.size() != 2 + added || set.pixels.size() != set.size() * cae::cifar::kImageBytes)
+      std::abort();
     for (uint8_t label : set.labels) {
       if (label >= cae::cifar::kNumClasses) std::abort();
     }

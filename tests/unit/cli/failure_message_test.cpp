@@ -45,8 +45,8 @@ TEST_CASE("a backend's out-of-memory suggests a smaller batch") {
 }
 
 TEST_CASE("thread and resource failures say which limit to look at") {
-  const std::string message =
-      message_for(std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again)));
+  const std::string message = message_for(
+      std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again)));
   CHECK(message.rfind("the system refused a resource", 0) == 0);
   CHECK(message.find("--threads") != std::string::npos);
 }

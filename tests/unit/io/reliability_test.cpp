@@ -9,8 +9,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <limits>
 
 #include "io/atomic_file.hpp"
@@ -75,8 +75,9 @@ TEST_CASE("non-finite values are refused at write, so what is written loads agai
   ScratchDir dir;
   const std::string path = dir.file("t.safetensors");
   const float inf = std::numeric_limits<float>::infinity();
-  CHECK(message_of([&] { cae::write_safetensors(path, {{"w", {2}, {1.0f, -inf}}}); }) ==
-        "cannot write " + path + ": tensor 'w' holds a non-finite value (-inf) at index 1");
+  CHECK(message_of([&] {
+          cae::write_safetensors(path, {{"w", {2}, {1.0f, -inf}}});
+        }) == "cannot write " + path + ": tensor 'w' holds a non-finite value (-inf) at index 1");
   const float row[] = {1.0f, std::nanf("")};
   CHECK_THROWS_AS(cae::write_npy_matrix(dir.file("f.npy"), row, 1, 2), IoError);
   CHECK(dir.listing() == "");
@@ -108,8 +109,9 @@ TEST_CASE("labels are checked in 64 bits, before they are narrowed") {
   ScratchDir dir;
   const std::string path = dir.file("labels.npy");
   const int64_t labels[] = {3, (int64_t{1} << 32) + 3, 9};
-  cae::test::write_bytes(path, cae::encode_npy_header("<i8", {3}) +
-                                   std::string(reinterpret_cast<const char*>(labels), sizeof labels));
+  cae::test::write_bytes(path,
+                         cae::encode_npy_header("<i8", {3}) +
+                             std::string(reinterpret_cast<const char*>(labels), sizeof labels));
   CHECK(message_of([&] { cae::read_npy_labels(path, 10); }) ==
         path + ": label 4294967299 at index 1 is not a class 0..9");
   cae::write_npy_vector(path, std::vector<int32_t>{0, 9, -1});
