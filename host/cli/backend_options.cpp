@@ -13,16 +13,14 @@ namespace {
 // overflow the OpenMP runtime's stacks.
 constexpr int kMaxThreads = 1024;
 
-// The devices the backend reports (1 for a CPU), or -1 when its probe fails
-// (the registry has already reported that as "unavailable").
+}  // namespace
+
 int32_t device_count_of(const BackendRecord& backend) {
   cae_probe_result result{};
   result.struct_size = sizeof result;
   if (backend.table().probe(&result) != CAE_STATUS_OK) return -1;
   return result.device_count;
 }
-
-}  // namespace
 
 void add_backend_options(po::options_description& options) {
   options.add_options()

@@ -18,6 +18,7 @@ int run_import(const po::variables_map& vm) {
   const std::string out_path = vm["out"].as<std::string>();
   if (in.empty()) throw UsageError("the weights FILE is empty; name the seed's weights file");
   const OutputLock lock = claim_output_file(out_path);
+  require_not_an_input(out_path, {in});
   std::error_code error;
   if (std::filesystem::is_directory(in, error)) {
     throw std::runtime_error(in + " is a folder, not the seed's weights file");

@@ -107,6 +107,17 @@ OutputLock claim_output_directory(const std::string& path, const std::string& op
   return lock_output_directory(path);
 }
 
+void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
+                          const std::string& option) {
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (fs::equivalent(output, input, error)) {
+      throw UsageError(option + " " + output + " is also an input (" + input +
+                       "); writing it would destroy that input: name another file");
+    }
+  }
+}
+
 void add_data_option(po::options_description& options) {
   options.add_options()("data", po::value<std::string>()->value_name("DIR"),
                         "CIFAR-10 binary folder (default: data/, if `cae data fetch data` put it there)");

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "command.hpp"
 #include "io/output_lock.hpp"
@@ -55,6 +56,11 @@ void prepare_output_directory(const std::string& path, const std::string& option
 // runs: a second run writing the same output stops at once (io/output_lock.hpp).
 OutputLock claim_output_file(const std::string& path, const std::string& option = "--out");
 OutputLock claim_output_directory(const std::string& path, const std::string& option = "--out");
+
+// Refuses an output that is one of the command's input files (the same file by
+// any name): writing it would destroy the input. UsageError naming both.
+void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
+                          const std::string& option = "--out");
 
 // --data DIR, or data/ (CIFAR-10 fetched there) when not given.
 void add_data_option(po::options_description& options);

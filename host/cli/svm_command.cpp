@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "backend_session.hpp"
 #include "commands.hpp"
@@ -35,17 +36,42 @@ svm::FeatureSet read_split(const std::string& dir, const std::string& split) {
   return set;
 }
 
+// What train_ovo and predict would find out only after loading the backend
+// (or after training), said at load with the file's name.
+void check_splits(const svm::FeatureSet& train, const std::optional<svm::FeatureSet>& test,
+                  const std::string& dir) {
+  std::set<int32_t> classes(train.labels.begin(), train.labels.end());
+  if (classes.size() < 2) {
+    throw std::runtime_error(dir + "/train_labels.npy holds " + std::to_string(classes.size()) +
+                             (classes.size() == 1 ? " class" : " classes") +
+                             "; an SVM needs at least two");
+  }
+  if (test && test->rows > 0 && test->dim != train.dim) {
+    throw std::runtime_error(dir + "/test_features.npy has " + std::to_string(test->dim) +
+                             " columns, " + dir + "/train_features.npy " +
+                             std::to_string(train.dim));
+  }
+}
+
 int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
   const OutputLock lock = claim_output_file(out);
+  std::vector<std::string> inputs;
+  for (const char* split : {"train", "test"}) {
+    for (const char* kind : {"_features.npy", "_labels.npy"}) {
+      inputs.push_back(dir + "/" + split + kind);
+    }
+  }
+  require_not_an_input(out, inputs);
   std::optional<OutputLock> export_lock;
   if (vm.count("export-libsvm")) {
     if (vm["export-libsvm"].as<std::string>() == out) {
       throw UsageError("--export-libsvm names the same file as --out; give it another name");
     }
+    require_not_an_input(vm["export-libsvm"].as<std::string>(), inputs, "--export-libsvm");
     export_lock.emplace(
         claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
   }
@@ -54,6 +80,7 @@ int run_svm(const po::variables_map& vm) {
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
   if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
+  check_splits(train, test, dir);
   start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
   svm::TrainStats stats;

@@ -4,6 +4,7 @@
 #include "backend_session.hpp"
 #include "commands.hpp"
 #include "data/cifar_dataset.hpp"
+#include "data/cifar_files.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
@@ -46,6 +47,7 @@ int run_train(const po::variables_map& vm) {
   }
 
   BackendSession session = select_backend_session(vm);
+  require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.

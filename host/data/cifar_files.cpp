@@ -55,6 +55,13 @@ std::string cannot_read(const std::string& path, int errno_value) {
 
 }  // namespace
 
+std::vector<std::string> CifarFiles::all() const {
+  std::vector<std::string> files = train;
+  files.push_back(test);
+  files.push_back(meta);
+  return files;
+}
+
 size_t train_batch_number(const std::string& name) {
   const std::string prefix = cifar::kTrainPrefix, suffix = ".bin";
   if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||

@@ -14,6 +14,8 @@ struct CifarFiles {
   std::vector<std::string> train;  // data_batch_<n>.bin in numeric order (at least one)
   std::string test;                // test_batch.bin
   std::string meta;                // batches.meta.txt
+
+  std::vector<std::string> all() const;  // every file above
 };
 
 // Accepts DIR itself or DIR/cifar-10-batches-bin. Requires test_batch.bin,

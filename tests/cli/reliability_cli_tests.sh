@@ -70,6 +70,8 @@ error "--backend ''" 2 "--backend is empty" "$CAE" train --backend '' --data D -
 error "--device past the backend's devices" 2 "--device 99: backend cpu has 1 device" \
   "$CAE" train $B --device 99 --data D --epochs 1 --out W/n.st
 error "--device on info" 2 "--device 1: backend cpu has 1 device" "$CAE" info $B --device 1
+run "backends --device past the backends' devices" 0 "$CAE" backends --device 5
+expect "backends --device past the backends' devices" "^cpu .*unavailable: no device 5 \(it has 1\)"
 error "--weights ''" 2 "--weights is empty" "$CAE" extract $B --weights '' --data D --out F9
 error "--plugin-dir that does not exist" 2 "--plugin-dir nowhere is not a folder" \
   "$CAE" backends --plugin-dir nowhere
@@ -205,6 +207,21 @@ EOF
 error "NaN in features" 1 "G/train_features.npy: value at row 2, column 7 is NaN" \
   "$CAE" svm $B --features G --out W/g.model
 absent "NaN in features: no model" W/g.model
+# Inputs the SVM cannot use are found at load, before the backend is started.
+mkdir -p H && cp F/*.npy H/
+python3 - H <<'EOF'
+import struct, sys
+def npy(path, descr, shape, payload):
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + payload)
+npy(sys.argv[1] + "/test_features.npy", "<f4", [2, 5], struct.pack("<10f", *range(10)))
+npy(sys.argv[1] + "/test_labels.npy", "|u1", [2], bytes([1, 2]))
+EOF
+error "test features of another width" 1 "H/test_features.npy has 5 columns, H/train_features.npy 8192" \
+  "$CAE" svm $B --features H --out W/h.model
+absent "test features of another width: no model" W/h.model
 
 # ---- class 6: nothing the user has is overwritten or lost ----
 before=$(md5sum D/*.bin | md5sum)
@@ -212,6 +229,14 @@ error "synth over an existing data set" 1 "D already holds CIFAR-10 files .*--fo
   "$CAE" data synth D --train 20 --test 10
 checks=$((checks + 1))
 [ "$(md5sum D/*.bin | md5sum)" = "$before" ] || fail "synth over an existing data set" "batch files changed"
+error "--out is an input of train" 2 "--out D/data_batch_1.bin is also an input" \
+  "$CAE" train $B --data D --epochs 1 --out D/data_batch_1.bin
+error "--out is an input of svm" 2 "--out F/train_labels.npy is also an input" \
+  "$CAE" svm $B --features F --out F/train_labels.npy
+error "--out is the input of import-weights" 2 "--out W/m.safetensors is also an input" \
+  "$CAE" import-weights W/m.safetensors --out W/m.safetensors
+checks=$((checks + 1))
+[ "$(md5sum D/*.bin | md5sum)" = "$before" ] || fail "outputs that are inputs" "batch files changed"
 run "synth --force replaces" 0 "$CAE" data synth D --train 20 --test 10 --force
 run "synth --force replaces: check" 0 "$CAE" data check D
 expect "synth --force replaces" "train: 20 images"
