@@ -7,6 +7,47 @@
 
 namespace cae::nn {
 
+namespace {
+
+// The optimiser state a resumed run will upload: every tensor the optimizer
+// named in the metadata needs, shaped like its parameter, and Adam's second
+// moments not negative (their square root would be NaN at the next step).
+void check_optimizer_state(const Checkpoint& checkpoint, const std::string& path) {
+  if (checkpoint.optimizer_state.empty()) return;  // weights only: a fresh optimiser
+  const OptimizerSettings& settings = checkpoint.state.optimizer;
+  std::vector<std::string> suffixes;
+  if (settings.kind == "adam") suffixes = {".m", ".v"};
+  if (settings.kind == "sgd" && settings.momentum > 0.0f) suffixes = {".velocity"};
+  for (const HostTensor& parameter : checkpoint.parameters.tensors) {
+    for (const std::string& suffix : suffixes) {
+      const std::string name = "optimizer." + parameter.name + suffix;
+      const HostTensor* state = nullptr;
+      for (const HostTensor& t : checkpoint.optimizer_state) {
+        if (t.name == name) state = &t;
+      }
+      if (!state) {
+        throw std::runtime_error(path + ": lacks optimizer state '" + name + "' that its " +
+                                 settings.kind + " optimizer needs");
+      }
+      if (state->shape != parameter.shape) {
+        throw std::runtime_error(path + ": optimizer state '" + name +
+                                 "' is not shaped like its parameter");
+      }
+      if (suffix == ".v") {
+        for (size_t i = 0; i < state->data.size(); ++i) {
+          if (state->data[i] < 0.0f) {
+            throw std::runtime_error(path + ": optimizer state '" + name +
+                                     "' holds a negative second moment at index " +
+                                     std::to_string(i));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   std::vector<NamedTensor> tensors = checkpoint.parameters.tensors;
   tensors.insert(tensors.end(), checkpoint.optimizer_state.begin(), checkpoint.optimizer_state.end());
@@ -36,6 +77,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   checkpoint.parameters = std::move(ordered);
 
   checkpoint.state = parse_training_state(file.metadata, path);
+  check_optimizer_state(checkpoint, path);
   return checkpoint;
 }
 
