@@ -13,7 +13,10 @@ shift $(($# < 3 ? $# : 3))
 readers=("$@")
 [ ${#readers[@]} -gt 0 ] || readers=(safetensors npy cifar svm_model)
 here=$(cd "$(dirname "$0")" && pwd)
-fuzz_dir="$build/tests/fuzz"
+fuzz_dir=$(cd "$build/tests/fuzz" && pwd)
+parallel=()
+# With several jobs libFuzzer writes a fuzz-<n>.log per job into the current folder.
+[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
 status=0
 for reader in "${readers[@]}"; do
   binary="$fuzz_dir/targets/fuzz_$reader"
@@ -24,8 +27,8 @@ for reader in "${readers[@]}"; do
   corpus="$fuzz_dir/corpus/$reader"
   mkdir -p "$corpus" "$fuzz_dir/findings"
   echo "== $reader: $seconds s, $jobs job(s), corpus $corpus"
-  "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -jobs="$jobs" -workers="$jobs" -print_final_stats=1 \
-    -artifact_prefix="$fuzz_dir/findings/fuzz_$reader-" "$corpus" "$here/seeds/$reader" || status=1
+  (cd "$fuzz_dir" && "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 "${parallel[@]}" -print_final_stats=1 \
+    -artifact_prefix="$fuzz_dir/findings/fuzz_$reader-" "$corpus" "$here/seeds/$reader") || status=1
 done
 exit $status
