@@ -118,6 +118,14 @@ void require_not_an_input(const std::string& output, const std::vector<std::stri
   }
 }
 
+void require_available(int64_t requested, size_t available, const std::string& option,
+                       const std::string& where, const std::string& what) {
+  if (requested > 0 && size_t(requested) > available) {
+    throw UsageError(option + " " + std::to_string(requested) + ", but " + where + " holds only " +
+                     std::to_string(available) + " " + what);
+  }
+}
+
 void add_data_option(po::options_description& options) {
   options.add_options()("data", po::value<std::string>()->value_name("DIR"),
                         "CIFAR-10 binary folder (default: data/, if `cae data fetch data` put it there)");

@@ -62,6 +62,11 @@ OutputLock claim_output_directory(const std::string& path, const std::string& op
 void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
                           const std::string& option = "--out");
 
+// A count option (--samples N) asked for more items than the data holds: a
+// UsageError rather than silently using fewer. 0 means "all" and always fits.
+void require_available(int64_t requested, size_t available, const std::string& option,
+                       const std::string& where, const std::string& what);
+
 // --data DIR, or data/ (CIFAR-10 fetched there) when not given.
 void add_data_option(po::options_description& options);
 std::string resolve_data_dir(const po::variables_map& vm);

@@ -58,6 +58,7 @@ int run_pipeline(const po::variables_map& vm) {
   const std::string data_dir = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   CifarData data = load_cifar(data_dir, size_t(samples));
+  require_available(samples, data.train.size(), "--samples", data_dir, "training images");
   start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size() << " test images from "

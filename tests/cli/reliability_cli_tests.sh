@@ -75,6 +75,8 @@ expect "backends --device past the backends' devices" "^cpu .*unavailable: no de
 error "--weights ''" 2 "--weights is empty" "$CAE" extract $B --weights '' --data D --out F9
 error "--plugin-dir that does not exist" 2 "--plugin-dir nowhere is not a folder" \
   "$CAE" backends --plugin-dir nowhere
+error "--samples past the data" 2 "--samples 1000, but D holds only 40 training images" \
+  "$CAE" train $B --data D --epochs 1 --samples 1000 --out W/n.st
 absent "nothing trained" W/n.st
 # An int64 label above 2^31 must not be cut to int32 and merged into a class.
 mkdir -p L && cp F/*.npy L/
