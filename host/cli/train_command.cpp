@@ -50,8 +50,7 @@ int run_train(const po::variables_map& vm) {
   require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
   require_available(samples, data.train.size(), "--samples", data_dir, "training images");
-  require_available(test_samples, data.test.size(), "--test-samples", data_dir,
-                    "test images");
+  require_available(test_samples, data.test.size(), "--test-samples", data_dir, "test images");
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
