@@ -14,6 +14,7 @@ packages=(
   fonts-dejavu-core                                  # the sans-serif face figures are drawn in
   chromium                                           # browser test of report.html / bench page
   python3                                            # test helpers
+  clang libclang-rt-14-dev                           # libFuzzer targets (tests/fuzz)
 )
 missing=()
 for p in "${packages[@]}"; do

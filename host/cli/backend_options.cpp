@@ -1,8 +1,27 @@
 #include "backend_options.hpp"
 
+#include <filesystem>
 #include <iostream>
 
+#include "option_checks.hpp"
+
 namespace cae::cli {
+
+namespace {
+
+// More threads than this only slow a CPU backend down, and far more (100,000)
+// overflow the OpenMP runtime's stacks.
+constexpr int kMaxThreads = 1024;
+
+}  // namespace
+
+int32_t device_count_of(const BackendRecord& backend) {
+  cae_probe_result result{};
+  result.struct_size = sizeof result;
+  if (backend.table().probe(&result) != CAE_STATUS_OK) return -1;
+  return result.device_count;
+}
+
 void add_backend_options(po::options_description& options) {
   options.add_options()
       ("backend,b", po::value<std::string>()->value_name("NAME|PATH"),
@@ -12,32 +31,50 @@ void add_backend_options(po::options_description& options) {
        "also search DIR for backends (repeatable; searched before CAE_PLUGIN_PATH)")
       ("device", po::value<int>()->default_value(0)->value_name("I"), "device index (GPU backends)")
       ("threads", po::value<int>()->default_value(0)->value_name("N"),
-       "host threads for CPU backends (0 = all cores)");
+       "host threads for CPU backends (0 = all cores, at most 1024)");
 }
 
 Registry discover_backends(const po::variables_map& vm) {
+  // Every command with backend options passes here first, `cae backends` too.
+  if (vm.count("threads")) option_in_range(vm, "threads", 0, kMaxThreads);
   DiscoveryOptions options;
   if (vm.count("backend")) {
     const std::string& spec = vm["backend"].as<std::string>();
     if (names_a_backend_file(spec)) options.explicit_files.push_back(spec);
   }
   if (vm.count("plugin-dir")) options.plugin_dirs = vm["plugin-dir"].as<std::vector<std::string>>();
+  for (const std::string& dir : options.plugin_dirs) {
+    // A folder the user named and that is not there is a typo, not an empty search.
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) {
+      throw UsageError("--plugin-dir " + dir + " is not a folder");
+    }
+  }
   return Registry::discover(options);
 }
 
 const BackendRecord& select_backend(const Registry& registry, const po::variables_map& vm) {
   std::string spec = vm.count("backend") ? vm["backend"].as<std::string>() : "";
-  if (vm.count("device") && vm["device"].as<int>() < 0) {
-    throw UsageError("--device must be >= 0");
+  if (vm.count("backend") && spec.empty()) {
+    // Not a silent fallback to the default: the user meant some backend.
+    throw UsageError("--backend is empty; name a backend (see `cae backends`) or leave it out");
   }
-  if (vm.count("threads") && vm["threads"].as<int>() < 0) {
-    throw UsageError("--threads must be >= 0");
-  }
+  const int device = vm.count("device") ? vm["device"].as<int>() : 0;
+  if (device < 0) throw UsageError("--device must be >= 0");
+  const BackendRecord* backend = nullptr;
   try {
-    return registry.select(spec);
+    backend = &registry.select(spec);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
+  // Checked here for every backend, so none can ignore a device it lacks.
+  const int32_t devices = device_count_of(*backend);
+  if (devices >= 0 && device >= devices) {
+    throw UsageError("--device " + std::to_string(device) + ": backend " + backend->name + " has " +
+                     std::to_string(devices) + (devices == 1 ? " device" : " devices") +
+                     (devices > 0 ? " (0.." + std::to_string(devices - 1) + ")" : ""));
+  }
+  return *backend;
 }
 
 void print_discovery_warnings(const Registry& registry) {

@@ -16,6 +16,10 @@ Registry discover_backends(const po::variables_map& vm);
 // with the list of choices when the name is unknown or it cannot run here.
 const BackendRecord& select_backend(const Registry& registry, const po::variables_map& vm);
 
+// The devices the backend's probe reports (1 for a CPU), or -1 when the probe
+// fails (the registry has already reported that as "unavailable").
+int32_t device_count_of(const BackendRecord& backend);
+
 // Prints the registry's warnings (duplicates) to stderr.
 void print_discovery_warnings(const Registry& registry);
 

@@ -17,6 +17,15 @@ struct BackendSession {
   DeviceInfo device;
 };
 
+// Discovery and selection of the backend the options name, --device and
+// --threads checked: run before any work, so a bad choice costs nothing. Prints
+// only discovery warnings.
+BackendSession select_backend_session(const po::variables_map& vm);
+
+// Creates the selected backend's context and logs what runs where.
+void start_backend_session(BackendSession& session, const po::variables_map& vm, std::ostream& log);
+
+// Both at once.
 BackendSession open_backend_session(const po::variables_map& vm, std::ostream& log);
 
 }  // namespace cae::cli

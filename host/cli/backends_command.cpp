@@ -21,6 +21,12 @@ std::string gib(uint64_t bytes) {
 // "available: NVIDIA H200, 139.8 GiB, fp32, deterministic" — needs a context.
 std::string availability(const BackendRecord& backend, int device) {
   if (!backend.available) return "unavailable: " + backend.unavailable_reason;
+  // Checked here, since a backend may ignore a device index it does not have.
+  const int32_t devices = device_count_of(backend);
+  if (devices >= 0 && device >= devices) {
+    return "unavailable: no device " + std::to_string(device) + " (it has " +
+           std::to_string(devices) + ")";
+  }
   try {
     Context context(backend.table(), device);
     DeviceInfo info = context.device_info();

@@ -2,7 +2,8 @@
 
 #include <iostream>
 
-#include "plugin/backend_error.hpp"
+#include "failure_message.hpp"
+#include "option_checks.hpp"
 
 namespace cae::cli {
 
@@ -27,15 +28,21 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
   command.declare(options, positionals);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(options).positional(positionals).run(), vm);
+    const po::parsed_options parsed =
+        po::command_line_parser(args).options(options).positional(positionals).run();
+    po::store(parsed, vm);
     if (vm.count("help")) {
       print_command_help(command, std::cout);
       return 0;
     }
     po::notify(vm);
+    check_option_values(parsed, vm);
   } catch (const po::error& e) {
     std::cerr << "cae " << command.name << ": " << e.what() << " (see `cae help " << command.name
               << "`)\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "cae " << command.name << ": " << e.what() << "\n";
     return 2;
   }
   try {
@@ -43,14 +50,8 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
   } catch (const UsageError& e) {
     std::cerr << "cae " << command.name << ": " << e.what() << "\n";
     return 2;
-  } catch (const BackendError& e) {
-    std::cerr << "cae " << command.name << ": " << e.what();
-    // The one remedy a user can apply at once.
-    if (e.status() == CAE_STATUS_OUT_OF_MEMORY) std::cerr << " (try a smaller --batch)";
-    std::cerr << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "cae " << command.name << ": " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "cae " << command.name << ": " << failure_message(std::current_exception()) << "\n";
     return 1;
   }
 }

@@ -31,7 +31,8 @@ const std::vector<Command>& all_commands();
 const Command* find_command(const std::string& name);
 
 // Parses args for `command` and runs it. Maps errors to exit codes:
-// 0 ok, 1 failure at run time, 2 bad usage.
+// 0 ok, 1 failure at run time, 2 bad usage (including a bad number, found
+// before any data is loaded); a command stopped by a signal returns 128 + it.
 int run_command(const Command& command, const std::vector<std::string>& args);
 
 // Prints "usage: ...", the summary and the options of one command.

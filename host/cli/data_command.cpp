@@ -66,12 +66,19 @@ int run_data(const po::variables_map& vm) {
   }
   const std::string action = vm["action"].as<std::string>();
   const std::string dir = vm["dir"].as<std::string>();
-  if (action == "fetch") return fetch(dir);
+  if (dir.empty()) throw UsageError("DIR is empty; name the dataset folder");
+  if (action == "fetch") {
+    const OutputLock lock = claim_output_directory(dir, "DIR");
+    return fetch(dir);
+  }
   if (action == "synth") {
     auto train = option_in_range<int64_t>(vm, "train", 10, 1000000);
     auto test = option_in_range<int64_t>(vm, "test", 10, 1000000);
     auto seed = vm["seed"].as<uint64_t>();
-    write_synthetic_cifar(dir, size_t(train), size_t(test), seed);
+    const OutputLock lock = claim_output_directory(dir, "DIR");
+    write_synthetic_cifar(
+        dir, size_t(train), size_t(test), seed,
+        vm.count("force") ? SyntheticOverwrite::kReplace : SyntheticOverwrite::kRefuse);
     std::cout << "wrote a synthetic 10-class set (" << train << " train, " << test
               << " test images, seed " << seed << ") to " << dir << "\n";
     return 0;
@@ -86,7 +93,7 @@ int run_data(const po::variables_map& vm) {
 }  // namespace
 
 Command data_command() {
-  return {"data", "cae data fetch|synth|check DIR [--train N] [--test N] [--seed S]",
+  return {"data", "cae data fetch|synth|check DIR [--train N] [--test N] [--seed S] [--force]",
           "Download CIFAR-10 (MD5-checked), write a synthetic 10-class set, or validate a folder",
           [](po::options_description& options, po::positional_options_description& positionals) {
             options.add_options()
@@ -94,7 +101,8 @@ Command data_command() {
                 ("dir", po::value<std::string>(), "the dataset folder")
                 ("train", po::value<int64_t>()->default_value(5000)->value_name("N"), "synth: training images")
                 ("test", po::value<int64_t>()->default_value(1000)->value_name("N"), "synth: test images")
-                ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "synth: random seed");
+                ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "synth: random seed")
+                ("force", "synth: replace the CIFAR-10 files DIR already holds (refused without it)");
             positionals.add("action", 1).add("dir", 1);
           },
           run_data};

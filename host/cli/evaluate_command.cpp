@@ -16,10 +16,26 @@ namespace {
 
 int run_evaluate(const po::variables_map& vm) {
   const std::string weights = vm["weights"].as<std::string>();
+  const std::string out = vm["out"].as<std::string>();
+  const std::string data_dir = resolve_data_dir(vm);
+  const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
-  svm::OvoModel svm_model = svm::load_model(vm["svm"].as<std::string>());
-  CifarData data = load_cifar(resolve_data_dir(vm));
-  BackendSession session = open_backend_session(vm, std::cout);
+  const std::string svm_path = vm["svm"].as<std::string>();
+  svm::OvoModel svm_model = svm::load_model(svm_path);
+  // A model of other features or classes would only fail after encoding.
+  if (svm_model.dim != nn::kFeatureDim) {
+    throw std::runtime_error(svm_path + " classifies " + std::to_string(svm_model.dim) +
+                             "-d features; the encoder gives " + std::to_string(nn::kFeatureDim));
+  }
+  for (int32_t label : svm_model.classes) {
+    if (label < 0 || label >= 10) {
+      throw std::runtime_error(svm_path + " has class " + std::to_string(label) +
+                               ", not a CIFAR-10 class 0..9");
+    }
+  }
+  BackendSession session = select_backend_session(vm);
+  CifarData data = load_cifar(data_dir);
+  start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
   svm::FeatureSet test = to_feature_set(
@@ -28,11 +44,11 @@ int run_evaluate(const po::variables_map& vm) {
   report.title = "cae evaluation";
   report.backend = session.backend->name;
   report.device = session.device.name;
-  report.settings = {{"weights", weights}, {"svm", vm["svm"].as<std::string>()}, {"test images", std::to_string(test.rows)}};
+  report.settings = {{"weights", weights}, {"svm", svm_path}, {"test images", std::to_string(test.rows)}};
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   EvaluationOutcome outcome = evaluate_and_report(*session.context, model, svm_model, data, test,
-                                                  checkpoint.state, report, vm["out"].as<std::string>());
+                                                  checkpoint.state, report, out);
   std::printf("test accuracy: %.2f%%\nreport: %s\n", 100.0 * outcome.accuracy, outcome.report_path.c_str());
   return 0;
 }

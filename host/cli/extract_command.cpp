@@ -4,10 +4,10 @@
 #include "backend_session.hpp"
 #include "commands.hpp"
 #include "data/cifar_dataset.hpp"
-#include "io/directory.hpp"
 #include "io/npy.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/features.hpp"
+#include "nn/trainer.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -15,11 +15,13 @@ namespace {
 
 int run_extract(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
-  const int batch = option_in_range(vm, "batch", 1, 65536);
+  const int batch = option_in_range(vm, "batch", 1, nn::kMaxBatchSize);
+  const std::string data_dir = resolve_data_dir(vm);
+  const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(vm["weights"].as<std::string>());
-  CifarData data = load_cifar(resolve_data_dir(vm));
-  ensure_directory(out);
-  BackendSession session = open_backend_session(vm, std::cout);
+  BackendSession session = select_backend_session(vm);
+  CifarData data = load_cifar(data_dir);
+  start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {

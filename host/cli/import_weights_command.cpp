@@ -1,8 +1,11 @@
 // `cae import-weights`: the seed project's raw weights file as a checkpoint.
-#include <fstream>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/binary_file.hpp"
+#include "io/finite.hpp"
 #include "nn/architecture.hpp"
 #include "nn/checkpoint.hpp"
 #include "option_checks.hpp"
@@ -12,19 +15,30 @@ namespace {
 
 int run_import(const po::variables_map& vm) {
   const std::string in = vm["file"].as<std::string>();
-  std::ifstream file(in, std::ios::binary | std::ios::ate);
-  if (!file) throw std::runtime_error("cannot open " + in);
-  const auto bytes = static_cast<int64_t>(file.tellg());
+  const std::string out_path = vm["out"].as<std::string>();
+  if (in.empty()) throw UsageError("the weights FILE is empty; name the seed's weights file");
+  const OutputLock lock = claim_output_file(out_path);
+  require_not_an_input(out_path, {in});
+  std::error_code error;
+  if (std::filesystem::is_directory(in, error)) {
+    throw std::runtime_error(in + " is a folder, not the seed's weights file");
+  }
   const int64_t expected = nn::total_parameter_count() * int64_t(sizeof(float));
-  if (bytes != expected) {
-    throw std::runtime_error(in + " is " + std::to_string(bytes) + " bytes; the seed's weights file is " +
-                             std::to_string(expected) + " (751,875 float32 values)");
+  const uintmax_t bytes = std::filesystem::file_size(in, error);
+  if (!error && bytes != uintmax_t(expected)) {
+    throw std::runtime_error(in + " is " + std::to_string(bytes) +
+                             " bytes; the seed's weights file is " + std::to_string(expected) +
+                             " (751,875 float32 values)");
+  }
+  const std::string raw = read_binary_file(in);
+  if (raw.size() != size_t(expected)) {
+    throw std::runtime_error(in + " is " + std::to_string(raw.size()) +
+                             " bytes; the seed's weights file is " + std::to_string(expected) +
+                             " (751,875 float32 values)");
   }
   std::vector<float> flat(size_t(nn::total_parameter_count()));
-  file.seekg(0);
-  file.read(reinterpret_cast<char*>(flat.data()), bytes);
-  const std::string out_path = vm["out"].as<std::string>();
-  prepare_output_file(out_path);
+  std::memcpy(flat.data(), raw.data(), raw.size());
+  require_finite(flat.data(), flat.size(), in);
   nn::Checkpoint checkpoint;
   checkpoint.parameters = nn::Parameters::from_flat(flat);
   checkpoint.state.recipe = "imported";

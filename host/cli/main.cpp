@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "command.hpp"
+#include "failure_message.hpp"
+#include "io/exit_cleanup.hpp"
 
 namespace {
 
@@ -17,9 +19,7 @@ void print_overview(std::ostream& out) {
   out << "\n`cae help <command>` or `cae <command> --help` shows a command's options.\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     print_overview(std::cerr);
@@ -53,4 +53,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   return cae::cli::run_command(*command, std::vector<std::string>(args.begin() + 1, args.end()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before anything is written: a signal removes temporaries and exits with
+  // 128 + its number; a file-size limit becomes a write error (EFBIG).
+  cae::install_exit_cleanup();
+  try {
+    return run_main(argc, argv);
+  } catch (...) {
+    std::cerr << "cae: " << cae::cli::failure_message(std::current_exception()) << "\n";
+    return 1;
+  }
 }

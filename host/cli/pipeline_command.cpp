@@ -9,7 +9,6 @@
 #include "data/cifar_dataset.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "evaluation.hpp"
-#include "io/directory.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -39,7 +38,9 @@ std::string find_or_make_data(const po::variables_map& vm, const std::string& ou
   std::cout << "no CIFAR-10 under data/ and no --data: using a synthetic 10-class set (" << kSynthTrain
             << " train, " << kSynthTest << " test) in " << dir
             << "\n  for real data: cae data fetch data, or --data DIR\n";
-  write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1);
+  // The folder is the pipeline's own (inside --out): replacing a set an
+  // earlier run generated there is expected.
+  write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
   return dir;
 }
 
@@ -48,7 +49,8 @@ int run_pipeline(const po::variables_map& vm) {
   nn::TrainOptions train_options = training_options_from(vm);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
-  ensure_directory(out);
+  const OutputLock lock = claim_output_directory(out);
+  BackendSession session = select_backend_session(vm);
 
   StageTimings timings;
   Stopwatch stage;
@@ -56,11 +58,12 @@ int run_pipeline(const po::variables_map& vm) {
   const std::string data_dir = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   CifarData data = load_cifar(data_dir, size_t(samples));
+  require_available(samples, data.train.size(), "--samples", data_dir, "training images");
+  start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size() << " test images from "
             << data_dir << "\n";
 
-  BackendSession session = open_backend_session(vm, std::cout);
   Context& context = *session.context;
   train_options.backend = session.backend->name;
   train_options.checkpoint_path = out + "/model.safetensors";
@@ -69,7 +72,7 @@ int run_pipeline(const po::variables_map& vm) {
   nn::Checkpoint start;
   start.parameters = nn::Parameters::he_normal(train_options.seed);
   nn::TrainOutcome trained = nn::train_autoencoder(context, data.train, data.test, train_options, start, std::cout);
-  if (trained.interrupted) return 130;
+  if (trained.interrupted) return 128 + trained.signal;
   timings.emplace_back("train", stage.seconds());
 
   stage.restart();

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include "backend_session.hpp"
 #include "commands.hpp"
@@ -15,9 +17,13 @@
 namespace cae::cli {
 namespace {
 
+// The features come from `cae extract` over CIFAR-10 (or a synthetic set in
+// its format): labels are classes 0..9.
+constexpr int64_t kCifarClasses = 10;
+
 svm::FeatureSet read_split(const std::string& dir, const std::string& split) {
   FloatMatrix features = read_npy_matrix(dir + "/" + split + "_features.npy");
-  std::vector<int64_t> labels = read_npy_integers(dir + "/" + split + "_labels.npy");
+  std::vector<int32_t> labels = read_npy_labels(dir + "/" + split + "_labels.npy", kCifarClasses);
   if (labels.size() != features.rows) {
     throw std::runtime_error(dir + "/" + split + "_labels.npy has " + std::to_string(labels.size()) +
                              " labels for " + std::to_string(features.rows) + " feature rows");
@@ -26,18 +32,56 @@ svm::FeatureSet read_split(const std::string& dir, const std::string& split) {
   set.rows = int64_t(features.rows);
   set.dim = int64_t(features.cols);
   set.values = std::move(features.values);
-  set.labels.assign(labels.begin(), labels.end());
+  set.labels = std::move(labels);
   return set;
+}
+
+// What train_ovo and predict would find out only after loading the backend
+// (or after training), said at load with the file's name.
+void check_splits(const svm::FeatureSet& train, const std::optional<svm::FeatureSet>& test,
+                  const std::string& dir) {
+  std::set<int32_t> classes(train.labels.begin(), train.labels.end());
+  if (classes.size() < 2) {
+    throw std::runtime_error(dir + "/train_labels.npy holds " + std::to_string(classes.size()) +
+                             (classes.size() == 1 ? " class" : " classes") +
+                             "; an SVM needs at least two");
+  }
+  if (test && test->rows > 0 && test->dim != train.dim) {
+    throw std::runtime_error(dir + "/test_features.npy has " + std::to_string(test->dim) +
+                             " columns, " + dir + "/train_features.npy " +
+                             std::to_string(train.dim));
+  }
 }
 
 int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
-  prepare_output_file(out);
-  if (vm.count("export-libsvm")) prepare_output_file(vm["export-libsvm"].as<std::string>());
+  if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
+  const OutputLock lock = claim_output_file(out);
+  std::vector<std::string> inputs;
+  for (const char* split : {"train", "test"}) {
+    for (const char* kind : {"_features.npy", "_labels.npy"}) {
+      inputs.push_back(dir + "/" + split + kind);
+    }
+  }
+  require_not_an_input(out, inputs);
+  std::optional<OutputLock> export_lock;
+  if (vm.count("export-libsvm")) {
+    if (vm["export-libsvm"].as<std::string>() == out) {
+      throw UsageError("--export-libsvm names the same file as --out; give it another name");
+    }
+    require_not_an_input(vm["export-libsvm"].as<std::string>(), inputs, "--export-libsvm");
+    export_lock.emplace(
+        claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
+  }
+  BackendSession session = select_backend_session(vm);
   svm::FeatureSet train = read_split(dir, "train");
-  BackendSession session = open_backend_session(vm, std::cout);
+  // The test split is read before training too, so a damaged one fails at once.
+  std::optional<svm::FeatureSet> test;
+  if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
+  check_splits(train, test, dir);
+  start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
   svm::TrainStats stats;
   svm::OvoModel model = svm::train_ovo(*session.context, train, options, &stats);
@@ -51,13 +95,14 @@ int run_svm(const po::variables_map& vm) {
     std::cout << "libsvm model: " << vm["export-libsvm"].as<std::string>()
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
   }
-  if (std::filesystem::exists(dir + "/test_features.npy")) {
-    svm::FeatureSet test = read_split(dir, "test");
-    svm::Prediction prediction = svm::predict(*session.context, model, test);
+  if (test && test->rows > 0) {
+    svm::Prediction prediction = svm::predict(*session.context, model, *test);
     int64_t correct = 0;
-    for (int64_t i = 0; i < test.rows; ++i) correct += prediction.labels[size_t(i)] == test.labels[size_t(i)];
-    std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test.rows),
-                static_cast<long long>(correct), static_cast<long long>(test.rows));
+    for (int64_t i = 0; i < test->rows; ++i) {
+      correct += prediction.labels[size_t(i)] == test->labels[size_t(i)];
+    }
+    std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test->rows),
+                static_cast<long long>(correct), static_cast<long long>(test->rows));
   }
   return 0;
 }

@@ -15,7 +15,7 @@ void add_svm_options(po::options_description& options) {
       ("kernel", po::value<std::string>()->default_value("rbf")->value_name("rbf|linear"), "SVM kernel")
       ("standardize", po::value<bool>()->default_value(true)->implicit_value(true)->value_name("BOOL"),
        "scale every feature to zero mean, unit variance on the training set")
-      ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "libsvm worker threads (0 = all cores)")
+      ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "libsvm worker threads (0 = all cores, at most 1024)")
       ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
        "host memory the SVM stage may hold (0 = min(24 GiB, half the RAM))");
 }
@@ -30,8 +30,11 @@ svm::TrainOptions svm_options_from(const po::variables_map& vm) {
     throw UsageError(e.what());
   }
   o.standardize = vm["standardize"].as<bool>();
-  o.threads = option_in_range(vm, "svm-threads", 0, 4096);
-  o.memory_cap_bytes = uint64_t(option_in_range(vm, "memory-cap-gb", 0.0, 1e6) * 1024.0 * 1024.0 * 1024.0);
+  o.threads = option_in_range(vm, "svm-threads", 0, 1024);
+  const double cap_gb = option_in_range(vm, "memory-cap-gb", 0.0, 1e6);
+  // A cap too small to hold anything would round to 0, which means "automatic".
+  if (cap_gb > 0 && cap_gb < 0.001) throw UsageError("--memory-cap-gb must be 0 (automatic) or at least 0.001");
+  o.memory_cap_bytes = uint64_t(cap_gb * 1024.0 * 1024.0 * 1024.0);
   return o;
 }
 

@@ -4,6 +4,7 @@
 #include "backend_session.hpp"
 #include "commands.hpp"
 #include "data/cifar_dataset.hpp"
+#include "data/cifar_files.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
@@ -11,14 +12,21 @@ namespace cae::cli {
 namespace {
 
 int run_train(const po::variables_map& vm) {
+  // Everything the command line can get wrong is checked before any work.
   nn::TrainOptions options = training_options_from(vm);
   const std::string data_dir = resolve_data_dir(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const auto test_samples = option_in_range<int64_t>(vm, "test-samples", 0, 100000000);
+  const std::string resume = vm.count("resume") ? vm["resume"].as<std::string>() : "";
+  if (vm.count("resume") && resume.empty()) {
+    throw UsageError("--resume is empty; name a checkpoint");
+  }
+  options.checkpoint_path =
+      !resume.empty() && vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
+  const OutputLock lock = claim_output_file(options.checkpoint_path);
 
   nn::Checkpoint start;
-  if (vm.count("resume")) {
-    const std::string resume = vm["resume"].as<std::string>();
+  if (!resume.empty()) {
     start = nn::load_checkpoint(resume);
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
@@ -26,23 +34,45 @@ int run_train(const po::variables_map& vm) {
     options.seed = start.state.seed;
     options.recipe = start.state.recipe;
     // --epochs may extend a run; without it the run stops where it was planned to.
-    if (!vm.count("epochs") && start.state.epochs_planned > 0) options.epochs = start.state.epochs_planned;
-    options.checkpoint_path = vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
-    std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
+    if (!vm.count("epochs") && start.state.epochs_planned > 0) {
+      options.epochs = start.state.epochs_planned;
+    }
+    if (vm.count("epochs") && options.epochs < start.state.epochs_done) {
+      throw UsageError("--epochs " + std::to_string(options.epochs) + " is fewer than the " +
+                       std::to_string(start.state.epochs_done) + " epochs " + resume +
+                       " has already done");
+    }
   } else {
     start.parameters = nn::Parameters::he_normal(options.seed);
-    options.checkpoint_path = vm["out"].as<std::string>();
   }
 
-  prepare_output_file(options.checkpoint_path);
+  BackendSession session = select_backend_session(vm);
+  require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
+  require_available(samples, data.train.size(), "--samples", data_dir, "training images");
+  require_available(test_samples, data.test.size(), "--test-samples", data_dir, "test images");
+  if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
+    // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
+    throw UsageError(resume + " stopped in the middle of an epoch over " +
+                     std::to_string(start.state.samples) + " training images, but " + data_dir +
+                     " gives " + std::to_string(data.train.size()) +
+                     "; resume with the same --data and --samples");
+  }
+  start_backend_session(session, vm, std::cout);
+  if (!resume.empty()) {
+    std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
+  }
   std::cout << "training on " << data.train.size() << " images from " << data_dir << ", testing on "
             << data.test.size() << "\n";
-  BackendSession session = open_backend_session(vm, std::cout);
+  if (start.state.epochs_done >= options.epochs) {
+    std::cout << resume << " has already done its " << options.epochs
+              << " epochs; nothing to train (give a larger --epochs to continue)\n";
+    return 0;
+  }
   options.backend = session.backend->name;
   nn::TrainOutcome outcome =
       nn::train_autoencoder(*session.context, data.train, data.test, options, start, std::cout);
-  if (outcome.interrupted) return 130;
+  if (outcome.interrupted) return 128 + outcome.signal;
   std::cout << "checkpoint: " << options.checkpoint_path << "\n";
   return 0;
 }

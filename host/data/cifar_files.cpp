@@ -24,12 +24,24 @@ bool is_file(const fs::path& path) {
   return fs::is_regular_file(path, error);
 }
 
+// Something of a CIFAR-10 file's name that is not a file (a folder, a device)
+// is a mistake to name as such, not a "missing" file.
+void require_file_if_present(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status) || fs::is_regular_file(status)) return;
+  throw DataError(path.string() + (fs::is_directory(status) ? " is a folder" : " is not a regular file") +
+                  ", not a CIFAR-10 batch file");
+}
+
 std::vector<std::string> train_files_in(const fs::path& dir) {
   std::vector<std::pair<size_t, std::string>> numbered;
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     const size_t number = train_batch_number(entry.path().filename().string());
-    if (number > 0 && is_file(entry.path())) numbered.emplace_back(number, entry.path().string());
+    if (number == 0) continue;
+    require_file_if_present(entry.path());
+    numbered.emplace_back(number, entry.path().string());
   }
   std::sort(numbered.begin(), numbered.end());
   std::vector<std::string> files;
@@ -42,6 +54,13 @@ std::string cannot_read(const std::string& path, int errno_value) {
 }
 
 }  // namespace
+
+std::vector<std::string> CifarFiles::all() const {
+  std::vector<std::string> files = train;
+  files.push_back(test);
+  files.push_back(meta);
+  return files;
+}
 
 size_t train_batch_number(const std::string& name) {
   const std::string prefix = cifar::kTrainPrefix, suffix = ".bin";
@@ -73,6 +92,8 @@ CifarFiles locate_cifar(const std::string& dir) {
   files.dir = folder.string();
   files.test = (folder / cifar::kTestFile).string();
   files.meta = (folder / cifar::kMetaFile).string();
+  require_file_if_present(files.test);
+  require_file_if_present(files.meta);
   if (!is_file(files.test)) throw DataError("missing CIFAR-10 test file " + files.test);
   if (!is_file(files.meta)) throw DataError("missing CIFAR-10 class names file " + files.meta);
   files.train = train_files_in(folder);
@@ -117,26 +138,37 @@ size_t read_records(const std::string& path, size_t max_records, ImageSet& into)
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw DataError(cannot_read(path, errno));
 
-  std::vector<uint8_t> records(count * cifar::kRecordBytes);
+  std::string records(count * cifar::kRecordBytes, '\0');
   const size_t got = std::fread(records.data(), 1, records.size(), file.get());
   if (got != records.size()) {
     if (std::ferror(file.get())) throw DataError(cannot_read(path, errno));
     throw DataError("cannot read " + path + ": it ended after " + std::to_string(got) + " bytes");
   }
+  return parse_records(records, path, into);
+}
 
+size_t parse_records(const std::string& bytes, const std::string& path, ImageSet& into) {
+  if (bytes.size() % cifar::kRecordBytes != 0) {
+    throw DataError(path + " is " + std::to_string(bytes.size()) +
+                    " bytes, not a multiple of the " + std::to_string(cifar::kRecordBytes) +
+                    "-byte record");
+  }
+  const size_t count = bytes.size() / cifar::kRecordBytes;
+  // Every label is checked before anything is appended: `into` stays as it was on error.
+  for (size_t i = 0; i < count; ++i) {
+    const auto label = static_cast<uint8_t>(bytes[i * cifar::kRecordBytes]);
+    if (label >= cifar::kNumClasses) {
+      throw DataError(path + ": record " + std::to_string(i) + " (counting from 0) has label " +
+                      std::to_string(label) + ", not a class 0.." +
+                      std::to_string(cifar::kNumClasses - 1));
+    }
+  }
   const size_t first = into.size();
   into.labels.resize(first + count);
   into.pixels.resize((first + count) * cifar::kImageBytes);
   for (size_t i = 0; i < count; ++i) {
-    const uint8_t* record = records.data() + i * cifar::kRecordBytes;
-    if (record[0] >= cifar::kNumClasses) {
-      into.labels.resize(first);
-      into.pixels.resize(first * cifar::kImageBytes);
-      throw DataError(path + ": record " + std::to_string(i) + " (counting from 0) has label " +
-                      std::to_string(record[0]) + ", not a class 0.." +
-                      std::to_string(cifar::kNumClasses - 1));
-    }
-    into.labels[first + i] = record[0];
+    const char* record = bytes.data() + i * cifar::kRecordBytes;
+    into.labels[first + i] = static_cast<uint8_t>(record[0]);
     std::memcpy(into.pixels.data() + (first + i) * cifar::kImageBytes, record + 1,
                 cifar::kImageBytes);
   }

@@ -14,6 +14,8 @@ struct CifarFiles {
   std::vector<std::string> train;  // data_batch_<n>.bin in numeric order (at least one)
   std::string test;                // test_batch.bin
   std::string meta;                // batches.meta.txt
+
+  std::vector<std::string> all() const;  // every file above
 };
 
 // Accepts DIR itself or DIR/cifar-10-batches-bin. Requires test_batch.bin,
@@ -33,5 +35,10 @@ size_t count_records(const std::string& path);
 // Appends the first `max_records` records of `path` (all when 0) to `into`,
 // rejecting labels >= 10. Returns how many were appended.
 size_t read_records(const std::string& path, size_t max_records, ImageSet& into);
+
+// The same for records already in memory (`path` names them in messages): the
+// size must be a multiple of the record size and every label 0..9; `into` is
+// unchanged when either is not.
+size_t parse_records(const std::string& bytes, const std::string& path, ImageSet& into);
 
 }  // namespace cae

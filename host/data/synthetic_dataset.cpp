@@ -1,5 +1,6 @@
 #include "data/synthetic_dataset.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -60,13 +61,44 @@ void remove_stale_train_files(const fs::path& dir, size_t files_written) {
   }
 }
 
+// Names of the CIFAR-10 files (batches, test batch, class names) in `dir` and
+// in its cifar-10-batches-bin/: a set written next to the latter would take
+// its place for `--data DIR` just as silently.
+std::vector<std::string> existing_cifar_files(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const fs::path& folder : {dir, dir / cifar::kSubdirectory}) {
+    std::error_code error;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+      const std::string name = entry.path().filename().string();
+      if (train_batch_number(name) > 0 || name == cifar::kTestFile || name == cifar::kMetaFile) {
+        names.push_back(folder == dir ? name : (fs::path(cifar::kSubdirectory) / name).string());
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void refuse_to_overwrite(const std::string& dir) {
+  const std::vector<std::string> names = existing_cifar_files(dir);
+  if (names.empty()) return;
+  std::string listed;
+  for (size_t i = 0; i < names.size() && i < 4; ++i) listed += (i ? ", " : "") + names[i];
+  if (names.size() > 4) listed += ", ...";
+  throw DataError(dir + " already holds CIFAR-10 files (" + listed +
+                  "); a synthetic set would replace them: choose an empty folder, or pass "
+                  "--force to replace them");
+}
+
 }  // namespace
 
-void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed) {
+void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed,
+                           SyntheticOverwrite overwrite) {
   if (n_train == 0 || n_test == 0) {
     throw DataError("a synthetic data set needs at least one training and one test image");
   }
   ensure_directory(dir);
+  if (overwrite == SyntheticOverwrite::kRefuse) refuse_to_overwrite(dir);
   const fs::path folder = dir;
 
   const std::vector<uint8_t> train_labels = shuffled_labels(n_train, seed, Split::kTrain);

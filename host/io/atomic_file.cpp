@@ -4,7 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <filesystem>
 #include <utility>
+
+#include "io/exit_cleanup.hpp"
 
 namespace cae {
 
@@ -23,17 +27,54 @@ void sync_directory_of(const std::string& path) {
   ::close(dir);
 }
 
+// The pid of a temporary "<name>.tmp.<pid>" of `final_name`, or 0.
+long temp_owner(const std::string& entry, const std::string& final_name) {
+  const std::string prefix = final_name + ".tmp.";
+  if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) return 0;
+  long pid = 0;
+  for (size_t i = prefix.size(); i < entry.size(); ++i) {
+    if (entry[i] < '0' || entry[i] > '9' || pid > 1000000000L) return 0;
+    pid = pid * 10 + (entry[i] - '0');
+  }
+  return pid;
+}
+
+// A process killed with SIGKILL (or by a power cut) cannot remove its
+// temporary; the next write of the same name does, when its owner is gone.
+void remove_stale_temporaries(const std::string& final_path) {
+  namespace fs = std::filesystem;
+  const std::string name = fs::path(final_path).filename().string();
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(parent_directory(final_path), error)) {
+    const long pid = temp_owner(entry.path().filename().string(), name);
+    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      fs::remove(entry.path(), ignored);
+    }
+  }
+}
+
+// The strerror text alone does not say what to do about these two.
+std::string remedy(int errno_value) {
+  if (errno_value == EFBIG) return " (the file-size limit, `ulimit -f`, is too small)";
+  if (errno_value == ENOSPC) return " (free some space or write elsewhere)";
+  return "";
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string final_path)
     : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)) {
   if (final_path_.empty()) throw IoError("cannot write a file with an empty path");
+  remove_stale_temporaries(final_path_);
   const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) {
     throw IoError(
         describe_errno("cannot write " + final_path_ + ": cannot create " + temp_path_, errno));
   }
   temp_exists_ = true;
+  cleanup_slot_ = register_exit_cleanup(temp_path_);
   file_ = ::fdopen(fd, "wb");
   if (file_ == nullptr) {
     const int error = errno;
@@ -59,18 +100,21 @@ void AtomicFile::commit() {
   if (std::fclose(file) != 0) fail("close", errno);
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) fail("rename onto", errno);
   temp_exists_ = false;
+  unregister_exit_cleanup(std::exchange(cleanup_slot_, -1));
   sync_directory_of(final_path_);
 }
 
 void AtomicFile::fail(const std::string& step, int errno_value) {
   discard();
-  throw IoError(describe_errno("cannot " + step + " " + final_path_, errno_value));
+  throw IoError(describe_errno("cannot " + step + " " + final_path_, errno_value) +
+                remedy(errno_value));
 }
 
 void AtomicFile::discard() noexcept {
   if (file_ != nullptr) std::fclose(std::exchange(file_, nullptr));
   if (temp_exists_) ::unlink(temp_path_.c_str());
   temp_exists_ = false;
+  unregister_exit_cleanup(std::exchange(cleanup_slot_, -1));
 }
 
 void write_file_atomically(const std::string& path, std::string_view contents) {

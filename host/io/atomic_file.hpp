@@ -3,7 +3,9 @@
 // new ones: data goes to "<final>.tmp.<pid>" in the same directory (so the
 // rename stays on one filesystem, where it is atomic), and commit() makes it
 // durable before renaming it over the final name. A crash or an exception
-// before commit() leaves at most a stray temp file, never a partial final file.
+// before commit() leaves at most a stray temp file, never a partial final file;
+// a fatal signal removes it (io/exit_cleanup.hpp), and the next write of the
+// same name removes those of processes that no longer exist (SIGKILL).
 
 #include <cstddef>
 #include <cstdio>
@@ -43,6 +45,7 @@ class AtomicFile {
   std::string temp_path_;
   FILE* file_ = nullptr;
   bool temp_exists_ = false;  // whether temp_path_ is ours to remove
+  int cleanup_slot_ = -1;     // removes temp_path_ if a signal ends the process
 };
 
 // Convenience: the whole contents in one atomic write.

@@ -6,7 +6,8 @@
 
 namespace cae {
 
-// The bytes of `path`. Throws IoError ("cannot read X: <reason>").
+// The bytes of `path`, which must be a regular file. Throws IoError
+// ("cannot read X: <reason>").
 std::string read_binary_file(const std::string& path);
 
 }  // namespace cae

@@ -23,4 +23,10 @@ std::string describe_errno(const std::string& what, int errno_value) {
   return what + ": " + std::strerror(errno_value);
 }
 
+std::string json_error_text(const std::string& what) {
+  if (what.rfind("[json.exception.", 0) != 0) return what;
+  const size_t end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
 }  // namespace cae

@@ -15,4 +15,8 @@ class IoError : public std::runtime_error {
 // "<what>: <strerror(errno_value)>", for failures reported through errno.
 std::string describe_errno(const std::string& what, int errno_value);
 
+// nlohmann::json's what() without its "[json.exception.parse_error.101] "
+// prefix, which means nothing to a user.
+std::string json_error_text(const std::string& what);
+
 }  // namespace cae

@@ -1,9 +1,11 @@
 #include "io/npy.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
+#include "io/finite.hpp"
 #include "io/io_error.hpp"
 #include "io/npy_header.hpp"
 
@@ -102,6 +104,8 @@ int64_t load_integer(const char* at, char kind, size_t bytes, const std::string&
 }  // namespace
 
 void write_npy_matrix(const std::string& path, const float* data, size_t rows, size_t cols) {
+  // What is written must load again: the reader refuses non-finite values.
+  require_finite(data, rows * cols, "cannot write " + path + ": the matrix");
   write_npy(path, "<f4", {rows, cols}, data, rows * cols * sizeof(float));
 }
 
@@ -114,7 +118,10 @@ void write_npy_vector(const std::string& path, const std::vector<int32_t>& value
 }
 
 FloatMatrix read_npy_matrix(const std::string& path) {
-  const std::string bytes = read_binary_file(path);
+  return parse_npy_matrix(read_binary_file(path), path);
+}
+
+FloatMatrix parse_npy_matrix(const std::string& bytes, const std::string& path) {
   const NpyHeader header = checked_header(bytes, path, 2, float32_item_bytes, "'<f4' float32");
   FloatMatrix matrix;
   matrix.rows = header.shape[0];
@@ -124,11 +131,21 @@ FloatMatrix read_npy_matrix(const std::string& path) {
     std::memcpy(matrix.values.data(), bytes.data() + header.data_offset,
                 matrix.values.size() * sizeof(float));
   }
+  const size_t bad = first_non_finite(matrix.values.data(), matrix.values.size());
+  if (bad != matrix.values.size()) {
+    throw IoError(path + ": value at row " + std::to_string(bad / matrix.cols) + ", column " +
+                  std::to_string(bad % matrix.cols) + " is " +
+                  (std::isnan(matrix.values[bad]) ? "NaN" : "infinite") +
+                  " (features must be finite numbers)");
+  }
   return matrix;
 }
 
 std::vector<int64_t> read_npy_integers(const std::string& path) {
-  const std::string bytes = read_binary_file(path);
+  return parse_npy_integers(read_binary_file(path), path);
+}
+
+std::vector<int64_t> parse_npy_integers(const std::string& bytes, const std::string& path) {
   const NpyHeader header = checked_header(bytes, path, 1, integer_item_bytes,
                                           "a little-endian integer type such as '<i4'");
   const size_t item_bytes = integer_item_bytes(header.descr);
@@ -138,6 +155,20 @@ std::vector<int64_t> read_npy_integers(const std::string& path) {
     values[i] = load_integer(data + i * item_bytes, header.descr[1], item_bytes, path);
   }
   return values;
+}
+
+std::vector<int32_t> read_npy_labels(const std::string& path, int64_t classes) {
+  const std::vector<int64_t> values = read_npy_integers(path);
+  std::vector<int32_t> labels(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    // Checked in 64 bits, before narrowing: 2^32 + 3 must not become class 3.
+    if (values[i] < 0 || values[i] >= classes) {
+      throw IoError(path + ": label " + std::to_string(values[i]) + " at index " +
+                    std::to_string(i) + " is not a class 0.." + std::to_string(classes - 1));
+    }
+    labels[i] = static_cast<int32_t>(values[i]);
+  }
+  return labels;
 }
 
 }  // namespace cae

@@ -8,6 +8,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
+#include "io/finite.hpp"
 #include "io/io_error.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -54,6 +55,8 @@ std::string build_header(const std::string& path, const std::vector<NamedTensor>
       throw IoError(where + " has shape " + shape_text(tensor.shape) + " but " +
                     std::to_string(tensor.data.size()) + " values");
     }
+    // What is written must load again: the reader refuses non-finite values.
+    require_finite(tensor.data.data(), tensor.data.size(), where);
     const uint64_t end = offset + tensor.data.size() * sizeof(float);
     header[tensor.name] = {
         {"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, end}}};
@@ -64,7 +67,7 @@ std::string build_header(const std::string& path, const std::vector<NamedTensor>
   try {
     text = header.dump();
   } catch (const Json::exception& error) {  // e.g. metadata that is not UTF-8
-    throw IoError("cannot write " + path + ": " + error.what());
+    throw IoError("cannot write " + path + ": " + json_error_text(error.what()));
   }
   // Padding keeps the data section 8-byte aligned for readers that map the file.
   text.append((kLengthBytes - text.size() % kLengthBytes) % kLengthBytes, ' ');
@@ -182,7 +185,10 @@ void write_safetensors(const std::string& path, const std::vector<NamedTensor>& 
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {
-  const std::string bytes = read_binary_file(path);
+  return parse_safetensors(read_binary_file(path), path);
+}
+
+SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path) {
   if (bytes.size() < kLengthBytes) {
     throw IoError(path + ": truncated: " + std::to_string(bytes.size()) +
                   " bytes, too short for the 8-byte header length");
@@ -196,8 +202,8 @@ SafetensorsFile read_safetensors(const std::string& path) {
   try {
     header = Json::parse(bytes.begin() + kLengthBytes,
                          bytes.begin() + static_cast<std::ptrdiff_t>(kLengthBytes + header_bytes));
-  } catch (const Json::parse_error& error) {
-    throw IoError(path + ": bad JSON header: " + error.what());
+  } catch (const Json::exception& error) {  // syntax, and numbers too large such as 1e999
+    throw IoError(path + ": bad JSON header: " + json_error_text(error.what()));
   }
   if (!header.is_object()) throw IoError(path + ": the JSON header is not an object");
 
@@ -221,6 +227,7 @@ SafetensorsFile read_safetensors(const std::string& path) {
       std::memcpy(tensor.data.data(), bytes.data() + data_start + entry.begin,
                   entry.end - entry.begin);
     }
+    require_finite(tensor.data.data(), tensor.data.size(), path + ": tensor '" + entry.name + "'");
     result.tensors.push_back(std::move(tensor));
   }
   return result;

@@ -32,11 +32,17 @@ struct SafetensorsFile {
 };
 
 // Writes atomically, tensors in the given order. Throws IoError for names that
-// are empty, repeated or "__metadata__", and for data that does not match its shape.
+// are empty, repeated or "__metadata__", for data that does not match its
+// shape, and for NaN or infinity (which the reader would refuse).
 void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
                        const SafetensorsMetadata& metadata = {});
 
 // Reads and validates the whole file; every problem is a one-line IoError.
+// Every tensor is checked to hold only finite values, once, here.
 SafetensorsFile read_safetensors(const std::string& path);
+
+// The same, for the file's bytes already in memory; `path` names the file in
+// messages.
+SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& path);
 
 }  // namespace cae

@@ -36,8 +36,10 @@ struct Checkpoint {
 
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint);
 
-// Throws std::runtime_error naming the file for truncated or corrupt files and
-// for checkpoints of another architecture.
+// Throws std::runtime_error naming the file for truncated or corrupt files,
+// for checkpoints of another architecture, for a NaN or infinity in any tensor
+// (parameters and optimiser state) and for metadata out of its range, naming
+// the tensor or field.
 Checkpoint load_checkpoint(const std::string& path);
 
 }  // namespace cae::nn

@@ -11,7 +11,7 @@ namespace cae::nn {
 std::vector<float> extract_features(Context& context, Autoencoder& model, const ImageSet& images,
                                     int batch_size, std::ostream* log, const std::string& label) {
   std::vector<float> features(images.size() * size_t(kFeatureDim));
-  std::vector<float> host(size_t(batch_size) * kImageFloats);
+  std::vector<float> host(std::min(images.size(), size_t(batch_size)) * kImageFloats);
   std::unique_ptr<ProgressReporter> progress;
   if (log) {
     ProgressOptions options;

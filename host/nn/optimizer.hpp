@@ -11,6 +11,12 @@
 
 namespace cae::nn {
 
+// The accepted ranges, shared by the command line and checkpoint loading.
+inline constexpr float kMinLearningRate = 1e-9f;
+inline constexpr float kMaxLearningRate = 10.0f;
+inline constexpr float kMaxMomentum = 0.999f;
+inline constexpr float kMaxWeightDecay = 1.0f;
+
 struct OptimizerSettings {
   std::string kind = "adam";  // "adam" or "sgd"
   float learning_rate = 1e-3f;

@@ -1,7 +1,10 @@
 #include "trainer.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 
 #include "data/batcher.hpp"
 #include "nn/interrupt.hpp"
@@ -43,6 +46,18 @@ class LossAccumulator {
   std::vector<int64_t> pending_;
   double sum_ = 0;
 };
+
+// A NaN or infinite loss means the parameters are no longer numbers: saving
+// them would replace the last good checkpoint with a useless one.
+void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
+  if (std::isfinite(loss)) return;
+  std::string kept = options.checkpoint_path.empty()
+                         ? std::string()
+                         : "; " + options.checkpoint_path + " keeps the last finite state";
+  throw std::runtime_error("training diverged in epoch " + std::to_string(epoch) +
+                           ": the loss is " + (std::isnan(loss) ? "NaN" : "infinite") + kept +
+                           " (try a lower --lr)");
+}
 
 }  // namespace
 
@@ -91,8 +106,10 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
 
   EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
   LossAccumulator losses(context, 64);
-  std::vector<float> host(size_t(options.batch_size) * kImageFloats);
-  Tensor full_input = context.alloc({options.batch_size, kImageChannels, kImageSize, kImageSize});
+  // A batch larger than the set is the whole set: no memory for images that do not exist.
+  const int64_t full_batch = std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
+  std::vector<float> host(size_t(full_batch) * kImageFloats);
+  Tensor full_input = context.alloc({full_batch, kImageChannels, kImageSize, kImageSize});
   Tensor tail_input;  // the partial last batch, allocated when first needed
   InterruptGuard interrupts;
 
@@ -129,7 +146,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
       const int64_t n = int64_t(indices.size());
       fill_batch(train, indices, host.data());
       Tensor* input = &full_input;
-      if (n != options.batch_size) {
+      if (n != full_batch) {
         if (!tail_input || tail_input.dims()[0] != n) {
           tail_input = context.alloc({n, kImageChannels, kImageSize, kImageSize});
         }
@@ -144,9 +161,11 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     }
     double loss_sum = losses.drain();
 
+    require_finite_loss(loss_sum, epoch + 1, options);
     if (InterruptGuard::requested()) {
       state.partial_loss_sum = loss_sum;
       outcome.interrupted = true;
+      outcome.signal = InterruptGuard::signal_number();
       outcome.final_state = snapshot();
       if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, outcome.final_state);
       log << "\ninterrupted by signal " << InterruptGuard::signal_number() << " during epoch "
@@ -167,6 +186,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
     record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
+    require_finite_loss(record.test_mse, epoch + 1, options);
     outcome.epochs.push_back(record);
 
     state.epochs_done = epoch + 1;

@@ -16,6 +16,10 @@
 
 namespace cae::nn {
 
+// The accepted ranges, shared by the command line and checkpoint loading.
+inline constexpr int kMaxBatchSize = 65536;
+inline constexpr int kMaxEpochs = 100000;
+
 struct TrainOptions {
   int epochs = 20;
   int batch_size = 64;
@@ -37,12 +41,15 @@ struct EpochRecord {
 
 struct TrainOutcome {
   bool interrupted = false;
+  int signal = 0;                   // the signal that interrupted it (SIGINT, SIGTERM)
   std::vector<EpochRecord> epochs;  // this run's epochs
   Checkpoint final_state;
 };
 
 // Trains from `start` (a fresh He-normal model, or a loaded checkpoint to
-// resume). Log lines and the progress display go to `log`.
+// resume). Log lines and the progress display go to `log`. Throws
+// std::runtime_error when the loss stops being a finite number (a diverged
+// run), before that state is saved over the last good checkpoint.
 TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
                                const TrainOptions& options, const Checkpoint& start,
                                std::ostream& log);

@@ -14,6 +14,7 @@ namespace {
 constexpr char kFormat[] = "cae-svm-ovo";
 constexpr char kFormatVersion[] = "1";
 constexpr int64_t kLargestExactInteger = int64_t{1} << 24;  // of a float
+constexpr int64_t kMaxClasses = 4096;
 
 std::string exact_text(double value) {
   char buffer[40];
@@ -74,7 +75,7 @@ std::vector<NamedTensor> model_tensors(const OvoModel& model) {
 
 class ModelReader {
  public:
-  explicit ModelReader(const std::string& path) : file_(read_safetensors(path)) {}
+  explicit ModelReader(SafetensorsFile file) : file_(std::move(file)) {}
 
   // Moves a large tensor out instead of copying it (the support vectors can
   // be gigabytes); the reader no longer has it afterwards.
@@ -142,21 +143,9 @@ class ModelReader {
   SafetensorsFile file_;
 };
 
-}  // namespace
-
-void save_model(const OvoModel& model, const std::string& path) {
-  model.validate("cannot save the SVM model");
-  const SafetensorsMetadata metadata{{"format", kFormat},
-                                     {"format_version", kFormatVersion},
-                                     {"kernel", kernel_kind_name(model.kernel)},
-                                     {"gamma", exact_text(model.gamma)},
-                                     {"C", exact_text(model.C)},
-                                     {"dim", std::to_string(model.dim)}};
-  write_safetensors(path, model_tensors(model), metadata);
-}
-
-OvoModel load_model(const std::string& path) {
-  ModelReader reader(path);
+OvoModel model_from(SafetensorsFile file) {
+  const std::string path = file.path;
+  ModelReader reader(std::move(file));
   if (reader.meta("format") != kFormat) reader.fail("format is '" + reader.meta("format") + "'");
   if (reader.meta("format_version") != kFormatVersion) {
     reader.fail("unsupported format_version '" + reader.meta("format_version") + "'");
@@ -169,11 +158,16 @@ OvoModel load_model(const std::string& path) {
   }
   model.gamma = static_cast<float>(reader.meta_number("gamma"));
   model.C = reader.meta_number("C");
+  if (!(model.C > 0)) reader.fail("C is not a positive number");
   const double dim = reader.meta_number("dim");
   if (dim < 1 || dim != std::floor(dim) || dim > 1e9) reader.fail("bad dim");
   model.dim = static_cast<int64_t>(dim);
 
   const int64_t class_count = reader.length("classes");
+  // One-vs-one needs a pair per two classes: bound them before counting pairs.
+  if (class_count > kMaxClasses) {
+    reader.fail(std::to_string(class_count) + " classes (at most " + std::to_string(kMaxClasses) + ")");
+  }
   model.classes = reader.integers<int32_t>("classes", {class_count});
   model.sv_count = reader.length("sv_rows");
   model.sv_rows = reader.take("sv_rows", {model.sv_count, model.dim});
@@ -213,6 +207,25 @@ OvoModel load_model(const std::string& path) {
   }
   model.validate(path + ": not a valid cae SVM model");
   return model;
+}
+
+}  // namespace
+
+void save_model(const OvoModel& model, const std::string& path) {
+  model.validate("cannot save the SVM model");
+  const SafetensorsMetadata metadata{{"format", kFormat},
+                                     {"format_version", kFormatVersion},
+                                     {"kernel", kernel_kind_name(model.kernel)},
+                                     {"gamma", exact_text(model.gamma)},
+                                     {"C", exact_text(model.C)},
+                                     {"dim", std::to_string(model.dim)}};
+  write_safetensors(path, model_tensors(model), metadata);
+}
+
+OvoModel load_model(const std::string& path) { return model_from(read_safetensors(path)); }
+
+OvoModel parse_model(const std::string& bytes, const std::string& path) {
+  return model_from(parse_safetensors(bytes, path));
 }
 
 }  // namespace cae::svm

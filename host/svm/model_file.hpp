@@ -18,7 +18,12 @@ namespace cae::svm {
 // Throws IoError (file system) or SvmError (a model too large to store).
 void save_model(const OvoModel& model, const std::string& path);
 
-// Throws IoError or SvmError with one line naming `path` and the problem.
+// Throws IoError or SvmError with one line naming `path` and the problem;
+// every tensor is checked finite (io/safetensors) and every count and index
+// against the others.
 OvoModel load_model(const std::string& path);
+
+// The same for the file's bytes already in memory (`path` names it in messages).
+OvoModel parse_model(const std::string& bytes, const std::string& path);
 
 }  // namespace cae::svm

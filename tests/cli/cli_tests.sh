@@ -4,48 +4,8 @@
 # usage: cli_tests.sh CAE STUB_DIR API_DIR C_COMPILER MINIMAL_BACKEND_C
 set -u
 CAE=$1 STUB_DIR=$2 API_DIR=$3 CC=$4 MINIMAL_C=$5
-failures=0 checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# run NAME EXPECTED_RC CMD...: captures stdout+stderr into $out, checks the exit code.
-run() {
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1)
-  local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$expected" ]; then
-    echo "FAIL [$name]: exit code $rc, expected $expected; output:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
-# expect NAME PATTERN: $out must match the extended regex.
-expect() {
-  checks=$((checks + 1))
-  if ! grep -qE -- "$2" <<<"$out"; then
-    echo "FAIL [$1]: output lacks /$2/; output:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
-reject() {
-  checks=$((checks + 1))
-  if grep -qE -- "$2" <<<"$out"; then
-    echo "FAIL [$1]: output unexpectedly has /$2/"
-    failures=$((failures + 1))
-  fi
-}
-# one_line NAME: errors are a single line.
-one_line() {
-  checks=$((checks + 1))
-  if [ "$(printf '%s\n' "$out" | wc -l)" != 1 ]; then
-    echo "FAIL [$1]: error is not one line:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
 run "backends lists cpu" 0 "$CAE" backends
 expect "backends lists cpu" '^cpu +[0-9.]+ +ABI 1\.[0-9]+ +available: '
@@ -105,5 +65,4 @@ expect "out-of-tree backend via CAE_PLUGIN_PATH" "^outoftree .*available"
 run "cwd not searched" 0 bash -c "cd '$work' && '$CAE' backends"
 reject "cwd not searched" "outoftree"
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" = 0 ]
+finish

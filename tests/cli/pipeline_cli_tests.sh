@@ -6,39 +6,10 @@
 # usage: pipeline_cli_tests.sh CAE
 set -u
 CAE=$1
-failures=0 checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 cd "$work" || exit 1
 
-run() {
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1)
-  local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$expected" ]; then
-    echo "FAIL [$name]: exit code $rc, expected $expected; output:"
-    echo "$out" | tail -20 | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
-expect() {
-  checks=$((checks + 1))
-  grep -qE -- "$2" <<<"$out" || { echo "FAIL [$1]: output lacks /$2/"; echo "$out" | tail -20 | sed 's/^/    /'; failures=$((failures + 1)); }
-}
-one_line() {
-  checks=$((checks + 1))
-  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || { echo "FAIL [$1]: error is not one line:"; echo "$out" | sed 's/^/    /'; failures=$((failures + 1)); }
-}
-exists() {
-  checks=$((checks + 1))
-  [ -s "$2" ] || { echo "FAIL [$1]: $2 missing or empty"; failures=$((failures + 1)); }
-}
-absent() {
-  checks=$((checks + 1))
-  [ ! -e "$2" ] || { echo "FAIL [$1]: $2 should not exist"; failures=$((failures + 1)); }
-}
 B="--backend cpu"
 
 run "synth" 0 "$CAE" data synth D --train 130 --test 40 --seed 3
@@ -128,5 +99,4 @@ run "resume" 0 "$CAE" train $B --data S --resume W/int.safetensors --epochs 1
 expect "resume" "resuming W/int.safetensors at epoch 1"
 expect "resume" "epoch 1/1  train loss"
 
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" = 0 ]
+finish

@@ -46,7 +46,7 @@ TEST_CASE("training images are split into files of 10,000 and stale files are re
   ScratchDir dir;
   cae::test::write_bytes(dir.file("data_batch_3.bin"), "left over from a larger set");
   cae::test::write_bytes(dir.file("data_batch_17.bin"), "left over too");
-  cae::write_synthetic_cifar(dir.path(), 10001, 10, 1);
+  cae::write_synthetic_cifar(dir.path(), 10001, 10, 1, cae::SyntheticOverwrite::kReplace);
   CHECK(dir.listing() == "batches.meta.txt data_batch_1.bin data_batch_2.bin test_batch.bin");
   CHECK(fs::file_size(dir.file("data_batch_1.bin")) == 10000 * 3073);
   CHECK(fs::file_size(dir.file("data_batch_2.bin")) == 3073);

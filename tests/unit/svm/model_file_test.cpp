@@ -2,7 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 #include "io/io_error.hpp"
 #include "io/safetensors.hpp"
@@ -105,4 +109,39 @@ TEST_CASE("a truncated or corrupt SVM model file is rejected with one line namin
   const std::string broken_message = load_error(broken);
   CHECK(broken_message.find(broken + ": not a valid cae SVM model: ") == 0);
   CHECK(broken_message.find("out of range") != std::string::npos);
+}
+
+TEST_CASE("a model with NaN or infinity in any tensor is refused at load, naming the tensor") {
+  ScratchDir dir;
+  const std::string good = dir.file("svm.safetensors");
+  save_model(trained_model(), good);
+  const std::string bytes = cae::test::read_bytes(good);
+  uint64_t header_bytes = 0;
+  std::memcpy(&header_bytes, bytes.data(), 8);
+  const auto header = nlohmann::json::parse(bytes.substr(8, header_bytes));
+  for (const char* tensor : {"sv_rows", "pair_coef", "pair_rho", "standardizer_scale"}) {
+    for (float poison : {std::nanf(""), -std::numeric_limits<float>::infinity()}) {
+      std::string damaged = bytes;
+      const size_t at = 8 + header_bytes + header[tensor]["data_offsets"][0].get<size_t>();
+      std::memcpy(&damaged[at], &poison, 4);
+      const std::string path = dir.file("damaged.safetensors");
+      cae::test::write_bytes(path, damaged);
+      const std::string message = load_error(path);
+      CHECK(message.rfind(path + ": tensor '" + tensor + "' holds a non-finite value (", 0) == 0);
+      CHECK_THROWS_AS(parse_model(damaged, path), cae::IoError);
+    }
+  }
+}
+
+TEST_CASE("a model's C must be a positive number") {
+  ScratchDir dir;
+  const std::string good = dir.file("svm.safetensors");
+  save_model(trained_model(), good);
+  cae::SafetensorsFile file = cae::read_safetensors(good);
+  for (const char* c : {"0", "-1", "nan", "1e999"}) {
+    file.metadata["C"] = c;
+    const std::string path = dir.file("c.safetensors");
+    cae::write_safetensors(path, file.tensors, file.metadata);
+    CHECK(load_error(path).rfind(path + ": not a valid cae SVM model: ", 0) == 0);
+  }
 }

@@ -1,0 +1,34 @@
+#pragma once
+// One writer per output: two runs of cae writing the same --out would
+// overwrite each other's files in turn, and neither would notice. An
+// OutputLock holds an advisory lock (flock) on "<output>.lock" for as long as
+// it lives; a second run finds it held and stops before doing any work, naming
+// the process that holds it. The kernel drops the lock when the process dies,
+// however it dies, so a lock file left by SIGKILL never blocks a later run.
+
+#include <string>
+
+namespace cae {
+
+class OutputLock {
+ public:
+  // Locks `lock_path` for `output` (named in the message). Throws IoError
+  // when another process holds it or the file cannot be created.
+  OutputLock(std::string lock_path, const std::string& output);
+  ~OutputLock();  // removes the lock file and releases the lock
+  OutputLock(OutputLock&& other) noexcept;
+  OutputLock& operator=(OutputLock&&) = delete;
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  std::string lock_path_;
+  int fd_ = -1;
+  int cleanup_slot_ = -1;
+};
+
+// The lock for a file output ("<path>.lock") and for a folder ("<dir>/.cae.lock").
+OutputLock lock_output_file(const std::string& path);
+OutputLock lock_output_directory(const std::string& dir);
+
+}  // namespace cae

@@ -1,0 +1,200 @@
+#include "checkpoint_metadata.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "io/io_error.hpp"
+#include "nn/trainer.hpp"
+
+namespace cae::nn {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string to_text(double v) { return Json(v).dump(); }
+
+class MetadataReader {
+ public:
+  MetadataReader(const SafetensorsMetadata& metadata, const std::string& path)
+      : metadata_(metadata), path_(path) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw std::runtime_error(path_ + ": checkpoint metadata '" + field + "' " + problem);
+  }
+
+  const std::string* find(const std::string& key) const {
+    const auto it = metadata_.find(key);
+    return it == metadata_.end() ? nullptr : &it->second;
+  }
+
+  std::string text(const std::string& key, const std::string& fallback) const {
+    const std::string* value = find(key);
+    return value ? *value : fallback;
+  }
+
+  // Whole decimal digits only: no sign for unsigned fields, no "12abc", no wrap.
+  template <class T>
+  T integer(const std::string& key, T fallback, T low, T high) const {
+    const std::string* value = find(key);
+    if (!value) return fallback;
+    const std::string& t = *value;
+    const bool negative = !t.empty() && t[0] == '-';
+    const size_t digits_at = negative ? 1 : 0;
+    bool digits = t.size() > digits_at && t.size() - digits_at <= 20;
+    for (size_t i = digits_at; digits && i < t.size(); ++i) digits = t[i] >= '0' && t[i] <= '9';
+    if (!digits) fail(key, "is '" + t + "', not a whole number");
+    errno = 0;
+    char* end = nullptr;
+    if (negative) {
+      const long long parsed = std::strtoll(t.c_str(), &end, 10);
+      if (errno != 0 || parsed < static_cast<long long>(low))
+        fail(key, "is " + t + ", below " + std::to_string(low));
+      return static_cast<T>(parsed);
+    }
+    const unsigned long long parsed = std::strtoull(t.c_str(), &end, 10);
+    if (errno != 0 || parsed > static_cast<unsigned long long>(high)) {
+      fail(key, "is " + t + ", above " + std::to_string(high));
+    }
+    if (static_cast<long double>(parsed) < static_cast<long double>(low)) {
+      fail(key, "is " + t + ", below " + std::to_string(low));
+    }
+    return static_cast<T>(parsed);
+  }
+
+  double real(const std::string& key, double fallback, double low, double high) const {
+    const std::string* value = find(key);
+    if (!value) return fallback;
+    char* end = nullptr;
+    const double parsed = std::strtod(value->c_str(), &end);
+    if (value->empty() || *end != '\0') fail(key, "is '" + *value + "', not a number");
+    check_range(key, parsed, low, high);
+    return parsed;
+  }
+
+  void check_range(const std::string& field, double value, double low, double high) const {
+    if (!(value >= low && value <= high)) {
+      fail(field, "is " + to_text(value) + ", not a finite number in [" + to_text(low) + ", " +
+                      to_text(high) + "]");
+    }
+  }
+
+  Json json(const std::string& key, const std::string& fallback) const {
+    try {
+      return Json::parse(text(key, fallback));
+    } catch (const Json::exception& error) {
+      fail(key, "is not valid JSON: " + json_error_text(error.what()));
+    }
+  }
+
+ private:
+  const SafetensorsMetadata& metadata_;
+  const std::string& path_;
+};
+
+float optimizer_number(const MetadataReader& reader, const Json& settings, const char* key,
+                       float fallback, double low, double high) {
+  const std::string field = std::string("optimizer.") + key;
+  const auto it = settings.find(key);
+  if (it == settings.end()) return fallback;
+  if (!it->is_number()) reader.fail(field, "is not a number");
+  const double value = it->get<double>();
+  reader.check_range(field, value, low, high);
+  return static_cast<float>(value);
+}
+
+OptimizerSettings parse_optimizer(const MetadataReader& reader) {
+  const Json settings = reader.json("optimizer", "{}");
+  if (!settings.is_object()) reader.fail("optimizer", "is not a JSON object");
+  OptimizerSettings o;
+  const auto kind = settings.find("kind");
+  if (kind != settings.end()) {
+    if (!kind->is_string() || (*kind != "adam" && *kind != "sgd")) {
+      reader.fail("optimizer.kind", "is " + kind->dump() + ", not \"adam\" or \"sgd\"");
+    }
+    o.kind = kind->get<std::string>();
+  }
+  o.learning_rate = optimizer_number(reader, settings, "learning_rate", 1e-3f, kMinLearningRate,
+                                     kMaxLearningRate);
+  o.momentum = optimizer_number(reader, settings, "momentum", 0.0f, 0.0, kMaxMomentum);
+  o.beta1 = optimizer_number(reader, settings, "beta1", 0.9f, 0.0, 0.9999999);
+  o.beta2 = optimizer_number(reader, settings, "beta2", 0.999f, 0.0, 0.9999999);
+  o.epsilon = optimizer_number(reader, settings, "epsilon", 1e-8f, 1e-30, 1.0);
+  o.weight_decay = optimizer_number(reader, settings, "weight_decay", 0.0f, 0.0, kMaxWeightDecay);
+  return o;
+}
+
+std::vector<double> parse_losses(const MetadataReader& reader, const char* key) {
+  const Json values = reader.json(key, "[]");
+  if (!values.is_array()) reader.fail(key, "is not a JSON array");
+  std::vector<double> losses;
+  for (const Json& value : values) {
+    if (!value.is_number()) reader.fail(key, "holds " + value.dump() + ", not a number");
+    const double loss = value.get<double>();
+    reader.check_range(key, loss, 0.0, std::numeric_limits<double>::max());
+    losses.push_back(loss);
+  }
+  return losses;
+}
+
+}  // namespace
+
+SafetensorsMetadata training_state_metadata(const TrainingState& s) {
+  SafetensorsMetadata meta;
+  meta["format"] = "cae-checkpoint-1";
+  meta["architecture"] = "cae-seed-autoencoder";
+  meta["epoch"] = std::to_string(s.epochs_done);
+  meta["epochs_planned"] = std::to_string(s.epochs_planned);
+  meta["batches_done"] = std::to_string(s.batches_done);
+  meta["partial_loss_sum"] = to_text(s.partial_loss_sum);
+  meta["optimizer_steps"] = std::to_string(s.optimizer_steps);
+  meta["seed"] = std::to_string(s.seed);
+  meta["recipe"] = s.recipe;
+  meta["backend"] = s.backend;
+  meta["batch_size"] = std::to_string(s.batch_size);
+  meta["samples"] = std::to_string(s.samples);
+  meta["optimizer"] = Json{{"kind", s.optimizer.kind},
+                           {"learning_rate", s.optimizer.learning_rate},
+                           {"momentum", s.optimizer.momentum},
+                           {"beta1", s.optimizer.beta1},
+                           {"beta2", s.optimizer.beta2},
+                           {"epsilon", s.optimizer.epsilon},
+                           {"weight_decay", s.optimizer.weight_decay}}
+                          .dump();
+  meta["train_losses"] = Json(s.train_losses).dump();
+  meta["test_mses"] = Json(s.test_mses).dump();
+  return meta;
+}
+
+TrainingState parse_training_state(const SafetensorsMetadata& metadata, const std::string& path) {
+  const MetadataReader reader(metadata, path);
+  constexpr int64_t kMaxImages = int64_t{1} << 40;
+  TrainingState s;
+  s.epochs_done = reader.integer<int>("epoch", 0, 0, kMaxEpochs);
+  s.epochs_planned = reader.integer<int>("epochs_planned", 0, 0, kMaxEpochs);
+  s.batches_done = reader.integer<int64_t>("batches_done", 0, 0, kMaxImages);
+  s.partial_loss_sum =
+      reader.real("partial_loss_sum", 0.0, 0.0, std::numeric_limits<double>::max());
+  s.optimizer_steps = reader.integer<int64_t>("optimizer_steps", 0, 0, kMaxImages);
+  s.seed = reader.integer<uint64_t>("seed", 0, 0, std::numeric_limits<uint64_t>::max());
+  s.recipe = reader.text("recipe", "");
+  s.backend = reader.text("backend", "");
+  s.batch_size = reader.integer<int>("batch_size", 64, 1, kMaxBatchSize);
+  s.samples = reader.integer<int64_t>("samples", 0, 0, kMaxImages);
+  s.optimizer = parse_optimizer(reader);
+  s.train_losses = parse_losses(reader, "train_losses");
+  s.test_mses = parse_losses(reader, "test_mses");
+  if (s.batches_done > 0 && s.samples > 0 &&
+      s.batches_done * int64_t{s.batch_size} >= s.samples + s.batch_size) {
+    reader.fail("batches_done", "is " + std::to_string(s.batches_done) +
+                                    ", more batches than an epoch of " + std::to_string(s.samples) +
+                                    " images has");
+  }
+  return s;
+}
+
+}  // namespace cae::nn

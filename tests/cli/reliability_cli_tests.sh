@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# The bad-input and fault contract of `cae` (docs/reliability.md), one block
+# per class of failure rather than per case: bad numbers on the command line,
+# values that would be silently changed, output paths found bad only late,
+# non-finite or out-of-range values in loaded files, signals and file-size
+# limits, data that must not be overwritten, and messages in the user's terms.
+# Every check asserts the exit code, the one-line message and what is (not)
+# left on disk. Runs on the cpu backend with tiny synthetic data.
+# usage: reliability_cli_tests.sh CAE
+set -u
+CAE=$1
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
+cd "$work" || exit 1
+
+# no_leftovers NAME DIR: no temporaries or locks of a finished or stopped run.
+no_leftovers() {
+  checks=$((checks + 1))
+  local left
+  left=$(ls -a "$2" 2>/dev/null | grep -E '\.tmp\.[0-9]+$|\.lock$' || true)
+  [ -z "$left" ] || fail "$1" "left behind in $2: $left"
+}
+# stop_with NAME SIGNAL EXPECTED_RC PID LOG: signals a background run, checks
+# its exit code and leaves its log in $out.
+stop_with() {
+  kill -"$2" "$4"
+  wait "$4"
+  local rc=$?
+  out=$(cat "$5")
+  checks=$((checks + 1))
+  [ "$rc" = "$3" ] || fail "$1" "exit code $rc, expected $3"
+}
+# error NAME RC PATTERN CMD...: a run that must fail with one line matching PATTERN.
+error() {
+  local name=$1 rc=$2 pattern=$3
+  shift 3
+  run "$name" "$rc" "$@"
+  expect "$name" "$pattern"
+  one_line "$name"
+}
+B="--backend cpu"
+
+"$CAE" data synth D --train 40 --test 20 --seed 5 >/dev/null || { echo "setup: synth failed"; exit 1; }
+"$CAE" train $B --data D --epochs 1 --batch 32 --out W/m.safetensors >/dev/null || { echo "setup: train failed"; exit 1; }
+"$CAE" extract $B --weights W/m.safetensors --data D --out F >/dev/null || { echo "setup: extract failed"; exit 1; }
+"$CAE" svm $B --features F --out W/svm.model >/dev/null || { echo "setup: svm failed"; exit 1; }
+
+# ---- class 1: bad numbers on the command line are exit 2, before any data
+# is read (--data names nothing, which would be exit 1 if it were reached) ----
+for bad in "--lr nan" "--lr inf" "--momentum nan" "--weight-decay -inf" "--lr 0" "--epochs 0" \
+           "--batch 99999999999" "--seed -1" "--seed 99999999999999999999" "--threads 100000" \
+           "--threads -1" "--samples -5" "--batch 65537" "--test-samples 1e3"; do
+  # shellcheck disable=SC2086
+  error "train $bad" 2 "^cae train: (--[a-z-]+ must|.*for option '--[a-z-]+' is invalid)" \
+    "$CAE" train $B --data nowhere $bad
+done
+error "svm --C nan" 2 "^cae svm: --C must be a finite number, got 'nan'" \
+  "$CAE" svm $B --features F --out W/x.model --C nan
+error "svm --svm-threads 5000" 2 "svm-threads must be between 0 and 1024, got 5000" \
+  "$CAE" svm $B --features F --out W/x.model --svm-threads 5000
+error "svm --memory-cap-gb inf" 2 "memory-cap-gb must be a finite number" \
+  "$CAE" svm $B --features F --out W/x.model --memory-cap-gb inf
+error "range message in user terms" 2 "--lr must be between 1e-09 and 10, got 1e-10" \
+  "$CAE" train $B --data nowhere --lr 1e-10
+error "synth --seed -1" 2 "--seed must be 0 or more, got '-1'" "$CAE" data synth E --seed -1
+absent "synth --seed -1 writes nothing" E
+
+# ---- class 2: no value is silently changed or replaced by a default ----
+error "--backend ''" 2 "--backend is empty" "$CAE" train --backend '' --data D --epochs 1 --out W/n.st
+error "--device past the backend's devices" 2 "--device 99: backend cpu has 1 device" \
+  "$CAE" train $B --device 99 --data D --epochs 1 --out W/n.st
+error "--device on info" 2 "--device 1: backend cpu has 1 device" "$CAE" info $B --device 1
+run "backends --device past the backends' devices" 0 "$CAE" backends --device 5
+expect "backends --device past the backends' devices" "^cpu .*unavailable: no device 5 \(it has 1\)"
+error "--weights ''" 2 "--weights is empty" "$CAE" extract $B --weights '' --data D --out F9
+error "--plugin-dir that does not exist" 2 "--plugin-dir nowhere is not a folder" \
+  "$CAE" backends --plugin-dir nowhere
+error "--samples past the data" 2 "--samples 1000, but D holds only 40 training images" \
+  "$CAE" train $B --data D --epochs 1 --samples 1000 --out W/n.st
+absent "nothing trained" W/n.st
+# An int64 label above 2^31 must not be cut to int32 and merged into a class.
+mkdir -p L && cp F/*.npy L/
+python3 - L/train_labels.npy "$(python3 -c 'print(2**32 + 3)')" <<'EOF'
+import struct, sys
+path, big = sys.argv[1], int(sys.argv[2])
+rows = 40
+labels = [i % 10 for i in range(rows)]
+labels[5] = big
+header = "{'descr': '<i8', 'fortran_order': False, 'shape': (%d,), }" % rows
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(path, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<%dq" % rows, *labels))
+EOF
+error "label above 2^31" 1 "L/train_labels.npy: label 4294967299 at index 5 is not a class 0..9" \
+  "$CAE" svm $B --features L --out W/l.model
+absent "label above 2^31: no model" W/l.model
+
+# ---- class 3: output paths are checked before the work starts ----
+mkdir -p adir && touch afile
+error "--out ''" 2 "--out is empty" "$CAE" train $B --data D --epochs 1 --out ''
+error "--out is a folder" 1 "--out adir is a folder" "$CAE" train $B --data D --epochs 1 --out adir
+reject "--out is a folder: found before training" "training on"
+error "a file where a folder is expected" 1 "afile.*not a directory" \
+  "$CAE" train $B --data D --epochs 1 --out afile/m.safetensors
+error "extract --out is a file" 1 "afile exists and is not a folder" \
+  "$CAE" extract $B --weights W/m.safetensors --data D --out afile
+reject "extract --out is a file: found before encoding" "backend cpu on"
+error "evaluate --out is a file" 1 "afile exists and is not a folder" \
+  "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out afile
+reject "evaluate --out is a file: found before encoding" "encode test"
+error "svm --out is a folder" 1 "--out adir is a folder" "$CAE" svm $B --features F --out adir
+error "import-weights --out is a folder" 1 "--out adir is a folder" \
+  "$CAE" import-weights W/m.safetensors --out adir
+# Two runs writing the same output: the second stops at once, naming the first.
+"$CAE" data synth S --train 600 --test 20 --seed 4 >/dev/null
+"$CAE" train $B --data S --epochs 3 --batch 16 --out W/busy.safetensors >busy.log 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do grep -q "epoch 1/3: [1-9]" busy.log 2>/dev/null && break; sleep 0.1; done
+error "same --out as a running training" 1 "W/busy.safetensors is being written by another cae process \(pid $pid\)" \
+  "$CAE" train $B --data S --epochs 1 --out W/busy.safetensors
+
+# ---- class 4: signals: SIGTERM is 143, SIGINT 130, nothing half-written ----
+stop_with "train SIGTERM" TERM 143 "$pid" busy.log
+expect "SIGTERM saves a resumable checkpoint" "resumable checkpoint saved to W/busy.safetensors"
+no_leftovers "SIGTERM" W
+"$CAE" data synth X --train 3000 --test 10 --seed 6 >/dev/null
+"$CAE" extract $B --weights W/m.safetensors --data X --out FX >extract.log 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do grep -q "train: [1-9]" extract.log 2>/dev/null && break; sleep 0.1; done
+stop_with "extract SIGINT" INT 130 "$pid" extract.log
+expect "extract SIGINT says so" "interrupted \(SIGINT\); temporary files removed"
+no_leftovers "extract SIGINT" FX
+absent "extract SIGINT writes no partial features" FX/train_features.npy
+# SIGINT in svm: its features are a FIFO nobody writes, so it waits in open()
+# (after taking its output lock) for as long as the test needs.
+mkdir -p FS && cp F/train_labels.npy FS/ && mkfifo FS/train_features.npy
+"$CAE" svm $B --features FS --out W/interrupted.model >svm.log 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do [ -e W/interrupted.model.lock ] && break; sleep 0.1; done
+stop_with "svm SIGINT" INT 130 "$pid" svm.log
+expect "svm SIGINT says so" "interrupted \(SIGINT\); temporary files removed"
+absent "svm SIGINT writes no model" W/interrupted.model
+no_leftovers "svm SIGINT" W
+# A file-size limit (ulimit -f) is a write error with a message, not SIGXFSZ.
+run "file-size limit" 1 bash -c "ulimit -f 64; exec '$CAE' train $B --data D --epochs 1 --batch 32 --out W/big.safetensors"
+expect "file-size limit" "cannot write W/big.safetensors: File too large \(the file-size limit"
+no_leftovers "file-size limit" W
+absent "file-size limit: no checkpoint" W/big.safetensors
+run "file-size limit in data synth" 1 bash -c "ulimit -f 64; exec '$CAE' data synth Y --train 200 --test 20"
+expect "file-size limit in data synth" "File too large"
+no_leftovers "file-size limit in data synth" Y
+# The temporary of a process killed with SIGKILL goes with the next write of its name.
+touch W/m.safetensors.tmp.999999999
+run "stale temporary removed by the next write" 0 "$CAE" train $B --data D --epochs 1 --batch 32 --out W/m.safetensors
+absent "stale temporary removed by the next write" W/m.safetensors.tmp.999999999
+
+# ---- class 5: every loaded tensor and field is checked once, at load ----
+python3 - <<'EOF'
+import json, struct
+def load(path):
+    b = open(path, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    return json.loads(b[8:8 + n]), b[8 + n:]
+def save(path, header, data, text=None):
+    h = (text if text is not None else json.dumps(header)).encode()
+    h += b" " * ((8 - len(h) % 8) % 8)
+    open(path, "wb").write(struct.pack("<Q", len(h)) + h + data)
+def poison(src, dst, tensor, value):
+    header, data = load(src)
+    data = bytearray(data)
+    at = header[tensor]["data_offsets"][0] + 4 * 3
+    data[at:at + 4] = struct.pack("<f", value)
+    save(dst, header, bytes(data))
+poison("W/m.safetensors", "W/nan.safetensors", "encoder.conv2.weight", float("nan"))
+poison("W/m.safetensors", "W/inf-state.safetensors", "optimizer.encoder.conv1.bias.m", float("inf"))
+poison("W/svm.model", "W/nan.model", "pair_coef", float("nan"))
+header, data = load("W/m.safetensors")
+header["__metadata__"]["batch_size"] = "0"
+save("W/batch0.safetensors", header, data)
+header["__metadata__"]["batch_size"] = "32"
+header["__metadata__"]["optimizer"] = json.dumps({"kind": "adam", "learning_rate": 1e30})
+save("W/lrnan.safetensors", header, data)
+header["__metadata__"]["optimizer"] = json.dumps({"kind": "adam"})
+save("W/overflow.safetensors", header, data, json.dumps(header).replace('"F32"', '"F32", "x": 1e999', 1))
+EOF
+checks=$((checks + 1))
+[ -f W/nan.safetensors ] || fail "crafting damaged files" "python3 failed"
+error "NaN in a checkpoint tensor" 1 "W/nan.safetensors: tensor 'encoder.conv2.weight' holds a non-finite value \(nan\) at index 3" \
+  "$CAE" extract $B --weights W/nan.safetensors --data D --out F4
+absent "NaN in a checkpoint: no features" F4/train_features.npy
+error "Inf in optimizer state" 1 "tensor 'optimizer.encoder.conv1.bias.m' holds a non-finite value \(inf\)" \
+  "$CAE" train $B --data D --resume W/inf-state.safetensors --out W/r.safetensors
+error "bad metadata names the field" 1 "W/batch0.safetensors: checkpoint metadata 'batch_size' is 0" \
+  "$CAE" train $B --data D --resume W/batch0.safetensors --out W/r.safetensors
+error "optimizer metadata out of range" 1 "W/lrnan.safetensors: checkpoint metadata 'optimizer.learning_rate' is 1e\+?30" \
+  "$CAE" train $B --data D --resume W/lrnan.safetensors --out W/r.safetensors
+error "number overflow in the header names the file" 1 "W/overflow.safetensors: bad JSON header: number overflow" \
+  "$CAE" extract $B --weights W/overflow.safetensors --data D --out F5
+reject "no library codes" "json.exception"
+error "resume mid-epoch on other data" 2 "W/busy.safetensors stopped in the middle of an epoch over 600 training images, but D gives 40" \
+  "$CAE" train $B --data D --resume W/busy.safetensors --out W/r.safetensors
+error "a device file as a checkpoint" 1 "cannot read /dev/zero: it is not a regular file" \
+  "$CAE" extract $B --weights /dev/zero --data D --out F6
+error "a folder as a checkpoint" 1 "cannot read adir: it is a folder" \
+  "$CAE" extract $B --weights adir --data D --out F6
+error "NaN in an SVM model" 1 "W/nan.model: tensor 'pair_coef' holds a non-finite value" \
+  "$CAE" evaluate $B --weights W/m.safetensors --svm W/nan.model --data D --out R
+absent "NaN in an SVM model: no report" R/report.html
+mkdir -p G && cp F/*.npy G/
+python3 - G/train_features.npy <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+start = 10 + struct.unpack("<H", b[8:10])[0]
+at = start + 4 * (8192 * 2 + 7)
+b[at:at + 4] = struct.pack("<f", float("nan"))
+open(sys.argv[1], "wb").write(b)
+EOF
+error "NaN in features" 1 "G/train_features.npy: value at row 2, column 7 is NaN" \
+  "$CAE" svm $B --features G --out W/g.model
+absent "NaN in features: no model" W/g.model
+# Inputs the SVM cannot use are found at load, before the backend is started.
+mkdir -p H && cp F/*.npy H/
+python3 - H <<'EOF'
+import struct, sys
+def npy(path, descr, shape, payload):
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + payload)
+npy(sys.argv[1] + "/test_features.npy", "<f4", [2, 5], struct.pack("<10f", *range(10)))
+npy(sys.argv[1] + "/test_labels.npy", "|u1", [2], bytes([1, 2]))
+EOF
+error "test features of another width" 1 "H/test_features.npy has 5 columns, H/train_features.npy 8192" \
+  "$CAE" svm $B --features H --out W/h.model
+absent "test features of another width: no model" W/h.model
+
+# ---- class 6: nothing the user has is overwritten or lost ----
+before=$(md5sum D/*.bin | md5sum)
+error "synth over an existing data set" 1 "D already holds CIFAR-10 files .*--force" \
+  "$CAE" data synth D --train 20 --test 10
+checks=$((checks + 1))
+[ "$(md5sum D/*.bin | md5sum)" = "$before" ] || fail "synth over an existing data set" "batch files changed"
+error "--out is an input of train" 2 "--out D/data_batch_1.bin is also an input" \
+  "$CAE" train $B --data D --epochs 1 --out D/data_batch_1.bin
+error "--out is an input of svm" 2 "--out F/train_labels.npy is also an input" \
+  "$CAE" svm $B --features F --out F/train_labels.npy
+error "--out is the input of import-weights" 2 "--out W/m.safetensors is also an input" \
+  "$CAE" import-weights W/m.safetensors --out W/m.safetensors
+checks=$((checks + 1))
+[ "$(md5sum D/*.bin | md5sum)" = "$before" ] || fail "outputs that are inputs" "batch files changed"
+run "synth --force replaces" 0 "$CAE" data synth D --train 20 --test 10 --force
+run "synth --force replaces: check" 0 "$CAE" data check D
+expect "synth --force replaces" "train: 20 images"
+
+# ---- class 7: messages in the user's terms ----
+mkdir -p Z && "$CAE" data synth Z --train 20 --test 10 >/dev/null && rm Z/data_batch_1.bin && mkdir Z/data_batch_1.bin
+error "a folder named like a batch file" 1 "Z/data_batch_1.bin is a folder, not a CIFAR-10 batch file" \
+  "$CAE" data check Z
+error "import-weights of a folder" 1 "adir is a folder, not the seed's weights file" \
+  "$CAE" import-weights adir --out W/imp.safetensors
+python3 -c 'import sys; sys.stdout.buffer.write(b"\x00\x00\xc0\x7f" * 751875)' > W/nan-weights.bin
+error "import-weights with NaN" 1 "W/nan-weights.bin holds a non-finite value \(nan\) at index 0" \
+  "$CAE" import-weights W/nan-weights.bin --out W/imp.safetensors
+absent "import-weights with NaN writes nothing" W/imp.safetensors
+
+no_leftovers "end" W
+finish

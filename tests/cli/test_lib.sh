@@ -1,0 +1,48 @@
+# Shared by the CLI test scripts (source it): a scratch folder as the working
+# directory, counters, and assertions on the output and exit code of one run.
+# Each assertion counts a check; a failure prints why and the output's tail.
+failures=0 checks=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+  echo "FAIL [$1]: $2"
+  [ -n "${out:-}" ] && echo "$out" | tail -20 | sed 's/^/    /'
+  failures=$((failures + 1))
+}
+# run NAME EXPECTED_RC CMD...: stdout+stderr into $out, checks the exit code.
+run() {
+  local name=$1 expected=$2
+  shift 2
+  out=$("$@" 2>&1)
+  local rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
+}
+# expect / reject NAME PATTERN: $out must (not) match the extended regex.
+expect() {
+  checks=$((checks + 1))
+  grep -qE -- "$2" <<<"$out" || fail "$1" "output lacks /$2/"
+}
+reject() {
+  checks=$((checks + 1))
+  ! grep -qE -- "$2" <<<"$out" || fail "$1" "output unexpectedly has /$2/"
+}
+# one_line NAME: errors are a single line.
+one_line() {
+  checks=$((checks + 1))
+  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$1" "error is not one line"
+}
+exists() {
+  checks=$((checks + 1))
+  [ -s "$2" ] || fail "$1" "$2 missing or empty"
+}
+absent() {
+  checks=$((checks + 1))
+  [ ! -e "$2" ] || fail "$1" "$2 should not exist"
+}
+# finish: the summary line and the script's exit status.
+finish() {
+  echo "$((checks - failures)) passed, $failures failed"
+  [ "$failures" = 0 ]
+}
