@@ -15,6 +15,7 @@
 #include "report/timing_table.hpp"
 #include "svm/model_file.hpp"
 #include "svm_options.hpp"
+#include "svm_selection.hpp"
 #include "training_recipe.hpp"
 
 namespace cae::cli {
@@ -48,6 +49,7 @@ int run_pipeline(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);
   svm::TrainOptions svm_options = svm_options_from(vm);
+  const ValidationChoice validation = validation_choice_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const OutputLock lock = claim_output_directory(out);
   BackendSession session = select_backend_session(vm);
@@ -85,9 +87,12 @@ int run_pipeline(const po::variables_map& vm) {
 
   stage.restart();
   auto progress = attach_svm_progress(svm_options);
-  svm::TrainStats stats;
-  svm::OvoModel svm_model = svm::train_ovo(context, train_features, svm_options, &stats);
-  std::printf("svm: %lld support vectors, gamma %.3g, peak %.1f GiB\n",
+  SelectedSvm selected =
+      select_and_train_svm(context, train_features, svm_options, validation, std::cout);
+  const svm::TrainStats& stats = selected.stats;
+  const svm::OvoModel& svm_model = selected.model;
+  svm_options = selected.options;
+  std::printf("svm: C %g, %lld support vectors, gamma %.3g, peak %.1f GiB\n", svm_options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
   svm::save_model(svm_model, out + "/svm.model");
@@ -108,7 +113,16 @@ int run_pipeline(const po::variables_map& vm) {
                      {"seed", std::to_string(train_options.seed)},
                      {"svm C", std::to_string(svm_options.C)},
                      {"svm gamma", std::to_string(stats.gamma)},
-                     {"standardize", svm_options.standardize ? "yes" : "no"}};
+                     {"standardize", svm_options.standardize ? "yes" : "no"},
+                     {"svm chosen by", selected.search.empty() ? "the options given"
+                                                               : "search on the validation split"},
+                     {"validation rows", std::to_string(selected.validation_rows) +
+                                             " (seed " + std::to_string(validation.seed) + ")"}};
+  if (selected.validation_rows > 0) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f%%", 100.0 * selected.validation_accuracy);
+    report.settings.push_back({"validation accuracy", text});
+  }
   report.stage_timings = timings;
   EvaluationOutcome outcome = evaluate_and_report(context, model, svm_model, data, test_features,
                                                   trained.final_state.state, report, out);
@@ -132,6 +146,7 @@ Command pipeline_command() {
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)");
             add_training_options(options);
             add_svm_options(options);
+            add_validation_options(options, "auto");
           },
           run_pipeline};
 }

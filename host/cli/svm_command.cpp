@@ -13,6 +13,7 @@
 #include "svm/model_file.hpp"
 #include "svm/predictor.hpp"
 #include "svm_options.hpp"
+#include "svm_selection.hpp"
 
 namespace cae::cli {
 namespace {
@@ -55,6 +56,7 @@ void check_splits(const svm::FeatureSet& train, const std::optional<svm::Feature
 
 int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
+  const ValidationChoice validation = validation_choice_from(vm);
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
@@ -83,9 +85,11 @@ int run_svm(const po::variables_map& vm) {
   check_splits(train, test, dir);
   start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
-  svm::TrainStats stats;
-  svm::OvoModel model = svm::train_ovo(*session.context, train, options, &stats);
-  std::printf("svm: %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs at once\n",
+  SelectedSvm selected = select_and_train_svm(*session.context, train, options, validation, std::cout);
+  const svm::TrainStats& stats = selected.stats;
+  const svm::OvoModel& model = selected.model;
+  std::printf("svm: C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs at once\n",
+              selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma, stats.seconds,
               double(stats.peak_reserved_bytes) / (1u << 30), stats.peak_pairs_in_flight);
   svm::save_model(model, out);
@@ -110,7 +114,7 @@ int run_svm(const po::variables_map& vm) {
 }  // namespace
 
 Command svm_command() {
-  return {"svm", "cae svm [--backend B] --features DIR [--C 5] [--gamma auto|scale|VALUE] [--standardize] --out MODEL",
+  return {"svm", "cae svm [--backend B] --features DIR [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] --out MODEL",
           "Train the one-vs-one SVM (libsvm, kernels on the backend) on extracted features",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
@@ -119,6 +123,7 @@ Command svm_command() {
                 ("out", po::value<std::string>()->required()->value_name("MODEL"), "SVM model file to write")
                 ("export-libsvm", po::value<std::string>()->value_name("FILE"), "also write the model in libsvm's own format");
             add_svm_options(options);
+            add_validation_options(options, "0");
           },
           run_svm};
 }

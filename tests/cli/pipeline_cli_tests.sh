@@ -37,6 +37,20 @@ exists "libsvm export" W/svm.libsvm
 checks=$((checks + 1))
 grep -q "^svm_type c_svc" W/svm.libsvm || { echo "FAIL [libsvm format]"; failures=$((failures + 1)); }
 
+# Hyper-parameters are chosen on a validation split of the training rows.
+run "svm search" 0 "$CAE" svm $B --features F --search --search-C 1,4 --search-gamma 1x,2x \
+  --validation 26 --out W/svm-search.model
+expect "svm search" "validation: 26 of 130 training rows held out \(seed 1\)"
+expect "svm search" "\[4/4\] C 4 "
+expect "svm search" "search: chose C [14], gamma [0-9.e-]+ \(validation [0-9.]+%\)"
+expect "svm search" "test accuracy: [0-9.]+%"
+run "svm bad validation" 2 "$CAE" svm $B --features F --validation many --out W/svm-bad.model
+expect "svm bad validation" "--validation must be auto or a number of rows, got 'many'"
+run "svm bad C list" 2 "$CAE" svm $B --features F --search --search-C 1,nan --out W/svm-bad.model
+expect "svm bad C list" "--search-C: 'nan' is not a positive number"
+run "svm split too large" 1 "$CAE" svm $B --features F --validation 130 --out W/svm-bad.model
+expect "svm split too large" "between 1 and 129 of the 130 training rows"
+
 run "evaluate" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out R
 expect "evaluate" "test accuracy: [0-9.]+%"
 for f in report.html confusion.png confusion.csv predictions.csv reconstructions.png loss_curve.png; do exists "report $f" "R/$f"; done

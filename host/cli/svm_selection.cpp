@@ -1,0 +1,153 @@
+#include "svm_selection.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+#include "svm/kernel_params.hpp"
+#include "svm/predictor.hpp"
+#include "svm_options.hpp"
+
+namespace cae::cli {
+namespace {
+
+constexpr int64_t kDefaultValidationRows = 5000;
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream parts(text);
+  std::string item;
+  while (std::getline(parts, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(value > 0.0 && value < 1e12)) {
+    throw UsageError(option + ": '" + text + "' is not a positive number");
+  }
+  return value;
+}
+
+int64_t validation_rows(const std::string& rows, int64_t train_rows) {
+  if (rows == "auto") return std::min(kDefaultValidationRows, train_rows / 10);
+  return static_cast<int64_t>(std::stoll(rows));
+}
+
+// "Kx" is K times the "scale" gamma of the rows the SVM is trained on.
+svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& fit,
+                          const svm::TrainOptions& base) {
+  if (text.size() > 1 && text.back() == 'x') {
+    const double factor = parse_positive("--search-gamma", text.substr(0, text.size() - 1));
+    const svm::Standardizer standardizer =
+        base.standardize ? svm::Standardizer::fit(fit, base.threads) : svm::Standardizer();
+    svm::GammaPolicy policy;
+    policy.mode = svm::GammaPolicy::Mode::Value;
+    policy.value = factor * svm::resolve_gamma(svm::GammaPolicy::parse("scale"), fit, standardizer,
+                                               base.threads);
+    return policy;
+  }
+  try {
+    return svm::GammaPolicy::parse(text);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--search-gamma: ") + e.what());
+  }
+}
+
+}  // namespace
+
+void add_validation_options(po::options_description& options, const std::string& default_rows) {
+  options.add_options()
+      ("validation", po::value<std::string>()->default_value(default_rows)->value_name("N|auto"),
+       "training rows held out to choose and check SVM settings (auto: min(5000, rows/10); 0: none)")
+      ("validation-seed", po::value<uint64_t>()->default_value(1)->value_name("S"),
+       "seed of the validation split")
+      ("search", "choose C and gamma on the validation split (every pair of --search-C, --search-gamma)")
+      ("search-C", po::value<std::string>()->default_value("1,2,5,10,20")->value_name("LIST"),
+       "values of C the search tries")
+      ("search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
+       "gammas the search tries: scale, auto, a number, or Kx (K times scale)");
+}
+
+ValidationChoice validation_choice_from(const po::variables_map& vm) {
+  ValidationChoice c;
+  c.rows = vm["validation"].as<std::string>();
+  if (c.rows != "auto") {
+    const bool digits = !c.rows.empty() && c.rows.size() < 10 &&
+                        std::all_of(c.rows.begin(), c.rows.end(), ::isdigit);
+    if (!digits) throw UsageError("--validation must be auto or a number of rows, got '" + c.rows + "'");
+  }
+  c.seed = vm["validation-seed"].as<uint64_t>();
+  c.search = vm.count("search") > 0;
+  for (const std::string& item : split_list(vm["search-C"].as<std::string>())) {
+    c.Cs.push_back(parse_positive("--search-C", item));
+  }
+  c.gammas = split_list(vm["search-gamma"].as<std::string>());
+  if (c.search && (c.Cs.empty() || c.gammas.empty())) {
+    throw UsageError("--search needs at least one value in --search-C and in --search-gamma");
+  }
+  // A command that holds nothing out by default (`cae svm`) still splits for a search.
+  if (c.search && c.rows == "0" && vm["validation"].defaulted()) c.rows = "auto";
+  if (c.search && c.rows == "0") {
+    throw UsageError("--search chooses on a validation split: --validation must not be 0");
+  }
+  return c;
+}
+
+SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
+                                 const svm::TrainOptions& base, const ValidationChoice& choice,
+                                 std::ostream& log) {
+  SelectedSvm selected;
+  selected.options = base;
+  selected.validation_rows = validation_rows(choice.rows, train.rows);
+  if (selected.validation_rows == 0) {
+    selected.model = svm::train_ovo(context, train, base, &selected.stats);
+    return selected;
+  }
+  const svm::ValidationSplit split =
+      svm::split_for_validation(train, selected.validation_rows, choice.seed);
+  log << "validation: " << split.validation.rows << " of " << train.rows
+      << " training rows held out (seed " << choice.seed << "); the SVM trains on the other "
+      << split.fit.rows << "\n";
+  if (choice.search) {
+    std::vector<svm::GammaPolicy> gammas;
+    for (const std::string& g : choice.gammas) gammas.push_back(gamma_of(g, split.fit, base));
+    char line[160];
+    log << "search: " << choice.Cs.size() * gammas.size()
+        << " (C, gamma) pairs, scored on the validation rows\n";
+    selected.search = svm::search_hyper_parameters(
+        context, split, base, choice.Cs, gammas,
+        [&](size_t done, size_t total, const svm::SearchResult& r) {
+          std::snprintf(line, sizeof line, "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s)\n",
+                        done, total, r.candidate.C, double(r.gamma_value),
+                        100.0 * r.validation_accuracy, r.seconds);
+          log << line << std::flush;
+        });
+    const svm::SearchResult& best = svm::best_of(selected.search);
+    selected.options.C = best.candidate.C;
+    selected.options.gamma = best.candidate.gamma;
+    std::snprintf(line, sizeof line, "search: chose C %g, gamma %.4g (validation %.2f%%)\n",
+                  best.candidate.C, double(best.gamma_value), 100.0 * best.validation_accuracy);
+    log << line;
+  }
+  selected.model = svm::train_ovo(context, split.fit, selected.options, &selected.stats);
+  const svm::Prediction predicted = svm::predict(context, selected.model, split.validation);
+  selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
+  char line[96];
+  std::snprintf(line, sizeof line, "validation accuracy: %.2f%% (%lld rows)\n",
+                100.0 * selected.validation_accuracy,
+                static_cast<long long>(split.validation.rows));
+  log << line;
+  return selected;
+}
+
+}  // namespace cae::cli

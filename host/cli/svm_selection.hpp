@@ -1,0 +1,53 @@
+// How the SVM's hyper-parameters are chosen: on a validation split of the
+// TRAINING features (seeded), never on the test set. Shared by `cae svm` and
+// `cae pipeline`:
+//   --validation N|auto     rows held out (auto: min(5000, rows / 10); 0: none)
+//   --validation-seed S     which rows (the same seed, the same split)
+//   --search                try every C of --search-C with every gamma of
+//                           --search-gamma, keep the best on the split
+// With a split, the model is trained on the other rows and its validation
+// accuracy is reported; the test set is scored once, by the caller.
+#pragma once
+
+#include <cmath>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "plugin/context.hpp"
+#include "svm/ovo_trainer.hpp"
+#include "svm/validation.hpp"
+
+namespace cae::cli {
+
+struct ValidationChoice {
+  std::string rows = "auto";  // "auto", or a number of rows (0: no split)
+  uint64_t seed = 1;
+  bool search = false;
+  std::vector<double> Cs;
+  std::vector<std::string> gammas;  // "scale", "auto", a number, or "Kx" (K times scale)
+};
+
+// `default_rows`: what --validation defaults to for this command ("0" or "auto").
+void add_validation_options(po::options_description& options, const std::string& default_rows);
+
+// Throws UsageError for a bad list or count.
+ValidationChoice validation_choice_from(const po::variables_map& vm);
+
+struct SelectedSvm {
+  svm::OvoModel model;
+  svm::TrainStats stats;
+  svm::TrainOptions options;          // as trained (C and gamma chosen by the search)
+  int64_t validation_rows = 0;
+  double validation_accuracy = NAN;   // NaN without a split
+  std::vector<svm::SearchResult> search;
+};
+
+// Splits, searches (when asked), trains and scores on the split; prints what
+// it does to `log`.
+SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
+                                 const svm::TrainOptions& base, const ValidationChoice& choice,
+                                 std::ostream& log);
+
+}  // namespace cae::cli
