@@ -9,6 +9,9 @@
 #   BACKENDS="v1 v2"   only these (default: every plugin but cpu)
 #   JOBS=8             runs at once (they share the one GPU)
 #   TIMEOUT=900        seconds per run before it is reported as "timeout"
+#   TOOLS="racecheck"  only these tools (default: memcheck racecheck initcheck synccheck)
+#   WORKLOADS="quick"  only these workloads (default: quick full train)
+#   FILTER=conv2d      only these ops in the conformance workloads (--filter)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/.devbuild}
@@ -25,6 +28,10 @@ plugins=$build/lib/cae/plugins
 backends=${BACKENDS:-$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -vx cpu)}
 jobs=${JOBS:-8}
 limit=${TIMEOUT:-900}
+tools=${TOOLS:-memcheck racecheck initcheck synccheck}
+workloads=${WORKLOADS:-quick full train}
+filter=()
+[ -n "${FILTER:-}" ] && filter=(--filter "$FILTER")
 
 # A small synthetic data set for the training runs (made once, on the CPU).
 data=$out/synth
@@ -36,10 +43,10 @@ run_one() {  # backend tool workload
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   local cmd=()
   case $work in
-    quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick) ;;
-    full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1) ;;
+    quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick "${filter[@]}") ;;
+    full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 "${filter[@]}") ;;
     train) cmd=("$cae" train --backend "$plugins/libcae-backend-$b.so" --data "$data" --samples 512
-                --epochs 1 --batch 64 --out "$out/$b-$tool.ckpt") ;;
+                --epochs 1 --batch 64 --out "$scratch/$b-$tool.ckpt") ;;
   esac
   timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --print-limit 20 "${cmd[@]}" >"$log" 2>&1
   local status=$?
@@ -55,27 +62,38 @@ run_one() {  # backend tool workload
     echo "$b $tool $work ${summary%% *}"
   fi
 }
+scratch=$(mktemp -d)  # checkpoints of the training runs: not worth keeping
 export -f run_one
-export out suite cae plugins data sanitizer limit
+export out suite cae plugins data sanitizer limit scratch
+export FILTER="${FILTER:-}"
+filter_decl=$(declare -p filter)
+export filter_decl
 
+# Lines are appended as runs finish, so a run cut short still leaves the
+# verdicts of those that ended.
+: >"$out/summary.unsorted"
 for b in $backends; do
-  for tool in memcheck racecheck initcheck synccheck; do
-    for work in quick full train; do echo "$b $tool $work"; done
+  for tool in $tools; do
+    for work in $workloads; do echo "$b $tool $work"; done
   done
-done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _ | sort >"$out/summary.txt"
+done | xargs -P "$jobs" -L 1 bash -c 'eval "$filter_decl"; run_one "$@" >>"$out/summary.unsorted"' _
+sort "$out/summary.unsorted" >"$out/summary.txt"
+rm -rf "$scratch"
 
 echo "compute-sanitizer findings (errors reported; logs in $out):"
-printf '%-10s %-10s %-8s %-8s %-8s\n' backend tool quick full train
+printf '%-10s %-10s' backend tool
+for work in $workloads; do printf ' %-10s' "$work"; done
+printf '\n'
 status=0
 for b in $backends; do
-  for tool in memcheck racecheck initcheck synccheck; do
-    row=()
-    for work in quick full train; do
+  for tool in $tools; do
+    printf '%-10s %-10s' "$b" "$tool"
+    for work in $workloads; do
       v=$(awk -v b="$b" -v t="$tool" -v w="$work" '$1==b && $2==t && $3==w {print $4}' "$out/summary.txt")
-      row+=("${v:-missing}")
+      printf ' %-10s' "${v:-missing}"
       [ "${v:-missing}" = 0 ] || status=1
     done
-    printf '%-10s %-10s %-8s %-8s %-8s\n' "$b" "$tool" "${row[@]}"
+    printf '\n'
   done
 done
 [ $status = 0 ] && echo "run-sanitizers: no findings" || echo "run-sanitizers: FINDINGS (see the logs above)"
