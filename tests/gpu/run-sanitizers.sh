@@ -51,7 +51,10 @@ run_one() {  # backend tool workload
   timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --print-limit 20 "${cmd[@]}" >"$log" 2>&1
   local status=$?
   local summary
-  summary=$(grep -E '^========= ERROR SUMMARY: [0-9]+ error' "$log" | tail -1 | grep -oE '[0-9]+ error')
+  # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors";
+  # racecheck: "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+  summary=$(grep -E '^========= (ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" |
+    tail -1 | grep -oE '[0-9]+ (error|hazard)')
   if [ "$status" = 124 ]; then
     echo "$b $tool $work timeout"
   elif [ -z "$summary" ]; then
