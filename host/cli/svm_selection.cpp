@@ -66,16 +66,17 @@ svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& fit,
 }  // namespace
 
 void add_validation_options(po::options_description& options, const std::string& default_rows) {
-  options.add_options()
-      ("validation", po::value<std::string>()->default_value(default_rows)->value_name("N|auto"),
-       "training rows held out to choose and check SVM settings (auto: min(5000, rows/10); 0: none)")
-      ("validation-seed", po::value<uint64_t>()->default_value(1)->value_name("S"),
-       "seed of the validation split")
-      ("search", "choose C and gamma on the validation split (every pair of --search-C, --search-gamma)")
-      ("search-C", po::value<std::string>()->default_value("1,2,5,10,20")->value_name("LIST"),
-       "values of C the search tries")
-      ("search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
-       "gammas the search tries: scale, auto, a number, or Kx (K times scale)");
+  options.add_options()(
+      "validation", po::value<std::string>()->default_value(default_rows)->value_name("N|auto"),
+      "training rows held out to choose and check SVM settings (auto: min(5000, rows/10); 0: "
+      "none)")("validation-seed", po::value<uint64_t>()->default_value(1)->value_name("S"),
+               "seed of the validation split")(
+      "search",
+      "choose C and gamma on the validation split (every pair of --search-C, --search-gamma)")(
+      "search-C", po::value<std::string>()->default_value("1,2,5,10,20")->value_name("LIST"),
+      "values of C the search tries")(
+      "search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
+      "gammas the search tries: scale, auto, a number, or Kx (K times scale)");
 }
 
 ValidationChoice validation_choice_from(const po::variables_map& vm) {
@@ -84,7 +85,8 @@ ValidationChoice validation_choice_from(const po::variables_map& vm) {
   if (c.rows != "auto") {
     const bool digits = !c.rows.empty() && c.rows.size() < 10 &&
                         std::all_of(c.rows.begin(), c.rows.end(), ::isdigit);
-    if (!digits) throw UsageError("--validation must be auto or a number of rows, got '" + c.rows + "'");
+    if (!digits)
+      throw UsageError("--validation must be auto or a number of rows, got '" + c.rows + "'");
   }
   c.seed = vm["validation-seed"].as<uint64_t>();
   c.search = vm.count("search") > 0;
@@ -127,9 +129,10 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
     selected.search = svm::search_hyper_parameters(
         context, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
-          std::snprintf(line, sizeof line, "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s)\n",
-                        done, total, r.candidate.C, double(r.gamma_value),
-                        100.0 * r.validation_accuracy, r.seconds);
+          std::snprintf(line, sizeof line,
+                        "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s)\n", done,
+                        total, r.candidate.C, double(r.gamma_value), 100.0 * r.validation_accuracy,
+                        r.seconds);
           log << line << std::flush;
         });
     const svm::SearchResult& best = svm::best_of(selected.search);

@@ -38,9 +38,9 @@ ValidationChoice validation_choice_from(const po::variables_map& vm);
 struct SelectedSvm {
   svm::OvoModel model;
   svm::TrainStats stats;
-  svm::TrainOptions options;          // as trained (C and gamma chosen by the search)
+  svm::TrainOptions options;  // as trained (C and gamma chosen by the search)
   int64_t validation_rows = 0;
-  double validation_accuracy = NAN;   // NaN without a split
+  double validation_accuracy = NAN;  // NaN without a split
   std::vector<svm::SearchResult> search;
 };
 

@@ -99,9 +99,9 @@ const SearchResult& best_of(const std::vector<SearchResult>& results) {
   if (results.empty()) throw SvmError("no search results");
   const SearchResult* best = &results.front();
   for (const SearchResult& r : results) {
-    const bool better = r.validation_accuracy > best->validation_accuracy ||
-                        (r.validation_accuracy == best->validation_accuracy &&
-                         r.candidate.C < best->candidate.C);
+    const bool better =
+        r.validation_accuracy > best->validation_accuracy ||
+        (r.validation_accuracy == best->validation_accuracy && r.candidate.C < best->candidate.C);
     if (better) best = &r;
   }
   return *best;

@@ -67,9 +67,9 @@ ConvGrads run_backward(const ConvCase& c, const ConvInputs& in,
 // cheaply (see check_forward).
 std::vector<int64_t> sampled_images(int64_t n, Random& rng) {
   std::vector<int64_t> images = {0, 63, 64, n - 1, rng.index(n), rng.index(n)};
-  images.erase(std::remove_if(images.begin(), images.end(),
-                              [n](int64_t i) { return i < 0 || i >= n; }),
-               images.end());
+  images.erase(
+      std::remove_if(images.begin(), images.end(), [n](int64_t i) { return i < 0 || i >= n; }),
+      images.end());
   std::sort(images.begin(), images.end());
   images.erase(std::unique(images.begin(), images.end()), images.end());
   return images;
@@ -80,7 +80,8 @@ std::vector<float> slice(const std::vector<float>& v, int64_t per_image,
                          const std::vector<int64_t>& images) {
   std::vector<float> out;
   out.reserve(images.size() * per_image);
-  for (int64_t i : images) out.insert(out.end(), v.begin() + i * per_image, v.begin() + (i + 1) * per_image);
+  for (int64_t i : images)
+    out.insert(out.end(), v.begin() + i * per_image, v.begin() + (i + 1) * per_image);
   return out;
 }
 
@@ -92,8 +93,7 @@ void check_forward(const ConvCase& c, const std::string& label) {
   if (!c.sampled) {
     const cae_ref::Vec want =
         cae_ref::conv2d_forward(c.dims, widen(in.x), widen(in.w), widen(in.b), c.relu);
-    const cae_ref::Vec scale =
-        bounds::conv_forward(c.dims, widen(in.x), widen(in.w), widen(in.b));
+    const cae_ref::Vec scale = bounds::conv_forward(c.dims, widen(in.x), widen(in.w), widen(in.b));
     expect_within("conv2d_forward", label, y, want, scale, product_tolerance(terms), c.y());
     return;
   }

@@ -45,8 +45,7 @@ void check(const KernelCase& c, cae_kernel_kind kind, const std::string& label) 
       kind == CAE_KERNEL_LINEAR ? cae_ref::KernelKind::linear : cae_ref::KernelKind::rbf;
   const cae_ref::Vec x = widen(in.x), y = widen(c.same_xy ? in.x : in.y);
   const cae_ref::Vec want = cae_ref::kernel_matrix(x, c.n, y, c.m, c.d, ref_kind, rbf_gamma(c.d));
-  const cae_ref::Vec scale =
-      bounds::kernel(x, c.n, y, c.m, c.d, ref_kind, rbf_gamma(c.d), want);
+  const cae_ref::Vec scale = bounds::kernel(x, c.n, y, c.m, c.d, ref_kind, rbf_gamma(c.d), want);
   expect_within("kernel_matrix", label, run(c, in, kind), want, scale, product_tolerance(c.d),
                 {c.n, c.m});
 }

@@ -111,8 +111,8 @@ struct AdamCase {
   float weight_decay;
   AdamRegime regime = AdamRegime::ordinary;
   std::string label() const {
-    return "param" + dims_str(dims) + " step " + std::to_string(step) + " wd " +
-           num(weight_decay) + regime_name(regime);
+    return "param" + dims_str(dims) + " step " + std::to_string(step) + " wd " + num(weight_decay) +
+           regime_name(regime);
   }
   cae_adam_params params() const {
     return {kLearningRate, 0.9f, 0.999f, 1e-8f, weight_decay, step};
@@ -168,8 +168,8 @@ RegimeRanges ranges(AdamRegime regime) {
 AdamState random_adam_state(Random& rng, const AdamCase& c) {
   const int64_t n = count_of(c.dims);
   const RegimeRanges r = ranges(c.regime);
-  AdamState s{rng.uniform(n, -1.0f, 1.0f), {}, std::vector<float>(n, 0.0f),
-              std::vector<float>(n, 0.0f)};
+  AdamState s{
+      rng.uniform(n, -1.0f, 1.0f), {}, std::vector<float>(n, 0.0f), std::vector<float>(n, 0.0f)};
   if (c.regime == AdamRegime::ordinary) {
     s.grad = rng.uniform(n, -1.0f, 1.0f);
     if (c.step > 1) {  // a state some steps in: m around the gradients, v > 0

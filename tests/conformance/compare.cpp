@@ -78,8 +78,8 @@ bool expect_within(const std::string& op, const std::string& what, const std::ve
   return ok;
 }
 
-bool expect_selected(const std::string& op, const std::string& what,
-                     const std::vector<float>& got, const cae_ref::Vec& want, const Dims& dims) {
+bool expect_selected(const std::string& op, const std::string& what, const std::vector<float>& got,
+                     const cae_ref::Vec& want, const Dims& dims) {
   return expect_within(op, what, got, want, bounds::magnitude(want), elementwise_tolerance(), dims);
 }
 
@@ -93,8 +93,8 @@ bool expect_identical(const std::string& op, const std::string& what,
   }
   record(same, op, what, same ? "bit-identical" : std::to_string(differing) + " elements differ");
   if (!same && differing > 0) {
-    explain("first at flat index " + std::to_string(first_diff) + ": " +
-            exact(first[first_diff]) + " vs " + exact(second[first_diff]));
+    explain("first at flat index " + std::to_string(first_diff) + ": " + exact(first[first_diff]) +
+            " vs " + exact(second[first_diff]));
   }
   return same;
 }

@@ -30,8 +30,8 @@ bool expect_within(const std::string& op, const std::string& what, const std::ve
 
 // A selection or copy (ReLU, max-pool, upsample forward): scale_i = |ref_i|,
 // so an element that should be 0 must be exactly 0.
-bool expect_selected(const std::string& op, const std::string& what,
-                     const std::vector<float>& got, const cae_ref::Vec& want, const Dims& dims);
+bool expect_selected(const std::string& op, const std::string& what, const std::vector<float>& got,
+                     const cae_ref::Vec& want, const Dims& dims);
 
 // The two runs of a deterministic backend agree bit for bit (memcmp).
 bool expect_identical(const std::string& op, const std::string& what,

@@ -64,18 +64,19 @@ std::string doctest_filter(const std::string& filter) {
 
 void print_header(const conformance::Suite& s, const cae::BackendRecord& record) {
   const cae_backend_table& t = *s.table;
-  std::cout << "cae-conformance: backend " << record.name << " " << (t.version ? t.version : "?")
-            << " (" << record.plugin.path << ")\n"
-            << "  device " << s.device_index << ": " << s.device.name << ", precision "
-            << cae::precision_name(s.device.precision) << " -> matrix-product tolerance "
-            << conformance::sci(conformance::product_tolerance(1))
-            << " x sum|a||b| per element, element-wise "
-            << conformance::sci(conformance::elementwise_tolerance()) << ", deterministic "
-            << (s.device.deterministic ? "yes" : "no") << "\n"
-            << "  seed " << s.seed << " (repeat with --seed " << s.seed << ")"
-            << (s.quick ? ", quick" : "") << "\n"
-            << "  outputs are poisoned (NaN, +-1e30) before every call; host buffers have guard zones\n"
-            << std::endl;
+  std::cout
+      << "cae-conformance: backend " << record.name << " " << (t.version ? t.version : "?") << " ("
+      << record.plugin.path << ")\n"
+      << "  device " << s.device_index << ": " << s.device.name << ", precision "
+      << cae::precision_name(s.device.precision) << " -> matrix-product tolerance "
+      << conformance::sci(conformance::product_tolerance(1))
+      << " x sum|a||b| per element, element-wise "
+      << conformance::sci(conformance::elementwise_tolerance()) << ", deterministic "
+      << (s.device.deterministic ? "yes" : "no") << "\n"
+      << "  seed " << s.seed << " (repeat with --seed " << s.seed << ")"
+      << (s.quick ? ", quick" : "") << "\n"
+      << "  outputs are poisoned (NaN, +-1e30) before every call; host buffers have guard zones\n"
+      << std::endl;
 }
 
 int summarise(const std::string& backend, int doctest_status) {

@@ -189,8 +189,8 @@ void install_crash_report(const std::string& backend, uint64_t seed, const std::
   const std::string seed_text = std::to_string(seed);
   copy_text(g_summary_tail, "cae-conformance: " + backend + ": crashed (seed " + seed_text +
                                 "; repeat with --seed " + seed_text + "): FAILED\n");
-  copy_text(g_json_head, "{\"backend\": \"" + json_escaped(backend) + "\", \"seed\": " +
-                             seed_text + ", \"verdict\": \"crashed\", \"failures\": [], \"crash\": {");
+  copy_text(g_json_head, "{\"backend\": \"" + json_escaped(backend) + "\", \"seed\": " + seed_text +
+                             ", \"verdict\": \"crashed\", \"failures\": [], \"crash\": {");
   if (json_path.size() < sizeof g_json_path) {
     std::memcpy(g_json_path, json_path.c_str(), json_path.size() + 1);
   }

@@ -39,8 +39,8 @@ std::vector<ConvCase> large_batch_layers(bool quick, bool forward) {
                               : name == "conv1" || name == "conv3" || (forward && name == "conv5");
     if (!wanted) continue;
     const bool first_layer = name == "conv1";
-    ConvCase c{{kPast64, l.c, l.hw, l.hw, l.o, 3}, forward && l.relu, forward || !first_layer,
-               name};
+    ConvCase c{
+        {kPast64, l.c, l.hw, l.hw, l.o, 3}, forward && l.relu, forward || !first_layer, name};
     c.sampled = true;
     cases.push_back(c);
   }
@@ -106,16 +106,14 @@ std::vector<ConvCase> conv_backward_cases(bool quick) {
 
 std::vector<Dims> pool_input_shapes(bool quick) {
   if (quick) return {{1, 1, 2, 2}, {3, 2, 6, 10}, {1, 128, 16, 16}, {kPast64, 2, 4, 6}};
-  return {{1, 1, 2, 2},          {3, 1, 6, 10},         {3, 5, 14, 18},
-          {kBatch, 256, 32, 32}, {kBatch, 128, 16, 16}, {kPast256, 2, 4, 6},
-          {kPast64, 128, 16, 16}};
+  return {{1, 1, 2, 2},          {3, 1, 6, 10},       {3, 5, 14, 18},        {kBatch, 256, 32, 32},
+          {kBatch, 128, 16, 16}, {kPast256, 2, 4, 6}, {kPast64, 128, 16, 16}};
 }
 
 std::vector<Dims> upsample_input_shapes(bool quick) {
   if (quick) return {{1, 1, 1, 1}, {3, 2, 7, 5}, {1, 128, 8, 8}, {kPast64, 2, 3, 5}};
-  return {{1, 1, 1, 1},         {3, 2, 7, 5},          {1, 3, 9, 12},
-          {kBatch, 128, 8, 8},  {kBatch, 256, 16, 16}, {kPast256, 2, 3, 5},
-          {kPast64, 128, 8, 8}};
+  return {{1, 1, 1, 1},          {3, 2, 7, 5},        {1, 3, 9, 12},       {kBatch, 128, 8, 8},
+          {kBatch, 256, 16, 16}, {kPast256, 2, 3, 5}, {kPast64, 128, 8, 8}};
 }
 
 std::vector<Dims> elementwise_shapes(bool quick) {
@@ -132,8 +130,8 @@ std::string KernelCase::label() const {
 std::vector<KernelCase> kernel_cases(bool quick) {
   if (quick) return {{1, 1, 1, false}, {7, 5, 3, false}, {9, 9, 300, true}, {65, 9, 20, false}};
   // d = 8192 is the latent size the SVM stage uses.
-  return {{1, 1, 1, false},      {7, 5, 3, false},     {37, 29, 8192, false},
-          {33, 33, 300, true},   {257, 65, 40, false}, {65, 65, 130, true}};
+  return {{1, 1, 1, false},    {7, 5, 3, false},     {37, 29, 8192, false},
+          {33, 33, 300, true}, {257, 65, 40, false}, {65, 65, 130, true}};
 }
 
 }  // namespace conformance

@@ -99,9 +99,9 @@ SeedResult collect(const Child& c, int status) {
   }
   if (r.doc.is_null() || r.verdict.empty()) {
     r.verdict = "crashed";
-    std::string how = WIFSIGNALED(status) ? "killed by " + signal_text(WTERMSIG(status))
-                                          : "exited " + std::to_string(WEXITSTATUS(status)) +
-                                                " without a verdict";
+    std::string how = WIFSIGNALED(status)
+                          ? "killed by " + signal_text(WTERMSIG(status))
+                          : "exited " + std::to_string(WEXITSTATUS(status)) + " without a verdict";
     r.doc = {{"seed", c.seed},
              {"verdict", "crashed"},
              {"failures", json::array()},
@@ -219,8 +219,7 @@ int run_sweep(const Options& options, int argc, char** argv) {
       if (ratio > slot.ratio) slot = {ratio, r.seed, w.value("check", std::string(""))};
     }
   }
-  std::cout << "\nworst error per op (err/bound, <= 1 passes), over " << done.size()
-            << " seeds:\n";
+  std::cout << "\nworst error per op (err/bound, <= 1 passes), over " << done.size() << " seeds:\n";
   char line[512];
   for (const auto& [op, w] : worst) {
     std::snprintf(line, sizeof line, "  %-20s %9.2e  seed %-8llu %s\n", op.c_str(), w.ratio,
@@ -238,10 +237,10 @@ int run_sweep(const Options& options, int argc, char** argv) {
     for (uint64_t s : by_verdict[verdict]) std::cout << " " << s;
   }
   if (bad > 0) {
-    const uint64_t s = by_verdict["failed"].empty() ? by_verdict["crashed"][0]
-                                                    : by_verdict["failed"][0];
-    std::cout << "\n  repeat one with: cae-conformance --backend " << options.backend
-              << " --seed " << s;
+    const uint64_t s =
+        by_verdict["failed"].empty() ? by_verdict["crashed"][0] : by_verdict["failed"][0];
+    std::cout << "\n  repeat one with: cae-conformance --backend " << options.backend << " --seed "
+              << s;
   }
   std::cout << std::endl;
 
@@ -254,7 +253,8 @@ int run_sweep(const Options& options, int argc, char** argv) {
       doc["seeds"].push_back(entry);
     }
     for (const auto& [op, w] : worst) {
-      doc["worst"].push_back({{"op", op}, {"ratio", w.ratio}, {"seed", w.seed}, {"check", w.check}});
+      doc["worst"].push_back(
+          {{"op", op}, {"ratio", w.ratio}, {"seed", w.seed}, {"check", w.check}});
     }
     std::ofstream out(options.json, std::ios::trunc);
     out << doc.dump(1) << "\n";

@@ -1,12 +1,13 @@
 // The validation split (seeded, disjoint, every class on both sides) and the
 // (C, gamma) search that chooses hyper-parameters on it.
+#include "svm/validation.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <set>
 
 #include "svm/svm_error.hpp"
-#include "svm/validation.hpp"
 #include "test_data.hpp"
 
 namespace cae::svm {
@@ -49,12 +50,12 @@ TEST_CASE("the search scores every candidate on the validation rows and keeps th
   const std::vector<double> Cs = {1e-4, 1.0};
   const std::vector<GammaPolicy> gammas = {GammaPolicy::parse("scale"), GammaPolicy::parse("auto")};
   size_t calls = 0;
-  const std::vector<SearchResult> results = search_hyper_parameters(
-      test::cpu_context(), split, base, Cs, gammas,
-      [&](size_t done, size_t total, const SearchResult&) {
-        CHECK(done == ++calls);
-        CHECK(total == 4);
-      });
+  const std::vector<SearchResult> results =
+      search_hyper_parameters(test::cpu_context(), split, base, Cs, gammas,
+                              [&](size_t done, size_t total, const SearchResult&) {
+                                CHECK(done == ++calls);
+                                CHECK(total == 4);
+                              });
   REQUIRE(results.size() == 4);
   for (const SearchResult& r : results) {
     CHECK(r.validation_accuracy >= 0.0);
