@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <sstream>
 
 namespace cae::cli {
@@ -36,6 +37,14 @@ std::vector<int> parse_device_list(const std::string& text, int device_count,
     throw UsageError(where + "expected a comma-separated list of device indices, or all");
   }
   return devices;
+}
+
+void check_device_list_syntax(const std::string& text) {
+  try {
+    parse_device_list(text, std::numeric_limits<int>::max(), "");
+  } catch (const UsageError& e) {
+    throw po::error(e.what());
+  }
 }
 
 std::vector<int> requested_devices(const po::variables_map& vm, int device_count,

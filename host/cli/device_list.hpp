@@ -15,6 +15,10 @@ namespace cae::cli {
 std::vector<int> parse_device_list(const std::string& text, int device_count,
                                    const std::string& backend);
 
+// The syntax alone (the backend is not known yet), while the command line is
+// parsed, so a malformed list fails before any work: throws po::error.
+void check_device_list_syntax(const std::string& text);
+
 // The devices a command runs on: --devices when given, else --device alone.
 // Throws UsageError when both are given.
 std::vector<int> requested_devices(const po::variables_map& vm, int device_count,

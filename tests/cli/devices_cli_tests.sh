@@ -23,6 +23,19 @@ run() {
     failures=$((failures + 1))
   fi
 }
+# run_err NAME EXPECTED_RC CMD...: like run, but $out is stderr alone (the error).
+run_err() {
+  local name=$1 expected=$2
+  shift 2
+  out=$("$@" 2>&1 >/dev/null)
+  local rc=$?
+  checks=$((checks + 1))
+  if [ "$rc" != "$expected" ]; then
+    echo "FAIL [$name]: exit code $rc, expected $expected; stderr:"
+    echo "$out" | sed 's/^/    /'
+    failures=$((failures + 1))
+  fi
+}
 expect() {
   checks=$((checks + 1))
   if ! grep -qE -- "$2" <<<"$out"; then
@@ -54,13 +67,13 @@ expect "an ABI 1.0 plugin is listed as such" '^abi10 +0\.0\.1 +ABI 1\.0 +availab
 run "synthetic data" 0 "$CAE" data synth "$work/d" --train 40 --test 16
 common=(--backend cpu --data "$work/d" --epochs 2 --threads 1)
 for bad in "0,x" "0,,1" "0,0" "7" "0," "-1" ""; do
-  run "bad list '$bad'" 2 "$CAE" train "${common[@]}" --batch 8 --devices "$bad" --out "$work/bad.st"
-  expect "bad list '$bad' names --devices" "^cae: .*--devices"
+  run_err "bad list '$bad'" 2 "$CAE" train "${common[@]}" --batch 8 --devices "$bad" --out "$work/bad.st"
+  expect "bad list '$bad' names --devices" "^cae train: .*--devices"
   one_line "bad list '$bad' is one line"
 done
-run "--device with --devices" 2 "$CAE" train "${common[@]}" --device 1 --devices 0,1 --out "$work/bad.st"
+run_err "--device with --devices" 2 "$CAE" train "${common[@]}" --device 1 --devices 0,1 --out "$work/bad.st"
 expect "--device with --devices" "give --device or --devices, not both"
-run "batch not divisible" 2 "$CAE" train "${common[@]}" --batch 10 --devices 0,1,2 --out "$work/bad.st"
+run_err "batch not divisible" 2 "$CAE" train "${common[@]}" --batch 10 --devices 0,1,2 --out "$work/bad.st"
 expect "batch not divisible" "--batch 10 cannot be split into 3 equal shards"
 one_line "batch not divisible is one line"
 

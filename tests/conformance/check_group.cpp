@@ -57,7 +57,7 @@ void check_all_reduce() {
     for (size_t m = 0; m < 2; ++m) {
       tensors[m].clear();
       for (size_t i = 0; i < counts.size(); ++i) {
-        std::vector<float> host(size_t(counts[i]));
+        std::vector<float> host(static_cast<size_t>(counts[i]));
         for (size_t e = 0; e < host.size(); ++e) host[e] = value(m, i, e);
         tensors[m].push_back(members[m]->alloc({counts[i]}));
         tensors[m].back().upload(host);

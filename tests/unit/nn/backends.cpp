@@ -1,6 +1,8 @@
 #include "backends.hpp"
 
+#include <map>
 #include <random>
+#include <string>
 
 #include "data/cifar_format.hpp"
 #include "data/synthetic_images.hpp"

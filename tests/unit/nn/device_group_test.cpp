@@ -29,8 +29,8 @@ std::vector<std::vector<std::vector<float>>> reduce(const cae_backend_table& tab
                                                     bool* used_backend) {
   const std::vector<int64_t> counts{5, 12, 1};
   auto contexts = test::make_contexts(table, members);
-  std::vector<std::vector<Tensor>> tensors(size_t(members));
-  std::vector<std::vector<Tensor*>> lists(size_t(members));
+  std::vector<std::vector<Tensor>> tensors(static_cast<size_t>(members));
+  std::vector<std::vector<Tensor*>> lists(static_cast<size_t>(members));
   for (size_t i = 0; i < counts.size(); ++i) {
     auto values = member_values(size_t(members), counts, i);
     for (size_t m = 0; m < size_t(members); ++m) {
@@ -44,7 +44,7 @@ std::vector<std::vector<std::vector<float>>> reduce(const cae_backend_table& tab
   DeviceGroup group(test::pointers(contexts), force_host);
   *used_backend = group.backend_collectives();
   group.all_reduce_sum(lists, scale);
-  std::vector<std::vector<std::vector<float>>> result(size_t(members));
+  std::vector<std::vector<std::vector<float>>> result(static_cast<size_t>(members));
   for (size_t m = 0; m < size_t(members); ++m) {
     for (Tensor& t : tensors[m]) result[m].push_back(t.download());
   }
