@@ -53,7 +53,7 @@ int run_svm(const po::variables_map& vm) {
   }
   if (std::filesystem::exists(dir + "/test_features.npy")) {
     svm::FeatureSet test = read_split(dir, "test");
-    svm::Prediction prediction = svm::predict(*session.context, model, test);
+    svm::Prediction prediction = svm::predict(session.contexts(), model, test);
     int64_t correct = 0;
     for (int64_t i = 0; i < test.rows; ++i) correct += prediction.labels[size_t(i)] == test.labels[size_t(i)];
     std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test.rows),

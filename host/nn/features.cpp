@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "data/batcher.hpp"
-#include "nn/per_device.hpp"
+#include "plugin/per_device.hpp"
 #include "report/progress.hpp"
 
 namespace cae::nn {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "nn/architecture.hpp"
-#include "nn/per_device.hpp"
+#include "plugin/per_device.hpp"
 
 namespace cae::nn {
 

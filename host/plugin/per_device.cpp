@@ -1,10 +1,10 @@
-#include "nn/per_device.hpp"
+#include "plugin/per_device.hpp"
 
 #include <exception>
 #include <thread>
 #include <vector>
 
-namespace cae::nn {
+namespace cae {
 
 void run_per_device(size_t count, const std::function<void(size_t)>& work) {
   std::vector<std::exception_ptr> errors(count);
@@ -24,4 +24,4 @@ void run_per_device(size_t count, const std::function<void(size_t)>& work) {
   }
 }
 
-}  // namespace cae::nn
+}  // namespace cae

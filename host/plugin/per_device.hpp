@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <functional>
 
-namespace cae::nn {
+namespace cae {
 
 // Calls work(i) for i in [0, count). Rethrows the exception of the lowest
 // index that failed, after every thread has finished.
 void run_per_device(size_t count, const std::function<void(size_t)>& work);
 
-}  // namespace cae::nn
+}  // namespace cae
