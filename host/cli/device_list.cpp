@@ -10,9 +10,10 @@ namespace cae::cli {
 std::vector<int> parse_device_list(const std::string& text, int device_count,
                                    const std::string& backend) {
   const std::string where = "--devices '" + text + "': ";
-  const std::string range = "backend " + backend + " has " + std::to_string(device_count) +
-                            (device_count == 1 ? " device (0)" :
-                                                 " devices (0.." + std::to_string(device_count - 1) + ")");
+  const std::string range =
+      "backend " + backend + " has " + std::to_string(device_count) +
+      (device_count == 1 ? " device (0)"
+                         : " devices (0.." + std::to_string(device_count - 1) + ")");
   std::vector<int> devices;
   if (text == "all") {
     for (int i = 0; i < device_count; ++i) devices.push_back(i);
@@ -27,7 +28,8 @@ std::vector<int> parse_device_list(const std::string& text, int device_count,
       throw UsageError(where + "'" + item + "' is not a device index (expected e.g. 0,1 or all)");
     }
     const int index = std::stoi(item);
-    if (index >= device_count) throw UsageError(where + "device " + item + " does not exist: " + range);
+    if (index >= device_count)
+      throw UsageError(where + "device " + item + " does not exist: " + range);
     if (std::find(devices.begin(), devices.end(), index) != devices.end()) {
       throw UsageError(where + "device " + item + " is listed twice");
     }
@@ -57,7 +59,8 @@ std::vector<int> requested_devices(const po::variables_map& vm, int device_count
 void require_batch_divisible(int batch, size_t devices) {
   if (devices > 1 && batch % int(devices) != 0) {
     throw UsageError("--batch " + std::to_string(batch) + " cannot be split into " +
-                     std::to_string(devices) + " equal shards (one per device of --devices): use a multiple of " +
+                     std::to_string(devices) +
+                     " equal shards (one per device of --devices): use a multiple of " +
                      std::to_string(devices));
   }
 }

@@ -51,10 +51,9 @@ std::vector<float> extract_features(Context& context, Autoencoder& model, const 
                                     int batch_size, std::ostream* log, const std::string& label) {
   std::vector<float> features(images.size() * size_t(kFeatureDim));
   auto progress = progress_for(images, log, label);
-  encode_rows(context, model, images, 0, images.size(), batch_size, features.data(),
-              [&](size_t n) {
-                if (progress) progress->advance(int64_t(n));
-              });
+  encode_rows(context, model, images, 0, images.size(), batch_size, features.data(), [&](size_t n) {
+    if (progress) progress->advance(int64_t(n));
+  });
   if (progress) progress->finish();
   return features;
 }

@@ -33,8 +33,9 @@ DeviceGroup::DeviceGroup(std::vector<Context*> members, bool force_host_exchange
   }
   if (status != CAE_STATUS_OK || !group_) {
     const cae_status reported = status == CAE_STATUS_OK ? CAE_STATUS_INTERNAL : status;
-    throw BackendError(reported, members_[0]->backend_name() + ": " +
-                                     with_call("group_create", table.last_error(nullptr), reported));
+    throw BackendError(reported,
+                       members_[0]->backend_name() + ": " +
+                           with_call("group_create", table.last_error(nullptr), reported));
   }
 }
 
@@ -71,8 +72,8 @@ void DeviceGroup::all_reduce_sum(const std::vector<std::vector<Tensor*>>& tensor
   for (const auto& list : tensors) {
     for (const Tensor* t : list) handles.push_back(t->handle());
   }
-  members_[0]->check(members_[0]->table().group_all_reduce_sum(
-                         group_, handles.data(), static_cast<int32_t>(per), scale),
+  members_[0]->check(members_[0]->table().group_all_reduce_sum(group_, handles.data(),
+                                                               static_cast<int32_t>(per), scale),
                      "group_all_reduce_sum");
 }
 

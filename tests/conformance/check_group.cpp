@@ -43,8 +43,8 @@ void check_all_reduce() {
   try {
     second = std::make_unique<cae::Context>(t, other);
   } catch (const std::exception& e) {
-    note(kOp, "group over 2 devices", "skipped: no context on device " + std::to_string(other) +
-                                          ": " + e.what());
+    note(kOp, "group over 2 devices",
+         "skipped: no context on device " + std::to_string(other) + ": " + e.what());
     return;
   }
   cae::Context& first = ctx();
@@ -96,9 +96,11 @@ void check_all_reduce() {
       }
       now.push_back(a);
     }
-    record(worst == 0.0, kOp, "sum against the host", "max |error| " + sci(worst) + " (exact values)");
+    record(worst == 0.0, kOp, "sum against the host",
+           "max |error| " + sci(worst) + " (exact values)");
     record(members_equal, kOp, "every member the same", members_equal ? "bit-identical" : "differ");
-    if (run == 1) record(now == previous, kOp, "rerun", now == previous ? "bit-identical" : "differs");
+    if (run == 1)
+      record(now == previous, kOp, "rerun", now == previous ? "bit-identical" : "differs");
     previous = now;
   }
   t.group_destroy(group);
@@ -113,8 +115,8 @@ void check_group() {
     return;
   }
   if (probed_devices() < 2) {
-    note(kOp, "group over 2 devices", "skipped: the backend reports " +
-                                          std::to_string(probed_devices()) + " device(s)");
+    note(kOp, "group over 2 devices",
+         "skipped: the backend reports " + std::to_string(probed_devices()) + " device(s)");
     return;
   }
   guarded(kOp, "group_all_reduce_sum", check_all_reduce);

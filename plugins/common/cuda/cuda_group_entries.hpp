@@ -60,8 +60,7 @@ struct GroupEntries {
 
   static cae_status group_all_reduce_sum(cae_group group, const cae_tensor* tensors,
                                          int32_t tensors_per_context, float scale) {
-    ContextBase* first =
-        group && !group->members.empty() ? as_context(group->members[0]) : nullptr;
+    ContextBase* first = group && !group->members.empty() ? as_context(group->members[0]) : nullptr;
     return guard(first, [&] {
       require(group != nullptr, "group_all_reduce_sum: group is NULL");
       require(tensors != nullptr && tensors_per_context >= 0,
@@ -76,9 +75,9 @@ struct GroupEntries {
         streams[r] = c.stream;
         for (size_t i = 0; i < per; ++i) {
           const Tensor* t = tensors[r * per + i];
-          require(t != nullptr && t->data != nullptr,
-                  "group_all_reduce_sum: tensor " + std::to_string(i) + " of member " +
-                      std::to_string(r) + " is NULL");
+          require(t != nullptr && t->data != nullptr, "group_all_reduce_sum: tensor " +
+                                                          std::to_string(i) + " of member " +
+                                                          std::to_string(r) + " is NULL");
           const size_t n = static_cast<size_t>(t->shape.count());
           if (r == 0) counts[i] = n;
           require(n == counts[i], "group_all_reduce_sum: tensor " + std::to_string(i) +
@@ -110,13 +109,13 @@ struct GroupEntries {
 
 // Defines the backend's three group members in the current namespace from
 // GroupEntries `Entries`.
-#define CAE_DEFINE_CUDA_GROUP_MEMBERS(Entries)                                            \
-  cae_status group_create(const cae_context* contexts, int32_t count, cae_group* out) {   \
-    return Entries::group_create(contexts, count, out);                                   \
-  }                                                                                       \
-  cae_status group_all_reduce_sum(cae_group group, const cae_tensor* tensors,             \
-                                  int32_t tensors_per_context, float scale) {             \
-    return Entries::group_all_reduce_sum(group, tensors, tensors_per_context, scale);     \
-  }                                                                                       \
-  void group_destroy(cae_group group) { Entries::group_destroy(group); }                  \
+#define CAE_DEFINE_CUDA_GROUP_MEMBERS(Entries)                                          \
+  cae_status group_create(const cae_context* contexts, int32_t count, cae_group* out) { \
+    return Entries::group_create(contexts, count, out);                                 \
+  }                                                                                     \
+  cae_status group_all_reduce_sum(cae_group group, const cae_tensor* tensors,           \
+                                  int32_t tensors_per_context, float scale) {           \
+    return Entries::group_all_reduce_sum(group, tensors, tensors_per_context, scale);   \
+  }                                                                                     \
+  void group_destroy(cae_group group) { Entries::group_destroy(group); }                \
   static_assert(true, "CAE_DEFINE_CUDA_GROUP_MEMBERS needs a ';'")

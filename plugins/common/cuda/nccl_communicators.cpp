@@ -18,7 +18,8 @@ namespace {
 
 void check_nccl(ncclResult_t result, const char* call) {
   if (result == ncclSuccess) return;
-  throw Error(CAE_STATUS_DEVICE_ERROR, std::string(call) + " failed: " + ncclGetErrorString(result));
+  throw Error(CAE_STATUS_DEVICE_ERROR,
+              std::string(call) + " failed: " + ncclGetErrorString(result));
 }
 
 // Ends the NCCL group even when a call inside it throws.
@@ -54,8 +55,9 @@ NcclCommunicators::NcclCommunicators(const std::vector<int>& devices)
     }
   }
   state_->comms.resize(devices.size());
-  check_nccl(ncclCommInitAll(state_->comms.data(), static_cast<int>(devices.size()), devices.data()),
-             "ncclCommInitAll");
+  check_nccl(
+      ncclCommInitAll(state_->comms.data(), static_cast<int>(devices.size()), devices.data()),
+      "ncclCommInitAll");
 }
 
 NcclCommunicators::~NcclCommunicators() {
@@ -82,9 +84,9 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
     for (size_t r = 0; r < ranks; ++r) {
       for (size_t i = 0; i < per_rank; ++i) {
         float* data = buffers[r * per_rank + i];
-        check_nccl(ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r], state_->comms[r],
-                                 streams[r]),
-                   "ncclAllReduce");
+        check_nccl(
+            ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r], state_->comms[r], streams[r]),
+            "ncclAllReduce");
       }
     }
     group.end();

@@ -26,7 +26,9 @@ const Registry& registry_of(const std::string& dir) {
 
 }  // namespace
 
-const cae_backend_table& cpu_table() { return registry_of(CAE_TEST_PLUGIN_DIR).select("cpu").table(); }
+const cae_backend_table& cpu_table() {
+  return registry_of(CAE_TEST_PLUGIN_DIR).select("cpu").table();
+}
 
 const cae_backend_table& cpu_table_as_1_0() {
   static const cae_backend_table table = [] {
@@ -64,7 +66,8 @@ ImageSet small_image_set(size_t count, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < count; ++i) {
     set.labels.push_back(uint8_t(i % synthetic::kNumClasses));
-    synthetic::render_image(i % synthetic::kNumClasses, rng, set.pixels.data() + i * cifar::kImageBytes);
+    synthetic::render_image(i % synthetic::kNumClasses, rng,
+                            set.pixels.data() + i * cifar::kImageBytes);
   }
   return set;
 }

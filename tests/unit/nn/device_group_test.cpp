@@ -1,10 +1,11 @@
 // DeviceGroup: the backend's collectives (cpu, ABI 1.1) and the host exchange
 // (any backend, ABI 1.0 included) give every member the scaled sum, and the
 // same numbers.
+#include "plugin/device_group.hpp"
+
 #include <doctest/doctest.h>
 
 #include "backends.hpp"
-#include "plugin/device_group.hpp"
 
 namespace cae {
 namespace {
