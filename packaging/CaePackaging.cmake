@@ -17,8 +17,10 @@
 #           owning a toolkit installed from NVIDIA's .run file and skips it, so
 #           these dependencies are listed here (CAE_DEB_CUDA_DEPENDS); set that to
 #           "" for machines whose driver and toolkit are not apt packages.
+#           NCCL (libnccl.so.2, the ABI 1.1 collectives across GPUs) is
+#           NVIDIA's libnccl2 package.
 set(CAE_DEB_CUDA_DEPENDS
-  "libcuda1 (>= 580) | libnvidia-compute-580 | cuda-drivers (>= 580), libcublas-13-0 | libcublas-13-1 | libcublas-13-2 | libcublas13"
+  "libcuda1 (>= 580) | libnvidia-compute-580 | cuda-drivers (>= 580), libcublas-13-0 | libcublas-13-1 | libcublas-13-2 | libcublas13, libnccl2"
   CACHE STRING "Debian Depends of the cae-cuda package besides cae and what dpkg-shlibdeps finds")
 set(CAE_PACKAGE_MAINTAINER "cae maintainers <maintainers@users.noreply.a-seed-c232e263.example>"
   CACHE STRING "Maintainer field of the Debian packages")

@@ -75,7 +75,7 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 0
+#define CAE_ABI_MINOR 1
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -108,6 +108,9 @@ typedef enum cae_status {
  * and C++ without a cast. The host never dereferences them. */
 typedef struct cae_context_s* cae_context;
 typedef struct cae_tensor_s* cae_tensor;
+/* ABI 1.1: a group of contexts of one backend (one per device) that run
+ * collectives together. Defined by the backend like the two above. */
+typedef struct cae_group_s* cae_group;
 
 /* ---- plain-data structs crossing the boundary ---------------------------- */
 
@@ -301,7 +304,43 @@ typedef struct cae_backend_table {
   /* Bytes of device memory this context holds now and at most since create. */
   cae_status (*memory_stats)(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes);
 
-  /* ABI 1.1 and later append members here. */
+  /* -- ABI 1.1: optional collectives over several contexts (may be NULL) --
+   *
+   * A backend provides all three or none. Without them the host still runs
+   * on several devices: it downloads the tensors of every context, sums them
+   * in member order 0, 1, ..., N-1 on the host and uploads the sum (docs/abi.md).
+   * A backend whose contexts cannot talk to one another directly need not
+   * provide them. */
+
+  /* Creates a group over `count` (>= 1) distinct contexts of this backend,
+   * member i being contexts[i]. The contexts must outlive the group. Every
+   * later call on the group involves all members: the host calls the group's
+   * members from ONE thread, and during such a call it issues no other work on
+   * any member context. On failure *out is NULL and last_error(NULL) (this
+   * thread) tells why; CAE_STATUS_UNSUPPORTED when these contexts cannot form
+   * a group (e.g. two contexts on one device for a library that forbids it):
+   * the host then falls back to its own exchange. */
+  cae_status (*group_create)(const cae_context* contexts, int32_t count, cae_group* out);
+
+  /* In place, on every member m and every index i < tensors_per_context:
+   *   tensors[m * tensors_per_context + i] =
+   *       scale * (sum over members k of tensors[k * tensors_per_context + i])
+   * `tensors` holds count * tensors_per_context tensors, member by member, in
+   * the order of group_create; tensor i has the same shape on every member.
+   * One call moves the whole list (a backend fuses it into as few transfers
+   * as it can; the host calls it once per training step, not per tensor).
+   * Deterministic: every member gets bit-identical values, and the same
+   * inputs give the same values on every run. The work may be queued on the
+   * members' streams (synchronize or tensor_download on a member waits for
+   * it). Errors: last_error on member 0's context. */
+  cae_status (*group_all_reduce_sum)(cae_group group, const cae_tensor* tensors,
+                                     int32_t tensors_per_context, float scale);
+
+  /* Frees the group (not its contexts). group may be NULL (no-op). Call it
+   * before destroying any member context. */
+  void (*group_destroy)(cae_group group);
+
+  /* ABI 1.2 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -315,6 +354,9 @@ typedef struct cae_backend_table {
  * disagree, since members would then be read from the wrong place. */
 #define CAE_BACKEND_TABLE_SIZE_1_0 \
   (offsetof(cae_backend_table, memory_stats) + sizeof(((cae_backend_table*)0)->memory_stats))
+
+#define CAE_BACKEND_TABLE_SIZE_1_1 \
+  (offsetof(cae_backend_table, group_destroy) + sizeof(((cae_backend_table*)0)->group_destroy))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

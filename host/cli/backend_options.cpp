@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "device_list.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -30,6 +31,8 @@ void add_backend_options(po::options_description& options) {
       ("plugin-dir", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "also search DIR for backends (repeatable; searched before CAE_PLUGIN_PATH)")
       ("device", po::value<int>()->default_value(0)->value_name("I"), "device index (GPU backends)")
+      ("devices", po::value<std::string>()->value_name("LIST|all")->notifier(check_device_list_syntax),
+       "several devices, e.g. 0,1 or all: data-parallel training, extraction split by rows")
       ("threads", po::value<int>()->default_value(0)->value_name("N"),
        "host threads for CPU backends (0 = all cores, at most 1024)");
 }

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "device_list.hpp"
+
 namespace cae::cli {
 
 BackendSession select_backend_session(const po::variables_map& vm) {
@@ -13,17 +15,31 @@ BackendSession select_backend_session(const po::variables_map& vm) {
 }
 
 void start_backend_session(BackendSession& session, const po::variables_map& vm, std::ostream& log) {
-  session.context = std::make_unique<Context>(session.backend->table(), vm["device"].as<int>(),
-                                              vm["threads"].as<int>());
+  const std::vector<int> devices =
+      requested_devices(vm, session.backend->device_count, session.backend->name);
+  const int threads = vm["threads"].as<int>();
+  session.context = std::make_unique<Context>(session.backend->table(), devices[0], threads);
+  for (size_t i = 1; i < devices.size(); ++i) {
+    session.more_contexts.push_back(
+        std::make_unique<Context>(session.backend->table(), devices[i], threads));
+  }
   session.device = session.context->device_info();
   log << "backend " << session.backend->name << " on " << session.device.name << " ("
-      << precision_name(session.device.precision) << ")\n";
+      << precision_name(session.device.precision) << ")";
+  if (devices.size() > 1) log << ", " << devices.size() << " devices";
+  log << "\n";
 }
 
 BackendSession open_backend_session(const po::variables_map& vm, std::ostream& log) {
   BackendSession session = select_backend_session(vm);
   start_backend_session(session, vm, log);
   return session;
+}
+
+std::vector<Context*> BackendSession::contexts() const {
+  std::vector<Context*> all{context.get()};
+  for (const auto& more : more_contexts) all.push_back(more.get());
+  return all;
 }
 
 }  // namespace cae::cli

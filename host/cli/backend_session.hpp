@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <vector>
 
 #include "backend_options.hpp"
 #include "plugin/context.hpp"
@@ -13,8 +14,12 @@ namespace cae::cli {
 struct BackendSession {
   Registry registry;
   const BackendRecord* backend = nullptr;
-  std::unique_ptr<Context> context;
+  std::unique_ptr<Context> context;  // the first device's
+  std::vector<std::unique_ptr<Context>> more_contexts;  // further devices of --devices
   DeviceInfo device;
+
+  // Every device's context, the first one first.
+  std::vector<Context*> contexts() const;
 };
 
 // Discovery and selection of the backend the options name, --device and

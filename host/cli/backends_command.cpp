@@ -31,7 +31,9 @@ std::string availability(const BackendRecord& backend, int device) {
     Context context(backend.table(), device);
     DeviceInfo info = context.device_info();
     return "available: " + info.name + ", " + gib(info.memory_total_bytes) + ", " +
-           precision_name(info.precision) + (info.deterministic ? ", deterministic" : "");
+           precision_name(info.precision) + (info.deterministic ? ", deterministic" : "") + ", " +
+           std::to_string(backend.device_count) +
+           (backend.device_count == 1 ? " device" : " devices");
   } catch (const std::exception& e) {
     return std::string("unavailable: ") + e.what();
   }

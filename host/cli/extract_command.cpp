@@ -22,11 +22,10 @@ int run_extract(const po::variables_map& vm) {
   BackendSession session = select_backend_session(vm);
   CifarData data = load_cifar(data_dir);
   start_backend_session(session, vm, std::cout);
-  nn::Autoencoder model(*session.context, checkpoint.parameters);
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
     std::vector<float> features =
-        nn::extract_features(*session.context, model, *images, batch, &std::cout, name);
+        nn::extract_features(session.contexts(), checkpoint.parameters, *images, batch, &std::cout, name);
     write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(),
                      nn::kFeatureDim);
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
@@ -38,7 +37,7 @@ int run_extract(const po::variables_map& vm) {
 }  // namespace
 
 Command extract_command() {
-  return {"extract", "cae extract [--backend B] --weights CKPT [--data DIR] --out DIR",
+  return {"extract", "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data DIR] --out DIR",
           "Encode every image into its 8,192-d latent; write features and labels as .npy",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);

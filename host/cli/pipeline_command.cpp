@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "backend_session.hpp"
+#include "device_list.hpp"
 #include "commands.hpp"
 #include "data/cifar_dataset.hpp"
 #include "data/synthetic_dataset.hpp"
@@ -73,16 +74,19 @@ int run_pipeline(const po::variables_map& vm) {
   stage.restart();
   nn::Checkpoint start;
   start.parameters = nn::Parameters::he_normal(train_options.seed);
-  nn::TrainOutcome trained = nn::train_autoencoder(context, data.train, data.test, train_options, start, std::cout);
+  require_batch_divisible(train_options.batch_size, session.contexts().size());
+  nn::TrainOutcome trained =
+      nn::train_autoencoder(session.contexts(), data.train, data.test, train_options, start, std::cout);
   if (trained.interrupted) return 128 + trained.signal;
   timings.emplace_back("train", stage.seconds());
 
   stage.restart();
   nn::Autoencoder model(context, trained.final_state.parameters);
-  svm::FeatureSet train_features =
-      to_feature_set(nn::extract_features(context, model, data.train, 256, &std::cout, "encode train"), data.train);
-  svm::FeatureSet test_features =
-      to_feature_set(nn::extract_features(context, model, data.test, 256, &std::cout, "encode test"), data.test);
+  const nn::Parameters& weights = trained.final_state.parameters;
+  svm::FeatureSet train_features = to_feature_set(
+      nn::extract_features(session.contexts(), weights, data.train, 256, &std::cout, "encode train"), data.train);
+  svm::FeatureSet test_features = to_feature_set(
+      nn::extract_features(session.contexts(), weights, data.test, 256, &std::cout, "encode test"), data.test);
   timings.emplace_back("extract features", stage.seconds());
 
   stage.restart();

@@ -100,7 +100,7 @@ int run_svm(const po::variables_map& vm) {
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
   }
   if (test && test->rows > 0) {
-    svm::Prediction prediction = svm::predict(*session.context, model, *test);
+    svm::Prediction prediction = svm::predict(session.contexts(), model, *test);
     int64_t correct = 0;
     for (int64_t i = 0; i < test->rows; ++i) {
       correct += prediction.labels[size_t(i)] == test->labels[size_t(i)];

@@ -3,6 +3,7 @@
 
 #include "backend_session.hpp"
 #include "commands.hpp"
+#include "device_list.hpp"
 #include "data/cifar_dataset.hpp"
 #include "data/cifar_files.hpp"
 #include "option_checks.hpp"
@@ -70,8 +71,9 @@ int run_train(const po::variables_map& vm) {
     return 0;
   }
   options.backend = session.backend->name;
+  require_batch_divisible(options.batch_size, session.contexts().size());
   nn::TrainOutcome outcome =
-      nn::train_autoencoder(*session.context, data.train, data.test, options, start, std::cout);
+      nn::train_autoencoder(session.contexts(), data.train, data.test, options, start, std::cout);
   if (outcome.interrupted) return 128 + outcome.signal;
   std::cout << "checkpoint: " << options.checkpoint_path << "\n";
   return 0;
@@ -81,7 +83,7 @@ int run_train(const po::variables_map& vm) {
 
 Command train_command() {
   return {"train",
-          "cae train [--backend B] [--data DIR] [--samples N] [--epochs E] [--batch 64] "
+          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] [--batch 64] "
           "[--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] [--out CKPT] [--resume CKPT]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {

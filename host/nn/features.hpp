@@ -14,4 +14,11 @@ namespace cae::nn {
 std::vector<float> extract_features(Context& context, Autoencoder& model, const ImageSet& images,
                                     int batch_size, std::ostream* log, const std::string& label);
 
+// The same over several contexts of one backend (one per device): the
+// images are split by rows into one contiguous range per device, each encoded
+// by its own copy of the model on its own thread.
+std::vector<float> extract_features(const std::vector<Context*>& contexts,
+                                    const Parameters& parameters, const ImageSet& images,
+                                    int batch_size, std::ostream* log, const std::string& label);
+
 }  // namespace cae::nn

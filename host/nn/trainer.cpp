@@ -7,45 +7,13 @@
 #include <stdexcept>
 
 #include "data/batcher.hpp"
+#include "nn/model_replicas.hpp"
 #include "nn/interrupt.hpp"
 #include "report/progress.hpp"
 #include "report/stopwatch.hpp"
 
 namespace cae::nn {
 namespace {
-
-// Per-step losses stay on the device in a small ring of 1-element tensors and
-// are read back in groups, so the host does not wait for the device every step.
-class LossAccumulator {
- public:
-  LossAccumulator(Context& context, size_t ring) {
-    for (size_t i = 0; i < ring; ++i) slots_.push_back(context.alloc({1}));
-  }
-  Tensor& next_slot(int64_t batch) {
-    if (pending_.size() == slots_.size()) drain();
-    pending_.push_back(batch);
-    return slots_[pending_.size() - 1];
-  }
-  // Reads every pending loss; returns sum(loss * batch) so far.
-  double drain() {
-    for (size_t i = 0; i < pending_.size(); ++i) {
-      float value = 0;
-      slots_[i].download(&value, 1);
-      sum_ += double(value) * double(pending_[i]);
-    }
-    pending_.clear();
-    return sum_;
-  }
-  void reset(double sum) {
-    pending_.clear();
-    sum_ = sum;
-  }
-
- private:
-  std::vector<Tensor> slots_;
-  std::vector<int64_t> pending_;
-  double sum_ = 0;
-};
 
 // A NaN or infinite loss means the parameters are no longer numbers: saving
 // them would replace the last good checkpoint with a useless one.
@@ -89,12 +57,21 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
 TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
                                const TrainOptions& options, const Checkpoint& start,
                                std::ostream& log) {
+  return train_autoencoder(std::vector<Context*>{&context}, train, test, options, start, log);
+}
+
+TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const ImageSet& train,
+                               const ImageSet& test, const TrainOptions& options,
+                               const Checkpoint& start, std::ostream& log) {
   TrainOutcome outcome;
-  Autoencoder model(context, start.parameters);
-  Optimizer optimizer(context, model.parameters(), model.parameter_names(), options.optimizer);
+  ModelReplicas replicas(contexts, start.parameters, options.optimizer, options.batch_size,
+                         options.force_host_exchange);
+  Context& context = replicas.primary_context();
+  Autoencoder& model = replicas.primary_model();
+  Optimizer& optimizer = replicas.primary_optimizer();
   TrainingState state = start.state;
   if (!start.optimizer_state.empty()) {
-    optimizer.import_state(start.optimizer_state, state.optimizer_steps);
+    replicas.import_optimizer_state(start.optimizer_state, state.optimizer_steps);
   }
   state.seed = options.seed;
   state.recipe = options.recipe;
@@ -103,14 +80,18 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
   state.batch_size = options.batch_size;
   state.epochs_planned = options.epochs;
   state.samples = int64_t(train.size());
+  if (contexts.size() > 1) {
+    log << "data parallel over " << contexts.size() << " devices, "
+        << options.batch_size / int(contexts.size()) << " images per device and step, gradients summed "
+        << (replicas.backend_collectives() ? "by the backend's collectives" : "through host memory")
+        << "\n";
+  }
 
   EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
-  LossAccumulator losses(context, 64);
   // A batch larger than the set is the whole set: no memory for images that do not exist.
-  const int64_t full_batch = std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
+  const int64_t full_batch =
+      std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
   std::vector<float> host(size_t(full_batch) * kImageFloats);
-  Tensor full_input = context.alloc({full_batch, kImageChannels, kImageSize, kImageSize});
-  Tensor tail_input;  // the partial last batch, allocated when first needed
   InterruptGuard interrupts;
 
   auto snapshot = [&]() {
@@ -132,7 +113,7 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
     int64_t images_done = 0;
     for (int64_t b = 0; b < skip && batcher.next_batch(indices); ++b) images_done += int64_t(indices.size());
     const int64_t images_skipped = images_done;
-    losses.reset(state.partial_loss_sum);
+    replicas.reset_loss_sum(state.partial_loss_sum);
 
     ProgressOptions progress_options;
     progress_options.label = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs);
@@ -145,21 +126,12 @@ TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const Im
       if (InterruptGuard::requested()) break;
       const int64_t n = int64_t(indices.size());
       fill_batch(train, indices, host.data());
-      Tensor* input = &full_input;
-      if (n != full_batch) {
-        if (!tail_input || tail_input.dims()[0] != n) {
-          tail_input = context.alloc({n, kImageChannels, kImageSize, kImageSize});
-        }
-        input = &tail_input;
-      }
-      input->upload(host.data(), size_t(n) * kImageFloats);
-      model.forward_backward(*input, losses.next_slot(n));
-      optimizer.step(model.parameters(), model.gradients());
+      replicas.train_step(host.data(), n);
       ++state.batches_done;
       images_done += n;
       progress.advance(n);
     }
-    double loss_sum = losses.drain();
+    double loss_sum = replicas.drain_loss_sum();
 
     require_finite_loss(loss_sum, epoch + 1, options);
     if (InterruptGuard::requested()) {

@@ -29,6 +29,9 @@ struct TrainOptions {
   std::string backend;
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
   int eval_batch_size = 256;
+  // Several devices: sum gradients through host memory even when the backend
+  // has collectives (tests compare the two paths).
+  bool force_host_exchange = false;
 };
 
 struct EpochRecord {
@@ -53,6 +56,14 @@ struct TrainOutcome {
 TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
                                const TrainOptions& options, const Checkpoint& start,
                                std::ostream& log);
+
+// The same over several contexts of one backend (one per device), data
+// parallel: options.batch_size is the global batch, split into equal shards
+// (it must be divisible by contexts.size()). contexts[0] holds the state that
+// is checkpointed and evaluates the test set.
+TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const ImageSet& train,
+                               const ImageSet& test, const TrainOptions& options,
+                               const Checkpoint& start, std::ostream& log);
 
 // Mean squared reconstruction error over a whole image set.
 double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,

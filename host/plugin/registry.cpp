@@ -99,6 +99,7 @@ void probe_into(BackendRecord& record) {
   result.reason[sizeof result.reason - 1] = '\0';
   record.available = result.available != 0;
   record.priority = result.priority;
+  record.device_count = record.available ? std::max<int32_t>(result.device_count, 1) : 0;
   record.unavailable_reason = record.available ? "" : result.reason;
   if (!record.available && record.unavailable_reason.empty()) {
     record.unavailable_reason = "the backend gave no reason";
@@ -121,6 +122,8 @@ size_t table_size_of_minor(uint32_t minor) {
   switch (minor) {
     case 0:
       return CAE_BACKEND_TABLE_SIZE_1_0;
+    case 1:
+      return CAE_BACKEND_TABLE_SIZE_1_1;
     default:
       return 0;
   }

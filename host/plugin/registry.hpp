@@ -41,6 +41,7 @@ struct BackendRecord {
   std::string origin;
   bool available = false;
   int32_t priority = 0;
+  int32_t device_count = 0;  // probe's: devices (or logical CPU contexts) it can use
   std::string unavailable_reason;
   // probe returned an error status: a broken backend (the header requires
   // probe to succeed and report "cannot run here" through available = 0).

@@ -1,7 +1,9 @@
 #include "svm/predictor.hpp"
 
 #include <algorithm>
+#include <functional>
 
+#include "plugin/per_device.hpp"
 #include "svm/kernel_blocks.hpp"
 #include "svm/parallel.hpp"
 #include "svm/svm_error.hpp"
@@ -41,22 +43,15 @@ int32_t vote(const OvoModel& model, const float* decision_values, std::vector<in
   return model.classes[best];
 }
 
-Prediction predict(Context& context, const OvoModel& model, const FeatureSet& features,
-                   const PredictOptions& options) {
-  features.check("SVM prediction input", false);
-  if (features.dim != model.dim) {
-    throw SvmError("SVM prediction input has dimension " + std::to_string(features.dim) +
-                   " but the model expects " + std::to_string(model.dim));
-  }
-  Prediction result;
-  result.labels.resize(static_cast<size_t>(features.rows));
-  const size_t pair_count = model.pairs.size();
-  if (options.keep_decision_values) {
-    result.decision_values.resize(static_cast<size_t>(features.rows) * pair_count);
-  }
-  if (features.rows == 0) return result;
-  if (model.sv_count == 0) throw SvmError("the SVM model has no support vectors");
+namespace {
 
+// Rows [begin, end) of `features` on one context: their kernel rows against
+// every support vector, decision values and labels into `result`. progress
+// (when given) gets rows done within the range.
+void predict_rows(Context& context, const OvoModel& model, const FeatureSet& features,
+                  const PredictOptions& options, int64_t begin, int64_t end, Prediction& result,
+                  const std::function<void(int64_t done)>& progress) {
+  const size_t pair_count = model.pairs.size();
   const int threads = resolve_thread_count(options.threads);
   const int64_t sv_tile = options.sv_tile_rows ? options.sv_tile_rows : kDefaultTileRows;
   const int64_t tile_rows =
@@ -73,8 +68,8 @@ Prediction predict(Context& context, const OvoModel& model, const FeatureSet& fe
   KernelBlocks blocks(context, {model.kernel, model.gamma});
   std::vector<float> k;
   std::vector<float> decisions;
-  for (int64_t first = 0; first < features.rows; first += tile_rows) {
-    const int64_t n = std::min(tile_rows, features.rows - first);
+  for (int64_t first = begin; first < end; first += tile_rows) {
+    const int64_t n = std::min(tile_rows, end - first);
     const DeviceRows tile(context, n, model.dim, n, [&](int64_t, int64_t count, float* out) {
       copy_standardized_rows(features, model.standardizer, first, count, out);
     });
@@ -88,17 +83,56 @@ Prediction predict(Context& context, const OvoModel& model, const FeatureSet& fe
       decisions.resize(static_cast<size_t>(n) * pair_count);
       out = decisions.data();
     }
-    parallel_chunks(threads, n, [&](int64_t begin, int64_t end) {
-      decide(model, k.data() + begin * model.sv_count, end - begin,
-             out + static_cast<size_t>(begin) * pair_count);
+    parallel_chunks(threads, n, [&](int64_t chunk_begin, int64_t chunk_end) {
+      decide(model, k.data() + chunk_begin * model.sv_count, chunk_end - chunk_begin,
+             out + static_cast<size_t>(chunk_begin) * pair_count);
       std::vector<int> votes;
-      for (int64_t i = begin; i < end; ++i) {
+      for (int64_t i = chunk_begin; i < chunk_end; ++i) {
         result.labels[static_cast<size_t>(first + i)] =
             vote(model, out + static_cast<size_t>(i) * pair_count, votes);
       }
     });
-    if (options.progress) options.progress(first + n, features.rows);
+    if (progress) progress(first + n - begin);
   }
+}
+
+}  // namespace
+
+Prediction predict(Context& context, const OvoModel& model, const FeatureSet& features,
+                   const PredictOptions& options) {
+  return predict(std::vector<Context*>{&context}, model, features, options);
+}
+
+Prediction predict(const std::vector<Context*>& contexts, const OvoModel& model,
+                   const FeatureSet& features, const PredictOptions& options) {
+  features.check("SVM prediction input", false);
+  if (features.dim != model.dim) {
+    throw SvmError("SVM prediction input has dimension " + std::to_string(features.dim) +
+                   " but the model expects " + std::to_string(model.dim));
+  }
+  Prediction result;
+  result.labels.resize(static_cast<size_t>(features.rows));
+  if (options.keep_decision_values) {
+    result.decision_values.resize(static_cast<size_t>(features.rows) * model.pairs.size());
+  }
+  if (features.rows == 0) return result;
+  if (model.sv_count == 0) throw SvmError("the SVM model has no support vectors");
+
+  // Contiguous row ranges, one per device; each writes only its own rows.
+  const int64_t devices = static_cast<int64_t>(contexts.size());
+  run_per_device(contexts.size(), [&](size_t d) {
+    const int64_t begin = features.rows * int64_t(d) / devices;
+    const int64_t end = features.rows * int64_t(d + 1) / devices;
+    std::function<void(int64_t)> progress;
+    // Called on the calling thread only: device 0's rows stand for the whole.
+    if (d == 0 && options.progress) {
+      progress = [&](int64_t done) {
+        options.progress(std::min(features.rows, done * devices), features.rows);
+      };
+    }
+    predict_rows(*contexts[d], model, features, options, begin, end, result, progress);
+  });
+  if (devices > 1 && options.progress) options.progress(features.rows, features.rows);
   return result;
 }
 

@@ -35,6 +35,11 @@ constexpr uint64_t kPredictTileBytes = uint64_t{256} << 20;
 // SvmError when their dimension is not the model's, or BackendError.
 Prediction predict(Context& context, const OvoModel& model, const FeatureSet& features,
                    const PredictOptions& options = {});
+// The same over several contexts of one backend (one per device): the rows
+// are split into one contiguous range per device, each computing its kernel
+// rows against all support vectors on its own thread. Same labels as one device.
+Prediction predict(const std::vector<Context*>& contexts, const OvoModel& model,
+                   const FeatureSet& features, const PredictOptions& options = {});
 
 // Votes like libsvm: dec > 0 votes for pair.first, else pair.second; the
 // class with most votes wins, the lowest class index on ties.

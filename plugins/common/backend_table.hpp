@@ -60,6 +60,16 @@
   X(cae_status, timer_stop, (cae_context ctx, double* elapsed_ms))                                 \
   X(cae_status, memory_stats, (cae_context ctx, uint64_t * in_use_bytes, uint64_t * peak_bytes))
 
+// The optional collectives of ABI 1.1 (a group of contexts). A backend that
+// implements them declares them with CAE_DECLARE_BACKEND_GROUP_MEMBERS() and
+// fills its table with CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP; one that does not
+// leaves them NULL (the host then sums through host memory).
+#define CAE_BACKEND_GROUP_MEMBERS(X)                                                               \
+  X(cae_status, group_create, (const cae_context* contexts, int32_t count, cae_group* out))        \
+  X(cae_status, group_all_reduce_sum,                                                              \
+    (cae_group group, const cae_tensor* tensors, int32_t tensors_per_context, float scale))        \
+  X(void, group_destroy, (cae_group group))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -67,6 +77,10 @@
 #define CAE_DECLARE_BACKEND_MEMBERS()                      \
   CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_GROUP_MEMBERS()                \
+  CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_GROUP_MEMBERS needs a ';'")
 
 // Assigned by name, so the list's order cannot put a function into the
 // wrong slot; a signature that differs from the ABI does not compile.
@@ -76,8 +90,10 @@
 // At global scope: the backend's constant table, filled from the members of
 // namespace `ns`, and the one symbol the library exports. constexpr, so the
 // table exists before any code of the library runs (no static-init order, no
-// locking on the first call).
-#define CAE_DEFINE_BACKEND_ENTRY(ns, backend_name, backend_version, backend_description) \
+// locking on the first call). The table is a full 1.1 table; without the
+// _WITH_GROUP variant its group members stay NULL ("unsupported").
+#define CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,   \
+                                  group_assignments)                                       \
   namespace {                                                                            \
   constexpr cae_backend_table make_backend_table() {                                     \
     namespace backend_members = ns;                                                      \
@@ -89,6 +105,7 @@
     table.version = backend_version;                                                     \
     table.description = backend_description;                                             \
     CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)                            \
+    group_assignments                                                                    \
     return table;                                                                        \
   }                                                                                      \
   constexpr cae_backend_table kBackendTable = make_backend_table();                      \
@@ -98,6 +115,15 @@
     return host_abi_major == CAE_ABI_MAJOR ? &kBackendTable : nullptr;                   \
   }                                                                                      \
   static_assert(true, "CAE_DEFINE_BACKEND_ENTRY needs a ';'")
+
+#define CAE_DEFINE_BACKEND_ENTRY(ns, backend_name, backend_version, backend_description) \
+  CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description, )
+
+// The same, with the group members of namespace `ns` in the table.
+#define CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(ns, backend_name, backend_version,          \
+                                            backend_description)                        \
+  CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,     \
+                            CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_))
 
 // ---- the list must describe the header exactly -------------------------------
 
@@ -110,10 +136,12 @@ namespace backend_table_check {
                 "CAE_BACKEND_TABLE_MEMBERS: the signature of '" #name                              \
                 "' differs from cae/backend.h");
 CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
-constexpr size_t kListedOffsets[] = {CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+constexpr size_t kListedOffsets[] = {CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                                         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

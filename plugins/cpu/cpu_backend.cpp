@@ -24,6 +24,17 @@ namespace {
 // accelerator is usable.
 constexpr int32_t kProbePriority = 10;
 
+// Logical devices: device_index 0..kLogicalDevices-1 are independent
+// contexts on the same CPU, so the multi-device paths of the host (one
+// context per device, collectives) run and are tested on any machine.
+constexpr int32_t kLogicalDevices = 4;
+
+// device_index from the options when the caller's struct covers it.
+int32_t requested_device(const cae_create_options& options) {
+  constexpr size_t end = offsetof(cae_create_options, device_index) + sizeof(int32_t);
+  return options.struct_size >= end ? options.device_index : 0;
+}
+
 // thread_count from the options, reading only what the caller's struct_size
 // says it filled (an older host may pass a shorter struct).
 int32_t requested_threads(const cae_create_options& options) {
@@ -40,7 +51,7 @@ cae_status probe(cae_probe_result* out) {
     result.struct_size = sizeof result;
     result.available = 1;  // a CPU is always there
     result.priority = kProbePriority;
-    result.device_count = 1;
+    result.device_count = kLogicalDevices;
     cae_plugin::write_out_struct(out, result);
   });
 }
@@ -51,6 +62,11 @@ cae_status create(const cae_create_options* options, cae_context* out) {
     *out = nullptr;
     require(options != nullptr, "create: options is NULL");
     require(options->struct_size >= sizeof(uint32_t), "create: options->struct_size is 0");
+    const int32_t device = requested_device(*options);
+    require(device >= 0 && device < kLogicalDevices,
+            "create: device_index " + std::to_string(device) + " is out of range: the cpu backend has " +
+                std::to_string(kLogicalDevices) + " logical devices (0.." +
+                std::to_string(kLogicalDevices - 1) + ")");
     const int32_t threads = requested_threads(*options);
     require(threads >= 0, "create: thread_count must be >= 0 (0: OpenMP's default), got " +
                               std::to_string(threads));
@@ -100,5 +116,5 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
 
 }  // namespace cae_cpu
 
-CAE_DEFINE_BACKEND_ENTRY(cae_cpu, "cpu", "1.0.0",
+CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(cae_cpu, "cpu", "1.0.0",
                          "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM");

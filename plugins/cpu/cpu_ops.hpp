@@ -14,5 +14,7 @@ namespace cae_cpu {
 // cpu_resample.cpp (max-pool, upsample), cpu_loss.cpp, cpu_optimizers.cpp and
 // cpu_kernel_matrix.cpp.
 CAE_DECLARE_BACKEND_MEMBERS();
+// cpu_group.cpp: the ABI 1.1 collectives.
+CAE_DECLARE_BACKEND_GROUP_MEMBERS();
 
 }  // namespace cae_cpu

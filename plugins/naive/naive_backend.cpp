@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
 #include "naive_entry_points.hpp"
 
@@ -34,6 +35,9 @@ using Lifecycle =
 
 // destroy: the context's destructor waits for its stream and frees every tensor.
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
+// The ABI 1.1 collectives: NCCL over the members' devices.
+using Group = cae_plugin::cuda::GroupEntries<cae_context_s, use_context>;
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 cae_status create(const cae_create_options* options, cae_context* out) {
   return guard(nullptr, [&] {
@@ -67,5 +71,5 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
 }  // namespace entry
 }  // namespace naive
 
-CAE_DEFINE_BACKEND_ENTRY(naive::entry, "naive", "1.0.0",
+CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(naive::entry, "naive", "1.0.0",
                          "CUDA baseline: one thread per output element, NHWC, plain global loads");

@@ -20,6 +20,7 @@ cae_context_s& use_context(cae_context ctx, const char* op);
 namespace entry {
 
 CAE_DECLARE_BACKEND_MEMBERS();
+CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 
 }  // namespace entry
 }  // namespace naive

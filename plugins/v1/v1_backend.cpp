@@ -3,6 +3,7 @@
 // which requires struct_size to cover device_index and keeps its own messages.
 #include <cstddef>
 
+#include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
 #include "v1_entries.hpp"
 
@@ -26,6 +27,9 @@ using Lifecycle =
 // destroy: the destructor frees every live tensor and scratch buffer; it does not throw.
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+// The ABI 1.1 collectives: NCCL over the members' devices.
+using Group = cae_plugin::cuda::GroupEntries<cae_context_s, context_of>;
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 cae_status create(const cae_create_options* options, cae_context* out) {
   return guard(nullptr, [&] {
@@ -42,7 +46,7 @@ cae_status create(const cae_create_options* options, cae_context* out) {
 }  // namespace entry
 }  // namespace v1
 
-CAE_DEFINE_BACKEND_ENTRY(
+CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(
     v1::entry, "v1", "1.0.0",
     "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
     "deterministic warp-shuffle reductions), fp32");

@@ -14,6 +14,7 @@ namespace entry {
 // (lifecycle and measurement), v2_tensor_entry.cpp, v2_layer_entry.cpp and
 // v2_training_entry.cpp (loss, optimisers, kernel matrix).
 CAE_DECLARE_BACKEND_MEMBERS();
+CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 
 }  // namespace entry
 }  // namespace cae_v2

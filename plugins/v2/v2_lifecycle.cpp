@@ -1,8 +1,10 @@
 // probe, create, destroy and the context-wide members of the v2 table: the
 // shared CUDA lifecycle (cuda_lifecycle_entries.hpp) with v2's priority and
 // precision.
+#include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
 #include "v2_context.hpp"
+#include "v2_tensor.hpp"
 #include "v2_entry_points.hpp"
 
 namespace cae_v2 {
@@ -20,6 +22,9 @@ using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CA
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+// The ABI 1.1 collectives: NCCL over the members' devices.
+using Group = cae_plugin::cuda::GroupEntries<Context, context_arg>;
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 }  // namespace entry
 }  // namespace cae_v2

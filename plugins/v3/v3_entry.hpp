@@ -27,6 +27,7 @@ namespace entry {
 // v3_entry_lifecycle.cpp (lifecycle and measurement), v3_entry_tensors.cpp,
 // v3_entry_layers.cpp and v3_entry_training.cpp (loss, optimisers, kernel matrix).
 CAE_DECLARE_BACKEND_MEMBERS();
+CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 
 }  // namespace entry
 }  // namespace cae_v3

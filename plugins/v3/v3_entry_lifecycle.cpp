@@ -3,7 +3,9 @@
 // precision, and its two ways in: synchronize and the timer flush deferred
 // work first (enter); device_info and memory_stats leave it queued
 // (enter_keeping_deferred).
+#include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "v3_context.hpp"
 #include "v3_entry.hpp"
 
 namespace cae_v3 {
@@ -18,12 +20,19 @@ constexpr int32_t kProbePriority = 50;
 using Lifecycle =
     cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_TF32,
                                        /*kDeterministic=*/true, enter, enter_keeping_deferred>;
+
+// The all-reduce rewrites its tensors: new versions, so no buffer derived from
+// the old contents is reused.
+void record_write(Context& context, cae_tensor t) { context.wrote(t); }
+using Group = cae_plugin::cuda::GroupEntries<Context, enter, record_write>;
 }  // namespace
 
 // destroy drops deferred work: nobody can read it.
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+// The ABI 1.1 collectives: NCCL over the members' devices, after deferred work.
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 }  // namespace entry
 }  // namespace cae_v3

@@ -128,7 +128,10 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, synchronize),
         CAE_MEMBER(cae_backend_table, timer_start),
         CAE_MEMBER(cae_backend_table, timer_stop),
-        CAE_MEMBER(cae_backend_table, memory_stats)}},
+        CAE_MEMBER(cae_backend_table, memory_stats),
+        CAE_MEMBER(cae_backend_table, group_create),
+        CAE_MEMBER(cae_backend_table, group_all_reduce_sum),
+        CAE_MEMBER(cae_backend_table, group_destroy)}},
   };
 }
 

@@ -20,5 +20,6 @@ void check_adam_step();
 void check_kernel_matrix();
 void check_errors();  // invalid arguments are refused with a message
 void check_memory();  // destroy frees everything
+void check_group();   // ABI 1.1 collectives, when provided
 
 }  // namespace conformance

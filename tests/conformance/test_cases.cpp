@@ -22,3 +22,4 @@ TEST_CASE("adam_step") { check_adam_step(); }
 TEST_CASE("kernel_matrix") { check_kernel_matrix(); }
 TEST_CASE("errors") { check_errors(); }
 TEST_CASE("memory") { check_memory(); }
+TEST_CASE("group") { check_group(); }

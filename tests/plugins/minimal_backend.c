@@ -175,6 +175,11 @@ static cae_backend_table make_table(void) {
   t.abi_minor = 0;
   t.timer_start = never_called;
 #endif
+#ifdef STUB_ABI_1_0
+  /* Built against ABI 1.0: the table ends at memory_stats (no group members). */
+  t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_0;
+  t.abi_minor = 0;
+#endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);
 #endif

@@ -1,0 +1,57 @@
+// Data-parallel training over N contexts (one per device): a replica of the
+// model and of its optimiser on each. A step splits the global batch into N
+// equal shards, runs forward/backward of each shard on its device (one thread
+// per device), sums ALL gradients across the devices in one fused exchange
+// scaled to the mean, and applies the same optimiser step everywhere, so the
+// replicas stay identical and the result does not depend on N (up to the
+// backend's rounding). With one context it is the plain single-device step.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "nn/autoencoder.hpp"
+#include "nn/loss_accumulator.hpp"
+#include "nn/optimizer.hpp"
+#include "plugin/device_group.hpp"
+
+namespace cae::nn {
+
+class ModelReplicas {
+ public:
+  // Throws std::invalid_argument when batch_size is not a multiple of the
+  // number of contexts. force_host_exchange: see DeviceGroup (tests).
+  ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
+                const OptimizerSettings& settings, int batch_size,
+                bool force_host_exchange = false);
+  ~ModelReplicas();
+
+  size_t size() const { return replicas_.size(); }
+  // Replica 0: checkpoints, evaluation.
+  Context& primary_context();
+  Autoencoder& primary_model();
+  Optimizer& primary_optimizer();
+  bool backend_collectives() const { return group_ && group_->backend_collectives(); }
+
+  void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
+
+  // One optimiser step on `count` images (host NCHW floats, count * kImageFloats).
+  // A count of at most batch_size that N does not divide (the epoch's last
+  // batch) runs on the largest number of devices that divides it; the
+  // others contribute zero gradients.
+  void train_step(const float* images, int64_t count);
+
+  // sum(loss * images) over the steps since reset, in replica order.
+  double drain_loss_sum();
+  void reset_loss_sum(double sum);
+
+ private:
+  struct Replica;
+  void zero_gradients(Replica& replica);
+
+  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::unique_ptr<DeviceGroup> group_;
+  int64_t shard_size_ = 0;
+};
+
+}  // namespace cae::nn

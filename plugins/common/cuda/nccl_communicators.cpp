@@ -1,0 +1,118 @@
+#include "nccl_communicators.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "plugin_support.hpp"
+
+#ifdef CAE_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace cae_plugin {
+namespace cuda {
+
+#ifdef CAE_HAVE_NCCL
+
+namespace {
+
+void check_nccl(ncclResult_t result, const char* call) {
+  if (result == ncclSuccess) return;
+  throw Error(CAE_STATUS_DEVICE_ERROR,
+              std::string(call) + " failed: " + ncclGetErrorString(result));
+}
+
+// Ends the NCCL group even when a call inside it throws.
+class NcclGroupScope {
+ public:
+  NcclGroupScope() { check_nccl(ncclGroupStart(), "ncclGroupStart"); }
+  ~NcclGroupScope() {
+    if (open_) ncclGroupEnd();
+  }
+  void end() {
+    open_ = false;
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+  }
+
+ private:
+  bool open_ = true;
+};
+
+}  // namespace
+
+struct NcclCommunicators::State {
+  std::vector<ncclComm_t> comms;
+};
+
+NcclCommunicators::NcclCommunicators(const std::vector<int>& devices)
+    : state_(std::make_unique<State>()) {
+  require(!devices.empty(), "group_create: no device");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (std::count(devices.begin(), devices.end(), devices[i]) > 1) {
+      throw Error(CAE_STATUS_UNSUPPORTED,
+                  "group_create: device " + std::to_string(devices[i]) +
+                      " holds several of the group's contexts; NCCL takes one rank per device");
+    }
+  }
+  state_->comms.resize(devices.size());
+  check_nccl(
+      ncclCommInitAll(state_->comms.data(), static_cast<int>(devices.size()), devices.data()),
+      "ncclCommInitAll");
+}
+
+NcclCommunicators::~NcclCommunicators() {
+  for (ncclComm_t comm : state_->comms) ncclCommDestroy(comm);
+}
+
+void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
+                                       const std::vector<size_t>& counts,
+                                       const std::vector<cudaStream_t>& streams, float scale) {
+  const size_t ranks = state_->comms.size();
+  const size_t per_rank = counts.size();
+  require(buffers.size() == ranks * per_rank && streams.size() == ranks,
+          "group_all_reduce_sum: the tensor list does not match the group");
+  std::vector<ncclRedOp_t> ops(ranks, ncclSum);
+  if (scale != 1.0f) {
+    for (size_t r = 0; r < ranks; ++r) {
+      check_nccl(ncclRedOpCreatePreMulSum(&ops[r], &scale, ncclFloat32, ncclScalarHostImmediate,
+                                          state_->comms[r]),
+                 "ncclRedOpCreatePreMulSum");
+    }
+  }
+  {
+    NcclGroupScope group;
+    for (size_t r = 0; r < ranks; ++r) {
+      for (size_t i = 0; i < per_rank; ++i) {
+        float* data = buffers[r * per_rank + i];
+        check_nccl(
+            ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r], state_->comms[r], streams[r]),
+            "ncclAllReduce");
+      }
+    }
+    group.end();
+  }
+  // An operator may go as soon as the last call given it has returned.
+  if (scale != 1.0f) {
+    for (size_t r = 0; r < ranks; ++r) ncclRedOpDestroy(ops[r], state_->comms[r]);
+  }
+}
+
+#else  // built without NCCL
+
+struct NcclCommunicators::State {};
+
+NcclCommunicators::NcclCommunicators(const std::vector<int>&) {
+  throw Error(CAE_STATUS_UNSUPPORTED, "group_create: this backend was built without NCCL");
+}
+
+NcclCommunicators::~NcclCommunicators() = default;
+
+void NcclCommunicators::all_reduce_sum(const std::vector<float*>&, const std::vector<size_t>&,
+                                       const std::vector<cudaStream_t>&, float) {
+  throw Error(CAE_STATUS_UNSUPPORTED, "group_all_reduce_sum: this backend was built without NCCL");
+}
+
+#endif
+
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -1,0 +1,46 @@
+// NCCL communicators over the devices of a group of CUDA contexts (ABI 1.1
+// collectives), shared by the CUDA backends. NCCL is linked dynamically, like
+// cuBLAS. It picks its own transport (NVLink, PCIe, ...); nothing here sets
+// NCCL's environment, so NCCL_NVLS_ENABLE (NVLink multicast) stays as the
+// machine sets it.
+//
+// Plugins only. Without NCCL at build time (CAE_HAVE_NCCL undefined) creating
+// communicators fails with CAE_STATUS_UNSUPPORTED and the host sums through
+// host memory instead.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace cae_plugin {
+namespace cuda {
+
+class NcclCommunicators {
+ public:
+  // One communicator per device, rank i on devices[i]. Throws Error:
+  // CAE_STATUS_UNSUPPORTED when a device appears twice (NCCL allows one rank
+  // per device in a communicator) or NCCL is missing; DEVICE_ERROR naming the
+  // NCCL call otherwise.
+  explicit NcclCommunicators(const std::vector<int>& devices);
+  ~NcclCommunicators();
+  NcclCommunicators(const NcclCommunicators&) = delete;
+  NcclCommunicators& operator=(const NcclCommunicators&) = delete;
+
+  // In place on every rank r and list index i < per_rank:
+  //   buffers[r * per_rank + i] = sum over ranks of scale * buffers[k * per_rank + i]
+  // counts[i] floats each; queued on streams[r]. Every rank's calls sit between
+  // one ncclGroupStart/ncclGroupEnd, which NCCL aggregates into one launch per
+  // device. A scale other than 1 is NCCL's pre-multiplied sum.
+  void all_reduce_sum(const std::vector<float*>& buffers, const std::vector<size_t>& counts,
+                      const std::vector<cudaStream_t>& streams, float scale);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -1,0 +1,110 @@
+// Data-parallel training and extraction over several cpu contexts: the
+// result does not depend on the number of devices (within float rounding),
+// reruns are bit-identical, and both exchange paths (the backend's
+// collectives, the host's) give the same weights.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "backends.hpp"
+#include "nn/features.hpp"
+#include "nn/trainer.hpp"
+
+namespace cae::nn {
+namespace {
+
+struct Run {
+  std::vector<double> losses;
+  std::vector<float> weights;  // every parameter, flattened
+};
+
+Run train(const cae_backend_table& table, int devices, int batch, size_t images,
+          bool force_host = false) {
+  auto contexts = test::make_contexts(table, devices);
+  const ImageSet train_set = test::small_image_set(images, 7);
+  const ImageSet test_set = test::small_image_set(8, 8);
+  TrainOptions options;
+  options.epochs = 2;
+  options.batch_size = batch;
+  options.seed = 3;
+  options.eval_batch_size = 8;
+  options.force_host_exchange = force_host;
+  Checkpoint start;
+  start.parameters = Parameters::he_normal(11);
+  std::ostringstream log;
+  TrainOutcome outcome =
+      train_autoencoder(test::pointers(contexts), train_set, test_set, options, start, log);
+  Run run;
+  for (const EpochRecord& e : outcome.epochs) run.losses.push_back(e.train_loss);
+  run.weights = outcome.final_state.parameters.flatten();
+  return run;
+}
+
+double max_relative_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  double worst = 0, scale = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    worst = std::max(worst, double(std::fabs(a[i] - b[i])));
+    scale = std::max(scale, double(std::fabs(a[i])));
+  }
+  return worst / scale;
+}
+
+// 36 images in batches of 8: four full batches and a last batch of 4, which
+// two devices split evenly and three cannot (then two of them take 2 each).
+constexpr size_t kImages = 36;
+
+TEST_CASE("two and three devices follow the one-device loss curve at the same global batch") {
+  const Run one = train(test::cpu_table(), 1, 12, kImages);
+  const Run two = train(test::cpu_table(), 2, 12, kImages);
+  const Run three = train(test::cpu_table(), 3, 12, kImages);
+  REQUIRE(one.losses.size() == 2);
+  CHECK(one.losses[1] < one.losses[0]);  // it learns
+  for (const Run* other : {&two, &three}) {
+    for (size_t e = 0; e < one.losses.size(); ++e) {
+      CHECK(other->losses[e] == doctest::Approx(one.losses[e]).epsilon(1e-4));
+    }
+    // Adam normalises tiny gradients, so weights drift a little more than losses.
+    CHECK(max_relative_difference(one.weights, other->weights) < 1e-3);
+  }
+}
+
+TEST_CASE("data-parallel reruns are bit-identical on a deterministic backend") {
+  const Run first = train(test::cpu_table(), 2, 8, kImages);
+  const Run second = train(test::cpu_table(), 2, 8, kImages);
+  CHECK(first.weights == second.weights);
+  CHECK(first.losses == second.losses);
+}
+
+TEST_CASE("the backend's collectives and the host exchange train the same weights") {
+  const Run collectives = train(test::cpu_table(), 2, 8, kImages, false);
+  const Run host = train(test::cpu_table(), 2, 8, kImages, true);
+  CHECK(collectives.weights == host.weights);
+}
+
+TEST_CASE("an ABI 1.0 table trains on two devices through the host exchange") {
+  const Run as_1_0 = train(test::cpu_table_as_1_0(), 2, 8, kImages);
+  const Run as_1_1 = train(test::cpu_table(), 2, 8, kImages);
+  CHECK(as_1_0.weights == as_1_1.weights);
+}
+
+TEST_CASE("a global batch that the devices cannot share equally is refused") {
+  CHECK_THROWS_WITH_AS(train(test::cpu_table(), 3, 8, kImages),
+                       doctest::Contains("cannot be split into 3 equal shards"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("features split by rows over two devices equal one device's") {
+  const ImageSet images = test::small_image_set(13, 5);
+  const Parameters weights = Parameters::he_normal(2);
+  auto one = test::make_contexts(test::cpu_table(), 1);
+  auto two = test::make_contexts(test::cpu_table(), 2);
+  const auto a = extract_features(test::pointers(one), weights, images, 4, nullptr, "");
+  const auto b = extract_features(test::pointers(two), weights, images, 4, nullptr, "");
+  REQUIRE(a.size() == 13 * size_t(kFeatureDim));
+  CHECK(max_relative_difference(a, b) < 1e-5);
+}
+
+}  // namespace
+}  // namespace cae::nn
