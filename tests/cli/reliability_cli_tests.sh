@@ -67,11 +67,12 @@ absent "synth --seed -1 writes nothing" E
 
 # ---- class 2: no value is silently changed or replaced by a default ----
 error "--backend ''" 2 "--backend is empty" "$CAE" train --backend '' --data D --epochs 1 --out W/n.st
-error "--device past the backend's devices" 2 "--device 99: backend cpu has 1 device" \
+# The cpu backend offers 4 logical devices (for --devices); 99 and 7 lie past them.
+error "--device past the backend's devices" 2 "--device 99: backend cpu has 4 devices" \
   "$CAE" train $B --device 99 --data D --epochs 1 --out W/n.st
-error "--device on info" 2 "--device 1: backend cpu has 1 device" "$CAE" info $B --device 1
+error "--device on info" 2 "--device 7: backend cpu has 4 devices" "$CAE" info $B --device 7
 run "backends --device past the backends' devices" 0 "$CAE" backends --device 5
-expect "backends --device past the backends' devices" "^cpu .*unavailable: no device 5 \(it has 1\)"
+expect "backends --device past the backends' devices" "^cpu .*unavailable: no device 5 \(it has 4\)"
 error "--weights ''" 2 "--weights is empty" "$CAE" extract $B --weights '' --data D --out F9
 error "--plugin-dir that does not exist" 2 "--plugin-dir nowhere is not a folder" \
   "$CAE" backends --plugin-dir nowhere
