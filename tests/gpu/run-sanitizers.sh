@@ -12,6 +12,7 @@
 #   TOOLS="racecheck"  only these tools (default: memcheck racecheck initcheck synccheck)
 #   WORKLOADS="quick"  only these workloads (default: quick full train)
 #   FILTER=conv2d      only these ops in the conformance workloads (--filter)
+#   TRAIN_SAMPLES=512  images of the training workload (racecheck runs ~1 image/s)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/.devbuild}
@@ -28,6 +29,7 @@ plugins=$build/lib/cae/plugins
 backends=${BACKENDS:-$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -vx cpu)}
 jobs=${JOBS:-8}
 limit=${TIMEOUT:-900}
+train_samples=${TRAIN_SAMPLES:-512}
 tools=${TOOLS:-memcheck racecheck initcheck synccheck}
 workloads=${WORKLOADS:-quick full train}
 filter=()
@@ -45,7 +47,7 @@ run_one() {  # backend tool workload
   case $work in
     quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick "${filter[@]}") ;;
     full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 "${filter[@]}") ;;
-    train) cmd=("$cae" train --backend "$plugins/libcae-backend-$b.so" --data "$data" --samples 512
+    train) cmd=("$cae" train --backend "$plugins/libcae-backend-$b.so" --data "$data" --samples "$train_samples"
                 --epochs 1 --batch 64 --out "$scratch/$b-$tool.ckpt") ;;
   esac
   timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --print-limit 20 "${cmd[@]}" >"$log" 2>&1
@@ -67,7 +69,7 @@ run_one() {  # backend tool workload
 }
 scratch=$(mktemp -d)  # checkpoints of the training runs: not worth keeping
 export -f run_one
-export out suite cae plugins data sanitizer limit scratch
+export out suite cae plugins data sanitizer limit scratch train_samples
 export FILTER="${FILTER:-}"
 filter_decl=$(declare -p filter)
 export filter_decl
