@@ -7,22 +7,9 @@
 # usage: devices_cli_tests.sh CAE STUB_DIR
 set -u
 CAE=$1 STUB_DIR=$2
-failures=0 checks=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
-run() {
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1)
-  local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$expected" ]; then
-    echo "FAIL [$name]: exit code $rc, expected $expected; output:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
 # run_err NAME EXPECTED_RC CMD...: like run, but $out is stderr alone (the error).
 run_err() {
   local name=$1 expected=$2
@@ -30,27 +17,7 @@ run_err() {
   out=$("$@" 2>&1 >/dev/null)
   local rc=$?
   checks=$((checks + 1))
-  if [ "$rc" != "$expected" ]; then
-    echo "FAIL [$name]: exit code $rc, expected $expected; stderr:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
-expect() {
-  checks=$((checks + 1))
-  if ! grep -qE -- "$2" <<<"$out"; then
-    echo "FAIL [$1]: output lacks /$2/; output:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
-}
-one_line() {
-  checks=$((checks + 1))
-  if [ "$(printf '%s\n' "$out" | wc -l)" != 1 ]; then
-    echo "FAIL [$1]: error is not one line:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  fi
+  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
 }
 same() {  # same NAME A B: two values are equal
   checks=$((checks + 1))
@@ -116,5 +83,4 @@ for f in train_features test_features train_labels; do
   fi
 done
 
-echo "$checks checks, $failures failures"
-[ "$failures" = 0 ]
+finish
