@@ -24,21 +24,24 @@ int64_t weight_at(const ConvDims& d, int64_t o, int64_t c, int64_t ki, int64_t k
 
 }  // namespace
 
-// The valid output range [lo, hi) for kernel offset `k` (0..K-1) along an
-// axis of `size`: the outputs i whose input i + k - pad lies inside the image.
-// Looping over it replaces a bounds test per product (zero padding adds nothing).
-struct Span {
-  int64_t lo, hi;
-};
-Span valid_outputs(int64_t k, int64_t pad, int64_t size) {
-  const int64_t shift = k - pad;
-  return {std::max<int64_t>(0, -shift), std::min<int64_t>(size, size - shift)};
+// Calls visit(output offset, input offset) for every output (i, j) of a
+// [h, w] plane whose input (i + ki - pad, j + kj - pad) under tap (ki, kj)
+// lies inside the image. Looping over that range replaces a bounds test per
+// product (zero padding adds nothing). Forward, dw and dx all walk taps so.
+template <class Visit>
+void for_each_tap_pair(const ConvDims& d, int64_t ki, int64_t kj, Visit visit) {
+  const int64_t pad = d.k / 2, di = ki - pad, dj = kj - pad;
+  const int64_t i_lo = std::max<int64_t>(0, -di), i_hi = std::min<int64_t>(d.h, d.h - di);
+  const int64_t j_lo = std::max<int64_t>(0, -dj), j_hi = std::min<int64_t>(d.w, d.w - dj);
+  for (int64_t i = i_lo; i < i_hi; ++i) {
+    const int64_t out_row = i * d.w, in_row = (i + di) * d.w + dj;
+    for (int64_t j = j_lo; j < j_hi; ++j) visit(out_row + j, in_row + j);
+  }
 }
 
 Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, bool fuse_relu) {
   check_dims("conv2d_forward", d, x, w);
   require_size("conv2d_forward", "b", b, d.o);
-  const int64_t pad = d.k / 2;
   const ImageDims in = d.input(), out = d.output();
   Vec y(out.count());
   // y[n,o] = b[o] + sum over c, ki, kj of w[o,c,ki,kj] * (x[n,c] shifted by
@@ -51,15 +54,10 @@ Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, 
       for (int64_t c = 0; c < d.c; ++c) {
         const double* xc = &x[image_at(in, n, c, 0, 0)];
         for (int64_t ki = 0; ki < d.k; ++ki) {
-          const Span rows = valid_outputs(ki, pad, d.h);
           for (int64_t kj = 0; kj < d.k; ++kj) {
-            const Span cols = valid_outputs(kj, pad, d.w);
             const double wv = w[weight_at(d, o, c, ki, kj)];
-            for (int64_t i = rows.lo; i < rows.hi; ++i) {
-              const double* xr = xc + (i + ki - pad) * d.w + (kj - pad);
-              double* yr = plane + i * d.w;
-              for (int64_t j = cols.lo; j < cols.hi; ++j) yr[j] += wv * xr[j];
-            }
+            for_each_tap_pair(d, ki, kj,
+                              [&](int64_t at_y, int64_t at_x) { plane[at_y] += wv * xc[at_x]; });
           }
         }
       }
@@ -79,7 +77,6 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
                               bool want_dx) {
   check_dims("conv2d_backward", d, x, w);
   require_size("conv2d_backward", "dy", dy, d.output().count());
-  const int64_t pad = d.k / 2;
   const ImageDims in = d.input(), out = d.output();
   ConvGradients g;
   g.dw.assign(d.weight_count(), 0.0);
@@ -93,15 +90,10 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
       for (int64_t c = 0; c < d.c; ++c) {
         const double* xc = &x[image_at(in, n, c, 0, 0)];
         for (int64_t ki = 0; ki < d.k; ++ki) {
-          const Span rows = valid_outputs(ki, pad, d.h);
           for (int64_t kj = 0; kj < d.k; ++kj) {
-            const Span cols = valid_outputs(kj, pad, d.w);
             double acc = 0.0;
-            for (int64_t i = rows.lo; i < rows.hi; ++i) {
-              const double* xr = xc + (i + ki - pad) * d.w + (kj - pad);
-              const double* gr = go + i * d.w;
-              for (int64_t j = cols.lo; j < cols.hi; ++j) acc += gr[j] * xr[j];
-            }
+            for_each_tap_pair(d, ki, kj,
+                              [&](int64_t at_y, int64_t at_x) { acc += go[at_y] * xc[at_x]; });
             g.dw[weight_at(d, o, c, ki, kj)] += acc;
           }
         }
@@ -119,15 +111,10 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
       for (int64_t o = 0; o < d.o; ++o) {
         const double* go = &dy[image_at(out, n, o, 0, 0)];
         for (int64_t ki = 0; ki < d.k; ++ki) {
-          const Span rows = valid_outputs(ki, pad, d.h);
           for (int64_t kj = 0; kj < d.k; ++kj) {
-            const Span cols = valid_outputs(kj, pad, d.w);
             const double wv = w[weight_at(d, o, c, ki, kj)];
-            for (int64_t i = rows.lo; i < rows.hi; ++i) {
-              double* xr = plane + (i + ki - pad) * d.w + (kj - pad);
-              const double* gr = go + i * d.w;
-              for (int64_t j = cols.lo; j < cols.hi; ++j) xr[j] += wv * gr[j];
-            }
+            for_each_tap_pair(d, ki, kj,
+                              [&](int64_t at_y, int64_t at_x) { plane[at_x] += wv * go[at_y]; });
           }
         }
       }
