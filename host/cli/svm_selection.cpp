@@ -126,7 +126,7 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
     char line[160];
     log << "search: " << choice.Cs.size() * gammas.size()
         << " (C, gamma) pairs, scored on the validation rows\n";
-    selected.search = svm::search_hyper_parameters(
+    svm::SearchOutcome outcome = svm::search_hyper_parameters(
         context, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
           std::snprintf(line, sizeof line,
@@ -135,16 +135,22 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
                         r.seconds);
           log << line << std::flush;
         });
+    selected.search = std::move(outcome.results);
     const svm::SearchResult& best = svm::best_of(selected.search);
     selected.options.C = best.candidate.C;
     selected.options.gamma = best.candidate.gamma;
     std::snprintf(line, sizeof line, "search: chose C %g, gamma %.4g (validation %.2f%%)\n",
                   best.candidate.C, double(best.gamma_value), 100.0 * best.validation_accuracy);
     log << line;
+    // The search already trained and scored this model: keep it.
+    selected.model = std::move(outcome.best_model);
+    selected.stats = outcome.best_stats;
+    selected.validation_accuracy = best.validation_accuracy;
+  } else {
+    selected.model = svm::train_ovo(context, split.fit, selected.options, &selected.stats);
+    const svm::Prediction predicted = svm::predict(context, selected.model, split.validation);
+    selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
   }
-  selected.model = svm::train_ovo(context, split.fit, selected.options, &selected.stats);
-  const svm::Prediction predicted = svm::predict(context, selected.model, split.validation);
-  selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
   char line[96];
   std::snprintf(line, sizeof line, "validation accuracy: %.2f%% (%lld rows)\n",
                 100.0 * selected.validation_accuracy,

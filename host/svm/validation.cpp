@@ -66,12 +66,12 @@ double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& 
   return double(right) / double(labels.size());
 }
 
-std::vector<SearchResult> search_hyper_parameters(
+SearchOutcome search_hyper_parameters(
     Context& context, const ValidationSplit& split, const TrainOptions& base,
     const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
   if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
-  std::vector<SearchResult> results;
+  SearchOutcome outcome;
   const size_t total = Cs.size() * gammas.size();
   for (double C : Cs) {
     for (const GammaPolicy& gamma : gammas) {
@@ -81,28 +81,34 @@ std::vector<SearchResult> search_hyper_parameters(
       options.gamma = gamma;
       options.progress = nullptr;
       TrainStats stats;
-      const OvoModel model = train_ovo(context, split.fit, options, &stats);
+      OvoModel model = train_ovo(context, split.fit, options, &stats);
       const Prediction predicted = predict(context, model, split.validation);
       SearchResult r;
       r.candidate = {C, gamma};
       r.validation_accuracy = accuracy(predicted.labels, split.validation.labels);
       r.gamma_value = stats.gamma;
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      results.push_back(r);
-      if (progress) progress(results.size(), total, r);
+      if (outcome.results.empty() || better_than(r, best_of(outcome.results))) {
+        outcome.best_model = std::move(model);
+        outcome.best_stats = stats;
+      }
+      outcome.results.push_back(r);
+      if (progress) progress(outcome.results.size(), total, r);
     }
   }
-  return results;
+  return outcome;
+}
+
+bool better_than(const SearchResult& r, const SearchResult& best) {
+  return r.validation_accuracy > best.validation_accuracy ||
+         (r.validation_accuracy == best.validation_accuracy && r.candidate.C < best.candidate.C);
 }
 
 const SearchResult& best_of(const std::vector<SearchResult>& results) {
   if (results.empty()) throw SvmError("no search results");
   const SearchResult* best = &results.front();
   for (const SearchResult& r : results) {
-    const bool better =
-        r.validation_accuracy > best->validation_accuracy ||
-        (r.validation_accuracy == best->validation_accuracy && r.candidate.C < best->candidate.C);
-    if (better) best = &r;
+    if (better_than(r, *best)) best = &r;
   }
   return *best;
 }

@@ -39,10 +39,16 @@ struct SearchResult {
   double seconds = 0.0;
 };
 
+struct SearchOutcome {
+  std::vector<SearchResult> results;  // one per candidate, in search order
+  OvoModel best_model;                // the model of best_of(results), kept, not retrained
+  TrainStats best_stats;
+};
+
 // Every combination of `Cs` and `gammas` (in that order), trained with `base`'s
 // other settings on split.fit and scored on split.validation. `progress` is
 // called after each candidate (done, total, its result).
-std::vector<SearchResult> search_hyper_parameters(
+SearchOutcome search_hyper_parameters(
     Context& context, const ValidationSplit& split, const TrainOptions& base,
     const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
@@ -50,6 +56,8 @@ std::vector<SearchResult> search_hyper_parameters(
 // The best result: highest validation accuracy; on a tie the smaller C (the
 // simpler model), then the earlier gamma.
 const SearchResult& best_of(const std::vector<SearchResult>& results);
+// Whether `r` beats `best` by that rule.
+bool better_than(const SearchResult& r, const SearchResult& best);
 
 // Fraction of `labels` equal to `truth`.
 double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth);

@@ -55,7 +55,8 @@ TEST_CASE("the search scores every candidate on the validation rows and keeps th
                               [&](size_t done, size_t total, const SearchResult&) {
                                 CHECK(done == ++calls);
                                 CHECK(total == 4);
-                              });
+                              })
+          .results;
   REQUIRE(results.size() == 4);
   for (const SearchResult& r : results) {
     CHECK(r.validation_accuracy >= 0.0);
