@@ -11,6 +11,7 @@
 
 #include "backend_session.hpp"
 #include "bench/bench_page.hpp"
+#include "bench/data_parallel_benchmark.hpp"
 #include "bench/model_benchmark.hpp"
 #include "commands.hpp"
 #include "io/atomic_file.hpp"
@@ -62,6 +63,55 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
           {"extract_images", s.extract_images},
           {"extract_seconds", r.extract_seconds},
           {"peak_device_bytes", r.peak_device_bytes}};
+}
+
+void print_data_parallel(const bench::DataParallelResult& r, const std::string& backend) {
+  const double single_rate = double(r.images) / r.single_seconds;
+  const double parallel_rate = double(r.images) / r.parallel_seconds;
+  std::printf("\ndata-parallel training, %s on %d devices (%s):\n", backend.c_str(), r.devices,
+              r.backend_collectives ? "the backend's collectives" : "host exchange");
+  std::printf("  1 device,  batch %5d: %.3f s per %lld-image epoch, %.0f images/s\n",
+              r.global_batch / r.devices, r.single_seconds, static_cast<long long>(r.images),
+              single_rate);
+  std::printf("  %d devices, batch %5d: %.3f s, %.0f images/s, speed-up %.2fx\n", r.devices,
+              r.global_batch, r.parallel_seconds, parallel_rate, r.speedup);
+  const double exchange_total = r.exchange_ms * 1e-3 * double(r.steps);
+  std::printf("  fused gradient exchange: %.2f MB per device, %.3f ms (median), ring traffic %.2f MB "
+              "per device (%.1f GB/s); x %lld steps = %.3f s, %.1f%% of the epoch\n",
+              double(r.gradient_bytes) / 1e6, r.exchange_ms, r.ring_bytes_per_device / 1e6,
+              r.ring_bytes_per_device / (r.exchange_ms * 1e-3) / 1e9, static_cast<long long>(r.steps),
+              exchange_total, 100.0 * exchange_total / r.parallel_seconds);
+}
+
+nlohmann::json to_json(const bench::DataParallelResult& r, const BackendSession& session) {
+  return {{"backend", session.backend->name},
+          {"device", session.device.name},
+          {"devices", r.devices},
+          {"global_batch", r.global_batch},
+          {"images", r.images},
+          {"single_device_seconds", r.single_seconds},
+          {"parallel_seconds", r.parallel_seconds},
+          {"speedup", r.speedup},
+          {"exchange_ms", r.exchange_ms},
+          {"steps", r.steps},
+          {"gradient_bytes", r.gradient_bytes},
+          {"ring_bytes_per_device", r.ring_bytes_per_device},
+          {"backend_collectives", r.backend_collectives}};
+}
+
+int bench_data_parallel(const po::variables_map& vm, const bench::BenchSettings& s,
+                        const BackendSession& session) {
+  const std::vector<Context*> contexts = session.contexts();
+  if (s.batch % int(contexts.size()) != 0) {
+    throw UsageError("--batch " + std::to_string(s.batch) + " must be a multiple of the " +
+                     std::to_string(contexts.size()) + " devices of --devices");
+  }
+  const bench::DataParallelResult r = bench::run_data_parallel_benchmark(contexts, s, std::cout);
+  print_data_parallel(r, session.backend->name);
+  if (vm.count("json")) {
+    write_file_atomically(vm["json"].as<std::string>(), to_json(r, session).dump(2) + "\n");
+  }
+  return 0;
 }
 
 // --backend all, or a comma-separated list of names.
@@ -193,9 +243,16 @@ int run_bench(const po::variables_map& vm) {
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
   if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>());
   if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>());
-  if (compares_backends(vm)) return compare_backends(vm, s);
+  if (compares_backends(vm)) {
+    if (vm.count("devices")) throw UsageError("--devices compares devices of ONE backend: name it");
+    return compare_backends(vm, s);
+  }
+  if (vm.count("devices") && vm.count("html")) {
+    throw UsageError("--html is not available with --devices (use --json)");
+  }
   if (vm.count("reference")) throw UsageError("--reference needs --backend all or a list");
   BackendSession session = open_backend_session(vm, std::cout);
+  if (session.contexts().size() > 1) return bench_data_parallel(vm, s, session);
   bench::BenchResult r = bench::run_model_benchmark(*session.context, s, std::cout);
   print_table(r, s);
   if (vm.count("json")) {
@@ -217,7 +274,8 @@ Command bench_command() {
           "cae bench [--backend B|all|B1,B2,...] [--reference B] [--batch 64] [--images 50000] "
           "[--json FILE] [--html FILE]",
           "Time every op at the model's shapes, one training epoch and feature extraction; "
-          "several backends side by side",
+          "several backends side by side; with --devices 0,1,...: data-parallel speed-up over "
+          "one device (--batch is the global batch)",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             options.add_options()

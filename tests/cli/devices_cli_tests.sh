@@ -3,7 +3,7 @@
 # count in `cae backends`, one-line errors for bad lists, a global batch the
 # devices cannot share, training on 2 devices against 1 at the same global
 # batch (loss curve within 1e-4), bit-identical reruns, and `cae extract`
-# split over 2 devices.
+# split over 2 devices, and `cae bench --devices`.
 # usage: devices_cli_tests.sh CAE STUB_DIR
 set -u
 CAE=$1 STUB_DIR=$2
@@ -82,5 +82,28 @@ for f in train_features test_features train_labels; do
     failures=$((failures + 1))
   fi
 done
+
+# cae bench --devices: the data-parallel benchmark (one device vs several at
+# the same per-device batch, and the fused exchange alone) on a tiny epoch.
+run "bench on 2 devices" 0 "$CAE" bench --backend cpu --threads 1 --devices 0,1 --batch 4 --images 8 \
+  --repeats 2 --json "$work/dp.json"
+expect "bench reports the speed-up" "^  2 devices, batch +4: .* images/s, speed-up [0-9.]+x$"
+expect "bench reports the exchange" "fused gradient exchange: 3\.01 MB per device"
+checks=$((checks + 1))
+if ! python3 - "$work/dp.json" <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["devices"] == 2 and r["global_batch"] == 4 and r["steps"] == 2, r
+assert r["gradient_bytes"] == 751875 * 4, r
+assert r["single_device_seconds"] > 0 and r["parallel_seconds"] > 0 and r["exchange_ms"] > 0, r
+PY
+  echo "FAIL [bench --devices --json]: $(cat "$work/dp.json")"
+  failures=$((failures + 1))
+fi
+run_err "bench batch not divisible" 2 "$CAE" bench --backend cpu --devices 0,1 --batch 5
+expect "bench batch not divisible" "--batch 5 must be a multiple of the 2 devices"
+one_line "bench batch not divisible is one line"
+run_err "bench --devices with all" 2 "$CAE" bench --backend all --devices 0,1
+expect "bench --devices with all" "--devices compares devices of ONE backend"
 
 finish
