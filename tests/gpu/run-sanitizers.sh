@@ -13,6 +13,7 @@
 #   WORKLOADS="quick"  only these workloads (default: quick full train)
 #   FILTER=conv2d      only these ops in the conformance workloads (--filter)
 #   TRAIN_SAMPLES=512  images of the training workload (racecheck runs ~1 image/s)
+#   TEST_SAMPLES=128   test images the training workload evaluates after its epoch
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/.devbuild}
@@ -30,6 +31,7 @@ backends=${BACKENDS:-$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/
 jobs=${JOBS:-8}
 limit=${TIMEOUT:-900}
 train_samples=${TRAIN_SAMPLES:-512}
+test_samples=${TEST_SAMPLES:-128}
 tools=${TOOLS:-memcheck racecheck initcheck synccheck}
 workloads=${WORKLOADS:-quick full train}
 filter=()
@@ -37,7 +39,7 @@ filter=()
 
 # A small synthetic data set for the training runs (made once, on the CPU).
 data=$out/synth
-[ -f "$data/data_batch_1.bin" ] || "$cae" data synth "$data" --train 512 --test 128 --seed 3 >/dev/null
+[ -f "$data/data_batch_1.bin" ] || "$cae" data synth "$data" --train "$train_samples" --test "$test_samples" --seed 3 >/dev/null
 
 run_one() {  # backend tool workload
   local b=$1 tool=$2 work=$3 log=$out/$1-$2-$3.log
