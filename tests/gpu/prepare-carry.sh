@@ -16,10 +16,11 @@ cmake -S "$root" -B "$build" -G Ninja -DCAE_WITH_CUDA=ON -DCAE_PORTABLE=ON -DCMA
 cmake --build "$build"
 rm -rf "$build/runtime-libs" && mkdir -p "$build/runtime-libs" "$carry"
 # Every shared library our binaries resolve outside glibc, the C++ runtime
-# (the GPU machine's is newer) and the CUDA driver / cuBLAS (installed there).
+# (the GPU machine's is newer) and the CUDA driver, cuBLAS and NCCL (installed there;
+# NCCL may live in PyTorch's nvidia-nccl wheel: tests/gpu/find-nccl.sh finds it).
 find "$build/bin" "$build/lib" "$build/tests" -type f \( -perm -u+x -o -name '*.so' \) -print0 |
   xargs -0 ldd 2>/dev/null | awk '/=> \// {print $3}' | sort -u |
-  grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libcublas|libcublasLt)\.so' |
+  grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libcublas|libcublasLt|libnccl)\.so' |
   while read -r lib; do cp -L "$lib" "$build/runtime-libs/"; done || true  # ldd fails on scripts
 tar -cJf "$carry/build.tar.xz" -C "$root" --exclude='*.o' --exclude='*.a' --exclude='CMakeFiles' \
   --exclude='.ninja_*' .devbuild

@@ -23,6 +23,8 @@ if [ -n "$source_dir" ] && [ ! -e "$source_dir" ]; then
   mkdir -p "$(dirname "$source_dir")" && ln -s "$root" "$source_dir"
 fi
 [ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# shellcheck source=tests/gpu/find-nccl.sh
+source "$root/tests/gpu/find-nccl.sh"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: no GPU visible"
 "$build/bin/cae" backends
 # The packaging test needs a complete build tree (CPack, CMake exports), which a

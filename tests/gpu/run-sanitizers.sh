@@ -20,6 +20,8 @@ build=${1:-$root/.devbuild}
 out=${OUT:-/tmp}/sanitizers
 mkdir -p "$out"
 [ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# shellcheck source=tests/gpu/find-nccl.sh
+source "$root/tests/gpu/find-nccl.sh"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ ! -x "$sanitizer" ]; then
   echo "run-sanitizers: compute-sanitizer not found (CUDA toolkit's bin/)"; exit 77
