@@ -35,10 +35,10 @@ if [ "${CTEST:-1}" != 0 ]; then
 ctest --test-dir "$build" --output-on-failure --timeout 900 -LE packaging -E 'mutants|browser|fuzz' \
   2>&1 | tee "${OUT:-/tmp}/matrix.log"
 status=${PIPESTATUS[0]}
-fi
 echo "---- matrix summary ----"
 grep -E '^ *[0-9]+/[0-9]+ Test +#' "${OUT:-/tmp}/matrix.log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //'
 grep -E 'tests passed|tests failed' "${OUT:-/tmp}/matrix.log"
+fi
 
 # ---- seed sweeps, every CUDA backend at once ----
 seeds=${SEEDS:-200}
