@@ -121,8 +121,10 @@ TEST_CASE("a memory cap that fits one pair at a time still trains the same model
   // smaller pair, so reuse of a bigger workspace is exercised too.
   const FeatureSet train = unbalanced_training_set();
   TrainOptions options = small_options();
+  SolverSettings settings;
+  settings.solver = options.solver;
   const uint64_t one_pair =
-      PairWorkspace::bytes_for(105) + pair_solver_bytes(105, options.cache_mb);
+      PairWorkspace::bytes_for(105, options.solver) + pair_solver_bytes(105, settings);
   options.memory_cap_bytes = one_pair + one_pair / 2;
   TrainStats capped_stats;
   const OvoModel capped = train_ovo(test::cpu_context(), train, options, &capped_stats);
