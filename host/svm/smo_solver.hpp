@@ -13,6 +13,7 @@
 // O(l) scans of each iteration to the variables that can still move.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -42,6 +43,6 @@ SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const Smo
 
 // Host bytes solve_smo allocates per row (alpha, gradient, labels, diagonal,
 // active set and a flag while reactivating).
-constexpr uint64_t kSmoBytesPerRow = 4 * sizeof(double) + sizeof(size_t) + 1;
+constexpr uint64_t kSmoBytesPerRow = 4 * sizeof(double) + sizeof(std::size_t) + 1;
 
 }  // namespace cae::svm

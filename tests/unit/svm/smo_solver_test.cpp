@@ -188,10 +188,6 @@ void check_against_libsvm(const Case& c, const SmoPairSolution& smo, const PairS
       CHECK(std::fabs(b) < kDecisionTolerance);
     }
   }
-  MESSAGE("seed " << c.seed << ": " << smo.iterations << " SMO iterations, "
-                  << smo.solution.support.size() << " vs " << reference.support.size()
-                  << " support vectors, objective " << smo.objective << " vs "
-                  << reference_objective);
 }
 
 }  // namespace
