@@ -79,12 +79,14 @@ void compute_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRows>& cl
 
 }  // namespace
 
-uint64_t default_memory_cap() {
+uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes) {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
   const uint64_t physical =
       pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size : 48 * kGiB;
-  return std::min<uint64_t>(24 * kGiB, physical / 2);
+  if (solver == SolverKind::Libsvm) return std::min<uint64_t>(24 * kGiB, physical / 2);
+  return std::min<uint64_t>(physical / 2,
+                            static_cast<uint64_t>(std::max(workers, 1) + 2) * largest_pair_bytes);
 }
 
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
@@ -97,15 +99,19 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
       options.standardize ? Standardizer::fit(train, threads) : Standardizer();
   const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train,
                                                                          standardizer, threads))};
-  const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes : default_memory_cap();
   const int64_t tile_rows = options.tile_rows ? options.tile_rows : kDefaultTileRows;
-  const SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking};
+  const SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking,
+                                options.solver};
 
   const std::vector<ClassPair> order = pairs_largest_first(layout);
+  const int workers = std::min<int>(threads, static_cast<int>(order.size()));
   const int64_t largest = static_cast<int64_t>(layout.rows[order[0].first].size() +
                                                layout.rows[order[0].second].size());
   const uint64_t largest_bytes =
-      PairWorkspace::bytes_for(largest) + pair_solver_bytes(largest, options.cache_mb);
+      PairWorkspace::bytes_for(largest, options.solver) + pair_solver_bytes(largest, settings);
+  const uint64_t cap = options.memory_cap_bytes
+                           ? options.memory_cap_bytes
+                           : default_memory_cap(options.solver, workers, largest_bytes);
   if (largest_bytes > cap) {
     throw SvmError("SVM memory cap of " + gib_text(cap) +
                    " is too small: the largest class pair (" + std::to_string(largest) +
@@ -121,8 +127,7 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
   KernelBlocks blocks(context, spec);
 
   configure_libsvm_output(options.verbose);
-  const int workers = std::min<int>(threads, static_cast<int>(order.size()));
-  PairScheduler scheduler(cap, static_cast<int>(order.size()), options.progress);
+  PairScheduler scheduler(cap, static_cast<int>(order.size()), options.solver, options.progress);
   std::vector<std::thread> pool;
   // This thread is the only one that uses the backend context.
   try {
@@ -132,7 +137,7 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
       job.rows.pair = pair;
       job.rows.rows[0] = &layout.rows[static_cast<size_t>(pair.first)];
       job.rows.rows[1] = &layout.rows[static_cast<size_t>(pair.second)];
-      job.solver_bytes = pair_solver_bytes(job.rows.size(), options.cache_mb);
+      job.solver_bytes = pair_solver_bytes(job.rows.size(), settings);
       if (!scheduler.reserve(job)) break;
       compute_pair_kernel(blocks, class_rows, job);
       scheduler.submit(std::move(job));

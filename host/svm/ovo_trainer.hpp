@@ -1,6 +1,6 @@
 // Trains the one-vs-one SVM: the backend computes every pair's kernel on the
-// calling thread, libsvm solves the pairs on worker threads under a host
-// memory cap.
+// calling thread, the chosen solver (SMO or libsvm) solves the pairs on worker
+// threads under a host memory cap.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include "svm/features.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/ovo_model.hpp"
+#include "svm/solver_kind.hpp"
 
 namespace cae::svm {
 
@@ -18,9 +19,10 @@ struct TrainOptions {
   KernelKind kernel = KernelKind::Rbf;
   GammaPolicy gamma;              // "scale" by default
   bool standardize = true;        // fit a Standardizer on the training set
-  int threads = 0;                // libsvm workers; 0: hardware threads
+  int threads = 0;                // solver workers; 0: hardware threads
   uint64_t memory_cap_bytes = 0;  // 0: default_memory_cap()
-  double cache_mb = 100.0;        // libsvm's cache per pair
+  SolverKind solver = SolverKind::Smo;
+  double cache_mb = 100.0;  // libsvm's cache per pair
   double eps = 1e-3;
   bool shrinking = true;
   int64_t tile_rows = 0;  // device tile rows; 0: kDefaultTileRows
@@ -40,8 +42,12 @@ struct TrainStats {
   double seconds = 0.0;
 };
 
-// min(24 GiB, half the physical memory).
-uint64_t default_memory_cap();
+// libsvm: min(24 GiB, half the physical memory), as before SMO existed.
+// SMO: room for every worker's pair, one being computed and one queued
+// ((workers + 2) x the largest pair), at most half the physical memory: its
+// pairs are small (4 bytes per kernel entry), and a larger cap would only let
+// the coordinator queue kernels ahead of the workers.
+uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes);
 
 // Throws SvmError (bad options, a pair that needs more than the cap),
 // BackendError, or what libsvm's worker threads threw.

@@ -6,8 +6,9 @@
 
 namespace cae::svm {
 
-PairScheduler::PairScheduler(uint64_t memory_cap, int total_pairs, Progress progress)
-    : cap_(memory_cap), total_(total_pairs), progress_(std::move(progress)) {}
+PairScheduler::PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind solver,
+                             Progress progress)
+    : cap_(memory_cap), total_(total_pairs), solver_(solver), progress_(std::move(progress)) {}
 
 void PairScheduler::report_progress(std::unique_lock<std::mutex>& lock) {
   const int done = static_cast<int>(solutions_.size());
@@ -42,13 +43,14 @@ bool PairScheduler::reserve(Job& job) {
   for (;;) {
     if (error_) return false;
     const int reuse = best_pooled(rows);
-    const uint64_t need = job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows));
+    const uint64_t need =
+        job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_));
     if (held_bytes_ + need <= cap_) {
       if (reuse >= 0) {
         job.workspace = std::move(pool_[static_cast<size_t>(reuse)]);
         pool_.erase(pool_.begin() + reuse);
       } else {
-        job.workspace = std::make_unique<PairWorkspace>(rows);
+        job.workspace = std::make_unique<PairWorkspace>(rows, solver_);
       }
       hold(need);
       peak_in_flight_ = std::max(peak_in_flight_, ++in_flight_);

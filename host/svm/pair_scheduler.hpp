@@ -1,10 +1,10 @@
 // The hand-over between the coordinator thread (the only one that talks to
-// the backend: it writes each pair's kernel into a workspace) and the libsvm
+// the backend: it writes each pair's kernel into a workspace) and the solver
 // worker threads, under a cap on the host memory the pairs may hold.
 //
 // Every byte is counted from the moment it is reserved: workspaces (in use or
 // kept in a pool for the next pair, which saves their page faults) and each
-// pair's libsvm allocations while it is queued or solving. The coordinator
+// pair's solver allocations while it is queued or solving. The coordinator
 // waits while a pair does not fit, dropping pooled workspaces it cannot use
 // first. The progress callback runs on the coordinator's thread.
 #pragma once
@@ -30,10 +30,11 @@ class PairScheduler {
   struct Job {
     PairRows rows;
     std::unique_ptr<PairWorkspace> workspace;
-    uint64_t solver_bytes = 0;  // libsvm's own allocations, given back when done
+    uint64_t solver_bytes = 0;  // the solver's own allocations, given back when done
   };
 
-  PairScheduler(uint64_t memory_cap, int total_pairs, Progress progress);
+  // Workspaces are laid out for `solver`.
+  PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind solver, Progress progress);
 
   // --- coordinator ---
   // Waits until the job fits under the cap, then gives it a workspace for
@@ -69,6 +70,7 @@ class PairScheduler {
 
   const uint64_t cap_;
   const int total_;
+  const SolverKind solver_;
   Progress progress_;
 
   std::mutex mutex_;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -38,6 +39,24 @@ struct ModelDeleter {
   void operator()(svm_model* model) const { svm_free_and_destroy_model(&model); }
 };
 
+std::string pair_name(const ClassPair& pair) {
+  return "SVM pair (" + std::to_string(pair.first) + ", " + std::to_string(pair.second) + ")";
+}
+
+// (global row, coefficient) entries in any order -> the solution, rows ascending.
+PairSolution sorted_solution(const PairRows& rows, std::vector<std::pair<int64_t, float>> entries,
+                             float rho) {
+  std::sort(entries.begin(), entries.end());
+  PairSolution solution;
+  solution.pair = rows.pair;
+  for (const auto& [row, coef] : entries) {
+    solution.support.push_back(row);
+    solution.coef.push_back(coef);
+  }
+  solution.rho = rho;
+  return solution;
+}
+
 PairSolution extract_solution(const svm_model& model, const PairRows& rows) {
   // libsvm orders labels by first appearance, so label[0] is +1 (the first
   // class, whose rows come first); the sign makes sure either way.
@@ -48,33 +67,12 @@ PairSolution extract_solution(const svm_model& model, const PairRows& rows) {
     const int64_t index = model.sv_indices[k] - 1;  // 1-based into the problem
     entries.emplace_back(rows.global_row(index), sign * static_cast<float>(model.sv_coef[0][k]));
   }
-  std::sort(entries.begin(), entries.end());
-  PairSolution solution;
-  solution.pair = rows.pair;
-  for (const auto& [row, coef] : entries) {
-    solution.support.push_back(row);
-    solution.coef.push_back(coef);
-  }
-  solution.rho = sign * static_cast<float>(model.rho[0]);
-  return solution;
+  return sorted_solution(rows, std::move(entries), sign * static_cast<float>(model.rho[0]));
 }
 
-}  // namespace
-
-int64_t PairRows::global_row(int64_t index) const {
-  const int side = index < count(0) ? 0 : 1;
-  return (*rows[side])[static_cast<size_t>(side == 0 ? index : index - count(0))];
-}
-
-uint64_t pair_solver_bytes(int64_t size, double cache_mb) {
-  return static_cast<uint64_t>(cache_mb * (1 << 20)) +
-         static_cast<uint64_t>(size) * kSolverBytesPerRow;
-}
-
-PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings) {
-  const std::string what = "SVM pair (" + std::to_string(rows.pair.first) + ", " +
-                           std::to_string(rows.pair.second) + ")";
+PairSolution solve_with_libsvm(const PairRows& rows, PairWorkspace& workspace,
+                               const SolverSettings& settings) {
+  const std::string what = pair_name(rows.pair);
   const int64_t l = rows.size();
   workspace.convert_to_nodes(l);
   std::vector<svm_node*> node_rows(static_cast<size_t>(l));
@@ -94,6 +92,53 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
     throw SvmError(what + ": libsvm training failed");
   }
   return extract_solution(*model, rows);
+}
+
+}  // namespace
+
+int64_t PairRows::global_row(int64_t index) const {
+  const int side = index < count(0) ? 0 : 1;
+  return (*rows[side])[static_cast<size_t>(side == 0 ? index : index - count(0))];
+}
+
+uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings) {
+  const uint64_t rows = static_cast<uint64_t>(size);
+  if (settings.solver == SolverKind::Smo) return rows * kSmoBytesPerRow;
+  return static_cast<uint64_t>(settings.cache_mb * (1 << 20)) + rows * kSolverBytesPerRow;
+}
+
+PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
+                        const SolverSettings& settings) {
+  if (workspace.solver() != settings.solver) {
+    throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
+  }
+  if (settings.solver == SolverKind::Libsvm) return solve_with_libsvm(rows, workspace, settings);
+  if (rows.size() > workspace.capacity_rows()) {
+    throw SvmError(pair_name(rows.pair) + " of " + std::to_string(rows.size()) +
+                   " rows does not fit its workspace");
+  }
+  return solve_pair_smo(rows, workspace.kernel(rows.size()), settings).solution;
+}
+
+SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
+                               const SolverSettings& settings) {
+  const int64_t l = rows.size();
+  const SmoResult result =
+      solve_smo(kernel, l, rows.count(0), {settings.C, settings.eps, settings.shrinking, 0});
+  std::vector<std::pair<int64_t, float>> entries;
+  for (int64_t r = 0; r < l; ++r) {
+    const double alpha = result.alpha[static_cast<size_t>(r)];
+    if (alpha <= 0.0) continue;
+    // coef = y alpha: the first class's rows are +1.
+    entries.emplace_back(rows.global_row(r),
+                         static_cast<float>(r < rows.count(0) ? alpha : -alpha));
+  }
+  SmoPairSolution out;
+  out.solution = sorted_solution(rows, std::move(entries), static_cast<float>(result.rho));
+  out.objective = result.objective;
+  out.iterations = result.iterations;
+  out.converged = result.converged;
+  return out;
 }
 
 void configure_libsvm_output(bool verbose) {

@@ -1,5 +1,6 @@
-// One class pair of the one-vs-one SVM: libsvm's C-SVC on a precomputed
-// kernel. This is what the worker threads run; it never touches the backend.
+// One class pair of the one-vs-one SVM: C-SVC on the pair's precomputed
+// kernel, by our SMO solver (svm/smo_solver.hpp) or by libsvm. This is what
+// the worker threads run; it never touches the backend.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "svm/class_layout.hpp"
 #include "svm/pair_workspace.hpp"
+#include "svm/solver_kind.hpp"
 
 namespace cae::svm {
 
@@ -26,6 +28,7 @@ struct SolverSettings {
   double eps = 1e-3;
   double cache_mb = 100.0;  // libsvm's kernel-column cache, per pair
   bool shrinking = true;
+  SolverKind solver = SolverKind::Smo;
 };
 
 // The decision function of one pair: dec(x) = sum_k coef[k] K(sv_k, x) - rho,
@@ -37,15 +40,27 @@ struct PairSolution {
   float rho = 0.0f;
 };
 
-// Host bytes libsvm allocates while solving `size` rows, beyond the
-// workspace: its column cache and per-row arrays.
-uint64_t pair_solver_bytes(int64_t size, double cache_mb);
+// Host bytes the solver allocates while solving `size` rows, beyond the
+// workspace: libsvm's column cache and per-row arrays, or SMO's per-row
+// arrays.
+uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings);
 
-// Solves the pair whose kernel `workspace` holds (PairWorkspace::kernel),
-// overwriting it with libsvm's node rows. Everything libsvm allocates is
-// freed before it returns; the workspace can be reused. Throws SvmError.
+// Solves the pair whose kernel `workspace` holds (PairWorkspace::kernel) with
+// settings.solver, which must be the workspace's. libsvm overwrites the kernel
+// with its node rows. Everything the solver allocates is freed before it
+// returns; the workspace can be reused. Throws SvmError.
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
                         const SolverSettings& settings);
+
+// The SMO path on its own, with what the tests compare against libsvm.
+struct SmoPairSolution {
+  PairSolution solution;
+  double objective = 0.0;  // the dual objective 1/2 a'Qa - e'a
+  int64_t iterations = 0;
+  bool converged = false;  // false: stopped at the iteration limit
+};
+SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
+                               const SolverSettings& settings);
 
 // libsvm prints its progress to stdout; keep it quiet unless `verbose` (then
 // it goes to stderr). Process-wide: call before starting worker threads.

@@ -9,13 +9,13 @@
 
 namespace cae::svm {
 
-uint64_t PairWorkspace::bytes_for(int64_t rows) {
+uint64_t PairWorkspace::bytes_for(int64_t rows, SolverKind solver) {
   const uint64_t l = static_cast<uint64_t>(rows);
-  return l * (l + 2) * sizeof(svm_node);
+  return solver == SolverKind::Smo ? l * l * sizeof(float) : l * (l + 2) * sizeof(svm_node);
 }
 
-PairWorkspace::PairWorkspace(int64_t capacity_rows)
-    : capacity_rows_(capacity_rows), bytes_(bytes_for(capacity_rows)) {
+PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver)
+    : capacity_rows_(capacity_rows), solver_(solver), bytes_(bytes_for(capacity_rows, solver)) {
   if (capacity_rows < 1 || capacity_rows > (int64_t{1} << 20)) {
     throw SvmError("cannot solve a class pair of " + std::to_string(capacity_rows) + " rows");
   }
@@ -32,12 +32,16 @@ PairWorkspace::PairWorkspace(int64_t capacity_rows)
 PairWorkspace::~PairWorkspace() { munmap(base_, bytes_); }
 
 float* PairWorkspace::kernel(int64_t l) const {
-  const uint64_t end = bytes_for(l);
+  if (solver_ == SolverKind::Smo) return reinterpret_cast<float*>(base_);
+  const uint64_t end = bytes_for(l, solver_);
   const uint64_t kernel_bytes = static_cast<uint64_t>(l) * static_cast<uint64_t>(l) * sizeof(float);
   return reinterpret_cast<float*>(reinterpret_cast<char*>(base_) + (end - kernel_bytes));
 }
 
 void PairWorkspace::convert_to_nodes(int64_t l) {
+  if (solver_ != SolverKind::Libsvm) {
+    throw SvmError("an SMO workspace holds no libsvm node rows");
+  }
   if (l < 1 || l > capacity_rows_) {
     throw SvmError("a class pair of " + std::to_string(l) + " rows does not fit its workspace");
   }

@@ -1,6 +1,7 @@
 // The memory one class pair is solved in, reused from pair to pair.
 //
-// It holds libsvm's PRECOMPUTED problem: l rows of l + 2 nodes (16 bytes
+// For the SMO solver it is just the pair's kernel, l x l floats row-major.
+// For libsvm it holds libsvm's PRECOMPUTED problem: l rows of l + 2 nodes (16 bytes
 // each). The coordinator first writes the pair's kernel, l x l floats
 // row-major, into the END of that region; the worker then turns it into node
 // rows in place, front to back. That is safe because node row r ends where
@@ -15,30 +16,36 @@
 
 #include <cstdint>
 
+#include "svm/solver_kind.hpp"
+
 namespace cae::svm {
 
 class PairWorkspace {
  public:
-  // Room for problems of up to `capacity_rows` rows. Throws SvmError.
-  explicit PairWorkspace(int64_t capacity_rows);
+  // Room for `solver`'s problems of up to `capacity_rows` rows. Throws
+  // SvmError.
+  PairWorkspace(int64_t capacity_rows, SolverKind solver);
   ~PairWorkspace();
   PairWorkspace(const PairWorkspace&) = delete;
   PairWorkspace& operator=(const PairWorkspace&) = delete;
 
-  // Bytes a workspace for `rows` rows takes.
-  static uint64_t bytes_for(int64_t rows);
+  // Bytes a workspace for `rows` rows of `solver` takes.
+  static uint64_t bytes_for(int64_t rows, SolverKind solver);
 
   int64_t capacity_rows() const { return capacity_rows_; }
+  SolverKind solver() const { return solver_; }
   uint64_t bytes() const { return bytes_; }
 
   // Where the kernel of an l-row problem goes (l <= capacity_rows()).
   float* kernel(int64_t l) const;
   // Rewrites that kernel as libsvm node rows (row r at nodes() + r * (l + 2)).
+  // Only for a libsvm workspace.
   void convert_to_nodes(int64_t l);
   svm_node* nodes() const { return base_; }
 
  private:
   int64_t capacity_rows_ = 0;
+  SolverKind solver_ = SolverKind::Libsvm;
   uint64_t bytes_ = 0;
   svm_node* base_ = nullptr;
 };

@@ -121,9 +121,20 @@ TEST_CASE("a memory cap that fits one pair at a time still trains the same model
   // smaller pair, so reuse of a bigger workspace is exercised too.
   const FeatureSet train = unbalanced_training_set();
   TrainOptions options = small_options();
+  SUBCASE("smo") { options.solver = SolverKind::Smo; }
+  SUBCASE("libsvm") { options.solver = SolverKind::Libsvm; }
+  SolverSettings settings;
+  settings.solver = options.solver;
+  settings.cache_mb = options.cache_mb;
   const uint64_t one_pair =
-      PairWorkspace::bytes_for(105) + pair_solver_bytes(105, options.cache_mb);
-  options.memory_cap_bytes = one_pair + one_pair / 2;
+      PairWorkspace::bytes_for(105, options.solver) + pair_solver_bytes(105, settings);
+  // No second pair fits next to the largest workspace: libsvm's 1 MB cache
+  // per pair sees to that at 1.5 pairs; SMO's smallest pair (20 + 30 rows)
+  // needs more than a 50-row workspace alone.
+  options.memory_cap_bytes = options.solver == SolverKind::Libsvm
+                                 ? one_pair + one_pair / 2
+                                 : PairWorkspace::bytes_for(105, options.solver) +
+                                       PairWorkspace::bytes_for(50, options.solver);
   TrainStats capped_stats;
   const OvoModel capped = train_ovo(test::cpu_context(), train, options, &capped_stats);
   CHECK(capped_stats.peak_pairs_in_flight == 1);

@@ -29,8 +29,8 @@ PairScheduler::Job job_for(const std::vector<int64_t>& side) {
 }  // namespace
 
 TEST_CASE("PairScheduler: a job waits until it fits, then reuses the finished pair's workspace") {
-  const uint64_t one_pair = PairWorkspace::bytes_for(20) + kSolverBytes;
-  PairScheduler scheduler(one_pair + one_pair / 2, 2, nullptr);
+  const uint64_t one_pair = PairWorkspace::bytes_for(20, SolverKind::Libsvm) + kSolverBytes;
+  PairScheduler scheduler(one_pair + one_pair / 2, 2, SolverKind::Libsvm, nullptr);
   PairScheduler::Job first = job_for(kTenRows);
   REQUIRE(scheduler.reserve(first));
   REQUIRE(first.workspace);
@@ -51,8 +51,8 @@ TEST_CASE("PairScheduler: a job waits until it fits, then reuses the finished pa
 }
 
 TEST_CASE("PairScheduler: a pooled workspace too small to reuse is dropped to make room") {
-  const uint64_t big_pair = PairWorkspace::bytes_for(20) + kSolverBytes;
-  PairScheduler scheduler(big_pair + 10, 2, nullptr);
+  const uint64_t big_pair = PairWorkspace::bytes_for(20, SolverKind::Libsvm) + kSolverBytes;
+  PairScheduler scheduler(big_pair + 10, 2, SolverKind::Libsvm, nullptr);
   PairScheduler::Job small = job_for(kFiveRows);
   REQUIRE(scheduler.reserve(small));
   scheduler.complete(PairSolution{}, std::move(small));
@@ -63,13 +63,14 @@ TEST_CASE("PairScheduler: a pooled workspace too small to reuse is dropped to ma
 }
 
 TEST_CASE("PairScheduler: a job that can never fit is an error, not a hang") {
-  PairScheduler scheduler(1000, 1, nullptr);
+  PairScheduler scheduler(1000, 1, SolverKind::Libsvm, nullptr);
   PairScheduler::Job job = job_for(kTenRows);
   CHECK_THROWS_AS(scheduler.reserve(job), SvmError);
 }
 
 TEST_CASE("PairScheduler: a worker failure wakes the coordinator and is rethrown") {
-  PairScheduler scheduler(PairWorkspace::bytes_for(20) + kSolverBytes, 2, nullptr);
+  PairScheduler scheduler(PairWorkspace::bytes_for(20, SolverKind::Libsvm) + kSolverBytes, 2,
+                          SolverKind::Libsvm, nullptr);
   PairScheduler::Job first = job_for(kTenRows);
   REQUIRE(scheduler.reserve(first));
   std::thread worker([&] {
@@ -88,7 +89,7 @@ TEST_CASE("PairScheduler: progress reaches total on the coordinator's thread") {
   std::vector<int> seen;
   const auto coordinator = std::this_thread::get_id();
   bool same_thread = true;
-  PairScheduler scheduler(uint64_t{1} << 20, 2, [&](int done, int total) {
+  PairScheduler scheduler(uint64_t{1} << 20, 2, SolverKind::Libsvm, [&](int done, int total) {
     same_thread = same_thread && std::this_thread::get_id() == coordinator && total == 2;
     seen.push_back(done);
   });

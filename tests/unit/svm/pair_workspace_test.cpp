@@ -9,7 +9,7 @@
 using namespace cae::svm;
 
 TEST_CASE("PairWorkspace turns the kernel written at its end into libsvm rows in place") {
-  PairWorkspace workspace(9);
+  PairWorkspace workspace(9, SolverKind::Libsvm);
   CHECK(workspace.bytes() == 9 * 11 * sizeof(svm_node));
   for (int64_t l : {9, 7, 1}) {  // full capacity, then smaller problems in the same memory
     float* kernel = workspace.kernel(l);

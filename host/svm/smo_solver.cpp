@@ -1,0 +1,249 @@
+#include "svm/smo_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+// Curvature used when K_ii + K_jj - 2 K_ij is not positive (a kernel that is
+// not quite positive semi-definite in float32): the step then goes to a bound.
+constexpr double kTau = 1e-12;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The solver's state: everything in the original row order.
+class Smo {
+ public:
+  Smo(const float* kernel, int64_t l, int64_t positives, double C)
+      : K_(kernel), l_(static_cast<size_t>(l)), C_(C) {
+    y_.resize(l_);
+    diagonal_.resize(l_);
+    alpha_.assign(l_, 0.0);
+    gradient_.assign(l_, -1.0);  // Q 0 - e
+    for (size_t t = 0; t < l_; ++t) {
+      y_[t] = static_cast<int64_t>(t) < positives ? 1.0 : -1.0;
+      diagonal_[t] = K_[t * l_ + t];
+    }
+    active_.resize(l_);
+    std::iota(active_.begin(), active_.end(), size_t{0});
+  }
+
+  // One step of SMO on the active variables. False when their KKT violation
+  // is at most eps (or no pair can move).
+  bool step(double eps) {
+    // i: the most violating variable that may move up (y_i a_i can grow).
+    size_t i = l_;
+    double up_max = -kInfinity;  // m(a) = max over I_up of -y G
+    for (const size_t t : active_) {
+      if (!may_move_up(t)) continue;
+      const double violation = -y_[t] * gradient_[t];
+      if (violation >= up_max) {
+        up_max = violation;
+        i = t;
+      }
+    }
+    if (i == l_) return false;
+    // j: among the variables that may move down, the one whose pairing with
+    // i decreases the objective most (second order: gain b^2 / a).
+    const float* Ki = K_ + i * l_;
+    size_t j = l_;
+    double low_max = -kInfinity;  // -M(a) = max over I_low of y G
+    double best_gain = 0.0;
+    for (const size_t t : active_) {
+      if (!may_move_down(t)) continue;
+      const double yg = y_[t] * gradient_[t];
+      low_max = std::max(low_max, yg);
+      const double b = up_max + yg;
+      if (b <= 0.0) continue;
+      double a = diagonal_[i] + diagonal_[t] - 2.0 * Ki[t];
+      if (a <= 0.0) a = kTau;
+      const double gain = b * b / a;
+      if (gain >= best_gain) {
+        best_gain = gain;
+        j = t;
+      }
+    }
+    if (up_max + low_max <= eps || j == l_) return false;
+    update(i, j, up_max + y_[j] * gradient_[j]);
+    return true;
+  }
+
+  bool all_active() const { return active_.size() == l_; }
+
+  // Shrinking: a variable at a bound whose gradient says it would not move
+  // even paired with the most violating variable of the other set leaves the
+  // active set (its gradient is then no longer updated). When the violation
+  // first gets within 10 eps, everything is brought back once, so variables
+  // dropped early on a rough gradient get another look.
+  void shrink(double eps) {
+    double up_max = -kInfinity;
+    double low_max = -kInfinity;
+    for (const size_t t : active_) {
+      if (may_move_up(t)) up_max = std::max(up_max, -y_[t] * gradient_[t]);
+      if (may_move_down(t)) low_max = std::max(low_max, y_[t] * gradient_[t]);
+    }
+    if (!reactivated_near_end_ && up_max + low_max <= 10.0 * eps) {
+      reactivated_near_end_ = true;
+      reactivate_all();
+    }
+    size_t kept = 0;
+    for (const size_t t : active_) {
+      const bool up = may_move_up(t);
+      const bool down = may_move_down(t);
+      const double yg = y_[t] * gradient_[t];
+      // Only in I_up: it could only pair with a j whose y G exceeds its own.
+      // Only in I_low: it could only pair with an i whose -y G exceeds its own.
+      const bool idle = (up && !down && yg > low_max) || (down && !up && -yg > up_max);
+      if (!idle) active_[kept++] = t;
+    }
+    active_.resize(kept);
+  }
+
+  // Recomputes the inactive variables' gradients from the support vectors,
+  // G_t = y_t sum_j y_j a_j K_tj - 1, and makes every variable active.
+  void reactivate_all() {
+    if (all_active()) return;
+    std::vector<char> is_active(l_, 0);
+    for (const size_t t : active_) is_active[t] = 1;
+    std::vector<size_t> support;
+    for (size_t t = 0; t < l_; ++t) {
+      if (alpha_[t] > 0.0) support.push_back(t);
+    }
+    for (size_t t = 0; t < l_; ++t) {
+      if (is_active[t]) continue;
+      const float* Kt = K_ + t * l_;
+      double sum = 0.0;
+      for (const size_t j : support) sum += y_[j] * alpha_[j] * static_cast<double>(Kt[j]);
+      gradient_[t] = y_[t] * sum - 1.0;
+    }
+    active_.resize(l_);
+    std::iota(active_.begin(), active_.end(), size_t{0});
+  }
+
+  SmoResult finish(int64_t iterations, bool converged) {
+    reactivate_all();  // rho and the objective need every gradient
+    SmoResult result;
+    result.rho = rho();
+    double twice_objective = 0.0;
+    for (size_t t = 0; t < l_; ++t) twice_objective += alpha_[t] * (gradient_[t] - 1.0);
+    result.objective = 0.5 * twice_objective;
+    result.iterations = iterations;
+    result.converged = converged;
+    result.alpha = std::move(alpha_);
+    return result;
+  }
+
+ private:
+  bool may_move_up(size_t t) const { return y_[t] > 0 ? alpha_[t] < C_ : alpha_[t] > 0.0; }
+  bool may_move_down(size_t t) const { return y_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < C_; }
+
+  // Moves along the feasible line a_i += y_i s, a_j -= y_j s (y'a stays 0).
+  // The objective along it has slope -b and curvature
+  // a = K_ii + K_jj - 2 K_ij, so the unconstrained step is s = b / a, cut
+  // where a_i or a_j reaches a bound (then set exactly, so the bound tests
+  // above see it).
+  void update(size_t i, size_t j, double b) {
+    const float* Ki = K_ + i * l_;
+    const float* Kj = K_ + j * l_;
+    double curvature = diagonal_[i] + diagonal_[j] - 2.0 * Ki[j];
+    if (curvature <= 0.0) curvature = kTau;
+    const double room_i = y_[i] > 0 ? C_ - alpha_[i] : alpha_[i];
+    const double room_j = y_[j] > 0 ? alpha_[j] : C_ - alpha_[j];
+    double s = b / curvature;
+    bool i_hits_bound = false;
+    bool j_hits_bound = false;
+    if (s >= room_i) {
+      s = room_i;
+      i_hits_bound = true;
+    }
+    if (s >= room_j) {
+      s = room_j;
+      j_hits_bound = true;
+      i_hits_bound = s >= room_i;
+    }
+    alpha_[i] = i_hits_bound ? (y_[i] > 0 ? C_ : 0.0) : alpha_[i] + y_[i] * s;
+    alpha_[j] = j_hits_bound ? (y_[j] > 0 ? 0.0 : C_) : alpha_[j] - y_[j] * s;
+    // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj); K symmetric.
+    for (const size_t t : active_) {
+      gradient_[t] += y_[t] * s * (static_cast<double>(Ki[t]) - static_cast<double>(Kj[t]));
+    }
+  }
+
+  // The decision offset: at the optimum y_t G_t = rho for every free
+  // variable (averaged to spread rounding); with none free, the middle of
+  // the interval the bounded variables' KKT conditions leave for it.
+  double rho() const {
+    double upper = kInfinity;
+    double lower = -kInfinity;
+    double free_sum = 0.0;
+    int64_t free_count = 0;
+    for (size_t t = 0; t < l_; ++t) {
+      const double yg = y_[t] * gradient_[t];
+      const bool at_zero = alpha_[t] <= 0.0;
+      const bool at_C = alpha_[t] >= C_;
+      if (!at_zero && !at_C) {
+        free_sum += yg;
+        ++free_count;
+      } else if (may_move_up(t)) {  // rho may not exceed y G here
+        upper = std::min(upper, yg);
+      } else {  // may only move down: rho may not be below y G
+        lower = std::max(lower, yg);
+      }
+    }
+    return free_count > 0 ? free_sum / static_cast<double>(free_count) : 0.5 * (upper + lower);
+  }
+
+  const float* K_;
+  size_t l_;
+  double C_;
+  std::vector<double> y_;
+  std::vector<double> diagonal_;
+  std::vector<double> alpha_;
+  std::vector<double> gradient_;
+  std::vector<size_t> active_;  // the variables SMO still looks at
+  bool reactivated_near_end_ = false;
+};
+
+}  // namespace
+
+SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
+                    const SmoSettings& settings) {
+  if (l < 1 || positives < 0 || positives > l || !kernel) {
+    throw SvmError("SMO needs a kernel of at least one row and at most l positive rows (l = " +
+                   std::to_string(l) + ", positives = " + std::to_string(positives) + ")");
+  }
+  if (!(settings.C > 0.0) || !std::isfinite(settings.C) || !(settings.eps > 0.0) ||
+      settings.max_iterations < 0) {
+    throw SvmError("SMO needs C > 0, eps > 0 and a non-negative iteration limit");
+  }
+  const int64_t limit =
+      settings.max_iterations > 0 ? settings.max_iterations : std::max<int64_t>(10000000, 100 * l);
+  Smo smo(kernel, l, positives, settings.C);
+  // Shrink every min(l, 1000) iterations, as libsvm does.
+  const int64_t shrink_interval = std::min<int64_t>(l, 1000);
+  int64_t until_shrink = shrink_interval;
+  int64_t iterations = 0;
+  while (iterations < limit) {
+    if (settings.shrinking && --until_shrink == 0) {
+      smo.shrink(settings.eps);
+      until_shrink = shrink_interval;
+    }
+    if (!smo.step(settings.eps)) {
+      // Optimal on the active set: check it on all of them before stopping.
+      if (smo.all_active()) return smo.finish(iterations, true);
+      smo.reactivate_all();
+      until_shrink = shrink_interval;
+      continue;
+    }
+    ++iterations;
+  }
+  return smo.finish(iterations, false);
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,48 @@
+// Our dual solver for one C-SVC class pair, on the pair's whole kernel as the
+// backend wrote it: dense, row-major float32 [l, l], resident, so no kernel
+// cache and no conversion (4 bytes per entry where libsvm's PRECOMPUTED input
+// takes 16).
+//
+// The method is libsvm's (Fan, Chen & Lin 2005): sequential minimal
+// optimisation of
+//     min_a  1/2 a'Qa - e'a   subject to  y'a = 0,  0 <= a_i <= C,
+// Q_ij = y_i y_j K_ij, two variables at a time, the pair chosen by
+// second-order working-set selection (WSS3), stopped when the largest KKT
+// violation m(a) - M(a) is at most eps, rho from the free variables' gradients.
+// Gradients are kept in double. Optional shrinking (libsvm's rule) narrows the
+// O(l) scans of each iteration to the variables that can still move.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cae::svm {
+
+struct SmoSettings {
+  double C = 1.0;
+  double eps = 1e-3;
+  bool shrinking = true;
+  // 0: libsvm's limit, max(10^7, 100 l). Past it the result is returned as it
+  // is, with converged == false (libsvm warns and does the same).
+  int64_t max_iterations = 0;
+};
+
+struct SmoResult {
+  std::vector<double> alpha;  // one per row, in [0, C]
+  // dec(x) = sum_i y_i alpha_i K(x_i, x) - rho; dec > 0 means y = +1.
+  double rho = 0.0;
+  double objective = 0.0;  // 1/2 a'Qa - e'a at the solution
+  int64_t iterations = 0;
+  bool converged = false;
+};
+
+// `kernel` holds K for `l` rows, rows [0, positives) labelled +1 and the rest
+// -1. Throws SvmError for an empty problem or settings out of range.
+SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
+
+// Host bytes solve_smo allocates per row (alpha, gradient, labels, diagonal,
+// active set and a flag while reactivating).
+constexpr uint64_t kSmoBytesPerRow = 4 * sizeof(double) + sizeof(std::size_t) + 1;
+
+}  // namespace cae::svm
