@@ -12,6 +12,7 @@
 #include "svm/libsvm_export.hpp"
 #include "svm/model_file.hpp"
 #include "svm/predictor.hpp"
+#include "svm/solver_kind.hpp"
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
 
@@ -88,10 +89,17 @@ int run_svm(const po::variables_map& vm) {
   SelectedSvm selected = select_and_train_svm(*session.context, train, options, validation, std::cout);
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
-  std::printf("svm: C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs at once\n",
-              selected.options.C,
+  std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs "
+              "at once\n",
+              svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma, stats.seconds,
               double(stats.peak_reserved_bytes) / (1u << 30), stats.peak_pairs_in_flight);
+  if (stats.unconverged_pairs > 0) {
+    std::fprintf(stderr,
+                 "cae svm: warning: %d class pair(s) stopped at the solver's iteration limit before "
+                 "reaching --eps; the model is usable but not optimal (try a smaller C)\n",
+                 stats.unconverged_pairs);
+  }
   svm::save_model(model, out);
   std::cout << "model: " << out << "\n";
   if (vm.count("export-libsvm")) {

@@ -85,8 +85,9 @@ uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pai
   const uint64_t physical =
       pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size : 48 * kGiB;
   if (solver == SolverKind::Libsvm) return std::min<uint64_t>(24 * kGiB, physical / 2);
-  return std::min<uint64_t>(physical / 2,
-                            static_cast<uint64_t>(std::max(workers, 1) + 2) * largest_pair_bytes);
+  const uint64_t wanted = static_cast<uint64_t>(std::max(workers, 1) + 2) * largest_pair_bytes;
+  const uint64_t bounded = std::max(2 * largest_pair_bytes, std::min<uint64_t>(wanted, 4 * kGiB));
+  return std::min<uint64_t>(physical / 2, bounded);
 }
 
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
@@ -153,7 +154,10 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
   class_rows.clear();
   scheduler.rethrow_if_failed();
 
-  OvoModel model = assemble_model(train, layout, standardizer, scheduler.take_solutions(),
+  std::vector<PairSolution> solutions = scheduler.take_solutions();
+  const int unconverged = static_cast<int>(std::count_if(
+      solutions.begin(), solutions.end(), [](const PairSolution& s) { return !s.converged; }));
+  OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions),
                                   options.kernel, spec.gamma, options.C);
   if (stats) {
     stats->pairs = static_cast<int>(order.size());
@@ -163,6 +167,7 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
     stats->peak_reserved_bytes = scheduler.peak_bytes();
     stats->peak_pairs_in_flight = scheduler.peak_pairs_in_flight();
     stats->support_vectors = model.sv_count;
+    stats->unconverged_pairs = unconverged;
     stats->seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }

@@ -40,13 +40,17 @@ struct TrainStats {
   int peak_pairs_in_flight = 0;
   int64_t support_vectors = 0;  // size of the union
   double seconds = 0.0;
+  int unconverged_pairs = 0;  // pairs whose solver stopped at its iteration limit
 };
 
 // libsvm: min(24 GiB, half the physical memory), as before SMO existed.
 // SMO: room for every worker's pair, one being computed and one queued
-// ((workers + 2) x the largest pair), at most half the physical memory: its
-// pairs are small (4 bytes per kernel entry), and a larger cap would only let
-// the coordinator queue kernels ahead of the workers.
+// ((workers + 2) x the largest pair), but no more than 4 GiB unless two pairs
+// need more, and at most half the physical memory: its pairs are small (4
+// bytes per kernel entry), ten 10,000-row pairs in flight keep 16 cores busy
+// (the backend computes the kernels one pair at a time), and a larger cap
+// would only let the coordinator queue kernels ahead of the workers while the
+// whole pipeline should fit a few GiB.
 uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes);
 
 // Throws SvmError (bad options, a pair that needs more than the cap),

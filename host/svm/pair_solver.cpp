@@ -138,6 +138,7 @@ SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
   out.objective = result.objective;
   out.iterations = result.iterations;
   out.converged = result.converged;
+  out.solution.converged = result.converged;
   return out;
 }
 

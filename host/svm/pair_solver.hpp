@@ -38,6 +38,7 @@ struct PairSolution {
   std::vector<int64_t> support;  // global training rows, ascending
   std::vector<float> coef;       // one per support vector
   float rho = 0.0f;
+  bool converged = true;  // false: SMO stopped at its iteration limit (libsvm only warns)
 };
 
 // Host bytes the solver allocates while solving `size` rows, beyond the
