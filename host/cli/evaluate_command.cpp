@@ -41,9 +41,10 @@ int run_evaluate(const po::variables_map& vm) {
   start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
-  svm::FeatureSet test = to_feature_set(
-      nn::extract_features(*session.context, model, recipe, data.test, 256, &std::cout, "encode test"),
-      recipe.dim(), data.test);
+  svm::FeatureSet test =
+      to_feature_set(nn::extract_features(*session.context, model, recipe, data.test, 256,
+                                          &std::cout, "encode test"),
+                     recipe.dim(), data.test);
   ReportData report;
   report.title = "cae evaluation";
   report.backend = session.backend->name;
@@ -63,7 +64,9 @@ int run_evaluate(const po::variables_map& vm) {
 }  // namespace
 
 Command evaluate_command() {
-  return {"evaluate", "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data DIR] [--features NAME] --out DIR",
+  return {"evaluate",
+          "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data DIR] [--features NAME] "
+          "--out DIR",
           "Classify the test set; write accuracy, confusion matrix, predictions and report.html",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);

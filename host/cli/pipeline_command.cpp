@@ -85,12 +85,14 @@ int run_pipeline(const po::variables_map& vm) {
   stage.restart();
   nn::Autoencoder model(context, trained.final_state.parameters);
   const nn::Parameters& weights = trained.final_state.parameters;
-  svm::FeatureSet train_features = to_feature_set(
-      nn::extract_features(session.contexts(), weights, recipe, data.train, 256, &std::cout, "encode train"),
-      recipe.dim(), data.train);
-  svm::FeatureSet test_features = to_feature_set(
-      nn::extract_features(session.contexts(), weights, recipe, data.test, 256, &std::cout, "encode test"),
-      recipe.dim(), data.test);
+  svm::FeatureSet train_features =
+      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,
+                                          &std::cout, "encode train"),
+                     recipe.dim(), data.train);
+  svm::FeatureSet test_features =
+      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.test, 256,
+                                          &std::cout, "encode test"),
+                     recipe.dim(), data.test);
   write_features_json(out + "/features.json", recipe, train_options.checkpoint_path);
   timings.emplace_back("extract features", stage.seconds());
 

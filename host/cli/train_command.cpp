@@ -85,7 +85,8 @@ int run_train(const po::variables_map& vm) {
 
 Command train_command() {
   return {"train",
-          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] [--batch 64] "
+          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] "
+          "[--batch 64] "
           "[--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
           "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--out CKPT] [--resume CKPT]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",

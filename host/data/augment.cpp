@@ -37,7 +37,8 @@ void shift_image(float* image, int dx, int dy) {
       for (int x = 0; x < kSize; ++x) {
         const int sy = y + dy, sx = x + dx;
         const bool inside = sy >= 0 && sy < kSize && sx >= 0 && sx < kSize;
-        image[(c * kSize + y) * kSize + x] = inside ? copy[size_t((c * kSize + sy) * kSize + sx)] : 0.0f;
+        image[(c * kSize + y) * kSize + x] =
+            inside ? copy[size_t((c * kSize + sy) * kSize + sx)] : 0.0f;
       }
     }
   }
@@ -54,9 +55,12 @@ Augmentation parse_augmentation(const std::string& name) {
 
 const char* augmentation_name(Augmentation augmentation) {
   switch (augmentation) {
-    case Augmentation::None: return "none";
-    case Augmentation::Flip: return "flip";
-    case Augmentation::FlipCrop: return "flip-crop";
+    case Augmentation::None:
+      return "none";
+    case Augmentation::Flip:
+      return "flip";
+    case Augmentation::FlipCrop:
+      return "flip-crop";
   }
   throw std::logic_error("unknown augmentation");
 }

@@ -135,9 +135,12 @@ void Autoencoder::encode_maps(const Tensor& input) {
 const Tensor& Autoencoder::encoder_map(EncoderMap map, int64_t batch) {
   Activations& a = activations_for(batch, false);
   switch (map) {
-    case EncoderMap::Conv1: return a.conv[0];
-    case EncoderMap::Conv2: return a.conv[1];
-    case EncoderMap::Latent: return a.resized[1];
+    case EncoderMap::Conv1:
+      return a.conv[0];
+    case EncoderMap::Conv2:
+      return a.conv[1];
+    case EncoderMap::Latent:
+      return a.resized[1];
   }
   throw std::logic_error("unknown encoder map");
 }

@@ -30,18 +30,24 @@ int map_channels(EncoderMap map) {
 
 int map_size(EncoderMap map) {
   switch (map) {
-    case EncoderMap::Conv1: return kLayers[0].size;
-    case EncoderMap::Conv2: return kLayers[1].size;
-    case EncoderMap::Latent: return kLatentSize;
+    case EncoderMap::Conv1:
+      return kLayers[0].size;
+    case EncoderMap::Conv2:
+      return kLayers[1].size;
+    case EncoderMap::Latent:
+      return kLatentSize;
   }
   throw std::logic_error("unknown encoder map");
 }
 
 const char* map_name(EncoderMap map) {
   switch (map) {
-    case EncoderMap::Conv1: return "conv1";
-    case EncoderMap::Conv2: return "conv2";
-    case EncoderMap::Latent: return "latent";
+    case EncoderMap::Conv1:
+      return "conv1";
+    case EncoderMap::Conv2:
+      return "conv2";
+    case EncoderMap::Latent:
+      return "latent";
   }
   throw std::logic_error("unknown encoder map");
 }
@@ -92,7 +98,8 @@ const FeatureRecipe& feature_recipe(const std::string& name) {
 std::string feature_recipe_help() {
   std::string text;
   for (const FeatureRecipe& recipe : feature_recipes()) {
-    text += "\n  " + recipe.name + " (" + std::to_string(recipe.dim()) + "-d): " + recipe.describe();
+    text +=
+        "\n  " + recipe.name + " (" + std::to_string(recipe.dim()) + "-d): " + recipe.describe();
   }
   return text;
 }

@@ -18,7 +18,7 @@ struct FeatureTap {
   EncoderMap map;
   int grid;
 
-  int64_t dim() const;    // channels * grid * grid
+  int64_t dim() const;     // channels * grid * grid
   int pool_steps() const;  // 2x2 max-pools from the map's size down to grid
 };
 

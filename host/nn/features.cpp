@@ -110,9 +110,10 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     int batch_size, std::ostream* log, const std::string& label) {
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
-  encode_rows(context, model, recipe, images, 0, images.size(), batch_size, features.data(), [&](size_t n) {
-    if (progress) progress->advance(int64_t(n));
-  });
+  encode_rows(context, model, recipe, images, 0, images.size(), batch_size, features.data(),
+              [&](size_t n) {
+                if (progress) progress->advance(int64_t(n));
+              });
   if (progress) progress->finish();
   return features;
 }
@@ -130,8 +131,8 @@ std::vector<float> extract_features(const std::vector<Context*>& contexts,
     const size_t first = images.size() * d / devices;
     const size_t last = images.size() * (d + 1) / devices;
     Autoencoder model(*contexts[d], parameters);
-    encode_rows(*contexts[d], model, recipe, images, first, last - first, batch_size, features.data(),
-                [&](size_t n) {
+    encode_rows(*contexts[d], model, recipe, images, first, last - first, batch_size,
+                features.data(), [&](size_t n) {
                   done += int64_t(n);
                   // The reporter is not thread-safe: only the calling thread draws it.
                   if (d == 0 && progress) progress->update(done.load());

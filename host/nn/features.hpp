@@ -22,6 +22,7 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
 // by its own copy of the model on its own thread.
 std::vector<float> extract_features(const std::vector<Context*>& contexts,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
-                                    const ImageSet& images, int batch_size, std::ostream* log, const std::string& label);
+                                    const ImageSet& images, int batch_size, std::ostream* log,
+                                    const std::string& label);
 
 }  // namespace cae::nn

@@ -94,7 +94,8 @@ TEST_CASE("none leaves the batch alone; flip mirrors some images and keeps the r
   int flips = 0;
   for (size_t i = 0; i < 16; ++i) {
     bool flipped = false;
-    REQUIRE(is_flip_and_shift(original.data() + i * kPixels, batch.data() + i * kPixels, 0, flipped));
+    REQUIRE(
+        is_flip_and_shift(original.data() + i * kPixels, batch.data() + i * kPixels, 0, flipped));
     flips += flipped ? 1 : 0;
   }
   // 16 fair coins: all heads or all tails has probability 2^-15 (and the seed is fixed).
@@ -113,10 +114,11 @@ TEST_CASE("flip-crop keeps the shape and moves pixels by at most two, zeros shif
     bool flipped = false;
     CHECK(is_flip_and_shift(original.data() + i * kPixels, batch.data() + i * kPixels,
                             BatchAugmenter::kMaxShift, flipped));
-    moved += std::equal(original.begin() + long(i * kPixels), original.begin() + long((i + 1) * kPixels),
-                        batch.begin() + long(i * kPixels))
-                 ? 0
-                 : 1;
+    moved +=
+        std::equal(original.begin() + long(i * kPixels), original.begin() + long((i + 1) * kPixels),
+                   batch.begin() + long(i * kPixels))
+            ? 0
+            : 1;
   }
   CHECK(moved > 0);
 }

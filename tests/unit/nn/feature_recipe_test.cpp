@@ -44,7 +44,8 @@ ImageSet mirrored(const ImageSet& images) {
   ImageSet out = images;
   constexpr size_t side = cifar::kImageSide;
   for (size_t row = 0; row < out.pixels.size() / side; ++row) {
-    std::reverse(out.pixels.begin() + long(row * side), out.pixels.begin() + long((row + 1) * side));
+    std::reverse(out.pixels.begin() + long(row * side),
+                 out.pixels.begin() + long((row + 1) * side));
   }
   return out;
 }
