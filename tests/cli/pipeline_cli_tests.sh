@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end CLI tests of the pipeline commands on the cpu backend and tiny
-# synthetic data: data synth/check, train, extract, svm (+ libsvm export),
+# synthetic data: data synth/check, train (+ augmentation), extract (+ feature
+# recipes), svm (+ libsvm export),
 # evaluate, and the bad-input contract (one line, non-zero exit, nothing left
 # under a final name), and SIGINT during training (resumable checkpoint).
 # usage: pipeline_cli_tests.sh CAE
