@@ -6,6 +6,7 @@
 #include "backend_session.hpp"
 #include "commands.hpp"
 #include "evaluation.hpp"
+#include "feature_options.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -18,14 +19,16 @@ int run_evaluate(const po::variables_map& vm) {
   const std::string weights = vm["weights"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   const std::string data_dir = resolve_data_dir(vm);
+  const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   const std::string svm_path = vm["svm"].as<std::string>();
   svm::OvoModel svm_model = svm::load_model(svm_path);
   // A model of other features or classes would only fail after encoding.
-  if (svm_model.dim != nn::kFeatureDim) {
+  if (svm_model.dim != recipe.dim()) {
     throw std::runtime_error(svm_path + " classifies " + std::to_string(svm_model.dim) +
-                             "-d features; the encoder gives " + std::to_string(nn::kFeatureDim));
+                             "-d features; --features " + recipe.name + " gives " +
+                             std::to_string(recipe.dim()));
   }
   for (int32_t label : svm_model.classes) {
     if (label < 0 || label >= 10) {
@@ -38,13 +41,18 @@ int run_evaluate(const po::variables_map& vm) {
   start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
-  svm::FeatureSet test = to_feature_set(
-      nn::extract_features(*session.context, model, data.test, 256, &std::cout, "encode test"), data.test);
+  svm::FeatureSet test =
+      to_feature_set(nn::extract_features(*session.context, model, recipe, data.test, 256,
+                                          &std::cout, "encode test"),
+                     recipe.dim(), data.test);
   ReportData report;
   report.title = "cae evaluation";
   report.backend = session.backend->name;
   report.device = session.device.name;
-  report.settings = {{"weights", weights}, {"svm", svm_path}, {"test images", std::to_string(test.rows)}};
+  report.settings = {{"weights", weights},
+                     {"svm", svm_path},
+                     feature_setting(recipe),
+                     {"test images", std::to_string(test.rows)}};
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   EvaluationOutcome outcome = evaluate_and_report(*session.context, model, svm_model, data, test,
@@ -56,11 +64,14 @@ int run_evaluate(const po::variables_map& vm) {
 }  // namespace
 
 Command evaluate_command() {
-  return {"evaluate", "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data DIR] --out DIR",
+  return {"evaluate",
+          "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data DIR] [--features NAME] "
+          "--out DIR",
           "Classify the test set; write accuracy, confusion matrix, predictions and report.html",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_data_option(options);
+            add_features_option(options);
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
                 ("svm", po::value<std::string>()->required()->value_name("MODEL"), "model from `cae svm`")

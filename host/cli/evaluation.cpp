@@ -50,10 +50,10 @@ void write_reconstructions(Context& context, nn::Autoencoder& model, const Cifar
 
 }  // namespace
 
-svm::FeatureSet to_feature_set(std::vector<float> features, const ImageSet& images) {
+svm::FeatureSet to_feature_set(std::vector<float> features, int64_t dim, const ImageSet& images) {
   svm::FeatureSet set;
   set.rows = int64_t(images.size());
-  set.dim = nn::kFeatureDim;
+  set.dim = dim;
   set.values = std::move(features);
   set.labels.assign(images.labels.begin(), images.labels.end());
   return set;

@@ -14,8 +14,8 @@
 
 namespace cae::cli {
 
-// Features of a whole split as the SVM stage wants them.
-svm::FeatureSet to_feature_set(std::vector<float> features, const ImageSet& images);
+// Features of a whole split (rows of `dim` floats) as the SVM stage wants them.
+svm::FeatureSet to_feature_set(std::vector<float> features, int64_t dim, const ImageSet& images);
 
 struct EvaluationOutcome {
   double accuracy = 0;

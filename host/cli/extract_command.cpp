@@ -3,6 +3,7 @@
 
 #include "backend_session.hpp"
 #include "commands.hpp"
+#include "feature_options.hpp"
 #include "data/cifar_dataset.hpp"
 #include "io/npy.hpp"
 #include "nn/checkpoint.hpp"
@@ -16,32 +17,41 @@ namespace {
 int run_extract(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   const int batch = option_in_range(vm, "batch", 1, nn::kMaxBatchSize);
+  const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const std::string data_dir = resolve_data_dir(vm);
   const OutputLock lock = claim_output_directory(out);
-  nn::Checkpoint checkpoint = nn::load_checkpoint(vm["weights"].as<std::string>());
+  const std::string weights = vm["weights"].as<std::string>();
+  nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
   CifarData data = load_cifar(data_dir);
   start_backend_session(session, vm, std::cout);
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
     std::vector<float> features =
-        nn::extract_features(session.contexts(), checkpoint.parameters, *images, batch, &std::cout, name);
+        nn::extract_features(session.contexts(), checkpoint.parameters, recipe, *images, batch,
+                             &std::cout, name);
     write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(),
-                     nn::kFeatureDim);
+                     size_t(recipe.dim()));
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
-  std::cout << "wrote {train,test}_{features,labels}.npy to " << out << "\n";
+  write_features_json(out + "/features.json", recipe, weights);
+  std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", " << recipe.dim()
+            << "-d) and features.json to " << out << "\n";
   return 0;
 }
 
 }  // namespace
 
 Command extract_command() {
-  return {"extract", "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data DIR] --out DIR",
-          "Encode every image into its 8,192-d latent; write features and labels as .npy",
+  return {"extract",
+          "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data DIR] [--features NAME] "
+          "--out DIR",
+          "Encode every image into its feature vector (default: the 8,192-d latent); write features "
+          "and labels as .npy",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_data_option(options);
+            add_features_option(options);
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
                 ("out", po::value<std::string>()->required()->value_name("DIR"), "output folder")

@@ -10,6 +10,7 @@
 #include "data/cifar_dataset.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "evaluation.hpp"
+#include "feature_options.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -49,6 +50,7 @@ std::string find_or_make_data(const po::variables_map& vm, const std::string& ou
 int run_pipeline(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);
+  const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
@@ -83,10 +85,15 @@ int run_pipeline(const po::variables_map& vm) {
   stage.restart();
   nn::Autoencoder model(context, trained.final_state.parameters);
   const nn::Parameters& weights = trained.final_state.parameters;
-  svm::FeatureSet train_features = to_feature_set(
-      nn::extract_features(session.contexts(), weights, data.train, 256, &std::cout, "encode train"), data.train);
-  svm::FeatureSet test_features = to_feature_set(
-      nn::extract_features(session.contexts(), weights, data.test, 256, &std::cout, "encode test"), data.test);
+  svm::FeatureSet train_features =
+      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,
+                                          &std::cout, "encode train"),
+                     recipe.dim(), data.train);
+  svm::FeatureSet test_features =
+      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.test, 256,
+                                          &std::cout, "encode test"),
+                     recipe.dim(), data.test);
+  write_features_json(out + "/features.json", recipe, train_options.checkpoint_path);
   timings.emplace_back("extract features", stage.seconds());
 
   stage.restart();
@@ -115,6 +122,9 @@ int run_pipeline(const po::variables_map& vm) {
                      {"epochs", std::to_string(train_options.epochs)},
                      {"batch", std::to_string(train_options.batch_size)},
                      {"seed", std::to_string(train_options.seed)},
+                     {"augment", augmentation_name(train_options.augment)},
+                     {"input noise", std::to_string(train_options.input_noise)},
+                     feature_setting(recipe),
                      {"svm C", std::to_string(svm_options.C)},
                      {"svm gamma", std::to_string(stats.gamma)},
                      {"standardize", svm_options.standardize ? "yes" : "no"},
@@ -149,6 +159,7 @@ Command pipeline_command() {
                 ("out", po::value<std::string>()->default_value("run")->value_name("DIR"), "output folder")
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)");
             add_training_options(options);
+            add_features_option(options);
             add_svm_options(options);
             add_validation_options(options, "auto");
           },

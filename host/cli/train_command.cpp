@@ -34,6 +34,8 @@ int run_train(const po::variables_map& vm) {
     options.batch_size = start.state.batch_size;
     options.seed = start.state.seed;
     options.recipe = start.state.recipe;
+    options.augment = parse_augmentation(start.state.augment);  // checked at load
+    options.input_noise = float(start.state.input_noise);
     // --epochs may extend a run; without it the run stops where it was planned to.
     if (!vm.count("epochs") && start.state.epochs_planned > 0) {
       options.epochs = start.state.epochs_planned;
@@ -83,8 +85,10 @@ int run_train(const po::variables_map& vm) {
 
 Command train_command() {
   return {"train",
-          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] [--batch 64] "
-          "[--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] [--out CKPT] [--resume CKPT]",
+          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] "
+          "[--batch 64] "
+          "[--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
+          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--out CKPT] [--resume CKPT]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);

@@ -1,5 +1,7 @@
 #include "training_recipe.hpp"
 
+#include <stdexcept>
+
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -34,7 +36,11 @@ void add_training_options(po::options_description& options) {
       ("lr", po::value<float>()->value_name("RATE"), "learning rate (recipe default: 0.0003, seed: 0.001)")
       ("momentum", po::value<float>()->value_name("M"), "SGD momentum in [0,1) (recipe: 0)")
       ("weight-decay", po::value<float>()->value_name("W"), "L2 weight decay (default 0)")
-      ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "seed for initialisation and shuffling");
+      ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "seed for initialisation, shuffling and augmentation")
+      ("augment", po::value<std::string>()->default_value("none")->value_name("none|flip|flip-crop"),
+       "training augmentation: random horizontal flips, plus random shifts by up to 2 pixels (flip-crop)")
+      ("input-noise", po::value<float>()->default_value(0.0f)->value_name("SIGMA"),
+       "denoising: Gaussian noise of this deviation added to the input only (0 = none)");
 }
 
 nn::TrainOptions training_options_from(const po::variables_map& vm) {
@@ -51,6 +57,12 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
   if (vm.count("momentum")) o.optimizer.momentum = option_in_range(vm, "momentum", 0.0f, 0.999f);
   if (vm.count("weight-decay")) o.optimizer.weight_decay = option_in_range(vm, "weight-decay", 0.0f, 1.0f);
   o.seed = vm["seed"].as<uint64_t>();
+  try {
+    o.augment = parse_augmentation(vm["augment"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  o.input_noise = option_in_range(vm, "input-noise", 0.0f, float(nn::kMaxInputNoise));
   return o;
 }
 

@@ -84,12 +84,12 @@ void Autoencoder::forward(const Tensor& input, Activations& a, int last_layer) {
   }
 }
 
-void Autoencoder::forward_backward(const Tensor& input, Tensor& loss) {
+void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tensor* target) {
   const int64_t batch = input.dims().at(0);
   Activations& a = activations_for(batch, true);
   const int last = int(kLayers.size()) - 1;
   forward(input, a, last);
-  context_.mse_loss(a.conv.back(), input, loss, &a.d_conv.back());
+  context_.mse_loss(a.conv.back(), target ? *target : input, loss, &a.d_conv.back());
 
   for (int i = last; i >= 0; --i) {
     const ConvLayer& layer = kLayers[size_t(i)];
@@ -126,6 +126,23 @@ void Autoencoder::encode(const Tensor& input, Tensor& latent) {
                           parameters_[size_t(2 * last_encoder + 1)], a.conv[size_t(last_encoder)],
                           kLayers[size_t(last_encoder)].relu);
   context_.maxpool2x2_forward(a.conv[size_t(last_encoder)], latent);
+}
+
+void Autoencoder::encode_maps(const Tensor& input) {
+  forward(input, activations_for(input.dims().at(0), false), kEncoderLayers - 1);
+}
+
+const Tensor& Autoencoder::encoder_map(EncoderMap map, int64_t batch) {
+  Activations& a = activations_for(batch, false);
+  switch (map) {
+    case EncoderMap::Conv1:
+      return a.conv[0];
+    case EncoderMap::Conv2:
+      return a.conv[1];
+    case EncoderMap::Latent:
+      return a.resized[1];
+  }
+  throw std::logic_error("unknown encoder map");
 }
 
 }  // namespace cae::nn

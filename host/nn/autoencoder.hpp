@@ -13,6 +13,13 @@
 
 namespace cae::nn {
 
+// The encoder's activations a feature recipe can tap, all post-ReLU.
+enum class EncoderMap {
+  Conv1,   // [N,256,32,32]
+  Conv2,   // [N,128,16,16]
+  Latent,  // [N,128,8,8]: conv2 max-pooled, the seed's feature
+};
+
 class Autoencoder {
  public:
   Autoencoder(Context& context, const Parameters& parameters);
@@ -20,13 +27,20 @@ class Autoencoder {
   // input [N,3,32,32] in [0,1]. Runs forward, the MSE loss against the input
   // (written to `loss`, a 1-element tensor, left on the device) and backward,
   // leaving the gradients in gradients().
-  void forward_backward(const Tensor& input, Tensor& loss);
+  // With `target` the loss compares the reconstruction with it instead
+  // (denoising: a corrupted input, the clean image as target).
+  void forward_backward(const Tensor& input, Tensor& loss, const Tensor* target = nullptr);
 
   // Reconstruction [N,3,32,32] of input, and its MSE in `loss` when given.
   void reconstruct(const Tensor& input, Tensor& output, Tensor* loss = nullptr);
 
   // The encoder alone: latent [N,128,8,8], the 8,192-d feature of each image.
   void encode(const Tensor& input, Tensor& latent);
+
+  // Runs the encoder; encoder_map() then gives each of its activations for
+  // this batch, in the model's own buffers (valid until the next call).
+  void encode_maps(const Tensor& input);
+  const Tensor& encoder_map(EncoderMap map, int64_t batch);
 
   std::vector<Tensor>& parameters() { return parameters_; }
   std::vector<Tensor>& gradients() { return gradients_; }

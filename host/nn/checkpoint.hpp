@@ -24,6 +24,8 @@ struct TrainingState {
   OptimizerSettings optimizer;
   int batch_size = 64;
   int64_t samples = 0;           // training images used
+  std::string augment = "none";  // data/augment.hpp's names
+  double input_noise = 0;        // sigma of the denoising noise (0 = none)
   std::vector<double> train_losses;  // per complete epoch
   std::vector<double> test_mses;
 };

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "data/augment.hpp"
 #include "io/io_error.hpp"
 #include "nn/trainer.hpp"
 
@@ -157,6 +158,8 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   meta["backend"] = s.backend;
   meta["batch_size"] = std::to_string(s.batch_size);
   meta["samples"] = std::to_string(s.samples);
+  meta["augment"] = s.augment;
+  meta["input_noise"] = to_text(s.input_noise);
   meta["optimizer"] = Json{{"kind", s.optimizer.kind},
                            {"learning_rate", s.optimizer.learning_rate},
                            {"momentum", s.optimizer.momentum},
@@ -185,6 +188,13 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   s.backend = reader.text("backend", "");
   s.batch_size = reader.integer<int>("batch_size", 64, 1, kMaxBatchSize);
   s.samples = reader.integer<int64_t>("samples", 0, 0, kMaxImages);
+  s.augment = reader.text("augment", "none");
+  try {
+    parse_augmentation(s.augment);
+  } catch (const std::invalid_argument&) {
+    reader.fail("augment", "is '" + s.augment + "', not none, flip or flip-crop");
+  }
+  s.input_noise = reader.real("input_noise", 0.0, 0.0, kMaxInputNoise);
   s.optimizer = parse_optimizer(reader);
   s.train_losses = parse_losses(reader, "train_losses");
   s.test_mses = parse_losses(reader, "test_mses");

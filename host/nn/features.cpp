@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 
+#include "data/augment.hpp"
 #include "data/batcher.hpp"
 #include "plugin/per_device.hpp"
 #include "report/progress.hpp"
@@ -22,47 +23,106 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
   return std::make_unique<ProgressReporter>(int64_t(images.size()), options);
 }
 
+// The device buffers of one batch size for a recipe: per tap, the chain of
+// its 2x2 max-pools. Everything image-sized stays on the device; only the
+// pooled taps are downloaded.
+class TapPooling {
+ public:
+  TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch)
+      : recipe_(recipe), input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
+    for (const FeatureTap& tap : recipe.taps) {
+      chains_.emplace_back();
+      int size = map_size(tap.map);
+      for (int step = 0; step < tap.pool_steps(); ++step) {
+        size /= 2;
+        chains_.back().push_back(context.alloc({batch, map_channels(tap.map), size, size}));
+      }
+    }
+  }
+
+  int64_t batch() const { return input_.dims()[0]; }
+
+  // Encodes the batch's host images and writes its rows of recipe.dim() floats.
+  void encode(Context& context, Autoencoder& model, const float* images, float* rows) {
+    const size_t n = size_t(batch());
+    const size_t dim = size_t(recipe_.dim());
+    input_.upload(images, n * kImageFloats);
+    model.encode_maps(input_);
+    size_t offset = 0;
+    for (size_t t = 0; t < recipe_.taps.size(); ++t) {
+      const Tensor* pooled = &model.encoder_map(recipe_.taps[t].map, batch());
+      for (Tensor& next : chains_[t]) {
+        context.maxpool2x2_forward(*pooled, next);
+        pooled = &next;
+      }
+      const size_t tap_dim = size_t(recipe_.taps[t].dim());
+      staging_.resize(n * tap_dim);
+      pooled->download(staging_.data(), staging_.size());
+      for (size_t i = 0; i < n; ++i) {
+        std::copy_n(staging_.data() + i * tap_dim, tap_dim, rows + i * dim + offset);
+      }
+      offset += tap_dim;
+    }
+  }
+
+ private:
+  const FeatureRecipe& recipe_;
+  Tensor input_;
+  std::vector<std::vector<Tensor>> chains_;
+  std::vector<float> staging_;
+};
+
 // Encodes images [first, first + count) into features (rows of the whole
 // set), batch by batch; after_batch(n) after each.
-void encode_rows(Context& context, Autoencoder& model, const ImageSet& images, size_t first,
-                 size_t count, int batch_size, float* features,
-                 const std::function<void(size_t)>& after_batch) {
+void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
+                 const ImageSet& images, size_t first, size_t count, int batch_size,
+                 float* features, const std::function<void(size_t)>& after_batch) {
+  const size_t dim = size_t(recipe.dim());
   // No memory for images that do not exist: a batch larger than the range is the range.
-  std::vector<float> host(std::min(count, size_t(batch_size)) * kImageFloats);
-  Tensor input, latent;
+  const size_t capacity = std::min(count, size_t(batch_size));
+  std::vector<float> host(capacity * kImageFloats);
+  std::vector<float> mirrored(recipe.flip_average ? host.size() : 0);
+  std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
+  std::unique_ptr<TapPooling> pooling;
   for (size_t start = first; start < first + count; start += size_t(batch_size)) {
     const size_t n = std::min(first + count - start, size_t(batch_size));
     std::vector<size_t> indices(n);
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
-    if (!input || input.dims()[0] != int64_t(n)) {
-      input = context.alloc({int64_t(n), kImageChannels, kImageSize, kImageSize});
-      latent = context.alloc({int64_t(n), kLatentChannels, kLatentSize, kLatentSize});
+    if (!pooling || pooling->batch() != int64_t(n)) {
+      pooling = std::make_unique<TapPooling>(context, recipe, int64_t(n));
     }
-    input.upload(host.data(), n * kImageFloats);
-    model.encode(input, latent);
-    latent.download(features + start * size_t(kFeatureDim), n * size_t(kFeatureDim));
+    float* rows = features + start * dim;
+    pooling->encode(context, model, host.data(), rows);
+    if (recipe.flip_average) {
+      mirror_images(host.data(), mirrored.data(), n);
+      pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
+      for (size_t i = 0; i < n * dim; ++i) rows[i] = 0.5f * (rows[i] + mirrored_rows[i]);
+    }
     after_batch(n);
   }
 }
 
 }  // namespace
 
-std::vector<float> extract_features(Context& context, Autoencoder& model, const ImageSet& images,
+std::vector<float> extract_features(Context& context, Autoencoder& model,
+                                    const FeatureRecipe& recipe, const ImageSet& images,
                                     int batch_size, std::ostream* log, const std::string& label) {
-  std::vector<float> features(images.size() * size_t(kFeatureDim));
+  std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
-  encode_rows(context, model, images, 0, images.size(), batch_size, features.data(), [&](size_t n) {
-    if (progress) progress->advance(int64_t(n));
-  });
+  encode_rows(context, model, recipe, images, 0, images.size(), batch_size, features.data(),
+              [&](size_t n) {
+                if (progress) progress->advance(int64_t(n));
+              });
   if (progress) progress->finish();
   return features;
 }
 
 std::vector<float> extract_features(const std::vector<Context*>& contexts,
-                                    const Parameters& parameters, const ImageSet& images,
-                                    int batch_size, std::ostream* log, const std::string& label) {
-  std::vector<float> features(images.size() * size_t(kFeatureDim));
+                                    const Parameters& parameters, const FeatureRecipe& recipe,
+                                    const ImageSet& images, int batch_size, std::ostream* log,
+                                    const std::string& label) {
+  std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
   std::atomic<int64_t> done{0};
   const size_t devices = contexts.size();
@@ -71,8 +131,8 @@ std::vector<float> extract_features(const std::vector<Context*>& contexts,
     const size_t first = images.size() * d / devices;
     const size_t last = images.size() * (d + 1) / devices;
     Autoencoder model(*contexts[d], parameters);
-    encode_rows(*contexts[d], model, images, first, last - first, batch_size, features.data(),
-                [&](size_t n) {
+    encode_rows(*contexts[d], model, recipe, images, first, last - first, batch_size,
+                features.data(), [&](size_t n) {
                   done += int64_t(n);
                   // The reporter is not thread-safe: only the calling thread draws it.
                   if (d == 0 && progress) progress->update(done.load());

@@ -19,12 +19,20 @@ struct ModelReplicas::Replica {
         losses(c, 64),
         shard_input(c.alloc({shard, kImageChannels, kImageSize, kImageSize})) {}
 
-  Tensor& input_for(int64_t rows) {
-    if (rows == shard_input.dims()[0]) return shard_input;
-    if (!tail_input || tail_input.dims()[0] != rows) {
-      tail_input = context->alloc({rows, kImageChannels, kImageSize, kImageSize});
+  Tensor& input_for(int64_t rows) { return buffer_for(rows, shard_input, tail_input); }
+  // Denoising targets: allocated only when a step has them.
+  Tensor& target_for(int64_t rows) {
+    if (!shard_target) shard_target = context->alloc(shard_input.dims());
+    return buffer_for(rows, shard_target, tail_target);
+  }
+
+  // `full` when it holds `rows` images, else `tail`, (re)allocated for them.
+  Tensor& buffer_for(int64_t rows, Tensor& full, Tensor& tail) {
+    if (rows == full.dims()[0]) return full;
+    if (!tail || tail.dims()[0] != rows) {
+      tail = context->alloc({rows, kImageChannels, kImageSize, kImageSize});
     }
-    return tail_input;
+    return tail;
   }
 
   Context* context;
@@ -33,6 +41,8 @@ struct ModelReplicas::Replica {
   LossAccumulator losses;
   Tensor shard_input;
   Tensor tail_input;  // the epoch's partial last batch, allocated when first needed
+  Tensor shard_target;
+  Tensor tail_target;
 };
 
 ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
@@ -70,7 +80,7 @@ void ModelReplicas::zero_gradients(Replica& replica) {
   }
 }
 
-void ModelReplicas::train_step(const float* images, int64_t count) {
+void ModelReplicas::train_step(const float* images, int64_t count, const float* targets) {
   const size_t devices = replicas_.size();
   // The most devices that split `count` into equal shards: all of them for a
   // full batch; for the last batch maybe fewer (then the rest add zeros).
@@ -85,8 +95,14 @@ void ModelReplicas::train_step(const float* images, int64_t count) {
       return;
     }
     Tensor& input = replica.input_for(shard);
-    input.upload(images + size_t(r) * size_t(shard) * kImageFloats, size_t(shard) * kImageFloats);
-    replica.model->forward_backward(input, replica.losses.next_slot(shard));
+    const size_t offset = size_t(r) * size_t(shard) * kImageFloats;
+    input.upload(images + offset, size_t(shard) * kImageFloats);
+    Tensor* target = nullptr;
+    if (targets) {
+      target = &replica.target_for(shard);
+      target->upload(targets + offset, size_t(shard) * kImageFloats);
+    }
+    replica.model->forward_backward(input, replica.losses.next_slot(shard), target);
   });
   if (group_) {
     std::vector<std::vector<Tensor*>> gradients;

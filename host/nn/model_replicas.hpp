@@ -35,11 +35,13 @@ class ModelReplicas {
 
   void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
 
-  // One optimiser step on `count` images (host NCHW floats, count * kImageFloats).
+  // One optimiser step on `count` images (host NCHW floats, count * kImageFloats);
+  // with `targets` (as many floats) the loss compares the reconstruction with
+  // them instead of with the input (denoising).
   // A count of at most batch_size that N does not divide (the epoch's last
   // batch) runs on the largest number of devices that divides it; the
   // others contribute zero gradients.
-  void train_step(const float* images, int64_t count);
+  void train_step(const float* images, int64_t count, const float* targets = nullptr);
 
   // sum(loss * images) over the steps since reset, in replica order.
   double drain_loss_sum();

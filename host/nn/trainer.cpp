@@ -80,6 +80,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.batch_size = options.batch_size;
   state.epochs_planned = options.epochs;
   state.samples = int64_t(train.size());
+  state.augment = augmentation_name(options.augment);
+  state.input_noise = options.input_noise;
   if (contexts.size() > 1) {
     log << "data parallel over " << contexts.size() << " devices, "
         << options.batch_size / int(contexts.size()) << " images per device and step, gradients summed "
@@ -92,6 +94,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   const int64_t full_batch =
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
   std::vector<float> host(size_t(full_batch) * kImageFloats);
+  const BatchAugmenter augmenter(options.augment, options.seed);
+  std::vector<float> noisy(options.input_noise > 0 ? host.size() : 0);
   InterruptGuard interrupts;
 
   auto snapshot = [&]() {
@@ -126,7 +130,17 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       if (InterruptGuard::requested()) break;
       const int64_t n = int64_t(indices.size());
       fill_batch(train, indices, host.data());
-      replicas.train_step(host.data(), n);
+      // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
+      const size_t batch_number = size_t(state.batches_done);
+      augmenter.apply(host.data(), size_t(n), size_t(epoch), batch_number);
+      if (options.input_noise > 0) {
+        std::copy_n(host.data(), size_t(n) * kImageFloats, noisy.data());
+        add_input_noise(noisy.data(), size_t(n) * kImageFloats, options.input_noise, options.seed,
+                        size_t(epoch), batch_number);
+        replicas.train_step(noisy.data(), n, host.data());
+      } else {
+        replicas.train_step(host.data(), n);
+      }
       ++state.batches_done;
       images_done += n;
       progress.advance(n);

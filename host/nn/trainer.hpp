@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "data/augment.hpp"
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
@@ -19,6 +20,7 @@ namespace cae::nn {
 // The accepted ranges, shared by the command line and checkpoint loading.
 inline constexpr int kMaxBatchSize = 65536;
 inline constexpr int kMaxEpochs = 100000;
+inline constexpr double kMaxInputNoise = 1.0;  // images are in [0, 1]
 
 struct TrainOptions {
   int epochs = 20;
@@ -26,6 +28,10 @@ struct TrainOptions {
   OptimizerSettings optimizer;
   uint64_t seed = 1;
   std::string recipe = "default";
+  // Applied to each training batch; the target of the loss is the augmented
+  // image, before the input noise (denoising).
+  Augmentation augment = Augmentation::None;
+  float input_noise = 0;
   std::string backend;
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
   int eval_batch_size = 256;

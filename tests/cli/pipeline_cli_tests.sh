@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end CLI tests of the pipeline commands on the cpu backend and tiny
-# synthetic data: data synth/check, train, extract, svm (+ libsvm export),
+# synthetic data: data synth/check, train (+ augmentation), extract (+ feature
+# recipes), svm (+ libsvm export),
 # evaluate, and the bad-input contract (one line, non-zero exit, nothing left
 # under a final name), and SIGINT during training (resumable checkpoint).
 # usage: pipeline_cli_tests.sh CAE
@@ -54,6 +55,55 @@ expect "svm split too large" "between 1 and 129 of the 130 training rows"
 run "evaluate" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out R
 expect "evaluate" "test accuracy: [0-9.]+%"
 for f in report.html confusion.png confusion.csv predictions.csv reconstructions.png loss_curve.png; do exists "report $f" "R/$f"; done
+
+# ---- feature recipes (--features) and training augmentation (--augment, --input-noise) ----
+run "extract pyramid-flip" 0 "$CAE" extract $B --weights W/m.safetensors --data D --features pyramid-flip --out FP
+expect "extract pyramid-flip" "\(pyramid-flip, 8192-d\)"
+checks=$((checks + 1))
+grep -q '"recipe": "pyramid-flip"' FP/features.json && grep -q '"dim": 8192' FP/features.json ||
+  { echo "FAIL [features.json of pyramid-flip]"; failures=$((failures + 1)); }
+checks=$((checks + 1))
+cmp -s F/train_features.npy FP/train_features.npy && { echo "FAIL [pyramid-flip equals latent]"; failures=$((failures + 1)); }
+# A recipe of another dimension: 9728 columns, and the SVM stage takes the file's.
+run "extract latent-quadrants" 0 "$CAE" extract $B --weights W/m.safetensors --data D --features latent-quadrants --out FQ
+checks=$((checks + 1))
+size=$(stat -c %s FQ/test_features.npy)
+[ "$size" -gt $((40 * 9728 * 4)) ] && [ "$size" -lt $((40 * 9728 * 4 + 256)) ] || { echo "FAIL [9728-d npy size $size]"; failures=$((failures + 1)); }
+run "svm on 9728-d features" 0 "$CAE" svm $B --features FQ --out W/svm-q.model
+expect "svm on 9728-d features" "test accuracy: [0-9.]+%"
+run "evaluate with its recipe" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --features latent-quadrants --out RQ
+expect "evaluate with its recipe" "test accuracy: [0-9.]+%"
+run "evaluate with another recipe" 1 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --out RQ2
+expect "evaluate with another recipe" "svm-q.model classifies 9728-d features; --features latent gives 8192"
+one_line "evaluate with another recipe"
+run "bad --features" 2 "$CAE" extract $B --weights W/m.safetensors --data D --features pyramids --out FB
+expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent, latent-flip, pyramid, pyramid-flip, latent-quadrants\)"
+one_line "bad --features"
+absent "bad --features writes nothing" FB
+run "extract help lists recipes" 0 "$CAE" extract --help
+expect "extract help lists recipes" "latent-quadrants \(9728-d\)"
+run "train augmented" 0 "$CAE" train $B --data D --epochs 1 --batch 32 --augment flip-crop --input-noise 0.05 --out W/aug.safetensors
+expect "train augmented" "epoch 1/1  train loss [0-9.]+"
+checks=$((checks + 1))
+head -c 20000 W/aug.safetensors | grep -aq '"augment":"flip-crop"' || { echo "FAIL [augment in checkpoint]"; failures=$((failures + 1)); }
+run "bad --augment" 2 "$CAE" train $B --data D --epochs 1 --augment rotate --out W/never.safetensors
+expect "bad --augment" "--augment must be none, flip or flip-crop, got 'rotate'"
+one_line "bad --augment"
+run "bad --input-noise" 2 "$CAE" pipeline $B --data D --epochs 1 --input-noise -0.1 --out RN
+expect "bad --input-noise" "--input-noise must be between 0 and 1"
+one_line "bad --input-noise"
+run "bad pipeline --features" 2 "$CAE" pipeline $B --data D --epochs 1 --features none --out RN
+expect "bad pipeline --features" "unknown feature recipe 'none'"
+absent "bad pipeline options write nothing" RN
+run "pipeline pyramid-flip" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --features pyramid-flip \
+  --augment flip --input-noise 0.05 --out RP
+expect "pipeline pyramid-flip" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+flat=$(tr -d ' \n' <RP/report.json)
+grep -qF '["features","pyramid-flip(8192-d:conv14x4+conv24x4+latent4x4,averagedwiththemirrorimage)"]' <<<"$flat" &&
+  grep -qF '["augment","flip"]' <<<"$flat" && grep -q 'pyramid-flip (8192-d' RP/report.html &&
+  grep -q '"recipe": "pyramid-flip"' RP/features.json ||
+  { echo "FAIL [recipe and augmentation in the pipeline's report]"; failures=$((failures + 1)); }
 
 # ---- bad input: one line, non-zero exit, nothing under a final name ----
 cp -r D D2 && printf 'x' >> D2/data_batch_1.bin

@@ -28,6 +28,8 @@ TrainingState sample_state() {
   s.optimizer.momentum = 0.9f;
   s.batch_size = 32;
   s.samples = 1000;
+  s.augment = "flip-crop";
+  s.input_noise = 0.125;
   s.train_losses = {0.5, 0.25, 0.125};
   s.test_mses = {0.4, 0.2, 0.1};
   return s;
@@ -57,6 +59,8 @@ TEST_CASE("the training state round-trips through metadata, the full seed range 
   CHECK(s.optimizer.momentum == 0.9f);
   CHECK(s.batch_size == 32);
   CHECK(s.train_losses == std::vector<double>{0.5, 0.25, 0.125});
+  CHECK(s.augment == "flip-crop");
+  CHECK(s.input_noise == 0.125);
 }
 
 TEST_CASE("missing fields take their defaults (weights-only files)") {
@@ -64,6 +68,8 @@ TEST_CASE("missing fields take their defaults (weights-only files)") {
   CHECK(s.epochs_done == 0);
   CHECK(s.batch_size == 64);
   CHECK(s.optimizer.kind == "adam");
+  CHECK(s.augment == "none");
+  CHECK(s.input_noise == 0);
 }
 
 TEST_CASE("a bad field is refused naming the file and the field") {
@@ -87,6 +93,10 @@ TEST_CASE("a bad field is refused naming the file and the field") {
             .find("'optimizer' is not valid JSON: number overflow") != std::string::npos);
   CHECK(error_for("train_losses", "[0.5, -1]").find("'train_losses' is -1") != std::string::npos);
   CHECK(error_for("test_mses", "[0.5, \"x\"]").find("'test_mses' holds \"x\"") !=
+        std::string::npos);
+  CHECK(error_for("augment", "rotate") ==
+        "run.safetensors: checkpoint metadata 'augment' is 'rotate', not none, flip or flip-crop");
+  CHECK(error_for("input_noise", "-0.5").find("'input_noise' is -0.5, not a finite number in") !=
         std::string::npos);
   CHECK(error_for("batches_done", "1000")
             .find("'batches_done' is 1000, more batches than an epoch") != std::string::npos);

@@ -100,10 +100,14 @@ TEST_CASE("features split by rows over two devices equal one device's") {
   const Parameters weights = Parameters::he_normal(2);
   auto one = test::make_contexts(test::cpu_table(), 1);
   auto two = test::make_contexts(test::cpu_table(), 2);
-  const auto a = extract_features(test::pointers(one), weights, images, 4, nullptr, "");
-  const auto b = extract_features(test::pointers(two), weights, images, 4, nullptr, "");
-  REQUIRE(a.size() == 13 * size_t(kFeatureDim));
-  CHECK(max_relative_difference(a, b) < 1e-5);
+  for (const char* name : {"latent", "pyramid-flip"}) {
+    CAPTURE(name);
+    const FeatureRecipe& recipe = feature_recipe(name);
+    const auto a = extract_features(test::pointers(one), weights, recipe, images, 4, nullptr, "");
+    const auto b = extract_features(test::pointers(two), weights, recipe, images, 4, nullptr, "");
+    REQUIRE(a.size() == 13 * size_t(recipe.dim()));
+    CHECK(max_relative_difference(a, b) < 1e-5);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+#include "feature_options.hpp"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+
+namespace cae::cli {
+
+void add_features_option(po::options_description& options) {
+  options.add_options()
+      ("features", po::value<std::string>()->default_value("latent")->value_name("NAME"),
+       ("feature recipe:" + nn::feature_recipe_help()).c_str());
+}
+
+const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm) {
+  try {
+    return nn::feature_recipe(vm["features"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--features: ") + e.what());
+  }
+}
+
+void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
+                         const std::string& weights) {
+  nlohmann::ordered_json taps = nlohmann::ordered_json::array();
+  for (const nn::FeatureTap& tap : recipe.taps) {
+    taps.push_back({{"map", nn::map_name(tap.map)}, {"grid", tap.grid}, {"dim", tap.dim()}});
+  }
+  nlohmann::ordered_json doc = {{"recipe", recipe.name},
+                                {"dim", recipe.dim()},
+                                {"taps", taps},
+                                {"flip_average", recipe.flip_average},
+                                {"weights", weights}};
+  write_file_atomically(path, doc.dump(2) + "\n");
+}
+
+std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe) {
+  return {"features", recipe.name + " (" + std::to_string(recipe.dim()) + "-d: " + recipe.describe() + ")"};
+}
+
+}  // namespace cae::cli

@@ -1,0 +1,27 @@
+// --features NAME (a feature recipe) for the commands that encode images, and
+// the record of the recipe next to the features and in the report.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "command.hpp"
+#include "nn/feature_recipe.hpp"
+
+namespace cae::cli {
+
+void add_features_option(po::options_description& options);
+
+// The recipe --features names; a UsageError listing the recipes otherwise.
+const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm);
+
+// features.json: the recipe's name, dimension, taps and flip averaging, and
+// the weights the features were made with, so a folder of .npy files says
+// what its columns are.
+void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
+                         const std::string& weights);
+
+// {"features", "NAME (DIM-d: taps...)"} for the report's settings.
+std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe);
+
+}  // namespace cae::cli

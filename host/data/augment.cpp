@@ -1,0 +1,103 @@
+#include "data/augment.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "data/cifar_format.hpp"
+#include "data/random.hpp"
+
+namespace cae {
+namespace {
+
+constexpr int kSize = int(cifar::kImageSide);
+constexpr int kChannels = int(cifar::kChannels);
+// Streams apart from the epoch shuffle's (which mixes the seed with the epoch alone).
+constexpr uint64_t kAugmentStream = 0x61756731;  // "aug1"
+constexpr uint64_t kNoiseStream = 0x6e6f6931;    // "noi1"
+
+std::mt19937_64 batch_rng(uint64_t seed, uint64_t stream, size_t epoch, size_t batch_number) {
+  return std::mt19937_64(mix_seed(mix_seed(mix_seed(seed, stream), epoch), batch_number));
+}
+
+void mirror_image(const float* in, float* out) {
+  for (int row = 0; row < kChannels * kSize; ++row) {
+    const float* source = in + row * kSize;
+    float* target = out + row * kSize;
+    for (int x = 0; x < kSize; ++x) target[x] = source[kSize - 1 - x];
+  }
+}
+
+// out(y, x) = in(y + dy, x + dx), zero outside the image.
+void shift_image(float* image, int dx, int dy) {
+  std::vector<float> copy(image, image + cifar::kImageBytes);
+  for (int c = 0; c < kChannels; ++c) {
+    for (int y = 0; y < kSize; ++y) {
+      for (int x = 0; x < kSize; ++x) {
+        const int sy = y + dy, sx = x + dx;
+        const bool inside = sy >= 0 && sy < kSize && sx >= 0 && sx < kSize;
+        image[(c * kSize + y) * kSize + x] =
+            inside ? copy[size_t((c * kSize + sy) * kSize + sx)] : 0.0f;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Augmentation parse_augmentation(const std::string& name) {
+  for (Augmentation a : {Augmentation::None, Augmentation::Flip, Augmentation::FlipCrop}) {
+    if (name == augmentation_name(a)) return a;
+  }
+  throw std::invalid_argument("--augment must be none, flip or flip-crop, got '" + name + "'");
+}
+
+const char* augmentation_name(Augmentation augmentation) {
+  switch (augmentation) {
+    case Augmentation::None:
+      return "none";
+    case Augmentation::Flip:
+      return "flip";
+    case Augmentation::FlipCrop:
+      return "flip-crop";
+  }
+  throw std::logic_error("unknown augmentation");
+}
+
+void mirror_images(const float* in, float* out, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    mirror_image(in + i * cifar::kImageBytes, out + i * cifar::kImageBytes);
+  }
+}
+
+BatchAugmenter::BatchAugmenter(Augmentation augmentation, uint64_t seed)
+    : augmentation_(augmentation), seed_(seed) {}
+
+void BatchAugmenter::apply(float* batch, size_t count, size_t epoch, size_t batch_number) const {
+  if (!active()) return;
+  std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
+  std::vector<float> mirrored(cifar::kImageBytes);
+  for (size_t i = 0; i < count; ++i) {
+    float* image = batch + i * cifar::kImageBytes;
+    if (uniform_below(rng, 2) == 1) {
+      mirror_image(image, mirrored.data());
+      std::copy(mirrored.begin(), mirrored.end(), image);
+    }
+    if (augmentation_ == Augmentation::FlipCrop) {
+      const int span = 2 * kMaxShift + 1;
+      const int dx = int(uniform_below(rng, span)) - kMaxShift;
+      const int dy = int(uniform_below(rng, span)) - kMaxShift;
+      if (dx != 0 || dy != 0) shift_image(image, dx, dy);
+    }
+  }
+}
+
+void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, size_t epoch,
+                     size_t batch_number) {
+  if (sigma <= 0) return;
+  std::mt19937_64 rng = batch_rng(seed, kNoiseStream, epoch, batch_number);
+  for (size_t i = 0; i < count; ++i) values[i] += sigma * float(standard_normal(rng));
+}
+
+}  // namespace cae

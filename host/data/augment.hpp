@@ -1,0 +1,48 @@
+#pragma once
+// Training augmentation applied to a filled batch (NCHW floats in [0, 1]):
+// random horizontal flips, random shifts by up to kMaxShift pixels, and
+// Gaussian input noise for denoising. The random draws of a batch depend only
+// on (seed, epoch, batch number), so a run resumed mid-epoch sees the same
+// augmented batches as an uninterrupted one.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cae {
+
+enum class Augmentation { None, Flip, FlipCrop };
+
+// "none", "flip", "flip-crop"; anything else throws std::invalid_argument
+// naming the value and the accepted ones.
+Augmentation parse_augmentation(const std::string& name);
+const char* augmentation_name(Augmentation augmentation);
+
+// Mirrors `count` NCHW images left-right from `in` into `out` (not in place).
+void mirror_images(const float* in, float* out, size_t count);
+
+class BatchAugmenter {
+ public:
+  static constexpr int kMaxShift = 2;
+
+  BatchAugmenter(Augmentation augmentation, uint64_t seed);
+
+  bool active() const { return augmentation_ != Augmentation::None; }
+
+  // Each image independently: flipped with probability 1/2 (Flip, FlipCrop),
+  // then shifted by dx, dy in [-kMaxShift, kMaxShift] (FlipCrop), the pixels
+  // shifted in being zero, as in the usual pad-and-crop.
+  void apply(float* batch, size_t count, size_t epoch, size_t batch_number) const;
+
+ private:
+  Augmentation augmentation_;
+  uint64_t seed_;
+};
+
+// Adds N(0, sigma^2) noise to every value of `count` floats; the draws depend
+// only on (seed, epoch, batch number). Values are not clipped: clipping at 0
+// and 1 would bias the noise on dark and bright pixels.
+void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, size_t epoch,
+                     size_t batch_number);
+
+}  // namespace cae
