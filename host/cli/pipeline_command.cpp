@@ -16,6 +16,7 @@
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 #include "svm/model_file.hpp"
+#include "svm/solver_kind.hpp"
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
 #include "training_recipe.hpp"
@@ -103,7 +104,8 @@ int run_pipeline(const po::variables_map& vm) {
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
-  std::printf("svm: C %g, %lld support vectors, gamma %.3g, peak %.1f GiB\n", svm_options.C,
+  std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, peak %.1f GiB\n",
+              svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
   svm::save_model(svm_model, out + "/svm.model");
