@@ -10,7 +10,7 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 
-#define WINOGRAD_FOR_EACH(i, count)                                                  \
+#define WINOGRAD_FOR_EACH(i, count)                                             \
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < (count); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -95,8 +95,8 @@ __global__ void adam_kernel(float* param, const float* grad, float* m, float* v,
     const float m2 = p.beta2 * v[i] + (1.0f - p.beta2) * g * g;
     m[i] = m1;
     v[i] = m2;
-    param[i] -= p.learning_rate * (m1 / bias_correction1) /
-                (sqrtf(m2 / bias_correction2) + p.epsilon);
+    param[i] -=
+        p.learning_rate * (m1 / bias_correction1) / (sqrtf(m2 / bias_correction2) + p.epsilon);
   }
 }
 
@@ -123,8 +123,8 @@ void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& s, const float* x
 void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& s, const float* x, const float* dy,
                          float* dx) {
   const int64_t planes = s[0] * s[1], h = s[2] / 2, w = s[3] / 2;
-  maxpool_backward_kernel<<<blocks(planes * h * w), kThreads, 0, ctx.stream>>>(x, dy, dx, planes,
-                                                                               h, w);
+  maxpool_backward_kernel<<<blocks(planes * h * w), kThreads, 0, ctx.stream>>>(x, dy, dx, planes, h,
+                                                                               w);
   CAE_CUDA_CHECK_LAUNCH("maxpool_backward_kernel");
 }
 

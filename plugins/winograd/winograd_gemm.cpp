@@ -9,9 +9,9 @@ namespace cae_winograd {
 namespace {
 int as_blas_int(int64_t value, const char* what) {
   if (value < 0 || value > INT_MAX) {
-    cae_plugin::fail(CAE_STATUS_UNSUPPORTED, std::string("GEMM ") + what + " " +
-                                                 std::to_string(value) +
-                                                 " exceeds cuBLAS's int range");
+    cae_plugin::fail(
+        CAE_STATUS_UNSUPPORTED,
+        std::string("GEMM ") + what + " " + std::to_string(value) + " exceeds cuBLAS's int range");
   }
   return static_cast<int>(value);
 }

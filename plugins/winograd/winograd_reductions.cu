@@ -78,12 +78,11 @@ __global__ void rbf_kernel(float* k, const float* x_norms, const float* y_norms,
 
 void mse_loss(Context& ctx, const float* pred, const float* target, int64_t count, float* loss,
               float* grad) {
-  const int blocks = static_cast<int>(
-      std::min<int64_t>(kReductionBlocks, (count + kThreads - 1) / kThreads));
+  const int blocks =
+      static_cast<int>(std::min<int64_t>(kReductionBlocks, (count + kThreads - 1) / kThreads));
   float* partials = ctx.reduction_partials.data();
-  mse_partial_kernel<<<blocks, kThreads, 0, ctx.stream>>>(pred, target, count, grad,
-                                                          2.0f / static_cast<float>(count),
-                                                          partials);
+  mse_partial_kernel<<<blocks, kThreads, 0, ctx.stream>>>(
+      pred, target, count, grad, 2.0f / static_cast<float>(count), partials);
   CAE_CUDA_CHECK_LAUNCH("mse_partial_kernel");
   mse_final_kernel<<<1, kThreads, 0, ctx.stream>>>(partials, blocks, 1.0 / double(count), loss);
   CAE_CUDA_CHECK_LAUNCH("mse_final_kernel");

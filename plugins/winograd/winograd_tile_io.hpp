@@ -16,26 +16,20 @@ namespace cae_winograd {
 WINOGRAD_HD void gather_input_tile(const float* plane, int64_t height, int64_t width,
                                    int64_t tile_row, int64_t tile_col, float (&d)[6][6]) {
   const int64_t y0 = tile_row * kTileOut - 1, x0 = tile_col * kTileOut - 1;
-WINOGRAD_UNROLL
-  for (int r = 0; r < 6; ++r)
-WINOGRAD_UNROLL
-    for (int s = 0; s < 6; ++s) {
-      const int64_t y = y0 + r, x = x0 + s;
-      d[r][s] = (y >= 0 && y < height && x >= 0 && x < width) ? plane[y * width + x] : 0.0f;
-    }
+  WINOGRAD_UNROLLED_LOOP(k, 36) {
+    const int64_t y = y0 + k / 6, x = x0 + k % 6;
+    d[k / 6][k % 6] = (y >= 0 && y < height && x >= 0 && x < width) ? plane[y * width + x] : 0.0f;
+  }
 }
 
 // The 4x4 output-gradient tile, zeros for outputs past the edge.
 WINOGRAD_HD void gather_output_tile(const float* plane, int64_t height, int64_t width,
                                     int64_t tile_row, int64_t tile_col, float (&d)[4][4]) {
   const int64_t y0 = tile_row * kTileOut, x0 = tile_col * kTileOut;
-WINOGRAD_UNROLL
-  for (int r = 0; r < 4; ++r)
-WINOGRAD_UNROLL
-    for (int s = 0; s < 4; ++s) {
-      const int64_t y = y0 + r, x = x0 + s;
-      d[r][s] = (y < height && x < width) ? plane[y * width + x] : 0.0f;
-    }
+  WINOGRAD_UNROLLED_LOOP(k, 16) {
+    const int64_t y = y0 + k / 4, x = x0 + k % 4;
+    d[k / 4][k % 4] = (y < height && x < width) ? plane[y * width + x] : 0.0f;
+  }
 }
 
 // Writes y + bias (then ReLU) for the pixels of the tile inside the plane.
@@ -43,26 +37,20 @@ WINOGRAD_HD void scatter_output_tile(const float (&y)[4][4], float bias, bool re
                                      int64_t height, int64_t width, int64_t tile_row,
                                      int64_t tile_col) {
   const int64_t y0 = tile_row * kTileOut, x0 = tile_col * kTileOut;
-WINOGRAD_UNROLL
-  for (int r = 0; r < 4; ++r)
-WINOGRAD_UNROLL
-    for (int s = 0; s < 4; ++s) {
-      const int64_t row = y0 + r, col = x0 + s;
-      if (row < height && col < width) {
-        float value = y[r][s] + bias;
-        if (relu) value = value > 0.0f ? value : 0.0f;
-        plane[row * width + col] = value;
-      }
+  WINOGRAD_UNROLLED_LOOP(k, 16) {
+    const int64_t row = y0 + k / 4, col = x0 + k % 4;
+    if (row < height && col < width) {
+      float value = y[k / 4][k % 4] + bias;
+      if (relu) value = value > 0.0f ? value : 0.0f;
+      plane[row * width + col] = value;
     }
+  }
 }
 
 // The 3x3 taps of w[o][c], rotated by 180 degrees for the data gradient
 // (dx = conv(dy, w') with w'[c][o] = rot180(w[o][c])).
 WINOGRAD_HD void load_filter(const float* taps, bool flipped, float (&g)[3][3]) {
-WINOGRAD_UNROLL
-  for (int r = 0; r < 3; ++r)
-WINOGRAD_UNROLL
-    for (int s = 0; s < 3; ++s) g[r][s] = flipped ? taps[(2 - r) * 3 + (2 - s)] : taps[r * 3 + s];
+  WINOGRAD_UNROLLED_LOOP(k, 9) { g[k / 3][k % 3] = flipped ? taps[8 - k] : taps[k]; }
 }
 
 }  // namespace cae_winograd

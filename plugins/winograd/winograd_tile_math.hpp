@@ -16,19 +16,11 @@
 #define WINOGRAD_HD inline
 #endif
 
-// Unrolls the fixed-size tile loops in device code; the host compiler (which
-// sees the .cu files too, and the unit test) does not know the pragma.
-#if defined(__CUDA_ARCH__)
-#define WINOGRAD_UNROLL _Pragma("unroll")
-#else
-#define WINOGRAD_UNROLL
-#endif
-
 namespace cae_winograd {
 
-constexpr int kTileIn = 6;   // input tile edge (m + r - 1)
-constexpr int kTileOut = 4;  // output tile edge m
-constexpr int kTaps = 3;     // filter edge r
+constexpr int kTileIn = 6;                  // input tile edge (m + r - 1)
+constexpr int kTileOut = 4;                 // output tile edge m
+constexpr int kTaps = 3;                    // filter edge r
 constexpr int kPoints = kTileIn * kTileIn;  // 36 independent GEMMs
 
 // B^T (6x6): the input transform.
@@ -59,76 +51,106 @@ WINOGRAD_HD T output_matrix_at(int i, int j) {
   return m[i][j];
 }
 
+// s += a x, skipping the work where the matrix entry a is 0 or +-1. In the
+// unrolled kernels a is a compile-time constant, so the branches fold away:
+// the compiler may not drop 0 * x or 1 * x itself (IEEE NaN and signed zeros),
+// and half the entries of B^T, G and A^T are 0 or +-1.
+template <typename T>
+WINOGRAD_HD void add_scaled(T& s, T a, T x) {
+  if (a == T(0)) return;
+  if (a == T(1)) {
+    s += x;
+  } else if (a == T(-1)) {
+    s -= x;
+  } else {
+    s += a * x;
+  }
+}
+
+// The three matrices as types, so the products below take them (and their
+// transposes) as template arguments and index them with constants.
+struct InputMatrixBt {
+  template <typename T>
+  static WINOGRAD_HD T at(int i, int j) {
+    return input_matrix_bt<T>(i, j);
+  }
+};
+struct FilterMatrixG {
+  template <typename T>
+  static WINOGRAD_HD T at(int i, int j) {
+    return filter_matrix_g<T>(i, j);
+  }
+};
+struct OutputMatrixAt {
+  template <typename T>
+  static WINOGRAD_HD T at(int i, int j) {
+    return output_matrix_at<T>(i, j);
+  }
+};
+template <class Matrix>
+struct Transposed {
+  template <typename T>
+  static WINOGRAD_HD T at(int i, int j) {
+    return Matrix::template at<T>(j, i);
+  }
+};
+
+// The loops below have constant trip counts; fully unrolled on the device
+// every matrix entry becomes a constant (and the host compiler, which sees
+// this code too, does not know the pragma).
+#if defined(__CUDA_ARCH__)
+#define WINOGRAD_UNROLLED_LOOP(index, bound) \
+  _Pragma("unroll") for (int index = 0; index < (bound); ++index)
+#else
+#define WINOGRAD_UNROLLED_LOOP(index, bound) for (int index = 0; index < (bound); ++index)
+#endif
+
+// out = L in, with L (Rows x Inner) given by Matrix::at.
+template <class Matrix, int Rows, int Inner, int Cols, typename T>
+WINOGRAD_HD void left_multiply(const T (&in)[Inner][Cols], T (&out)[Rows][Cols]) {
+  WINOGRAD_UNROLLED_LOOP(i, Rows) {
+    WINOGRAD_UNROLLED_LOOP(j, Cols) {
+      T s = 0;
+      WINOGRAD_UNROLLED_LOOP(k, Inner) { add_scaled(s, Matrix::template at<T>(i, k), in[k][j]); }
+      out[i][j] = s;
+    }
+  }
+}
+
+// out = in R^T, with R (Cols x Inner) given by Matrix::at.
+template <class Matrix, int Rows, int Inner, int Cols, typename T>
+WINOGRAD_HD void right_multiply_transposed(const T (&in)[Rows][Inner], T (&out)[Rows][Cols]) {
+  WINOGRAD_UNROLLED_LOOP(i, Rows) {
+    WINOGRAD_UNROLLED_LOOP(j, Cols) {
+      T s = 0;
+      WINOGRAD_UNROLLED_LOOP(k, Inner) { add_scaled(s, Matrix::template at<T>(j, k), in[i][k]); }
+      out[i][j] = s;
+    }
+  }
+}
+
 // v = B^T d B
 template <typename T>
 WINOGRAD_HD void input_transform(const T (&d)[6][6], T (&v)[6][6]) {
   T t[6][6];
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += input_matrix_bt<T>(i, k) * d[k][j];
-      t[i][j] = s;
-    }
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += t[i][k] * input_matrix_bt<T>(j, k);
-      v[i][j] = s;
-    }
+  left_multiply<InputMatrixBt, 6, 6, 6>(d, t);
+  right_multiply_transposed<InputMatrixBt, 6, 6, 6>(t, v);
 }
 
 // u = G g G^T
 template <typename T>
 WINOGRAD_HD void filter_transform(const T (&g)[3][3], T (&u)[6][6]) {
   T t[6][3];
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 3; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 3; ++k) s += filter_matrix_g<T>(i, k) * g[k][j];
-      t[i][j] = s;
-    }
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 3; ++k) s += t[i][k] * filter_matrix_g<T>(j, k);
-      u[i][j] = s;
-    }
+  left_multiply<FilterMatrixG, 6, 3, 3>(g, t);
+  right_multiply_transposed<FilterMatrixG, 6, 3, 6>(t, u);
 }
 
 // y = A^T m A
 template <typename T>
 WINOGRAD_HD void output_transform(const T (&m)[6][6], T (&y)[4][4]) {
   T t[4][6];
-WINOGRAD_UNROLL
-  for (int i = 0; i < 4; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += output_matrix_at<T>(i, k) * m[k][j];
-      t[i][j] = s;
-    }
-WINOGRAD_UNROLL
-  for (int i = 0; i < 4; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += t[i][k] * output_matrix_at<T>(j, k);
-      y[i][j] = s;
-    }
+  left_multiply<OutputMatrixAt, 4, 6, 6>(m, t);
+  right_multiply_transposed<OutputMatrixAt, 4, 6, 4>(t, y);
 }
 
 // e = A dy A^T: the adjoint of the output transform (4x4 -> 6x6), the
@@ -136,48 +158,16 @@ WINOGRAD_UNROLL
 template <typename T>
 WINOGRAD_HD void output_gradient_transform(const T (&dy)[4][4], T (&e)[6][6]) {
   T t[6][4];
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 4; ++k) s += output_matrix_at<T>(k, i) * dy[k][j];
-      t[i][j] = s;
-    }
-WINOGRAD_UNROLL
-  for (int i = 0; i < 6; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 4; ++k) s += t[i][k] * output_matrix_at<T>(k, j);
-      e[i][j] = s;
-    }
+  left_multiply<Transposed<OutputMatrixAt>, 6, 4, 4>(dy, t);
+  right_multiply_transposed<Transposed<OutputMatrixAt>, 6, 4, 6>(t, e);
 }
 
 // dw = G^T du G: the adjoint of the filter transform (6x6 -> 3x3).
 template <typename T>
 WINOGRAD_HD void filter_gradient_transform(const T (&du)[6][6], T (&dw)[3][3]) {
   T t[3][6];
-WINOGRAD_UNROLL
-  for (int i = 0; i < 3; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 6; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += filter_matrix_g<T>(k, i) * du[k][j];
-      t[i][j] = s;
-    }
-WINOGRAD_UNROLL
-  for (int i = 0; i < 3; ++i)
-WINOGRAD_UNROLL
-    for (int j = 0; j < 3; ++j) {
-      T s = 0;
-WINOGRAD_UNROLL
-      for (int k = 0; k < 6; ++k) s += t[i][k] * filter_matrix_g<T>(k, j);
-      dw[i][j] = s;
-    }
+  left_multiply<Transposed<FilterMatrixG>, 3, 6, 6>(du, t);
+  right_multiply_transposed<Transposed<FilterMatrixG>, 3, 6, 3>(t, dw);
 }
 
 // Tiles along one image edge of `extent` pixels: partial tiles at the border

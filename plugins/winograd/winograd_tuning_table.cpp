@@ -14,16 +14,18 @@ struct TableEntry {
   LaunchParams params;
 };
 
-// The autoencoder's five convolutions (C, O, H, W). Values: see README.md,
-// "Tuning": measured with tests/gpu/tune-winograd.sh; until the first
-// measurement on an H200 lands they hold the reasoned starting point
-// (256 threads; chunks whose transformed tiles stay near L2's 50 MB).
+// The autoencoder's five convolutions (C, O, H, W) -> {threads, images per
+// pass}. NOT YET MEASURED: these are the starting values README.md ("Tuning")
+// reasons out, to be replaced by the best rows of tests/gpu/tune-winograd.sh
+// on an H200. Rule behind them: a pass's transformed tiles (36 (C + O) tiles
+// floats per image) stay within ~40 MB of the H200's 50 MB L2, so the GEMMs
+// read what the input transform just wrote from L2 instead of HBM.
 const TableEntry kTable[] = {
-    {{3, 256, 32, 32}, {256, 64}},
-    {{256, 128, 16, 16}, {256, 64}},
-    {{128, 128, 8, 8}, {128, 0}},
-    {{128, 256, 16, 16}, {256, 64}},
-    {{256, 3, 32, 32}, {256, 64}},
+    {{3, 256, 32, 32}, {256, 16}},    // 2.4 MB per image
+    {{256, 128, 16, 16}, {256, 32}},  // 0.9 MB per image
+    {{128, 128, 8, 8}, {128, 0}},     // 0.15 MB per image: a whole batch of 256 fits
+    {{128, 256, 16, 16}, {256, 32}},  // 0.9 MB per image
+    {{256, 3, 32, 32}, {256, 16}},    // 2.4 MB per image
 };
 
 bool same(const LayerShape& a, const LayerShape& b) {
@@ -33,12 +35,12 @@ bool same(const LayerShape& a, const LayerShape& b) {
 int64_t parse_positive(const std::string& key, const std::string& text, bool zero_allowed) {
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
-  const bool ok = !text.empty() && end && *end == '\0' && (value > 0 || (zero_allowed && value == 0));
+  const bool ok =
+      !text.empty() && end && *end == '\0' && (value > 0 || (zero_allowed && value == 0));
   if (!ok) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, "CAE_WINOGRAD_TUNING: " + key + "=" + text +
-                                                      " is not a " +
-                                                      (zero_allowed ? "non-negative" : "positive") +
-                                                      " integer");
+    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
+                     "CAE_WINOGRAD_TUNING: " + key + "=" + text + " is not a " +
+                         (zero_allowed ? "non-negative" : "positive") + " integer");
   }
   return value;
 }
@@ -68,9 +70,8 @@ LaunchParams apply_override(LaunchParams params, const std::string& spec) {
     } else if (key == "chunk") {
       params.images_per_chunk = parse_positive(key, value, true);
     } else {
-      cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                       "CAE_WINOGRAD_TUNING: unknown part \"" + part +
-                           "\" (expected threads=T,chunk=N)");
+      cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, "CAE_WINOGRAD_TUNING: unknown part \"" + part +
+                                                        "\" (expected threads=T,chunk=N)");
     }
   }
   return params;
