@@ -101,6 +101,10 @@ struct HostExecutor {
   }
 
   void gemm(const GemmCall& g) {
+    // cuBLAS's own argument rules (CUBLAS_STATUS_INVALID_VALUE otherwise).
+    REQUIRE(g.lda >= std::max<int64_t>(1, g.trans_a ? g.k : g.m));
+    REQUIRE(g.ldb >= std::max<int64_t>(1, g.trans_b ? g.n : g.k));
+    REQUIRE(g.ldc >= std::max<int64_t>(1, g.m));
     for (int64_t batch = 0; batch < g.batch; ++batch) {
       const float* a = g.a + batch * g.stride_a;
       const float* b = g.b + batch * g.stride_b;
