@@ -1,0 +1,7 @@
+// The winograd backend's table and its one exported symbol.
+#include "backend_table.hpp"
+#include "winograd_entry_points.hpp"
+
+CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(
+    cae_winograd::entry, "winograd", "1.0.0",
+    "CUDA, FP32: 3x3 convolutions by Winograd F(4x4,3x3) with 36 batched cuBLAS SGEMMs");

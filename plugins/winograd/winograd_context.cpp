@@ -1,0 +1,86 @@
+#include "winograd_context.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "tensor_arguments.hpp"
+#include "winograd_cublas_check.hpp"
+#include "winograd_tuning_table.hpp"
+
+namespace cae_winograd {
+
+namespace {
+// cuBLAS's recommended workspace for Hopper. Owning it (instead of cuBLAS's
+// default pool) keeps the kernels cuBLAS picks, and thus the bits, fixed.
+constexpr size_t kBlasWorkspaceFloats = (size_t(32) << 20) / sizeof(float);
+
+std::string tuning_from_environment() {
+  const char* spec = std::getenv("CAE_WINOGRAD_TUNING");
+  if (spec == nullptr) return "";
+  apply_override(LaunchParams{}, spec);  // a bad value fails create with its message
+  return spec;
+}
+}  // namespace
+
+BlasHandle::BlasHandle(cudaStream_t stream, float* workspace, size_t workspace_bytes) {
+  WINOGRAD_CUBLAS_CHECK(cublasCreate(&handle_));
+  try {
+    WINOGRAD_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+    // After cublasSetStream, which resets the workspace to the default pool.
+    WINOGRAD_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace, workspace_bytes));
+    // We declare FP32: no TF32 or other reduced-precision tensor-op math.
+    WINOGRAD_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+    WINOGRAD_CUBLAS_CHECK(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST));
+    WINOGRAD_CUBLAS_CHECK(cublasSetAtomicsMode(handle_, CUBLAS_ATOMICS_NOT_ALLOWED));
+  } catch (...) {
+    cublasDestroy(handle_);
+    throw;
+  }
+}
+
+BlasHandle::~BlasHandle() {
+  if (handle_) cublasDestroy(handle_);
+}
+
+}  // namespace cae_winograd
+
+cae_context_s::cae_context_s(const cae_create_options* options)
+    : CudaContextBase(options),
+      blas_workspace(memory, "the cuBLAS workspace"),
+      blas(stream, blas_workspace.reserve(cae_winograd::kBlasWorkspaceFloats),
+           cae_winograd::kBlasWorkspaceFloats * sizeof(float)),
+      reduction_partials(memory, "reduction partial sums"),
+      workspace(memory, "the Winograd workspace"),
+      filters(memory),
+      flipped_filters(memory),
+      tuning_override(cae_winograd::tuning_from_environment()) {
+  reduction_partials.reserve(cae_winograd::kReductionBlocks);
+}
+
+cae_context_s::~cae_context_s() {
+  // Let queued work finish before its memory goes.
+  cudaSetDevice(device);
+  cudaStreamSynchronize(stream);
+  for (cae_tensor_s* t : tensors) {
+    cae_plugin::cuda::device_free(t->data, t->bytes, memory);
+    delete t;
+  }
+  tensors.clear();
+}
+
+namespace cae_winograd {
+
+Context& context_arg(cae_context ctx, const char* op) {
+  return cae_plugin::context_argument(ctx, op);
+}
+
+cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
+                                  const char* name) {
+  return cae_plugin::optional_tensor_argument(ctx, t, op, name);
+}
+
+cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
+  return *cae_plugin::tensor_argument(ctx, t, op, name);
+}
+
+}  // namespace cae_winograd

@@ -1,0 +1,80 @@
+// The winograd context: the common CUDA state (device, stream, timer, memory
+// accounting) plus a cuBLAS handle, one growing workspace, the filter-transform
+// cache and the live tensors.
+#pragma once
+
+#include <cublas_v2.h>
+
+#include <string>
+#include <unordered_set>
+
+#include "cuda_support.hpp"
+#include "winograd_device_buffer.hpp"
+#include "winograd_filter_cache.hpp"
+#include "winograd_tensor.hpp"
+
+namespace cae_winograd {
+
+// Owns a cuBLAS handle bound to one stream: FP32 math only (we declare FP32),
+// no atomics (deterministic), its workspace owned by the context.
+class BlasHandle {
+ public:
+  BlasHandle(cudaStream_t stream, float* workspace, size_t workspace_bytes);
+  ~BlasHandle();
+  BlasHandle(const BlasHandle&) = delete;
+  BlasHandle& operator=(const BlasHandle&) = delete;
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+// Partial sums of the two-pass reductions (mse_loss): one per block of the
+// first pass (winograd_reductions.cu launches at most this many blocks).
+constexpr int kReductionBlocks = 1024;
+
+}  // namespace cae_winograd
+
+struct cae_context_s : cae_plugin::cuda::CudaContextBase {
+  explicit cae_context_s(const cae_create_options* options);
+  ~cae_context_s() override;
+
+  // Declared in the order they must be built; destroyed in reverse (the
+  // cuBLAS handle before the workspace it was given).
+  cae_winograd::GrowingBuffer blas_workspace;
+  cae_winograd::BlasHandle blas;
+  cae_winograd::GrowingBuffer reduction_partials;
+  // Transformed tiles and products of the convolution passes: allocated on the
+  // first convolution, grown only when a larger pass comes.
+  cae_winograd::GrowingBuffer workspace;
+  // Filter transforms (G g G^T) per weight tensor and version.
+  cae_winograd::FilterCache filters;
+  cae_winograd::FilterCache flipped_filters;  // of the data gradient's flipped, transposed filter
+  std::unordered_set<cae_tensor_s*> tensors;
+  uint64_t next_tensor_id = 1;
+  uint64_t write_clock = 0;
+  // CAE_WINOGRAD_TUNING at create (validated there); "" when unset.
+  std::string tuning_override;
+};
+
+namespace cae_winograd {
+
+using Context = cae_context_s;
+
+// Argument access for the entry points: NULL handles and tensors of another
+// context are INVALID_ARGUMENT, with a message naming the op and argument.
+Context& context_arg(cae_context ctx, const char* op);
+cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name);
+// As tensor_arg, but NULL is allowed (returns nullptr).
+cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
+                                  const char* name);
+
+// Records that `t` was (or is about to be) overwritten: cached transforms of
+// its old values become stale. Every op calls it for each output.
+inline void mark_written(Context& ctx, cae_tensor_s* t) {
+  if (t) t->version = ++ctx.write_clock;
+}
+// The same in the shape the shared group entries take.
+inline void mark_written_handle(Context& ctx, cae_tensor t) { mark_written(ctx, t); }
+
+}  // namespace cae_winograd

@@ -1,0 +1,89 @@
+// The Winograd F(4x4,3x3) convolution on the GPU: the steps of
+// winograd_conv_passes.hpp run as CUDA kernels and cuBLAS strided-batched
+// SGEMMs on the context's stream; filter transforms come from the cache.
+#include <algorithm>
+#include <string>
+
+#include "winograd_conv_kernels.cuh"
+#include "winograd_conv_passes.hpp"
+#include "winograd_gemm.hpp"
+#include "winograd_ops.hpp"
+
+namespace cae_winograd {
+namespace {
+
+using cae_plugin::ConvDims;
+
+// The executor of winograd_conv_passes.hpp on ctx's stream; every launch and
+// every cuBLAS call checked.
+struct CudaExecutor {
+  Context& ctx;
+
+  template <class Item>
+  void run(const Item& item, int threads) {
+    const int64_t count = item.count();
+    for_each_item_kernel<<<cae_plugin::cuda::grid_for(count, static_cast<unsigned>(threads)),
+                           threads, 0, ctx.stream>>>(item, count);
+    CAE_CUDA_CHECK_LAUNCH("for_each_item_kernel (a Winograd transform)");
+  }
+
+  void gemm(const GemmCall& g) {
+    strided_batched_gemm(ctx, g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                         g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, g.k, 1.0f,
+                         {g.a, g.lda, g.stride_a}, {g.b, g.ldb, g.stride_b}, g.beta, g.c, g.ldc,
+                         g.stride_c, g.batch);
+  }
+};
+
+void require_3x3(const ConvDims& d, const char* op) {
+  if (d.K != kTaps) {
+    cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
+                     std::string(op) +
+                         ": the winograd backend computes 3x3 kernels only (w has K = " +
+                         std::to_string(d.K) + ")");
+  }
+}
+
+LaunchParams params_for(const Context& c, const ConvDims& d) {
+  LaunchParams params = lookup_launch_params({d.C, d.O, d.H, d.W});
+  if (!c.tuning_override.empty()) params = apply_override(params, c.tuning_override);
+  return params;
+}
+
+// U (or the flipped U') of `w`, from the cache or transformed now.
+const float* cached_filter(CudaExecutor& exec, const cae_tensor_s& w, const ConvDims& d,
+                           int threads, bool flipped) {
+  FilterCache& cache = flipped ? exec.ctx.flipped_filters : exec.ctx.filters;
+  return cache.get(w, static_cast<size_t>(kPoints * d.O * d.C),
+                   [&](float* dst) { transform_filter(exec, d, threads, w.data, dst, flipped); });
+}
+
+}  // namespace
+
+void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
+                    const float* b, float* y, bool relu) {
+  require_3x3(d, "conv2d_forward");
+  const LaunchParams params = params_for(c, d);
+  CudaExecutor exec{c};
+  const float* u = cached_filter(exec, w, d, params.transform_threads, /*flipped=*/false);
+  const PassPlan plan = plan_passes(d, params);
+  float* workspace = c.workspace.reserve(static_cast<size_t>(plan.forward_workspace()));
+  forward_passes(exec, d, plan, params.transform_threads, x, u, b, y, relu, workspace);
+}
+
+void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
+                     const float* dy, float* dx, float* dw, float* db) {
+  require_3x3(d, "conv2d_backward");
+  const LaunchParams params = params_for(c, d);
+  CudaExecutor exec{c};
+  const float* u_flipped =
+      dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
+  const PassPlan plan = plan_passes(d, params);
+  float* workspace = c.workspace.reserve(static_cast<size_t>(plan.backward_workspace()));
+  backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+  const unsigned bias_blocks = static_cast<unsigned>(std::min<int64_t>(d.O, 65535));
+  bias_gradient_kernel<<<bias_blocks, kBiasThreads, 0, c.stream>>>(dy, db, d.N, d.O, d.H * d.W);
+  CAE_CUDA_CHECK_LAUNCH("bias_gradient_kernel");
+}
+
+}  // namespace cae_winograd

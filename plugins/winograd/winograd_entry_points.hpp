@@ -1,0 +1,20 @@
+// The members of winograd's cae_backend_table. Each one validates its
+// arguments (plugins/common/op_shapes.hpp), marks its outputs written (the
+// filter cache's versions), converts every exception into a status through
+// cae_plugin::guard, and hands the work to the device side (winograd_ops.hpp).
+#pragma once
+
+#include <cae/backend.h>
+
+#include "backend_table.hpp"
+
+namespace cae_winograd {
+namespace entry {
+
+// Defined in winograd_lifecycle.cpp, winograd_tensor_entry.cpp,
+// winograd_layer_entry.cpp and winograd_training_entry.cpp.
+CAE_DECLARE_BACKEND_MEMBERS();
+CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
+
+}  // namespace entry
+}  // namespace cae_winograd

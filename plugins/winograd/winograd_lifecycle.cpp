@@ -1,0 +1,30 @@
+// probe, create, destroy and the context-wide members: the shared CUDA
+// lifecycle (cuda_lifecycle_entries.hpp) with winograd's priority and
+// precision, and the shared NCCL collectives.
+#include "cuda_group_entries.hpp"
+#include "cuda_lifecycle_entries.hpp"
+#include "winograd_context.hpp"
+#include "winograd_entry_points.hpp"
+
+namespace cae_winograd {
+namespace entry {
+
+namespace {
+// Below v2 (40) and v3 (50): not the default until it measures fastest with
+// its accuracy held (issue 10); selected with --backend winograd.
+constexpr int32_t kProbePriority = 35;
+
+// FP32 SGEMMs (no TF32), fixed reduction orders, no atomics: deterministic.
+using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_FP32,
+                                                     /*kDeterministic=*/true, context_arg>;
+}  // namespace
+
+CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+// The all-reduce rewrites the gradients it sums: their versions change.
+using Group = cae_plugin::cuda::GroupEntries<Context, context_arg, mark_written_handle>;
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
+
+}  // namespace entry
+}  // namespace cae_winograd

@@ -1,0 +1,40 @@
+// Launch parameters per convolution shape: a measured table, a default for
+// shapes not in it, and an environment override for sweeps.
+//
+// The two parameters that matter for this backend (README.md, "Tuning"):
+//   transform_threads  threads per block of the tile-transform kernels;
+//   images_per_chunk   images transformed and multiplied per pass (0: the
+//                      whole batch, up to the workspace budget). Smaller chunks
+//                      keep the transformed tiles in L2 between the transform
+//                      and the GEMM; larger ones give cuBLAS longer GEMMs.
+// Host code only (no CUDA): the unit test links it without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cae_winograd {
+
+struct LayerShape {
+  int64_t c, o, h, w;  // input channels, output channels, image height, width
+};
+
+struct LaunchParams {
+  int transform_threads = 256;
+  int64_t images_per_chunk = 0;
+};
+
+// The measured entry for `shape`, else the defaults.
+LaunchParams lookup_launch_params(const LayerShape& shape);
+
+// Applies an override "threads=T,chunk=N" (either part may be left out) to
+// `params`. Throws cae_plugin::Error (INVALID_ARGUMENT) naming the bad part.
+// Used with the environment variable CAE_WINOGRAD_TUNING (tests/gpu/tune-winograd.sh).
+LaunchParams apply_override(LaunchParams params, const std::string& spec);
+
+// The images of one pass: the table's (or override's) chunk, capped so that
+// the pass's transformed tiles fit `budget_floats`; never below one image.
+int64_t images_per_pass(const LaunchParams& params, int64_t batch, int64_t floats_per_image,
+                        int64_t budget_floats);
+
+}  // namespace cae_winograd
