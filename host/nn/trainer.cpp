@@ -183,10 +183,11 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     state.train_losses.push_back(record.train_loss);
     state.test_mses.push_back(record.test_mse);
 
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "epoch %d/%d  train loss %.6f  test mse %.6f  %.1f s  %.0f img/s\n", record.epoch,
-                  options.epochs, record.train_loss, record.test_mse, record.seconds,
+    char test_mse[40] = "test mse on rank 0";
+    if (primary) std::snprintf(test_mse, sizeof test_mse, "test mse %.6f", record.test_mse);
+    char line[240];
+    std::snprintf(line, sizeof line, "epoch %d/%d  train loss %.6f  %s  %.1f s  %.0f img/s\n",
+                  record.epoch, options.epochs, record.train_loss, test_mse, record.seconds,
                   record.images_per_second);
     log << line << std::flush;
     if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, snapshot());
