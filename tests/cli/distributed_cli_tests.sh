@@ -11,14 +11,6 @@ CAE=$1
 # shellcheck source=tests/cli/test_lib.sh
 source "$(dirname "$0")/test_lib.sh"
 
-run_err() {  # like run, but $out is stderr alone (the error)
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1 >/dev/null)
-  local rc=$?
-  checks=$((checks + 1))
-  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
-}
 
 # 41 images at a global batch of 8: the last batch (1 image) runs on rank 0
 # alone while rank 1 adds zeros, the rule of the in-process path.
