@@ -154,7 +154,10 @@ double ModelReplicas::drain_loss_sum() {
 }
 
 void ModelReplicas::reset_loss_sum(double sum) {
-  for (size_t r = 0; r < replicas_.size(); ++r) replicas_[r]->losses.reset(r == 0 ? sum : 0.0);
+  // The sum so far (of all devices, and all ranks) is held once: by shard 0.
+  for (size_t r = 0; r < replicas_.size(); ++r) {
+    replicas_[r]->losses.reset(first_shard_ + int64_t(r) == 0 ? sum : 0.0);
+  }
 }
 
 }  // namespace cae::nn

@@ -1,6 +1,7 @@
 #include "plugin/file_process_group.hpp"
 
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -27,6 +28,12 @@ FileProcessGroup::FileProcessGroup(std::string prefix, int32_t rank, int32_t wor
 
 FileProcessGroup::~FileProcessGroup() {
   try {
+    if (std::uncaught_exceptions() > 0) {
+      // Failing: the others will time out waiting for this rank; leave no file.
+      std::error_code ignored;
+      fs::remove(step_file(step_ - 1, rank()), ignored);
+      return;
+    }
     if (rank() != 0) {
       write_file_atomically(done_file(rank()), "");
       return;
@@ -57,8 +64,8 @@ std::string FileProcessGroup::await_file(const std::string& path, int32_t from_r
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error(
           "rank " + std::to_string(rank()) + ": rank " + std::to_string(from_rank) +
-          " wrote no " + path + " within " + std::to_string(timeout_.count() / 1000) +
-          " s (did it stop? see --group-timeout)");
+          " wrote no " + path + " within " + seconds_text(timeout_) +
+          " (did it stop? see --group-timeout)");
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(20000));

@@ -23,7 +23,8 @@ class FileProcessGroup : public ProcessGroup {
   FileProcessGroup(std::string prefix, int32_t rank, int32_t world,
                    std::chrono::milliseconds timeout);
   // Rank 0 waits (within the timeout) until every rank is done, then removes
-  // the group's files; the others say they are done.
+  // the group's files; the others say they are done. While an exception
+  // unwinds, a rank only removes its own file.
   ~FileProcessGroup() override;
 
   bool backend_collectives() const override { return false; }

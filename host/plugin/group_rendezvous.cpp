@@ -100,8 +100,8 @@ GroupId await(const Rendezvous& r) {
   while (!fs::exists(r.id_file)) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("rank " + std::to_string(r.rank) + ": no group id in " +
-                               r.id_file + " after " + std::to_string(r.timeout.count() / 1000) +
-                               " s (is rank 0 running with the same --nccl-id-file?)");
+                               r.id_file + " after " + seconds_text(r.timeout) +
+                               " (is rank 0 running with the same --nccl-id-file?)");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

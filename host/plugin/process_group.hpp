@@ -5,7 +5,10 @@
 // backend without them, a host fallback through files (file_process_group).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "plugin/context.hpp"
@@ -32,5 +35,12 @@ class ProcessGroup {
  private:
   int32_t rank_, world_;
 };
+
+// "0.1 s", "300 s": a timeout as messages show it.
+inline std::string seconds_text(std::chrono::milliseconds timeout) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", double(timeout.count()) / 1000.0);
+  return text;
+}
 
 }  // namespace cae

@@ -27,7 +27,7 @@ usage_error() {  # usage_error NAME PATTERN ARGS...: exit 2, one line naming the
 }
 usage_error "world 0" "--world-size must be between 1 and 65536, got 0" --world-size 0
 usage_error "rank = world" "--rank 2 is outside 0\.\.1 for --world-size 2" --world-size 2 --rank 2 --nccl-id-file "$id"
-usage_error "negative rank" "--rank -1 is outside 0\.\.1" --world-size 2 --rank -1 --nccl-id-file "$id"
+usage_error "negative rank" "--rank -1 is outside 0\.\.1" --world-size 2 --rank=-1 --nccl-id-file "$id"
 usage_error "no rank" "--world-size 2 needs --rank" --world-size 2 --nccl-id-file "$id"
 usage_error "no id file" "--world-size 2 needs --nccl-id-file PATH" --world-size 2 --rank 0
 usage_error "rank without world" "--rank 1 needs a --world-size above it" --rank 1
