@@ -14,9 +14,10 @@ source "$(dirname "$0")/test_lib.sh"
 
 # 41 images at a global batch of 8: the last batch (1 image) runs on rank 0
 # alone while rank 1 adds zeros, the rule of the in-process path.
-run "synthetic data" 0 "$CAE" data synth "$work/d" --train 41 --test 8
-common=(--backend cpu --data "$work/d" --epochs 2 --threads 1 --batch 8)
+run "synthetic data" 0 "$CAE" data synth "$work/d" --train 41 --test 10
+common=(--backend cpu --data "$work/d" --epochs 2 --threads 1)
 id="$work/group.id"
+train=(train "${common[@]}" --batch 8)
 
 usage_error() {  # usage_error NAME PATTERN ARGS...: exit 2, one line naming the problem
   local name=$1 pattern=$2
@@ -55,14 +56,14 @@ rm -f "$id"
 loss_curve() {
   tr '\r' '\n' <<<"$out" | sed -nE 's/^epoch [0-9]+\/[0-9]+ +train loss ([0-9.]+).*/\1/p' | tr '\n' ' '
 }
-run "one device" 0 "$CAE" train "${common[@]}" --out "$work/one.st"
+run "one device" 0 "$CAE" "${train[@]}" --out "$work/one.st"
 one=$(loss_curve)
-run "one process, 2 devices" 0 "$CAE" train "${common[@]}" --devices 0,1 --out "$work/devices.st"
+run "one process, 2 devices" 0 "$CAE" "${train[@]}" --devices 0,1 --out "$work/devices.st"
 devices=$(loss_curve)
 
-"$CAE" train "${common[@]}" --world-size 2 --rank 1 --nccl-id-file "$id" --out "$work/rank1.st" >"$work/rank1.log" 2>&1 &
+"$CAE" "${train[@]}" --world-size 2 --rank 1 --nccl-id-file "$id" --out "$work/rank1.st" >"$work/rank1.log" 2>&1 &
 rank1=$!
-run "rank 0 of 2 processes" 0 "$CAE" train "${common[@]}" --world-size 2 --rank 0 --nccl-id-file "$id" --out "$work/ranks.st"
+run "rank 0 of 2 processes" 0 "$CAE" "${train[@]}" --world-size 2 --rank 0 --nccl-id-file "$id" --out "$work/ranks.st"
 ranks=$(loss_curve)
 expect "rank 0 says how it exchanges" "rank 0 of 2 processes, 4 images per process and step, gradients summed through files"
 expect "rank 0 writes the checkpoint" "checkpoint: .*ranks\.st"
