@@ -4,7 +4,8 @@
 # through the host's file fallback: one-line errors for bad options, a rank
 # whose partner never comes, and two `cae train` processes against one
 # process with --devices 0,1 at the same global batch (bit-identical weights)
-# and against one device (loss curve within 1e-4). Only rank 0 writes.
+# and against one device (loss curve within 1e-4). Only rank 0 writes. A
+# signal to one rank stops both after the same step, and both resume.
 # usage: distributed_cli_tests.sh CAE
 set -u
 CAE=$1
@@ -111,5 +112,44 @@ PY
 }
 close_curves "2 processes follow 1 process on 2 devices" "$devices" "$ranks"
 close_curves "2 processes follow 1 device" "$one" "$ranks"
+
+# A signal to rank 1 alone: the stop flag travels in the step's exchange, so
+# both ranks stop after the same step; rank 0 saves the resumable checkpoint,
+# and both ranks resumed from it finish the run.
+run "more data" 0 "$CAE" data synth "$work/big" --train 1200 --test 10
+long=(train --backend cpu --data "$work/big" --epochs 1 --threads 1 --batch 8 --world-size 2 --nccl-id-file "$id")
+"$CAE" "${long[@]}" --rank 1 --out "$work/stop1.st" >"$work/stop1.log" 2>&1 &
+stop1=$!
+"$CAE" "${long[@]}" --rank 0 --out "$work/stop.st" >"$work/stop0.log" 2>&1 &
+stop0=$!
+for _ in $(seq 100); do  # until rank 1 trains (its handlers are set by then)
+  grep -q "rank 1 of 2 processes" "$work/stop1.log" 2>/dev/null && break
+  sleep 0.1
+done
+sleep 1
+kill -INT "$stop1"
+wait "$stop1"
+rc1=$?
+wait "$stop0"
+rc0=$?
+out=$(cat "$work/stop0.log")
+checks=$((checks + 1))
+[ "$rc0" = 130 ] && [ "$rc1" = 130 ] || fail "both ranks stop on rank 1's signal" "exit codes $rc0 and $rc1, expected 130"
+expect "rank 0 saves the resumable checkpoint" "resumable checkpoint saved to .*stop\.st"
+images0=$(sed -nE 's/.*after ([0-9]+) images.*/\1/p' <<<"$out")
+out=$(cat "$work/stop1.log")
+images1=$(sed -nE 's/.*after ([0-9]+) images.*/\1/p' <<<"$out")
+checks=$((checks + 1))
+[ -n "$images0" ] && [ "$images0" = "$images1" ] || fail "both ranks stop after the same step" "rank 0 after '$images0' images, rank 1 after '$images1'"
+absent "rank 1 saves nothing" "$work/stop1.st"
+"$CAE" "${long[@]}" --rank 1 --resume "$work/stop.st" >"$work/resume1.log" 2>&1 &
+resume1=$!
+run "rank 0 resumes" 0 "$CAE" "${long[@]}" --rank 0 --resume "$work/stop.st"
+expect "rank 0 resumes" "resuming .*stop\.st at epoch 1"
+expect "rank 0 finishes" "checkpoint: .*stop\.st"
+wait "$resume1"
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 0 ] || { out=$(cat "$work/resume1.log"); fail "rank 1 resumes" "exit code $rc"; }
 
 finish
