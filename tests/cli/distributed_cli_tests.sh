@@ -20,6 +20,13 @@ common=(--backend cpu --data "$work/d" --epochs 2 --threads 1)
 id="$work/group.id"
 train=(train "${common[@]}" --batch 8)
 
+# rank_ok NAME PID LOG: the rank running in the background as PID exited 0.
+rank_ok() {
+  wait "$2"
+  local rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || { out=$(cat "$3"); fail "$1" "exit code $rc"; }
+}
 usage_error() {  # usage_error NAME PATTERN ARGS...: exit 2, one line naming the problem
   local name=$1 pattern=$2
   shift 2
@@ -68,10 +75,7 @@ run "rank 0 of 2 processes" 0 "$CAE" "${train[@]}" --world-size 2 --rank 0 --ncc
 ranks=$(loss_curve)
 expect "rank 0 says how it exchanges" "rank 0 of 2 processes, 4 images per process and step, gradients summed through files"
 expect "rank 0 writes the checkpoint" "checkpoint: .*ranks\.st"
-wait "$rank1"
-rc=$?
-checks=$((checks + 1))
-[ "$rc" = 0 ] || { out=$(cat "$work/rank1.log"); fail "rank 1 of 2 processes" "exit code $rc"; }
+rank_ok "rank 1 of 2 processes" "$rank1" "$work/rank1.log"
 out=$(cat "$work/rank1.log")
 expect "rank 1 leaves the checkpoint to rank 0" "rank 1 done; rank 0 writes the checkpoint"
 absent "rank 1 writes no checkpoint" "$work/rank1.st"
@@ -147,9 +151,6 @@ resume1=$!
 run "rank 0 resumes" 0 "$CAE" "${long[@]}" --rank 0 --resume "$work/stop.st"
 expect "rank 0 resumes" "resuming .*stop\.st at epoch 1"
 expect "rank 0 finishes" "checkpoint: .*stop\.st"
-wait "$resume1"
-rc=$?
-checks=$((checks + 1))
-[ "$rc" = 0 ] || { out=$(cat "$work/resume1.log"); fail "rank 1 resumes" "exit code $rc"; }
+rank_ok "rank 1 resumes" "$resume1" "$work/resume1.log"
 
 finish
