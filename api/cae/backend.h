@@ -75,7 +75,7 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 1
+#define CAE_ABI_MINOR 2
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -109,7 +109,8 @@ typedef enum cae_status {
 typedef struct cae_context_s* cae_context;
 typedef struct cae_tensor_s* cae_tensor;
 /* ABI 1.1: a group of contexts of one backend (one per device) that run
- * collectives together. Defined by the backend like the two above. */
+ * collectives together; ABI 1.2: also one context in each of several
+ * processes. Defined by the backend like the two above. */
 typedef struct cae_group_s* cae_group;
 
 /* ---- plain-data structs crossing the boundary ---------------------------- */
@@ -340,7 +341,35 @@ typedef struct cae_backend_table {
    * before destroying any member context. */
   void (*group_destroy)(cae_group group);
 
-  /* ABI 1.2 and later append members here. */
+  /* -- ABI 1.2: optional groups that span processes (may be NULL) --
+   *
+   * One context per process (one process per GPU, on one host or several):
+   * the processes form a group through an id that one of them makes and the
+   * others receive by any means (a file, an environment variable; see
+   * docs/distributed.md). A backend provides both or neither, and only
+   * together with the three 1.1 members: group_all_reduce_sum and
+   * group_destroy serve such a group too. Without them a host runs one
+   * process per device only where it has an exchange of its own. */
+
+  /* Makes a new group id, called by ONE process (rank 0) per group. On entry
+   * *bytes is the capacity of `out`; on return it is the id's size. With out
+   * NULL (or a capacity below the id's size: CAE_STATUS_INVALID_ARGUMENT)
+   * nothing is written but *bytes. The id is plain bytes that may travel
+   * between hosts. Errors through last_error(NULL). */
+  cae_status (*group_unique_id)(size_t* bytes, void* out);
+
+  /* Joins the group of `world` (>= 1) processes named by `id` as member
+   * `rank` (0 <= rank < world) with this process's context `ctx`. Blocks until
+   * every rank has joined (each process calls it once, with the same id and
+   * world). The group's all-reduce then takes this process's tensors only
+   * (tensors_per_context tensors, one context) and sums across all ranks;
+   * every rank must call it with the same list of shapes. The group holds one
+   * local member, ctx, which must outlive it. On failure *out is NULL and
+   * last_error(NULL) tells why. */
+  cae_status (*group_join)(cae_context ctx, int32_t rank, int32_t world, const void* id,
+                           size_t bytes, cae_group* out);
+
+  /* ABI 1.3 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -357,6 +386,9 @@ typedef struct cae_backend_table {
 
 #define CAE_BACKEND_TABLE_SIZE_1_1 \
   (offsetof(cae_backend_table, group_destroy) + sizeof(((cae_backend_table*)0)->group_destroy))
+
+#define CAE_BACKEND_TABLE_SIZE_1_2 \
+  (offsetof(cae_backend_table, group_join) + sizeof(((cae_backend_table*)0)->group_join))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

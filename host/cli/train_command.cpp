@@ -1,9 +1,12 @@
 // `cae train`: train the autoencoder on a backend, checkpointing every epoch.
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "backend_session.hpp"
 #include "commands.hpp"
 #include "device_list.hpp"
+#include "distributed_options.hpp"
 #include "data/cifar_dataset.hpp"
 #include "data/cifar_files.hpp"
 #include "option_checks.hpp"
@@ -24,7 +27,12 @@ int run_train(const po::variables_map& vm) {
   }
   options.checkpoint_path =
       !resume.empty() && vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
-  const OutputLock lock = claim_output_file(options.checkpoint_path);
+  const Rendezvous rendezvous = rendezvous_from(vm);
+  // Rank 0 alone writes the checkpoint; the other ranks write nothing final.
+  const bool primary = rendezvous.rank == 0;
+  if (!primary) options.checkpoint_path.clear();
+  std::optional<OutputLock> lock;
+  if (primary) lock.emplace(claim_output_file(options.checkpoint_path));
 
   nn::Checkpoint start;
   if (!resume.empty()) {
@@ -50,7 +58,7 @@ int run_train(const po::variables_map& vm) {
   }
 
   BackendSession session = select_backend_session(vm);
-  require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
+  if (primary) require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
   CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
   require_available(samples, data.train.size(), "--samples", data_dir, "training images");
   require_available(test_samples, data.test.size(), "--test-samples", data_dir, "test images");
@@ -74,10 +82,21 @@ int run_train(const po::variables_map& vm) {
   }
   options.backend = session.backend->name;
   require_batch_divisible(options.batch_size, session.contexts().size());
+  require_one_device_per_rank(rendezvous, session.contexts().size());
+  std::unique_ptr<ProcessGroup> processes;
+  if (rendezvous.world > 1) {
+    require_batch_divisible_by_ranks(options.batch_size, rendezvous.world);
+    processes = join_process_group(*session.context, rendezvous);
+    options.processes = processes.get();
+  }
   nn::TrainOutcome outcome =
       nn::train_autoencoder(session.contexts(), data.train, data.test, options, start, std::cout);
   if (outcome.interrupted) return 128 + outcome.signal;
-  std::cout << "checkpoint: " << options.checkpoint_path << "\n";
+  if (primary) {
+    std::cout << "checkpoint: " << options.checkpoint_path << "\n";
+  } else {
+    std::cout << "rank " << rendezvous.rank << " done; rank 0 writes the checkpoint\n";
+  }
   return 0;
 }
 
@@ -86,14 +105,15 @@ int run_train(const po::variables_map& vm) {
 Command train_command() {
   return {"train",
           "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] "
-          "[--batch 64] "
-          "[--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
-          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--out CKPT] [--resume CKPT]",
+          "[--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
+          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--out CKPT] [--resume CKPT] "
+          "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_data_option(options);
             add_training_options(options);
+            add_distributed_options(options);
             options.add_options()
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)")
                 ("test-samples", po::value<int64_t>()->default_value(0)->value_name("N"), "test images for the reconstruction MSE (0 = all)")

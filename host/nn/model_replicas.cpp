@@ -17,7 +17,8 @@ struct ModelReplicas::Replica {
         optimizer(std::make_unique<Optimizer>(c, model->parameters(), model->parameter_names(),
                                               settings)),
         losses(c, 64),
-        shard_input(c.alloc({shard, kImageChannels, kImageSize, kImageSize})) {}
+        shard_input(c.alloc({shard, kImageChannels, kImageSize, kImageSize})),
+        scalar(c.alloc({1})) {}
 
   Tensor& input_for(int64_t rows) { return buffer_for(rows, shard_input, tail_input); }
   // Denoising targets: allocated only when a step has them.
@@ -43,20 +44,29 @@ struct ModelReplicas::Replica {
   Tensor tail_input;  // the epoch's partial last batch, allocated when first needed
   Tensor shard_target;
   Tensor tail_target;
+  Tensor scalar;       // one float exchanged across processes: the stop flag, the loss sum
 };
 
 ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
                              const OptimizerSettings& settings, int batch_size,
-                             bool force_host_exchange) {
+                             bool force_host_exchange, ProcessGroup* processes)
+    : processes_(processes) {
   const int64_t devices = int64_t(contexts.size());
   if (devices < 1) throw std::invalid_argument("training needs at least one device");
-  if (batch_size < 1 || batch_size % devices != 0) {
-    throw std::invalid_argument("the batch of " + std::to_string(batch_size) +
-                                " images cannot be split into " + std::to_string(devices) +
-                                " equal shards, one per device: use a --batch divisible by " +
+  if (processes && devices != 1) {
+    throw std::invalid_argument("a rank of a group of processes trains on one device, not " +
                                 std::to_string(devices));
   }
-  shard_size_ = batch_size / devices;
+  shards_ = processes ? processes->world() : devices;
+  first_shard_ = processes ? processes->rank() : 0;
+  const char* holder = processes ? "process" : "device";
+  if (batch_size < 1 || batch_size % shards_ != 0) {
+    throw std::invalid_argument("the batch of " + std::to_string(batch_size) +
+                                " images cannot be split into " + std::to_string(shards_) +
+                                " equal shards, one per " + holder +
+                                ": use a --batch divisible by " + std::to_string(shards_));
+  }
+  shard_size_ = batch_size / shards_;
   for (Context* context : contexts) {
     replicas_.push_back(std::make_unique<Replica>(*context, parameters, settings, shard_size_));
   }
@@ -80,22 +90,25 @@ void ModelReplicas::zero_gradients(Replica& replica) {
   }
 }
 
-void ModelReplicas::train_step(const float* images, int64_t count, const float* targets) {
+bool ModelReplicas::train_step(const float* images, int64_t count, const float* targets,
+                               bool stop_requested) {
   const size_t devices = replicas_.size();
-  // The most devices that split `count` into equal shards: all of them for a
-  // full batch; for the last batch maybe fewer (then the rest add zeros).
-  size_t active = std::min(devices, size_t(count));
-  while (count % int64_t(active) != 0) --active;
-  const int64_t shard = count / int64_t(active);
+  // The most shards (devices, or ranks) that split `count` equally: all of
+  // them for a full batch; for the last batch maybe fewer (then the rest add
+  // zeros). Every rank computes the same from the same count.
+  int64_t active = std::min(shards_, count);
+  while (count % active != 0) --active;
+  const int64_t shard = count / active;
 
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
-    if (r >= active) {
+    const int64_t index = first_shard_ + int64_t(r);
+    if (index >= active) {
       zero_gradients(replica);
       return;
     }
     Tensor& input = replica.input_for(shard);
-    const size_t offset = size_t(r) * size_t(shard) * kImageFloats;
+    const size_t offset = size_t(index) * size_t(shard) * kImageFloats;
     input.upload(images + offset, size_t(shard) * kImageFloats);
     Tensor* target = nullptr;
     if (targets) {
@@ -104,6 +117,12 @@ void ModelReplicas::train_step(const float* images, int64_t count, const float* 
     }
     replica.model->forward_backward(input, replica.losses.next_slot(shard), target);
   });
+  if (processes_) {
+    const bool stop = exchange_across_processes(1.0f / float(active), stop_requested);
+    Replica& replica = *replicas_[0];
+    replica.optimizer->step(replica.model->parameters(), replica.model->gradients());
+    return stop;
+  }
   if (group_) {
     std::vector<std::vector<Tensor*>> gradients;
     for (auto& replica : replicas_) {
@@ -118,16 +137,43 @@ void ModelReplicas::train_step(const float* images, int64_t count, const float* 
     Replica& replica = *replicas_[r];
     replica.optimizer->step(replica.model->parameters(), replica.model->gradients());
   });
+  return stop_requested;
+}
+
+// Every gradient and the stop flag in one fused exchange: the flag's sum,
+// scaled like the gradients, is positive when any rank asked to stop.
+bool ModelReplicas::exchange_across_processes(float scale, bool stop_requested) {
+  Replica& replica = *replicas_[0];
+  const float flag = stop_requested ? 1.0f : 0.0f;
+  replica.scalar.upload(&flag, 1);
+  std::vector<Tensor*> list;
+  for (Tensor& g : replica.model->gradients()) list.push_back(&g);
+  list.push_back(&replica.scalar);
+  processes_->all_reduce_sum(list, scale);
+  float any = 0;
+  replica.scalar.download(&any, 1);
+  return any > 0;
 }
 
 double ModelReplicas::drain_loss_sum() {
   double sum = 0;
   for (auto& replica : replicas_) sum += replica->losses.drain();
-  return sum;
+  if (!processes_) return sum;
+  // float on the wire: the sum is for the log, the weights never see it.
+  Replica& replica = *replicas_[0];
+  const float mine = float(sum);
+  replica.scalar.upload(&mine, 1);
+  processes_->all_reduce_sum({&replica.scalar}, 1.0f);
+  float all = 0;
+  replica.scalar.download(&all, 1);
+  return double(all);
 }
 
 void ModelReplicas::reset_loss_sum(double sum) {
-  for (size_t r = 0; r < replicas_.size(); ++r) replicas_[r]->losses.reset(r == 0 ? sum : 0.0);
+  // The sum so far (of all devices, and all ranks) is held once: by shard 0.
+  for (size_t r = 0; r < replicas_.size(); ++r) {
+    replicas_[r]->losses.reset(first_shard_ + int64_t(r) == 0 ? sum : 0.0);
+  }
 }
 
 }  // namespace cae::nn

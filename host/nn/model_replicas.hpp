@@ -14,6 +14,7 @@
 #include "nn/loss_accumulator.hpp"
 #include "nn/optimizer.hpp"
 #include "plugin/device_group.hpp"
+#include "plugin/process_group.hpp"
 
 namespace cae::nn {
 
@@ -21,9 +22,12 @@ class ModelReplicas {
  public:
   // Throws std::invalid_argument when batch_size is not a multiple of the
   // number of contexts. force_host_exchange: see DeviceGroup (tests).
+  // processes: this process is one rank of a group of processes, each with
+  // ONE context (contexts.size() == 1); batch_size is then the global batch
+  // of all ranks, and rank r trains on shard r of it (docs/distributed.md).
   ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
                 const OptimizerSettings& settings, int batch_size,
-                bool force_host_exchange = false);
+                bool force_host_exchange = false, ProcessGroup* processes = nullptr);
   ~ModelReplicas();
 
   size_t size() const { return replicas_.size(); }
@@ -31,7 +35,11 @@ class ModelReplicas {
   Context& primary_context();
   Autoencoder& primary_model();
   Optimizer& primary_optimizer();
-  bool backend_collectives() const { return group_ && group_->backend_collectives(); }
+  bool backend_collectives() const {
+    return processes_ ? processes_->backend_collectives()
+                      : group_ && group_->backend_collectives();
+  }
+  bool distributed() const { return processes_ != nullptr; }
 
   void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
 
@@ -41,19 +49,30 @@ class ModelReplicas {
   // A count of at most batch_size that N does not divide (the epoch's last
   // batch) runs on the largest number of devices that divides it; the
   // others contribute zero gradients.
-  void train_step(const float* images, int64_t count, const float* targets = nullptr);
+  // targets: denoising targets (the clean images) when the input is noisy, else nullptr.
+  // stop_requested: this process wants to stop after this step (a signal).
+  // Returns whether to stop: with a group of processes, whether ANY rank
+  // asked (the flag travels in the step's exchange, so every rank stops
+  // after the same step); else stop_requested itself.
+  bool train_step(const float* images, int64_t count, const float* targets = nullptr,
+                  bool stop_requested = false);
 
-  // sum(loss * images) over the steps since reset, in replica order.
+  // sum(loss * images) over the steps since reset, in replica order; with a
+  // group of processes, over every rank (a collective: every rank calls it).
   double drain_loss_sum();
   void reset_loss_sum(double sum);
 
  private:
   struct Replica;
   void zero_gradients(Replica& replica);
+  bool exchange_across_processes(float scale, bool stop_requested);
 
   std::vector<std::unique_ptr<Replica>> replicas_;
   std::unique_ptr<DeviceGroup> group_;
+  ProcessGroup* processes_ = nullptr;
   int64_t shard_size_ = 0;
+  int64_t shards_ = 1;       // shards of a global batch: devices here, or ranks
+  int64_t first_shard_ = 0;  // replica 0's shard: this process's rank
 };
 
 }  // namespace cae::nn

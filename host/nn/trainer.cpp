@@ -1,6 +1,7 @@
 #include "trainer.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -65,7 +66,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
                                const Checkpoint& start, std::ostream& log) {
   TrainOutcome outcome;
   ModelReplicas replicas(contexts, start.parameters, options.optimizer, options.batch_size,
-                         options.force_host_exchange);
+                         options.force_host_exchange, options.processes);
+  const bool primary = !options.processes || options.processes->rank() == 0;
   Context& context = replicas.primary_context();
   Autoencoder& model = replicas.primary_model();
   Optimizer& optimizer = replicas.primary_optimizer();
@@ -82,7 +84,15 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.samples = int64_t(train.size());
   state.augment = augmentation_name(options.augment);
   state.input_noise = options.input_noise;
-  if (contexts.size() > 1) {
+  if (options.processes) {
+    const int world = options.processes->world();
+    log << "rank " << options.processes->rank() << " of " << world << " processes, "
+        << options.batch_size / world << " images per process and step, gradients summed "
+        << (replicas.backend_collectives() ? "by the backend's collectives"
+                                           : "through files (the host's fallback: the backend "
+                                             "has no process-group members)")
+        << "\n";
+  } else if (contexts.size() > 1) {
     log << "data parallel over " << contexts.size() << " devices, "
         << options.batch_size / int(contexts.size()) << " images per device and step, gradients summed "
         << (replicas.backend_collectives() ? "by the backend's collectives" : "through host memory")
@@ -126,8 +136,11 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     ProgressReporter progress(int64_t(train.size()), progress_options);
     progress.update(images_done);
 
-    while (batcher.next_batch(indices)) {
-      if (InterruptGuard::requested()) break;
+    // A group of processes decides to stop together, inside a step's
+    // exchange (a rank that stopped alone would leave the others waiting).
+    bool stopping = false;
+    while (!stopping && batcher.next_batch(indices)) {
+      if (!replicas.distributed() && InterruptGuard::requested()) break;
       const int64_t n = int64_t(indices.size());
       fill_batch(train, indices, host.data());
       // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
@@ -137,9 +150,9 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
         std::copy_n(host.data(), size_t(n) * kImageFloats, noisy.data());
         add_input_noise(noisy.data(), size_t(n) * kImageFloats, options.input_noise, options.seed,
                         size_t(epoch), batch_number);
-        replicas.train_step(noisy.data(), n, host.data());
+        stopping = replicas.train_step(noisy.data(), n, host.data(), InterruptGuard::requested());
       } else {
-        replicas.train_step(host.data(), n);
+        stopping = replicas.train_step(host.data(), n, nullptr, InterruptGuard::requested());
       }
       ++state.batches_done;
       images_done += n;
@@ -148,13 +161,14 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     double loss_sum = replicas.drain_loss_sum();
 
     require_finite_loss(loss_sum, epoch + 1, options);
-    if (InterruptGuard::requested()) {
+    if (stopping || (!replicas.distributed() && InterruptGuard::requested())) {
       state.partial_loss_sum = loss_sum;
       outcome.interrupted = true;
-      outcome.signal = InterruptGuard::signal_number();
+      // A rank stopped by another rank's signal reports SIGINT.
+      outcome.signal = InterruptGuard::signal_number() ? InterruptGuard::signal_number() : SIGINT;
       outcome.final_state = snapshot();
       if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, outcome.final_state);
-      log << "\ninterrupted by signal " << InterruptGuard::signal_number() << " during epoch "
+      log << "\ninterrupted by signal " << outcome.signal << " during epoch "
           << epoch + 1 << " after " << images_done << " images";
       if (!options.checkpoint_path.empty()) {
         log << "; resumable checkpoint saved to " << options.checkpoint_path
@@ -171,7 +185,9 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     record.train_loss = loss_sum / double(train.size());
     record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
-    record.test_mse = reconstruction_mse(context, model, test, options.eval_batch_size);
+    // The replicas are identical: one rank's evaluation speaks for all.
+    record.test_mse =
+        primary ? reconstruction_mse(context, model, test, options.eval_batch_size) : 0.0;
     require_finite_loss(record.test_mse, epoch + 1, options);
     outcome.epochs.push_back(record);
 
@@ -181,10 +197,11 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     state.train_losses.push_back(record.train_loss);
     state.test_mses.push_back(record.test_mse);
 
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "epoch %d/%d  train loss %.6f  test mse %.6f  %.1f s  %.0f img/s\n", record.epoch,
-                  options.epochs, record.train_loss, record.test_mse, record.seconds,
+    char test_mse[40] = "test mse on rank 0";
+    if (primary) std::snprintf(test_mse, sizeof test_mse, "test mse %.6f", record.test_mse);
+    char line[240];
+    std::snprintf(line, sizeof line, "epoch %d/%d  train loss %.6f  %s  %.1f s  %.0f img/s\n",
+                  record.epoch, options.epochs, record.train_loss, test_mse, record.seconds,
                   record.images_per_second);
     log << line << std::flush;
     if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, snapshot());

@@ -14,6 +14,7 @@
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
+#include "plugin/process_group.hpp"
 
 namespace cae::nn {
 
@@ -38,6 +39,9 @@ struct TrainOptions {
   // Several devices: sum gradients through host memory even when the backend
   // has collectives (tests compare the two paths).
   bool force_host_exchange = false;
+  // One rank of a group of processes (docs/distributed.md), or nullptr. Rank
+  // 0 alone evaluates the test set; give the others no checkpoint_path.
+  ProcessGroup* processes = nullptr;
 };
 
 struct EpochRecord {

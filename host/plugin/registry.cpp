@@ -124,6 +124,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_0;
     case 1:
       return CAE_BACKEND_TABLE_SIZE_1_1;
+    case 2:
+      return CAE_BACKEND_TABLE_SIZE_1_2;
     default:
       return 0;
   }

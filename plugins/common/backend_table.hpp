@@ -70,6 +70,15 @@
     (cae_group group, const cae_tensor* tensors, int32_t tensors_per_context, float scale))        \
   X(void, group_destroy, (cae_group group))
 
+// The optional members of ABI 1.2 (groups that span processes, one context
+// each). Only a backend with the 1.1 group members provides them: it declares
+// them with CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS() and fills its table
+// with CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP.
+#define CAE_BACKEND_PROCESS_GROUP_MEMBERS(X)                                                       \
+  X(cae_status, group_unique_id, (size_t * bytes, void* out))                                      \
+  X(cae_status, group_join,                                                                        \
+    (cae_context ctx, int32_t rank, int32_t world, const void* id, size_t bytes, cae_group* out))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -82,6 +91,10 @@
   CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_GROUP_MEMBERS needs a ';'")
 
+#define CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS()                \
+  CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS needs a ';'")
+
 // Assigned by name, so the list's order cannot put a function into the
 // wrong slot; a signature that differs from the ABI does not compile.
 #define CAE_BACKEND_MEMBER_ASSIGNMENT_(return_type, name, parameters) \
@@ -90,8 +103,8 @@
 // At global scope: the backend's constant table, filled from the members of
 // namespace `ns`, and the one symbol the library exports. constexpr, so the
 // table exists before any code of the library runs (no static-init order, no
-// locking on the first call). The table is a full 1.1 table; without the
-// _WITH_GROUP variant its group members stay NULL ("unsupported").
+// locking on the first call). The table is a full 1.2 table; without the
+// _WITH_GROUP variants its group members stay NULL ("unsupported").
 #define CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,   \
                                   group_assignments)                                       \
   namespace {                                                                            \
@@ -125,6 +138,14 @@
   CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,     \
                             CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_))
 
+// The same, with the 1.1 group members and the 1.2 process-group members.
+#define CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(ns, backend_name, backend_version,     \
+                                                    backend_description)                   \
+  CAE_DEFINE_BACKEND_ENTRY_(                                                               \
+      ns, backend_name, backend_version, backend_description,                              \
+      CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)                            \
+          CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_))
+
 // ---- the list must describe the header exactly -------------------------------
 
 namespace cae_plugin {
@@ -137,11 +158,14 @@ namespace backend_table_check {
                 "' differs from cae/backend.h");
 CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
 constexpr size_t kListedOffsets[] = {CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                                         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                                             CAE_BACKEND_PROCESS_GROUP_MEMBERS(
+                                                 CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

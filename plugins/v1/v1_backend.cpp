@@ -46,7 +46,7 @@ cae_status create(const cae_create_options* options, cae_context* out) {
 }  // namespace entry
 }  // namespace v1
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(
+CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(
     v1::entry, "v1", "1.0.0",
     "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
     "deterministic warp-shuffle reductions), fp32");

@@ -2,6 +2,6 @@
 #include "backend_table.hpp"
 #include "v3_entry.hpp"
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(
+CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(
     cae_v3::entry, "v3", "1.0.0",
     "CUDA, TF32 tensor cores: channels-last convolutions as cuBLASLt GEMMs with fused epilogues");

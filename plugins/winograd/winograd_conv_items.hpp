@@ -103,12 +103,22 @@ struct FilterGradient {
   const float* du;
   float* dw;
   int64_t out_channels, in_channels;
+  int64_t height, width;  // of the images
   WINOGRAD_HD int64_t count() const { return out_channels * in_channels; }
+  // A tap that never meets the image (an off-centre row of a 1-pixel-high
+  // image, or column of a 1-pixel-wide one) sums no terms: its gradient is
+  // exactly 0, where the transforms would leave rounding noise from the other
+  // points of the tile.
+  WINOGRAD_HD bool meets_image(int ky, int kx) const {
+    return (ky == kTaps / 2 || height > 1) && (kx == kTaps / 2 || width > 1);
+  }
   WINOGRAD_HD void operator()(int64_t i) const {
     float t[6][6], g3[3][3];
     WINOGRAD_UNROLLED_LOOP(k, kPoints) { t[k / 6][k % 6] = du[k * count() + i]; }
     filter_gradient_transform(t, g3);
-    WINOGRAD_UNROLLED_LOOP(k, kTaps * kTaps) { dw[i * 9 + k] = g3[k / 3][k % 3]; }
+    WINOGRAD_UNROLLED_LOOP(k, kTaps * kTaps) {
+      dw[i * 9 + k] = meets_image(k / 3, k % 3) ? g3[k / 3][k % 3] : 0.0f;
+    }
   }
 };
 

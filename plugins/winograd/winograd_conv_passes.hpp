@@ -116,7 +116,7 @@ void backward_passes(Exec& exec, const cae_plugin::ConvDims& d, const PassPlan& 
                input_side, P, d.C * P, kPoints});
     exec.run(OutputTransform{input_side, nullptr, dx, d.C, g, false}, threads);
   }
-  exec.run(FilterGradient{du, dw, d.O, d.C}, threads);
+  exec.run(FilterGradient{du, dw, d.O, d.C, d.H, d.W}, threads);
 }
 
 }  // namespace cae_winograd

@@ -131,7 +131,9 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, memory_stats),
         CAE_MEMBER(cae_backend_table, group_create),
         CAE_MEMBER(cae_backend_table, group_all_reduce_sum),
-        CAE_MEMBER(cae_backend_table, group_destroy)}},
+        CAE_MEMBER(cae_backend_table, group_destroy),
+        CAE_MEMBER(cae_backend_table, group_unique_id),
+        CAE_MEMBER(cae_backend_table, group_join)}},
   };
 }
 

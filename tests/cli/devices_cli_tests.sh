@@ -10,15 +10,6 @@ CAE=$1 STUB_DIR=$2
 # shellcheck source=tests/cli/test_lib.sh
 source "$(dirname "$0")/test_lib.sh"
 
-# run_err NAME EXPECTED_RC CMD...: like run, but $out is stderr alone (the error).
-run_err() {
-  local name=$1 expected=$2
-  shift 2
-  out=$("$@" 2>&1 >/dev/null)
-  local rc=$?
-  checks=$((checks + 1))
-  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
-}
 same() {  # same NAME A B: two values are equal
   checks=$((checks + 1))
   if [ "$2" != "$3" ]; then

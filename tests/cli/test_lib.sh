@@ -19,6 +19,15 @@ run() {
   checks=$((checks + 1))
   [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
 }
+# run_err NAME EXPECTED_RC CMD...: like run, but $out is stderr alone (the error).
+run_err() {
+  local name=$1 expected=$2
+  shift 2
+  out=$("$@" 2>&1 >/dev/null)
+  local rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = "$expected" ] || fail "$name" "exit code $rc, expected $expected"
+}
 # expect / reject NAME PATTERN: $out must (not) match the extended regex.
 expect() {
   checks=$((checks + 1))

@@ -21,5 +21,6 @@ void check_kernel_matrix();
 void check_errors();  // invalid arguments are refused with a message
 void check_memory();  // destroy frees everything
 void check_group();   // ABI 1.1 collectives, when provided
+void check_process_group();  // ABI 1.2 groups of processes, when provided
 
 }  // namespace conformance

@@ -23,3 +23,4 @@ TEST_CASE("kernel_matrix") { check_kernel_matrix(); }
 TEST_CASE("errors") { check_errors(); }
 TEST_CASE("memory") { check_memory(); }
 TEST_CASE("group") { check_group(); }
+TEST_CASE("process group") { check_process_group(); }

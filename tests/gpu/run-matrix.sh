@@ -13,18 +13,8 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/.devbuild}
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCAE_WITH_CUDA=ON && cmake --build "$build" || exit 1
-fi
-# A carried build records the absolute source path of the machine it was
-# built on; make that path lead here.
-source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
-if [ -n "$source_dir" ] && [ ! -e "$source_dir" ]; then
-  mkdir -p "$(dirname "$source_dir")" && ln -s "$root" "$source_dir"
-fi
-[ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# shellcheck source=tests/gpu/find-nccl.sh
-source "$root/tests/gpu/find-nccl.sh"
+# shellcheck source=tests/gpu/use-build.sh
+source "$root/tests/gpu/use-build.sh"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: no GPU visible"
 "$build/bin/cae" backends
 # The packaging test needs a complete build tree (CPack, CMake exports), which a

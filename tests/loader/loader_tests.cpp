@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "plugin/backend_process_group.hpp"
 #include "plugin/context.hpp"
 #include "plugin/registry.hpp"
 
@@ -193,4 +194,38 @@ TEST_CASE("a table that ends at the core (an older minor) loads; later members c
   x.upload(std::vector<float>{-1, 2, -3, 4});
   context.relu_forward(x, y);
   CHECK(y.download() == std::vector<float>{0, 2, 0, 4});
+}
+
+TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members (ABI 1.2)") {
+  Registry registry = discover_only({STUB_DIR});
+  const BackendRecord* abi10 = registry.find("abi10");
+  const BackendRecord* abi11 = registry.find("abi11");
+  REQUIRE(abi10 != nullptr);
+  REQUIRE(abi11 != nullptr);
+  CHECK(abi10->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_0);
+  CHECK(abi11->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_1);
+  // Their sizes fit the minors they declare: no warning.
+  CHECK(abi10->table_warning.empty());
+  CHECK(abi11->table_warning.empty());
+  // abi11 has a group_join beyond its struct_size: the host must not see it.
+  CHECK_FALSE(has_process_group_members(abi10->table()));
+  CHECK_FALSE(has_process_group_members(abi11->table()));
+  Context context(abi11->table());
+  Tensor x = context.alloc({2});
+  Tensor y = context.alloc({2});
+  x.upload(std::vector<float>{-1, 2});
+  context.relu_forward(x, y);
+  CHECK(y.download() == std::vector<float>{0, 2});
+}
+
+TEST_CASE("a 1.2 table's size is known: one that declares 1.2 with a 1.1 size is warned about") {
+  LoadOutcome outcome = load_plugin_file(STUB_GOOD);
+  REQUIRE(outcome.ok);
+  cae_backend_table table = *outcome.plugin.table;
+  REQUIRE(table.abi_minor == 2);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_2);
+  CHECK(table_size_mismatch(table).empty());
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_1);
+  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_2) +
+                                                 " bytes of a 1.2 table"));
 }

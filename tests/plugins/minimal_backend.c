@@ -145,6 +145,15 @@ static cae_status never_called(cae_context ctx) {
 }
 #endif
 
+#ifdef STUB_ABI_1_1
+/* An ABI 1.2 member placed beyond a 1.1 table's struct_size: never called. */
+static cae_status join_never_called(cae_context ctx, int32_t rank, int32_t world, const void* id,
+                                    size_t bytes, cae_group* out) {
+  (void)ctx, (void)rank, (void)world, (void)id, (void)bytes, (void)out;
+  abort();
+}
+#endif
+
 static cae_backend_table make_table(void) {
   cae_backend_table t;
   memset(&t, 0, sizeof t);
@@ -179,6 +188,12 @@ static cae_backend_table make_table(void) {
   /* Built against ABI 1.0: the table ends at memory_stats (no group members). */
   t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_0;
   t.abi_minor = 0;
+#endif
+#ifdef STUB_ABI_1_1
+  /* Built against ABI 1.1: the table ends at group_destroy (no process groups). */
+  t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_1;
+  t.abi_minor = 1;
+  t.group_join = join_never_called;
 #endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);

@@ -1,6 +1,7 @@
 // The ABI 1.1 collectives (group_create, group_all_reduce_sum, group_destroy)
-// as every CUDA backend implements them: NCCL communicators over the members'
-// devices, the all-reduce queued on each member's stream. A backend defines
+// and the 1.2 groups of processes (group_unique_id, group_join) as every CUDA
+// backend implements them: NCCL communicators over the members' devices (or
+// one rank per process), the all-reduce queued on each member's stream. A backend defines
 // its three members as one-line calls to GroupEntries (see the macro at the
 // end), naming how it reaches its context and how it records a write.
 //
@@ -13,6 +14,7 @@
 
 #include <cae/backend.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -95,6 +97,36 @@ struct GroupEntries {
 
   static void group_destroy(cae_group group) { delete group; }
 
+  // ABI 1.2: NCCL's unique id, made by rank 0 of a group of processes.
+  static cae_status group_unique_id(size_t* bytes, void* out) {
+    return guard(nullptr, [&] {
+      require(bytes != nullptr, "group_unique_id: bytes is NULL");
+      const size_t capacity = *bytes;
+      const std::vector<unsigned char> id = NcclCommunicators::unique_id();
+      *bytes = id.size();
+      if (out == nullptr) return;
+      require(capacity >= id.size(), "group_unique_id: " + std::to_string(capacity) +
+                                         " bytes cannot hold the id's " +
+                                         std::to_string(id.size()));
+      std::memcpy(out, id.data(), id.size());
+    });
+  }
+
+  // ABI 1.2: this process's context as rank `rank` of `world` processes; the
+  // group's one local member is ctx, so group_all_reduce_sum works unchanged.
+  static cae_status group_join(cae_context ctx, int32_t rank, int32_t world, const void* id,
+                               size_t bytes, cae_group* out) {
+    return guard(nullptr, [&] {
+      require(out != nullptr, "group_join: out is NULL");
+      *out = nullptr;
+      kEnter(ctx, "group_join");  // makes the context's device current
+      auto group = std::make_unique<cae_group_s>();
+      group->members.push_back(ctx);
+      group->nccl = std::make_unique<NcclCommunicators>(rank, world, id, bytes);
+      *out = group.release();
+    });
+  }
+
  private:
   // Through the template parameter, so the conversion is checked where the
   // backend's context type is complete.
@@ -107,8 +139,8 @@ struct GroupEntries {
 }  // namespace cuda
 }  // namespace cae_plugin
 
-// Defines the backend's three group members in the current namespace from
-// GroupEntries `Entries`.
+// Defines the backend's five group members (1.1 and 1.2) in the current
+// namespace from GroupEntries `Entries`.
 #define CAE_DEFINE_CUDA_GROUP_MEMBERS(Entries)                                          \
   cae_status group_create(const cae_context* contexts, int32_t count, cae_group* out) { \
     return Entries::group_create(contexts, count, out);                                 \
@@ -118,4 +150,11 @@ struct GroupEntries {
     return Entries::group_all_reduce_sum(group, tensors, tensors_per_context, scale);   \
   }                                                                                     \
   void group_destroy(cae_group group) { Entries::group_destroy(group); }                \
+  cae_status group_unique_id(size_t* bytes, void* out) {                                \
+    return Entries::group_unique_id(bytes, out);                                        \
+  }                                                                                     \
+  cae_status group_join(cae_context ctx, int32_t rank, int32_t world, const void* id,   \
+                        size_t bytes, cae_group* out) {                                 \
+    return Entries::group_join(ctx, rank, world, id, bytes, out);                       \
+  }                                                                                     \
   static_assert(true, "CAE_DEFINE_CUDA_GROUP_MEMBERS needs a ';'")

@@ -1,6 +1,7 @@
 #include "nccl_communicators.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "plugin_support.hpp"
@@ -60,6 +61,27 @@ NcclCommunicators::NcclCommunicators(const std::vector<int>& devices)
       "ncclCommInitAll");
 }
 
+NcclCommunicators::NcclCommunicators(int rank, int world, const void* id, size_t bytes)
+    : state_(std::make_unique<State>()) {
+  require(world >= 1 && rank >= 0 && rank < world,
+          "group_join: rank " + std::to_string(rank) + " is outside 0.." +
+              std::to_string(world - 1) + " (world " + std::to_string(world) + ")");
+  require(id != nullptr && bytes == sizeof(ncclUniqueId),
+          "group_join: the id has " + std::to_string(bytes) + " bytes, NCCL's has " +
+              std::to_string(sizeof(ncclUniqueId)));
+  ncclUniqueId unique{};
+  std::memcpy(&unique, id, sizeof unique);
+  state_->comms.resize(1);
+  check_nccl(ncclCommInitRank(&state_->comms[0], world, unique, rank), "ncclCommInitRank");
+}
+
+std::vector<unsigned char> NcclCommunicators::unique_id() {
+  ncclUniqueId unique{};
+  check_nccl(ncclGetUniqueId(&unique), "ncclGetUniqueId");
+  const auto* first = reinterpret_cast<const unsigned char*>(&unique);
+  return std::vector<unsigned char>(first, first + sizeof unique);
+}
+
 NcclCommunicators::~NcclCommunicators() {
   for (ncclComm_t comm : state_->comms) ncclCommDestroy(comm);
 }
@@ -103,6 +125,14 @@ struct NcclCommunicators::State {};
 
 NcclCommunicators::NcclCommunicators(const std::vector<int>&) {
   throw Error(CAE_STATUS_UNSUPPORTED, "group_create: this backend was built without NCCL");
+}
+
+NcclCommunicators::NcclCommunicators(int, int, const void*, size_t) {
+  throw Error(CAE_STATUS_UNSUPPORTED, "group_join: this backend was built without NCCL");
+}
+
+std::vector<unsigned char> NcclCommunicators::unique_id() {
+  throw Error(CAE_STATUS_UNSUPPORTED, "group_unique_id: this backend was built without NCCL");
 }
 
 NcclCommunicators::~NcclCommunicators() = default;

@@ -25,11 +25,19 @@ class NcclCommunicators {
   // per device in a communicator) or NCCL is missing; DEVICE_ERROR naming the
   // NCCL call otherwise.
   explicit NcclCommunicators(const std::vector<int>& devices);
+  // ABI 1.2: this process's one rank of a communicator spanning `world`
+  // processes (ncclCommInitRank on the current device), named by an id from
+  // unique_id(). Blocks until every rank has joined.
+  NcclCommunicators(int rank, int world, const void* id, size_t bytes);
+  // A new id for a communicator spanning processes (ncclGetUniqueId): plain
+  // bytes the other processes receive through a file or the environment.
+  static std::vector<unsigned char> unique_id();
   ~NcclCommunicators();
   NcclCommunicators(const NcclCommunicators&) = delete;
   NcclCommunicators& operator=(const NcclCommunicators&) = delete;
 
-  // In place on every rank r and list index i < per_rank:
+  // In place on every local rank r and list index i < per_rank (the sum runs
+  // over every rank of the communicator, local or in other processes):
   //   buffers[r * per_rank + i] = sum over ranks of scale * buffers[k * per_rank + i]
   // counts[i] floats each; queued on streams[r]. Every rank's calls sit between
   // one ncclGroupStart/ncclGroupEnd, which NCCL aggregates into one launch per

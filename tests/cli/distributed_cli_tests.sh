@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# CLI tests of one process per device (--rank, --world-size, --nccl-id-file)
+# on the cpu backend, which has no ABI 1.2 members, so the ranks exchange
+# through the host's file fallback: one-line errors for bad options, a rank
+# whose partner never comes, and two `cae train` processes against one
+# process with --devices 0,1 at the same global batch (bit-identical weights)
+# and against one device (loss curve within 1e-4). Only rank 0 writes. A
+# signal to one rank stops both after the same step, and both resume.
+# usage: distributed_cli_tests.sh CAE
+set -u
+CAE=$1
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
+
+
+# 41 images at a global batch of 8: the last batch (1 image) runs on rank 0
+# alone while rank 1 adds zeros, the rule of the in-process path.
+run "synthetic data" 0 "$CAE" data synth "$work/d" --train 41 --test 10
+common=(--backend cpu --data "$work/d" --epochs 2 --threads 1)
+id="$work/group.id"
+train=(train "${common[@]}" --batch 8)
+
+# rank_ok NAME PID LOG: the rank running in the background as PID exited 0.
+rank_ok() {
+  wait "$2"
+  local rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || { out=$(cat "$3"); fail "$1" "exit code $rc"; }
+}
+usage_error() {  # usage_error NAME PATTERN ARGS...: exit 2, one line naming the problem
+  local name=$1 pattern=$2
+  shift 2
+  run_err "$name" 2 "$CAE" train "${common[@]}" --out "$work/bad.st" "$@"
+  expect "$name" "^cae train: .*$pattern"
+  one_line "$name is one line"
+}
+usage_error "world 0" "--world-size must be between 1 and 65536, got 0" --world-size 0
+usage_error "rank = world" "--rank 2 is outside 0\.\.1 for --world-size 2" --world-size 2 --rank 2 --nccl-id-file "$id"
+usage_error "negative rank" "--rank -1 is outside 0\.\.1" --world-size 2 --rank=-1 --nccl-id-file "$id"
+usage_error "no rank" "--world-size 2 needs --rank" --world-size 2 --nccl-id-file "$id"
+usage_error "no id file" "--world-size 2 needs --nccl-id-file PATH" --world-size 2 --rank 0
+usage_error "rank without world" "--rank 1 needs a --world-size above it" --rank 1
+usage_error "id file without world" "--nccl-id-file needs --world-size 2 or more" --nccl-id-file "$id"
+usage_error "timeout 0" "--group-timeout must be between 1 and 86400" --world-size 2 --rank 0 --nccl-id-file "$id" --group-timeout 0
+usage_error "two devices per rank" "one device per process" --world-size 2 --rank 0 --nccl-id-file "$id" --devices 0,1
+usage_error "batch per rank" "--batch 7 \(the global batch\) cannot be split into 2 equal shards" --world-size 2 --rank 0 --nccl-id-file "$id" --batch 7
+absent "no id file after usage errors" "$id"
+
+run_err "rank 1 without rank 0" 1 "$CAE" train "${common[@]}" --world-size 2 --rank 1 --nccl-id-file "$id" --group-timeout 1 --out "$work/r1.st"
+expect "rank 1 without rank 0" "rank 1: no group id in .*group\.id after 1 s"
+one_line "rank 1 without rank 0 is one line"
+run_err "rank 0 without rank 1" 1 "$CAE" train "${common[@]}" --world-size 2 --rank 0 --nccl-id-file "$id" --group-timeout 1 --out "$work/r0.st"
+expect "rank 0 without rank 1" "rank 0: rank 1 wrote no .* within 1 s"
+absent "rank 0 alone writes no checkpoint" "$work/r0.st"
+checks=$((checks + 1))
+leftovers=$(ls "$work" | grep '^group\.id' || true)
+[ -z "$leftovers" ] || fail "a failed rank 0 leaves no group files" "left: $leftovers"
+echo "stale" >"$id"
+run_err "stale id file" 1 "$CAE" train "${common[@]}" --world-size 2 --rank 0 --nccl-id-file "$id" --group-timeout 1 --out "$work/r0.st"
+expect "stale id file" "the group id file .*group\.id already exists"
+rm -f "$id"
+
+# loss_curve: "l1 l2" from the epoch lines in $out.
+loss_curve() {
+  tr '\r' '\n' <<<"$out" | sed -nE 's/^epoch [0-9]+\/[0-9]+ +train loss ([0-9.]+).*/\1/p' | tr '\n' ' '
+}
+run "one device" 0 "$CAE" "${train[@]}" --out "$work/one.st"
+one=$(loss_curve)
+run "one process, 2 devices" 0 "$CAE" "${train[@]}" --devices 0,1 --out "$work/devices.st"
+devices=$(loss_curve)
+
+"$CAE" "${train[@]}" --world-size 2 --rank 1 --nccl-id-file "$id" --out "$work/rank1.st" >"$work/rank1.log" 2>&1 &
+rank1=$!
+run "rank 0 of 2 processes" 0 "$CAE" "${train[@]}" --world-size 2 --rank 0 --nccl-id-file "$id" --out "$work/ranks.st"
+ranks=$(loss_curve)
+expect "rank 0 says how it exchanges" "rank 0 of 2 processes, 4 images per process and step, gradients summed through files"
+expect "rank 0 writes the checkpoint" "checkpoint: .*ranks\.st"
+rank_ok "rank 1 of 2 processes" "$rank1" "$work/rank1.log"
+out=$(cat "$work/rank1.log")
+expect "rank 1 leaves the checkpoint to rank 0" "rank 1 done; rank 0 writes the checkpoint"
+absent "rank 1 writes no checkpoint" "$work/rank1.st"
+absent "the id file is gone" "$id"
+checks=$((checks + 1))
+leftovers=$(ls "$work" | grep '^group\.id' || true)
+[ -z "$leftovers" ] || fail "the exchange files are gone" "left: $leftovers"
+
+# same_weights NAME A B: the tensors of two checkpoints are bit-identical.
+same_weights() {
+  checks=$((checks + 1))
+  python3 - "$2" "$3" <<'PY' || fail "$1" "weights differ"
+import json, struct, sys
+def tensors(path):
+    data = open(path, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    body = data[8 + n:]
+    return {k: body[v["data_offsets"][0]:v["data_offsets"][1]]
+            for k, v in header.items() if k != "__metadata__"}
+a, b = tensors(sys.argv[1]), tensors(sys.argv[2])
+assert a.keys() == b.keys() and a, (sorted(a), sorted(b))
+bad = [k for k in a if a[k] != b[k]]
+assert not bad, bad
+PY
+}
+same_weights "2 processes = 1 process on 2 devices" "$work/devices.st" "$work/ranks.st"
+
+close_curves() {  # close_curves NAME A B: loss curves within 1e-4 (relative)
+  checks=$((checks + 1))
+  python3 - "$2" "$3" <<'PY' || fail "$1" "loss curves '$2' vs '$3'"
+import sys
+a, b = [list(map(float, s.split())) for s in sys.argv[1:3]]
+assert len(a) == 2 and len(b) == 2, (a, b)
+for x, y in zip(a, b):
+    assert abs(x - y) <= 1e-4 * max(abs(x), 1e-12), (a, b)
+PY
+}
+close_curves "2 processes follow 1 process on 2 devices" "$devices" "$ranks"
+close_curves "2 processes follow 1 device" "$one" "$ranks"
+
+# A signal to rank 1 alone: the stop flag travels in the step's exchange, so
+# both ranks stop after the same step; rank 0 saves the resumable checkpoint,
+# and both ranks resumed from it finish the run.
+run "more data" 0 "$CAE" data synth "$work/big" --train 1200 --test 10
+long=(train --backend cpu --data "$work/big" --epochs 1 --threads 1 --batch 8 --world-size 2 --nccl-id-file "$id")
+"$CAE" "${long[@]}" --rank 1 --out "$work/stop1.st" >"$work/stop1.log" 2>&1 &
+stop1=$!
+"$CAE" "${long[@]}" --rank 0 --out "$work/stop.st" >"$work/stop0.log" 2>&1 &
+stop0=$!
+for _ in $(seq 100); do  # until rank 1 trains (its handlers are set by then)
+  grep -q "rank 1 of 2 processes" "$work/stop1.log" 2>/dev/null && break
+  sleep 0.1
+done
+sleep 1
+kill -INT "$stop1"
+wait "$stop1"
+rc1=$?
+wait "$stop0"
+rc0=$?
+out=$(cat "$work/stop0.log")
+checks=$((checks + 1))
+[ "$rc0" = 130 ] && [ "$rc1" = 130 ] || fail "both ranks stop on rank 1's signal" "exit codes $rc0 and $rc1, expected 130"
+expect "rank 0 saves the resumable checkpoint" "resumable checkpoint saved to .*stop\.st"
+images0=$(sed -nE 's/.*after ([0-9]+) images.*/\1/p' <<<"$out")
+out=$(cat "$work/stop1.log")
+images1=$(sed -nE 's/.*after ([0-9]+) images.*/\1/p' <<<"$out")
+checks=$((checks + 1))
+[ -n "$images0" ] && [ "$images0" = "$images1" ] || fail "both ranks stop after the same step" "rank 0 after '$images0' images, rank 1 after '$images1'"
+absent "rank 1 saves nothing" "$work/stop1.st"
+"$CAE" "${long[@]}" --rank 1 --resume "$work/stop.st" >"$work/resume1.log" 2>&1 &
+resume1=$!
+run "rank 0 resumes" 0 "$CAE" "${long[@]}" --rank 0 --resume "$work/stop.st"
+expect "rank 0 resumes" "resuming .*stop\.st at epoch 1"
+expect "rank 0 finishes" "checkpoint: .*stop\.st"
+rank_ok "rank 1 resumes" "$resume1" "$work/resume1.log"
+
+finish
