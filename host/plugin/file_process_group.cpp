@@ -90,7 +90,9 @@ void FileProcessGroup::exchange(std::vector<float>& values) {
                                  " sent " + std::to_string(data.size()) + " bytes, not " +
                                  std::to_string(bytes) + " (do all ranks run the same model?)");
       }
-      std::memcpy(other.data(), data.data(), bytes);
+      // An empty exchange (the constructor's handshake) has no buffer: memcpy
+      // of a null pointer is undefined even for 0 bytes.
+      if (bytes > 0) std::memcpy(other.data(), data.data(), bytes);
       addend = other.data();
     }
     for (size_t e = 0; e < sum.size(); ++e) sum[e] += addend[e];
