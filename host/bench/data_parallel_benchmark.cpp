@@ -26,24 +26,13 @@ void synchronize_all(const std::vector<Context*>& contexts) {
   run_per_device(contexts.size(), [&](size_t d) { contexts[d]->synchronize(); });
 }
 
-// A few distinct random batches, reused round-robin: the host's data path is
-// not what is measured, and zeros could run faster than real data.
-std::vector<std::vector<float>> random_batches(int batch, uint64_t seed) {
-  std::mt19937 rng{static_cast<uint32_t>(seed)};
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * nn::kImageFloats));
-  for (auto& b : batches) {
-    for (auto& v : b) v = u(rng);
-  }
-  return batches;
-}
-
 // One epoch of `images` images through `contexts` at `batch` (global);
 // returns seconds and counts steps.
 double time_epoch(const std::vector<Context*>& contexts, const BenchSettings& s, int batch,
                   int64_t* steps) {
   nn::ModelReplicas replicas(contexts, nn::Parameters::he_normal(s.seed), {}, batch);
-  const auto batches = random_batches(batch, s.seed);
+  std::mt19937 rng{static_cast<uint32_t>(s.seed)};
+  const auto batches = random_batches(batch, rng);
   for (int i = 0; i < 3; ++i) replicas.train_step(batches[size_t(i)].data(), batch);  // warm-up
   synchronize_all(contexts);
   const auto start = Clock::now();

@@ -117,14 +117,6 @@ void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTimi
 }
 
 // Batches of random pixels, rotated so caches do not flatter the timing.
-std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * nn::kImageFloats));
-  for (auto& b : batches) {
-    for (auto& v : b) v = u(rng);
-  }
-  return batches;
-}
 
 double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, std::ostream& log) {
   nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
@@ -178,6 +170,15 @@ double time_extraction(Context& context, const BenchSettings& s, std::mt19937& r
 }
 
 }  // namespace
+
+std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * nn::kImageFloats));
+  for (auto& b : batches) {
+    for (auto& v : b) v = u(rng);
+  }
+  return batches;
+}
 
 BenchResult run_model_benchmark(Context& context, const BenchSettings& s, std::ostream& log) {
   BenchResult r;

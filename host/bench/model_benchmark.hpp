@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct BenchResult {
   double extract_seconds = 0;
   uint64_t peak_device_bytes = 0;  // 0 when the backend has no memory_stats
 };
+
+// Four distinct batches of `batch` random images (uniform in [0, 1), never
+// zeros: they can run faster than real data), reused round-robin by the timings.
+std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng);
 
 BenchResult run_model_benchmark(Context& context, const BenchSettings& settings, std::ostream& log);
 
