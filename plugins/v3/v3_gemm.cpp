@@ -4,6 +4,7 @@
 #include <string>
 
 #include "plugin_support.hpp"
+#include "v3_library_writes.hpp"
 
 namespace cae_v3 {
 
@@ -238,6 +239,7 @@ bool LtGemm::execute(Plan& plan, const GemmCall& call, const char* what) {
     return false;
   }
   check_lt(status, "cublasLtMatmul", what);
+  mark_gemm_output_written(stream_, call);
   return true;
 }
 
