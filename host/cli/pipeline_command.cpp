@@ -126,6 +126,7 @@ int run_pipeline(const po::variables_map& vm) {
                      {"seed", std::to_string(train_options.seed)},
                      {"augment", augmentation_name(train_options.augment)},
                      {"input noise", std::to_string(train_options.input_noise)},
+                     {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
                      feature_setting(recipe),
                      {"svm C", std::to_string(svm_options.C)},
                      {"svm gamma", std::to_string(stats.gamma)},

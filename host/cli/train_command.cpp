@@ -44,6 +44,7 @@ int run_train(const po::variables_map& vm) {
     options.recipe = start.state.recipe;
     options.augment = parse_augmentation(start.state.augment);  // checked at load
     options.input_noise = float(start.state.input_noise);
+    options.lr_schedule = nn::parse_lr_schedule(start.state.lr_schedule);  // checked at load
     // --epochs may extend a run; without it the run stops where it was planned to.
     if (!vm.count("epochs") && start.state.epochs_planned > 0) {
       options.epochs = start.state.epochs_planned;
@@ -106,7 +107,7 @@ Command train_command() {
   return {"train",
           "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] "
           "[--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
-          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--out CKPT] [--resume CKPT] "
+          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {

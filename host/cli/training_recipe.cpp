@@ -40,7 +40,9 @@ void add_training_options(po::options_description& options) {
       ("augment", po::value<std::string>()->default_value("none")->value_name("none|flip|flip-crop"),
        "training augmentation: random horizontal flips, plus random shifts by up to 2 pixels (flip-crop)")
       ("input-noise", po::value<float>()->default_value(0.0f)->value_name("SIGMA"),
-       "denoising: Gaussian noise of this deviation added to the input only (0 = none)");
+       "denoising: Gaussian noise of this deviation added to the input only (0 = none)")
+      ("lr-schedule", po::value<std::string>()->default_value("constant")->value_name("constant|cosine|step"),
+       "learning rate over the run's epochs: constant, cosine (from --lr down to 0), or step (/10 at half the run, /100 at three quarters)");
 }
 
 nn::TrainOptions training_options_from(const po::variables_map& vm) {
@@ -63,6 +65,11 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
     throw UsageError(e.what());
   }
   o.input_noise = option_in_range(vm, "input-noise", 0.0f, float(nn::kMaxInputNoise));
+  try {
+    o.lr_schedule = nn::parse_lr_schedule(vm["lr-schedule"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--lr-schedule: ") + e.what());
+  }
   return o;
 }
 

@@ -26,6 +26,7 @@ struct TrainingState {
   int64_t samples = 0;           // training images used
   std::string augment = "none";  // data/augment.hpp's names
   double input_noise = 0;        // sigma of the denoising noise (0 = none)
+  std::string lr_schedule = "constant";  // nn/lr_schedule.hpp's names
   std::vector<double> train_losses;  // per complete epoch
   std::vector<double> test_mses;
 };

@@ -160,6 +160,7 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   meta["samples"] = std::to_string(s.samples);
   meta["augment"] = s.augment;
   meta["input_noise"] = to_text(s.input_noise);
+  meta["lr_schedule"] = s.lr_schedule;
   meta["optimizer"] = Json{{"kind", s.optimizer.kind},
                            {"learning_rate", s.optimizer.learning_rate},
                            {"momentum", s.optimizer.momentum},
@@ -195,6 +196,12 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
     reader.fail("augment", "is '" + s.augment + "', not none, flip or flip-crop");
   }
   s.input_noise = reader.real("input_noise", 0.0, 0.0, kMaxInputNoise);
+  s.lr_schedule = reader.text("lr_schedule", "constant");  // files from before schedules
+  try {
+    parse_lr_schedule(s.lr_schedule);
+  } catch (const std::invalid_argument&) {
+    reader.fail("lr_schedule", "is '" + s.lr_schedule + "', not constant, cosine or step");
+  }
   s.optimizer = parse_optimizer(reader);
   s.train_losses = parse_losses(reader, "train_losses");
   s.test_mses = parse_losses(reader, "test_mses");

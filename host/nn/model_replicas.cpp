@@ -84,6 +84,10 @@ void ModelReplicas::import_optimizer_state(const std::vector<HostTensor>& state,
   for (auto& replica : replicas_) replica->optimizer->import_state(state, steps_taken);
 }
 
+void ModelReplicas::set_learning_rate(float rate) {
+  for (auto& replica : replicas_) replica->optimizer->set_learning_rate(rate);
+}
+
 void ModelReplicas::zero_gradients(Replica& replica) {
   for (Tensor& gradient : replica.model->gradients()) {
     gradient.upload(std::vector<float>(size_t(gradient.count()), 0.0f));

@@ -42,6 +42,8 @@ class ModelReplicas {
   bool distributed() const { return processes_ != nullptr; }
 
   void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
+  // Every replica's optimiser takes its next steps at this rate.
+  void set_learning_rate(float rate);
 
   // One optimiser step on `count` images (host NCHW floats, count * kImageFloats);
   // with `targets` (as many floats) the loss compares the reconstruction with

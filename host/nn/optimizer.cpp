@@ -7,7 +7,8 @@ namespace cae::nn {
 
 Optimizer::Optimizer(Context& context, const std::vector<Tensor>& parameters,
                      const std::vector<std::string>& names, OptimizerSettings settings)
-    : context_(context), settings_(std::move(settings)), names_(names) {
+    : context_(context), settings_(std::move(settings)), names_(names),
+      rate_(settings_.learning_rate) {
   if (settings_.kind != "adam" && settings_.kind != "sgd") {
     throw std::invalid_argument("unknown optimizer '" + settings_.kind + "' (adam or sgd)");
   }
@@ -28,7 +29,7 @@ Optimizer::Optimizer(Context& context, const std::vector<Tensor>& parameters,
 void Optimizer::step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients) {
   ++steps_;
   if (settings_.kind == "adam") {
-    cae_adam_params hp{settings_.learning_rate, settings_.beta1,        settings_.beta2,
+    cae_adam_params hp{rate_,                   settings_.beta1,        settings_.beta2,
                        settings_.epsilon,       settings_.weight_decay,
                        // Past ~2^31 steps the bias correction is 1 anyway.
                        int32_t(steps_ < std::numeric_limits<int32_t>::max() ? steps_ : std::numeric_limits<int32_t>::max())};
@@ -38,7 +39,7 @@ void Optimizer::step(std::vector<Tensor>& parameters, const std::vector<Tensor>&
   } else {
     for (size_t i = 0; i < parameters.size(); ++i) {
       context_.sgd_step(parameters[i], gradients[i], first_.empty() ? nullptr : &first_[i],
-                        settings_.learning_rate, settings_.momentum, settings_.weight_decay);
+                        rate_, settings_.momentum, settings_.weight_decay);
     }
   }
 }

@@ -35,6 +35,8 @@ class Optimizer {
   void step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients);
 
   const OptimizerSettings& settings() const { return settings_; }
+  // The rate of the next steps (a schedule's; settings().learning_rate is the base).
+  void set_learning_rate(float rate) { rate_ = rate; }
   int64_t steps_taken() const { return steps_; }
 
   // "optimizer.<param>.m" / ".v" (adam) or ".velocity" (sgd with momentum).
@@ -48,6 +50,7 @@ class Optimizer {
   std::vector<Tensor> first_;   // adam m, or sgd velocity
   std::vector<Tensor> second_;  // adam v
   int64_t steps_ = 0;
+  float rate_;
 };
 
 }  // namespace cae::nn

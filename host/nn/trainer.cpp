@@ -84,6 +84,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.samples = int64_t(train.size());
   state.augment = augmentation_name(options.augment);
   state.input_noise = options.input_noise;
+  state.lr_schedule = lr_schedule_name(options.lr_schedule);
   if (options.processes) {
     const int world = options.processes->world();
     log << "rank " << options.processes->rank() << " of " << world << " processes, "
@@ -100,6 +101,10 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   }
 
   EpochBatcher batcher(train.size(), size_t(options.batch_size), options.seed);
+  // The schedule spans the run's epochs (the partial last batch is a step too).
+  const int64_t steps_per_epoch =
+      (int64_t(train.size()) + options.batch_size - 1) / options.batch_size;
+  const int64_t run_steps = steps_per_epoch * options.epochs;
   // A batch larger than the set is the whole set: no memory for images that do not exist.
   const int64_t full_batch =
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
@@ -142,6 +147,9 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     while (!stopping && batcher.next_batch(indices)) {
       if (!replicas.distributed() && InterruptGuard::requested()) break;
       const int64_t n = int64_t(indices.size());
+      replicas.set_learning_rate(scheduled_learning_rate(
+          options.lr_schedule, options.optimizer.learning_rate,
+          int64_t(epoch) * steps_per_epoch + state.batches_done, run_steps));
       fill_batch(train, indices, host.data());
       // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
       const size_t batch_number = size_t(state.batches_done);

@@ -14,6 +14,7 @@
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
+#include "nn/lr_schedule.hpp"
 #include "plugin/process_group.hpp"
 
 namespace cae::nn {
@@ -27,6 +28,8 @@ struct TrainOptions {
   int epochs = 20;
   int batch_size = 64;
   OptimizerSettings optimizer;
+  // Over the run's epochs: the rate of each step from optimizer.learning_rate.
+  LrSchedule lr_schedule = LrSchedule::Constant;
   uint64_t seed = 1;
   std::string recipe = "default";
   // Applied to each training batch; the target of the loss is the augmented

@@ -30,6 +30,7 @@ TrainingState sample_state() {
   s.samples = 1000;
   s.augment = "flip-crop";
   s.input_noise = 0.125;
+  s.lr_schedule = "cosine";
   s.train_losses = {0.5, 0.25, 0.125};
   s.test_mses = {0.4, 0.2, 0.1};
   return s;
@@ -61,6 +62,7 @@ TEST_CASE("the training state round-trips through metadata, the full seed range 
   CHECK(s.train_losses == std::vector<double>{0.5, 0.25, 0.125});
   CHECK(s.augment == "flip-crop");
   CHECK(s.input_noise == 0.125);
+  CHECK(s.lr_schedule == "cosine");
 }
 
 TEST_CASE("missing fields take their defaults (weights-only files)") {
@@ -70,6 +72,7 @@ TEST_CASE("missing fields take their defaults (weights-only files)") {
   CHECK(s.optimizer.kind == "adam");
   CHECK(s.augment == "none");
   CHECK(s.input_noise == 0);
+  CHECK(s.lr_schedule == "constant");
 }
 
 TEST_CASE("a bad field is refused naming the file and the field") {
@@ -98,6 +101,9 @@ TEST_CASE("a bad field is refused naming the file and the field") {
         "run.safetensors: checkpoint metadata 'augment' is 'rotate', not none, flip or flip-crop");
   CHECK(error_for("input_noise", "-0.5").find("'input_noise' is -0.5, not a finite number in") !=
         std::string::npos);
+  CHECK(error_for("lr_schedule", "linear") ==
+        "run.safetensors: checkpoint metadata 'lr_schedule' is 'linear', not constant, cosine or "
+        "step");
   CHECK(error_for("batches_done", "1000")
             .find("'batches_done' is 1000, more batches than an epoch") != std::string::npos);
 }
