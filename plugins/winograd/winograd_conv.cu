@@ -1,11 +1,13 @@
-// The Winograd F(4x4,3x3) convolution on the GPU: the steps of
-// winograd_conv_passes.hpp run as CUDA kernels and cuBLAS strided-batched
+// The convolutions on the GPU: per layer shape (uses_direct_path) either the
+// Winograd F(4x4,3x3) steps of winograd_conv_passes.hpp or the direct path of
+// winograd_direct_passes.hpp, run as CUDA kernels and cuBLAS strided-batched
 // SGEMMs on the context's stream; filter transforms come from the cache.
 #include <algorithm>
 #include <string>
 
 #include "winograd_conv_kernels.cuh"
 #include "winograd_conv_passes.hpp"
+#include "winograd_direct_passes.hpp"
 #include "winograd_gemm.hpp"
 #include "winograd_ops.hpp"
 
@@ -65,6 +67,10 @@ void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_ten
   require_3x3(d, "conv2d_forward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
+  if (uses_direct_path({d.C, d.O, d.H, d.W})) {
+    direct_forward(exec, d, params.transform_threads, x, w.data, b, y, relu);
+    return;
+  }
   const float* u = cached_filter(exec, w, d, params.transform_threads, /*flipped=*/false);
   const PassPlan plan = plan_passes(d, params);
   float* workspace = c.workspace.reserve(static_cast<size_t>(plan.forward_workspace()));
@@ -76,11 +82,18 @@ void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_te
   require_3x3(d, "conv2d_backward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
-  const float* u_flipped =
-      dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
-  const PassPlan plan = plan_passes(d, params);
-  float* workspace = c.workspace.reserve(static_cast<size_t>(plan.backward_workspace()));
-  backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+  if (uses_direct_path({d.C, d.O, d.H, d.W})) {
+    const FilterGradientPlan plan = plan_filter_gradient(d, params);
+    float* workspace = c.workspace.reserve(static_cast<size_t>(plan.workspace()));
+    direct_filter_gradient(exec, d, plan, params.transform_threads, x, dy, dw, workspace);
+    if (dx) direct_data_gradient(exec, d, params.transform_threads, dy, w.data, dx);
+  } else {
+    const float* u_flipped =
+        dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
+    const PassPlan plan = plan_passes(d, params);
+    float* workspace = c.workspace.reserve(static_cast<size_t>(plan.backward_workspace()));
+    backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+  }
   const unsigned bias_blocks = static_cast<unsigned>(std::min<int64_t>(d.O, 65535));
   bias_gradient_kernel<<<bias_blocks, kBiasThreads, 0, c.stream>>>(dy, db, d.N, d.O, d.H * d.W);
   CAE_CUDA_CHECK_LAUNCH("bias_gradient_kernel");

@@ -22,9 +22,11 @@ __global__ void bias_gradient_kernel(const float* __restrict__ dy, float* __rest
   __shared__ double partial[kBiasThreads];
   for (int64_t o = blockIdx.x; o < channels; o += gridDim.x) {
     double sum = 0.0;
-    const int64_t total = images * pixels;
-    for (int64_t i = threadIdx.x; i < total; i += kBiasThreads)
-      sum += dy[((i / pixels) * channels + o) * pixels + i % pixels];
+    // Image by image rather than one flat index: no 64-bit division per element.
+    for (int64_t n = 0; n < images; ++n) {
+      const float* plane = dy + (n * channels + o) * pixels;
+      for (int64_t p = threadIdx.x; p < pixels; p += kBiasThreads) sum += plane[p];
+    }
     partial[threadIdx.x] = sum;
     __syncthreads();
     for (int half = kBiasThreads / 2; half > 0; half /= 2) {

@@ -1,0 +1,112 @@
+// The direct path for layers with few channels on one side (uses_direct_path,
+// winograd_tuning_table.hpp), as steps for any executor (the interface of
+// winograd_conv_passes.hpp: exec.run(item, threads), exec.gemm(call)):
+//
+//   forward  y  = direct 3x3 convolution, bias and ReLU fused (DirectConv);
+//   dx          = direct convolution of dy with the flipped filter;
+//   dw          = per image, im2col of the narrow side (K = 9 x narrow rows)
+//                 times the wide side's planes: one strided-batched GEMM
+//                 (m = 9 narrow, n = wide, k = H W), then a fixed-order sum
+//                 over the images (FilterGradientSum).
+//
+// Why these methods (arithmetic intensity, README.md "Dispatch"): with 3
+// channels on one side, y and dx are output-bound (27 terms per output, the
+// 268 MB output of a 256-image batch dominates), so one pass that keeps the
+// sums in registers and writes each output once beats any staged method; dw
+// has 6,912 outputs of N H W terms each, a GEMM with a long k whose only
+// staged operand (the narrow side's 9 x 3 rows per pixel) is small.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "op_shapes.hpp"
+#include "winograd_conv_passes.hpp"
+#include "winograd_direct_items.hpp"
+
+namespace cae_winograd {
+
+// Output channels per direct-convolution item: 16 where there are many (the
+// loaded input row is reused for 16 channels), 4 where there are few.
+constexpr int kWideOutputGroup = 16;
+constexpr int kNarrowOutputGroup = 4;
+
+// Runs the direct convolution of `in` ([images][filter.in_channels][h][w])
+// with `filter` into `out`, choosing the channel group by the output width.
+template <class Exec>
+void direct_convolution(Exec& exec, int threads, const float* in, const DirectFilter& filter,
+                        const float* bias, float* out, int64_t images, int64_t height,
+                        int64_t width, bool relu) {
+  if (filter.out_channels >= kWideOutputGroup) {
+    exec.run(DirectConv<kWideOutputGroup>{in, filter, bias, out, images, height, width, relu},
+             threads);
+  } else {
+    exec.run(DirectConv<kNarrowOutputGroup>{in, filter, bias, out, images, height, width, relu},
+             threads);
+  }
+}
+
+// y = [ReLU](conv(x, w) + b).
+template <class Exec>
+void direct_forward(Exec& exec, const cae_plugin::ConvDims& d, int threads, const float* x,
+                    const float* w, const float* b, float* y, bool relu) {
+  direct_convolution(exec, threads, x, DirectFilter{w, d.O, d.C, false}, b, y, d.N, d.H, d.W,
+                     relu);
+}
+
+// dx = conv(dy, w'), w'[c][o] = rot180(w[o][c]).
+template <class Exec>
+void direct_data_gradient(Exec& exec, const cae_plugin::ConvDims& d, int threads,
+                          const float* dy, const float* w, float* dx) {
+  direct_convolution(exec, threads, dy, DirectFilter{w, d.C, d.O, true}, nullptr, dx, d.N, d.H,
+                     d.W, false);
+}
+
+// The weight gradient's passes over the batch and the workspace they share.
+struct FilterGradientPlan {
+  bool narrow_input;    // x is the narrow side (C <= O), else dy
+  int64_t narrow, wide;  // channels of the two sides
+  int64_t images;       // per pass (the last may have fewer)
+  int64_t col_floats;   // im2col of a full pass: images x 9 narrow x H W
+  int64_t partial_floats;  // per-image partials of a full pass: images x wide x 9 narrow
+  int64_t workspace() const { return col_floats + partial_floats; }
+};
+
+inline FilterGradientPlan plan_filter_gradient(const cae_plugin::ConvDims& d,
+                                               const LaunchParams& params) {
+  FilterGradientPlan plan{};
+  plan.narrow_input = d.C <= d.O;
+  plan.narrow = plan.narrow_input ? d.C : d.O;
+  plan.wide = plan.narrow_input ? d.O : d.C;
+  const int64_t rows = kTaps * kTaps * plan.narrow;
+  const int64_t per_image = rows * d.H * d.W + plan.wide * rows;
+  plan.images = images_per_pass(params, d.N, per_image, kWorkspaceBudgetFloats);
+  plan.col_floats = plan.images * rows * d.H * d.W;
+  plan.partial_floats = plan.images * plan.wide * rows;
+  return plan;
+}
+
+// dw of conv(x, w) given dy; workspace: plan.workspace() floats.
+template <class Exec>
+void direct_filter_gradient(Exec& exec, const cae_plugin::ConvDims& d,
+                            const FilterGradientPlan& plan, int threads, const float* x,
+                            const float* dy, float* dw, float* workspace) {
+  float* col = workspace;
+  float* partial = workspace + plan.col_floats;
+  const float* narrow_side = plan.narrow_input ? x : dy;
+  const float* wide_side = plan.narrow_input ? dy : x;
+  const int64_t pixels = d.H * d.W, rows = kTaps * kTaps * plan.narrow;
+  for (int64_t first = 0; first < d.N; first += plan.images) {
+    const int64_t images = std::min(plan.images, d.N - first);
+    exec.run(Im2col{narrow_side, col, first, images, plan.narrow, d.H, d.W}, threads);
+    // partial_n [wide][rows] = wide_n [wide][pixels] col_n [rows][pixels]^T;
+    // column-major: partial^T (rows x wide) = col^T wide^T.
+    exec.gemm({true, false, rows, plan.wide, pixels, col, pixels, rows * pixels,
+               wide_side + first * plan.wide * pixels, pixels, plan.wide * pixels, 0.0f, partial,
+               rows, plan.wide * rows, images});
+    exec.run(FilterGradientSum{partial, dw, d.O, d.C, images, plan.narrow_input, first > 0},
+             threads);
+  }
+}
+
+}  // namespace cae_winograd
