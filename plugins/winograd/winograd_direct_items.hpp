@@ -126,9 +126,7 @@ struct Im2col {
   const float* in;  // [*][channels][height][width]
   float* col;       // [images][channels * 9][height * width]
   int64_t first_image, images, channels, height, width;
-  WINOGRAD_HD int64_t count() const {
-    return images * channels * kTaps * kTaps * height * width;
-  }
+  WINOGRAD_HD int64_t count() const { return images * channels * kTaps * kTaps * height * width; }
   WINOGRAD_HD void operator()(int64_t i) const {
     const int64_t plane = height * width;
     const int64_t x = i % width, r = (i / width) % height;
@@ -137,9 +135,9 @@ struct Im2col {
     const int64_t ch = row_of_col / (kTaps * kTaps), tap = row_of_col % (kTaps * kTaps);
     const int64_t y = r + tap / kTaps - 1, xx = x + tap % kTaps - 1;
     const bool inside = y >= 0 && y < height && xx >= 0 && xx < width;
-    col[i] = inside ? load_readonly(in + ((first_image + n) * channels + ch) * plane +
-                                    y * width + xx)
-                    : 0.0f;
+    col[i] = inside
+                 ? load_readonly(in + ((first_image + n) * channels + ch) * plane + y * width + xx)
+                 : 0.0f;
   }
 };
 

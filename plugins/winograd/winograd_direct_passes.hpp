@@ -26,6 +26,12 @@
 
 namespace cae_winograd {
 
+// Block size of every direct-path kernel, fixed rather than from the tuning
+// table: DirectConv<16> holds 64 sums in 117 registers (nvcc 13, sm_90), so a
+// block of 1024 threads (a legal CAE_WINOGRAD_TUNING value for the Winograd
+// transforms) would not fit the register file; 256 gives 2 blocks per SM.
+constexpr int kDirectThreads = 256;
+
 // Output channels per direct-convolution item: 16 where there are many (the
 // loaded input row is reused for 16 channels), 4 where there are few.
 constexpr int kWideOutputGroup = 16;
@@ -34,9 +40,9 @@ constexpr int kNarrowOutputGroup = 4;
 // Runs the direct convolution of `in` ([images][filter.in_channels][h][w])
 // with `filter` into `out`, choosing the channel group by the output width.
 template <class Exec>
-void direct_convolution(Exec& exec, int threads, const float* in, const DirectFilter& filter,
-                        const float* bias, float* out, int64_t images, int64_t height,
-                        int64_t width, bool relu) {
+void direct_convolution(Exec& exec, const float* in, const DirectFilter& filter, const float* bias,
+                        float* out, int64_t images, int64_t height, int64_t width, bool relu) {
+  const int threads = kDirectThreads;
   if (filter.out_channels >= kWideOutputGroup) {
     exec.run(DirectConv<kWideOutputGroup>{in, filter, bias, out, images, height, width, relu},
              threads);
@@ -48,26 +54,24 @@ void direct_convolution(Exec& exec, int threads, const float* in, const DirectFi
 
 // y = [ReLU](conv(x, w) + b).
 template <class Exec>
-void direct_forward(Exec& exec, const cae_plugin::ConvDims& d, int threads, const float* x,
-                    const float* w, const float* b, float* y, bool relu) {
-  direct_convolution(exec, threads, x, DirectFilter{w, d.O, d.C, false}, b, y, d.N, d.H, d.W,
-                     relu);
+void direct_forward(Exec& exec, const cae_plugin::ConvDims& d, const float* x, const float* w,
+                    const float* b, float* y, bool relu) {
+  direct_convolution(exec, x, DirectFilter{w, d.O, d.C, false}, b, y, d.N, d.H, d.W, relu);
 }
 
 // dx = conv(dy, w'), w'[c][o] = rot180(w[o][c]).
 template <class Exec>
-void direct_data_gradient(Exec& exec, const cae_plugin::ConvDims& d, int threads,
-                          const float* dy, const float* w, float* dx) {
-  direct_convolution(exec, threads, dy, DirectFilter{w, d.C, d.O, true}, nullptr, dx, d.N, d.H,
-                     d.W, false);
+void direct_data_gradient(Exec& exec, const cae_plugin::ConvDims& d, const float* dy,
+                          const float* w, float* dx) {
+  direct_convolution(exec, dy, DirectFilter{w, d.C, d.O, true}, nullptr, dx, d.N, d.H, d.W, false);
 }
 
 // The weight gradient's passes over the batch and the workspace they share.
 struct FilterGradientPlan {
-  bool narrow_input;    // x is the narrow side (C <= O), else dy
-  int64_t narrow, wide;  // channels of the two sides
-  int64_t images;       // per pass (the last may have fewer)
-  int64_t col_floats;   // im2col of a full pass: images x 9 narrow x H W
+  bool narrow_input;       // x is the narrow side (C <= O), else dy
+  int64_t narrow, wide;    // channels of the two sides
+  int64_t images;          // per pass (the last may have fewer)
+  int64_t col_floats;      // im2col of a full pass: images x 9 narrow x H W
   int64_t partial_floats;  // per-image partials of a full pass: images x wide x 9 narrow
   int64_t workspace() const { return col_floats + partial_floats; }
 };
@@ -89,8 +93,9 @@ inline FilterGradientPlan plan_filter_gradient(const cae_plugin::ConvDims& d,
 // dw of conv(x, w) given dy; workspace: plan.workspace() floats.
 template <class Exec>
 void direct_filter_gradient(Exec& exec, const cae_plugin::ConvDims& d,
-                            const FilterGradientPlan& plan, int threads, const float* x,
-                            const float* dy, float* dw, float* workspace) {
+                            const FilterGradientPlan& plan, const float* x, const float* dy,
+                            float* dw, float* workspace) {
+  const int threads = kDirectThreads;
   float* col = workspace;
   float* partial = workspace + plan.col_floats;
   const float* narrow_side = plan.narrow_input ? x : dy;

@@ -31,12 +31,11 @@ Results run_direct_path(const Layer& l, const LayerData& in, bool relu, int64_t 
   r.y.assign(in.dy.size(), nan);
   r.dx.assign(in.x.size(), nan);
   r.dw.assign(in.w.size(), nan);
-  direct_forward(exec, d, 256, in.x.data(), in.w.data(), in.b.data(), r.y.data(), relu);
+  direct_forward(exec, d, in.x.data(), in.w.data(), in.b.data(), r.y.data(), relu);
   const FilterGradientPlan plan = plan_filter_gradient(d, params);
   FloatVec workspace(static_cast<size_t>(plan.workspace()), nan);
-  direct_filter_gradient(exec, d, plan, 256, in.x.data(), in.dy.data(), r.dw.data(),
-                         workspace.data());
-  direct_data_gradient(exec, d, 256, in.dy.data(), in.w.data(), r.dx.data());
+  direct_filter_gradient(exec, d, plan, in.x.data(), in.dy.data(), r.dw.data(), workspace.data());
+  direct_data_gradient(exec, d, in.dy.data(), in.w.data(), r.dx.data());
   return r;
 }
 
@@ -77,9 +76,9 @@ TEST_CASE("direct path on conv1 and conv5: every output a plain FP32 dot product
 
 TEST_CASE("direct path on odd shapes, channel groups and batches") {
   const Layer layers[] = {
-      {"odd1", 1, 1, 7, 5, 4},     {"odd2", 3, 5, 9, 12, 7},  {"1x1", 3, 2, 1, 1, 2},
-      {"odd3", 1, 17, 5, 19, 3},   {"wide17", 2, 3, 3, 6, 17},  // two groups of 16, one partial
-      {"b257", 257, 3, 6, 5, 4},   {"b1", 1, 15, 4, 4, 33},   {"col2", 2, 2, 5, 2, 16}};
+      {"odd1", 1, 1, 7, 5, 4},   {"odd2", 3, 5, 9, 12, 7},   {"1x1", 3, 2, 1, 1, 2},
+      {"odd3", 1, 17, 5, 19, 3}, {"wide17", 2, 3, 3, 6, 17},  // two groups of 16, one partial
+      {"b257", 257, 3, 6, 5, 4}, {"b1", 1, 15, 4, 4, 33},    {"col2", 2, 2, 5, 2, 16}};
   for (const Layer& l : layers) {
     check_direct(l, false);
     check_direct(l, true);

@@ -76,7 +76,7 @@ struct Reference {
 };
 
 inline Reference direct(const Layer& l, const FloatVec& x, const FloatVec& w, const FloatVec& b,
-                 const FloatVec& dy, bool relu) {
+                        const FloatVec& dy, bool relu) {
   Reference r;
   const size_t images = static_cast<size_t>(l.n * l.o * l.h * l.w);
   r.y.assign(images, 0.0);
@@ -120,7 +120,8 @@ inline double fp32_product_tolerance(int64_t terms) {
 
 // Worst err / (tolerance * scale) over the elements (1 = at the bound).
 inline double worst_ratio(const FloatVec& got, const std::vector<double>& want,
-                   const std::vector<double>& scale, double tolerance, double* worst_relative) {
+                          const std::vector<double>& scale, double tolerance,
+                          double* worst_relative) {
   double worst = 0.0, relative = 0.0;
   for (size_t i = 0; i < got.size(); ++i) {
     const double err = std::abs(double(got[i]) - want[i]);
@@ -165,8 +166,7 @@ inline BoundShares measure(const char* method, const Layer& l, int64_t images_pe
   const BoundShares shares{
       worst_ratio(got.y, ref.y, ref.y_scale, fp32_product_tolerance(l.c * 9), &rel_y),
       worst_ratio(got.dx, ref.dx, ref.dx_scale, fp32_product_tolerance(l.o * 9), &rel_dx),
-      worst_ratio(got.dw, ref.dw, ref.dw_scale, fp32_product_tolerance(l.n * l.h * l.w),
-                  &rel_dw)};
+      worst_ratio(got.dw, ref.dw, ref.dw_scale, fp32_product_tolerance(l.n * l.h * l.w), &rel_dw)};
   std::printf(
       "%-8s %-6s chunk %lld x[%lld,%lld,%lld,%lld] o=%lld  err/scale: y %.2e  dx %.2e  dw %.2e  "
       "(share of the FP32 bound: %.2f %.2f %.2f)\n",

@@ -20,9 +20,9 @@ struct TableEntry {
 // on an H200. Rule behind them: a pass's transformed tiles (36 (C + O) tiles
 // floats per image) stay within ~40 MB of the H200's 50 MB L2, so the GEMMs
 // read what the input transform just wrote from L2 instead of HBM.
-// conv1 and conv5 run by the direct path (uses_direct_path): there the
-// threads are the direct items' block size and the chunk the weight
-// gradient's images per pass (0: the whole batch, one batched GEMM).
+// conv1 and conv5 run by the direct path (uses_direct_path): there only the
+// chunk counts (the weight gradient's images per pass; 0: the whole batch,
+// one batched GEMM); its block size is fixed (kDirectThreads).
 const TableEntry kTable[] = {
     {{3, 256, 32, 32}, {256, 0}},     // direct path
     {{256, 128, 16, 16}, {256, 32}},  // 0.9 MB per image
