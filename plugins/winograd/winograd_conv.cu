@@ -93,26 +93,24 @@ void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_te
   require_3x3(d, "conv2d_backward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
-  // db's per-image plane sums go after the method's scratch in the workspace.
+  // db's per-image plane sums, where needed, go after the method's scratch.
   const int64_t plane_sum_floats = d.N * d.O;
-  float* plane_sums = nullptr;
   if (uses_direct_path({d.C, d.O, d.H, d.W})) {
     const FilterGradientPlan plan = plan_filter_gradient(d, params);
-    float* workspace =
-        c.workspace.reserve(static_cast<size_t>(plan.workspace() + plane_sum_floats));
-    plane_sums = workspace + plan.workspace();
-    direct_filter_gradient(exec, d, plan, x, dy, dw, workspace);
+    float* workspace = c.workspace.reserve(
+        static_cast<size_t>(plan.workspace() + (plan.bias_in_gemm ? 0 : plane_sum_floats)));
+    direct_filter_gradient(exec, d, plan, x, dy, dw, db, workspace);
     if (dx) direct_data_gradient(exec, d, dy, w.data, dx);
+    if (!plan.bias_in_gemm) bias_gradient(c, d, dy, db, workspace + plan.workspace());
   } else {
     const float* u_flipped =
         dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
     const PassPlan plan = plan_passes(d, params);
     float* workspace =
         c.workspace.reserve(static_cast<size_t>(plan.backward_workspace() + plane_sum_floats));
-    plane_sums = workspace + plan.backward_workspace();
     backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+    bias_gradient(c, d, dy, db, workspace + plan.backward_workspace());
   }
-  bias_gradient(c, d, dy, db, plane_sums);
 }
 
 }  // namespace cae_winograd

@@ -121,17 +121,25 @@ struct DirectConv {
 
 // col[n][ch * 9 + tap][r][x] = in[first + n][ch][r + ky - 1][x + kx - 1] (zero
 // outside) for the images of one pass: the narrow side of the weight
-// gradient as a [channels * 9] x [pixels] matrix per image. Pixel fastest.
+// gradient as a [channels * 9 (+ 1)] x [pixels] matrix per image. With
+// ones_row, a last row of ones makes the same GEMM yield the other side's
+// plane sums (the bias gradient, when the other side is dy). Pixel fastest.
 struct Im2col {
   const float* in;  // [*][channels][height][width]
-  float* col;       // [images][channels * 9][height * width]
+  float* col;       // [images][rows()][height * width]
   int64_t first_image, images, channels, height, width;
-  WINOGRAD_HD int64_t count() const { return images * channels * kTaps * kTaps * height * width; }
+  bool ones_row;
+  WINOGRAD_HD int64_t rows() const { return channels * kTaps * kTaps + (ones_row ? 1 : 0); }
+  WINOGRAD_HD int64_t count() const { return images * rows() * height * width; }
   WINOGRAD_HD void operator()(int64_t i) const {
     const int64_t plane = height * width;
     const int64_t x = i % width, r = (i / width) % height;
-    const int64_t row_of_col = (i / plane) % (channels * kTaps * kTaps);
-    const int64_t n = i / (plane * channels * kTaps * kTaps);
+    const int64_t row_of_col = (i / plane) % rows();
+    const int64_t n = i / (plane * rows());
+    if (row_of_col == channels * kTaps * kTaps) {  // the ones row
+      col[i] = 1.0f;
+      return;
+    }
     const int64_t ch = row_of_col / (kTaps * kTaps), tap = row_of_col % (kTaps * kTaps);
     const int64_t y = r + tap / kTaps - 1, xx = x + tap % kTaps - 1;
     const bool inside = y >= 0 && y < height && xx >= 0 && xx < width;
@@ -141,29 +149,58 @@ struct Im2col {
   }
 };
 
-// dw[o][c][tap] (+)= sum over the pass's images, in image order, of the
-// per-image partials the GEMM left in `partial` ([images][wide][narrow * 9]):
-//   narrow input (x was im2col'd):  partial[n][o][c * 9 + tap];
+// The per-image partials the weight gradient's GEMM leaves:
+// partial[n][wide][rows], rows = 9 narrow (+ 1 for the ones row).
+//   narrow input (x was im2col'd):  dw[o][c][tap] = partial[n][o][c * 9 + tap],
+//                                   db[o] = partial[n][o][9 C] (the ones row);
 //   narrow output (dy was im2col'd, its taps reversed):
-//                                   partial[n][c][o * 9 + 8 - tap].
-// `accumulate` adds to the earlier passes' sum (fixed pass order).
-struct FilterGradientSum {
+//                                   dw[o][c][tap] = partial[n][c][o * 9 + 8 - tap].
+struct FilterGradientPartials {
   const float* partial;
-  float* dw;
-  int64_t out_channels, in_channels, images;
-  bool narrow_input, accumulate;
-  WINOGRAD_HD int64_t count() const { return out_channels * in_channels * kTaps * kTaps; }
-  WINOGRAD_HD int64_t partial_index(int64_t i) const {
-    if (narrow_input) return i;
+  int64_t out_channels, in_channels, rows;
+  bool narrow_input;
+  WINOGRAD_HD int64_t wide() const { return narrow_input ? out_channels : in_channels; }
+  // Offset within an image of dw's element i = (o C + c) 9 + tap.
+  WINOGRAD_HD int64_t filter_offset(int64_t i) const {
     const int64_t tap = i % (kTaps * kTaps), pair = i / (kTaps * kTaps);
     const int64_t o = pair / in_channels, c = pair % in_channels;
-    return (c * out_channels + o) * kTaps * kTaps + (kTaps * kTaps - 1 - tap);
+    return narrow_input ? o * rows + c * kTaps * kTaps + tap
+                        : c * rows + o * kTaps * kTaps + (kTaps * kTaps - 1 - tap);
+  }
+  // Offset within an image of db[o] (narrow input only: the ones row).
+  WINOGRAD_HD int64_t bias_offset(int64_t o) const { return o * rows + rows - 1; }
+  // out (+)= the images' partials at `offset`, in image order; `accumulate`
+  // adds to the earlier passes' sum (fixed pass order).
+  WINOGRAD_HD void sum_images(int64_t images, int64_t offset, bool accumulate, float& out) const {
+    float sum = accumulate ? out : 0.0f;
+    for (int64_t n = 0; n < images; ++n) sum += load_readonly(partial + n * wide() * rows + offset);
+    out = sum;
+  }
+};
+
+// dw[o][c][tap] (+)= the sum over the pass's images of its partials.
+struct FilterGradientSum {
+  FilterGradientPartials partials;
+  float* dw;
+  int64_t images;
+  bool accumulate;
+  WINOGRAD_HD int64_t count() const {
+    return partials.out_channels * partials.in_channels * kTaps * kTaps;
   }
   WINOGRAD_HD void operator()(int64_t i) const {
-    const int64_t at = partial_index(i), per_image = count();
-    float sum = accumulate ? dw[i] : 0.0f;
-    for (int64_t n = 0; n < images; ++n) sum += load_readonly(partial + n * per_image + at);
-    dw[i] = sum;
+    partials.sum_images(images, partials.filter_offset(i), accumulate, dw[i]);
+  }
+};
+
+// db[o] (+)= the sum over the pass's images of the ones row's partials.
+struct BiasGradientSum {
+  FilterGradientPartials partials;
+  float* db;
+  int64_t images;
+  bool accumulate;
+  WINOGRAD_HD int64_t count() const { return partials.out_channels; }
+  WINOGRAD_HD void operator()(int64_t o) const {
+    partials.sum_images(images, partials.bias_offset(o), accumulate, db[o]);
   }
 };
 

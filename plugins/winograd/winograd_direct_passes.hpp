@@ -7,7 +7,8 @@
 //   dw          = per image, im2col of the narrow side (K = 9 x narrow rows)
 //                 times the wide side's planes: one strided-batched GEMM
 //                 (m = 9 narrow, n = wide, k = H W), then a fixed-order sum
-//                 over the images (FilterGradientSum).
+//                 over the images (FilterGradientSum); for a narrow input
+//                 also db, from a row of ones in the im2col (BiasGradientSum).
 //
 // Why these methods (arithmetic intensity, README.md "Dispatch"): with 3
 // channels on one side, y and dx are output-bound (27 terms per output, the
@@ -69,10 +70,12 @@ void direct_data_gradient(Exec& exec, const cae_plugin::ConvDims& d, const float
 // The weight gradient's passes over the batch and the workspace they share.
 struct FilterGradientPlan {
   bool narrow_input;       // x is the narrow side (C <= O), else dy
+  bool bias_in_gemm;       // db from a ones row in x's im2col (narrow input)
   int64_t narrow, wide;    // channels of the two sides
+  int64_t rows;            // of the im2col per pixel: 9 narrow (+ 1 ones row)
   int64_t images;          // per pass (the last may have fewer)
-  int64_t col_floats;      // im2col of a full pass: images x 9 narrow x H W
-  int64_t partial_floats;  // per-image partials of a full pass: images x wide x 9 narrow
+  int64_t col_floats;      // im2col of a full pass: images x rows x H W
+  int64_t partial_floats;  // per-image partials of a full pass: images x wide x rows
   int64_t workspace() const { return col_floats + partial_floats; }
 };
 
@@ -80,37 +83,45 @@ inline FilterGradientPlan plan_filter_gradient(const cae_plugin::ConvDims& d,
                                                const LaunchParams& params) {
   FilterGradientPlan plan{};
   plan.narrow_input = d.C <= d.O;
+  // With x im2col'd the GEMM's other operand is dy: a ones row gives db for
+  // one more GEMM row instead of another pass over dy (268 MB for conv1 at
+  // batch 256). With dy im2col'd (narrow output) dy is the small side.
+  plan.bias_in_gemm = plan.narrow_input;
   plan.narrow = plan.narrow_input ? d.C : d.O;
   plan.wide = plan.narrow_input ? d.O : d.C;
-  const int64_t rows = kTaps * kTaps * plan.narrow;
-  const int64_t per_image = rows * d.H * d.W + plan.wide * rows;
+  plan.rows = kTaps * kTaps * plan.narrow + (plan.bias_in_gemm ? 1 : 0);
+  const int64_t per_image = plan.rows * d.H * d.W + plan.wide * plan.rows;
   plan.images = images_per_pass(params, d.N, per_image, kWorkspaceBudgetFloats);
-  plan.col_floats = plan.images * rows * d.H * d.W;
-  plan.partial_floats = plan.images * plan.wide * rows;
+  plan.col_floats = plan.images * plan.rows * d.H * d.W;
+  plan.partial_floats = plan.images * plan.wide * plan.rows;
   return plan;
 }
 
-// dw of conv(x, w) given dy; workspace: plan.workspace() floats.
+// dw of conv(x, w) given dy, and db when plan.bias_in_gemm (else db is left
+// to the caller); workspace: plan.workspace() floats.
 template <class Exec>
 void direct_filter_gradient(Exec& exec, const cae_plugin::ConvDims& d,
                             const FilterGradientPlan& plan, const float* x, const float* dy,
-                            float* dw, float* workspace) {
+                            float* dw, float* db, float* workspace) {
   const int threads = kDirectThreads;
   float* col = workspace;
   float* partial = workspace + plan.col_floats;
   const float* narrow_side = plan.narrow_input ? x : dy;
   const float* wide_side = plan.narrow_input ? dy : x;
-  const int64_t pixels = d.H * d.W, rows = kTaps * kTaps * plan.narrow;
+  const int64_t pixels = d.H * d.W, rows = plan.rows;
+  const FilterGradientPartials partials{partial, d.O, d.C, rows, plan.narrow_input};
   for (int64_t first = 0; first < d.N; first += plan.images) {
     const int64_t images = std::min(plan.images, d.N - first);
-    exec.run(Im2col{narrow_side, col, first, images, plan.narrow, d.H, d.W}, threads);
+    const bool accumulate = first > 0;
+    exec.run(Im2col{narrow_side, col, first, images, plan.narrow, d.H, d.W, plan.bias_in_gemm},
+             threads);
     // partial_n [wide][rows] = wide_n [wide][pixels] col_n [rows][pixels]^T;
     // column-major: partial^T (rows x wide) = col^T wide^T.
     exec.gemm({true, false, rows, plan.wide, pixels, col, pixels, rows * pixels,
                wide_side + first * plan.wide * pixels, pixels, plan.wide * pixels, 0.0f, partial,
                rows, plan.wide * rows, images});
-    exec.run(FilterGradientSum{partial, dw, d.O, d.C, images, plan.narrow_input, first > 0},
-             threads);
+    exec.run(FilterGradientSum{partials, dw, images, accumulate}, threads);
+    if (plan.bias_in_gemm) exec.run(BiasGradientSum{partials, db, images, accumulate}, threads);
   }
 }
 

@@ -31,10 +31,13 @@ Results run_direct_path(const Layer& l, const LayerData& in, bool relu, int64_t 
   r.y.assign(in.dy.size(), nan);
   r.dx.assign(in.x.size(), nan);
   r.dw.assign(in.w.size(), nan);
-  direct_forward(exec, d, in.x.data(), in.w.data(), in.b.data(), r.y.data(), relu);
   const FilterGradientPlan plan = plan_filter_gradient(d, params);
+  // db comes from this path only with the ones row (else a GPU kernel).
+  if (plan.bias_in_gemm) r.db.assign(in.b.size(), nan);
+  direct_forward(exec, d, in.x.data(), in.w.data(), in.b.data(), r.y.data(), relu);
   FloatVec workspace(static_cast<size_t>(plan.workspace()), nan);
-  direct_filter_gradient(exec, d, plan, in.x.data(), in.dy.data(), r.dw.data(), workspace.data());
+  direct_filter_gradient(exec, d, plan, in.x.data(), in.dy.data(), r.dw.data(),
+                         plan.bias_in_gemm ? r.db.data() : nullptr, workspace.data());
   direct_data_gradient(exec, d, in.dy.data(), in.w.data(), r.dx.data());
   return r;
 }
@@ -53,6 +56,8 @@ void check_direct(const Layer& l, bool relu, int64_t images_per_chunk = 0) {
   CHECK(shares.y <= kDirectShareLimit);
   CHECK(shares.dx <= kDirectShareLimit);
   CHECK(shares.dw <= kDirectShareLimit);
+  CHECK(got.db.empty() == (l.c > l.o));  // a narrow input gives db by the ones row
+  CHECK(shares.db <= kDirectShareLimit);
 }
 
 TEST_CASE("dispatch: the model's 3-channel layers run direct, the wide ones by Winograd") {
@@ -100,12 +105,16 @@ TEST_CASE("weight-gradient plan: the narrow side is im2col'd, passes fit the bud
   CHECK(p1.narrow == 3);
   CHECK(p1.wide == 256);
   CHECK(p1.images == 256);  // one batched GEMM for the whole batch
-  CHECK(p1.col_floats == 256 * 27 * 1024);
-  CHECK(p1.partial_floats == 256 * 256 * 27);
+  CHECK(p1.bias_in_gemm);   // x's im2col carries a ones row: db from the GEMM
+  CHECK(p1.rows == 28);
+  CHECK(p1.col_floats == 256 * 28 * 1024);
+  CHECK(p1.partial_floats == 256 * 256 * 28);
   const FilterGradientPlan p5 = plan_filter_gradient(conv5, LaunchParams{});
   CHECK(!p5.narrow_input);
   CHECK(p5.narrow == 3);
   CHECK(p5.wide == 256);
+  CHECK(!p5.bias_in_gemm);  // dy is the narrow side: db by its plane sums
+  CHECK(p5.rows == 27);
   // A batch whose im2col exceeds the pass budget runs in several passes.
   const cae_plugin::ConvDims huge{100000, 3, 32, 32, 256, 3};
   const FilterGradientPlan ph = plan_filter_gradient(huge, LaunchParams{});

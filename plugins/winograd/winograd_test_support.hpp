@@ -68,11 +68,12 @@ struct HostExecutor {
 
 struct Results {
   FloatVec y, dx, dw;
+  FloatVec db;  // empty where the method leaves db to a GPU-only kernel
 };
 
 // Float64 direct results and the conformance scales (sums of |terms|).
 struct Reference {
-  std::vector<double> y, y_scale, dx, dx_scale, dw, dw_scale;
+  std::vector<double> y, y_scale, dx, dx_scale, dw, dw_scale, db, db_scale;
 };
 
 inline Reference direct(const Layer& l, const FloatVec& x, const FloatVec& w, const FloatVec& b,
@@ -85,6 +86,8 @@ inline Reference direct(const Layer& l, const FloatVec& x, const FloatVec& w, co
   r.dx_scale.assign(x.size(), 0.0);
   r.dw.assign(w.size(), 0.0);
   r.dw_scale.assign(w.size(), 0.0);
+  r.db.assign(b.size(), 0.0);
+  r.db_scale.assign(b.size(), 0.0);
   for (int64_t n = 0; n < l.n; ++n)
     for (int64_t o = 0; o < l.o; ++o)
       for (int64_t i = 0; i < l.h; ++i)
@@ -108,6 +111,8 @@ inline Reference direct(const Layer& l, const FloatVec& x, const FloatVec& w, co
               }
           r.y[yi] = relu ? std::max(sum, 0.0) : sum;
           r.y_scale[yi] = scale;
+          r.db[static_cast<size_t>(o)] += dy[yi];
+          r.db_scale[static_cast<size_t>(o)] += std::abs(dy[yi]);
         }
   return r;
 }
@@ -153,25 +158,28 @@ inline LayerData make_layer_data(const Layer& l) {
   return data;
 }
 
-// Worst share of the FP32 bound of y, dx and dw (1 = at the bound).
+// Worst share of the FP32 bound of y, dx, dw and db (1 = at the bound).
 struct BoundShares {
-  double y, dx, dw;
+  double y, dx, dw, db;  // db 0 when the method did not compute it
 };
 
 // Compares `got` with `ref`, prints one line (the README's tables come from
 // these lines) and returns the worst shares.
 inline BoundShares measure(const char* method, const Layer& l, int64_t images_per_chunk,
                            const Results& got, const Reference& ref) {
-  double rel_y, rel_dx, rel_dw;
+  double rel_y, rel_dx, rel_dw, rel_db = 0.0;
+  const int64_t pixels = l.n * l.h * l.w;
   const BoundShares shares{
       worst_ratio(got.y, ref.y, ref.y_scale, fp32_product_tolerance(l.c * 9), &rel_y),
       worst_ratio(got.dx, ref.dx, ref.dx_scale, fp32_product_tolerance(l.o * 9), &rel_dx),
-      worst_ratio(got.dw, ref.dw, ref.dw_scale, fp32_product_tolerance(l.n * l.h * l.w), &rel_dw)};
+      worst_ratio(got.dw, ref.dw, ref.dw_scale, fp32_product_tolerance(pixels), &rel_dw),
+      worst_ratio(got.db, ref.db, ref.db_scale, fp32_product_tolerance(pixels), &rel_db)};
   std::printf(
       "%-8s %-6s chunk %lld x[%lld,%lld,%lld,%lld] o=%lld  err/scale: y %.2e  dx %.2e  dw %.2e  "
-      "(share of the FP32 bound: %.2f %.2f %.2f)\n",
+      "db %.2e  (share of the FP32 bound: %.2f %.2f %.2f %.2f)\n",
       method, l.name, (long long)images_per_chunk, (long long)l.n, (long long)l.c, (long long)l.h,
-      (long long)l.w, (long long)l.o, rel_y, rel_dx, rel_dw, shares.y, shares.dx, shares.dw);
+      (long long)l.w, (long long)l.o, rel_y, rel_dx, rel_dw, rel_db, shares.y, shares.dx, shares.dw,
+      shares.db);
   return shares;
 }
 
