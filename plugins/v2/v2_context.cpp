@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include "cublas_check.hpp"
-
 namespace cae_v2 {
 
 namespace {
@@ -12,34 +10,12 @@ namespace {
 constexpr size_t kBlasWorkspaceFloats = (size_t(32) << 20) / sizeof(float);
 }  // namespace
 
-BlasHandle::BlasHandle(cudaStream_t stream, const DeviceBuffer& workspace) {
-  CAE_CUBLAS_CHECK(cublasCreate(&handle_));
-  try {
-    CAE_CUBLAS_CHECK(cublasSetStream(handle_, stream));
-    // After cublasSetStream, which resets the workspace to the default pool.
-    CAE_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace.data(), workspace.bytes()));
-    // We declare FP32 and promise 1e-4: no TF32 (nor any other reduced or
-    // emulated precision) tensor-op math.
-    CAE_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-    CAE_CUBLAS_CHECK(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST));
-    // Deterministic: no atomics in the kernels cuBLAS chooses.
-    CAE_CUBLAS_CHECK(cublasSetAtomicsMode(handle_, CUBLAS_ATOMICS_NOT_ALLOWED));
-  } catch (...) {
-    cublasDestroy(handle_);
-    throw;
-  }
-}
-
-BlasHandle::~BlasHandle() {
-  if (handle_) cublasDestroy(handle_);
-}
-
 }  // namespace cae_v2
 
 cae_context_s::cae_context_s(const cae_create_options* options)
     : CudaContextBase(options),
       blas_workspace(cae_v2::kBlasWorkspaceFloats, memory, "the cuBLAS workspace"),
-      blas(stream, blas_workspace),
+      blas(stream, blas_workspace.data(), blas_workspace.bytes()),
       reduction_partials(cae_v2::kReductionPartialFloats, memory, "reduction partial sums"),
       workspace(memory, stream) {}
 

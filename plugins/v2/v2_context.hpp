@@ -6,6 +6,7 @@
 
 #include <unordered_set>
 
+#include "cublas_support.hpp"
 #include "cuda_support.hpp"
 #include "v2_tensor.hpp"
 #include "v2_upload_staging.hpp"
@@ -32,19 +33,6 @@ class DeviceBuffer {
   float* data_;
 };
 
-// Owns a cuBLAS handle bound to one stream, FP32 only, with a fixed workspace.
-class BlasHandle {
- public:
-  BlasHandle(cudaStream_t stream, const DeviceBuffer& workspace);
-  ~BlasHandle();
-  BlasHandle(const BlasHandle&) = delete;
-  BlasHandle& operator=(const BlasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
 // Partial sums of the two-pass reductions (row sums, mse): 2048 floats hold
 // every split the reductions choose (see v2_row_sums.cu and v2_loss.cu).
 constexpr size_t kReductionPartialFloats = 2048;
@@ -58,7 +46,7 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   // Members are destroyed in reverse order: the cuBLAS handle before the
   // workspace it was given.
   cae_v2::DeviceBuffer blas_workspace;
-  cae_v2::BlasHandle blas;
+  cae_plugin::cuda::BlasHandle blas;  // FP32 only, no atomics
   cae_v2::DeviceBuffer reduction_partials;
   cae_v2::Workspace workspace;
   cae_v2::UploadStaging upload_staging;

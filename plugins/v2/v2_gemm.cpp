@@ -1,6 +1,6 @@
 #include "v2_gemm.hpp"
 
-#include "cublas_check.hpp"
+#include "cublas_support.hpp"
 
 namespace cae_v2 {
 
@@ -12,7 +12,8 @@ void run_gemm(cublasHandle_t handle, const RowMajorGemm& g, const char* what) {
                   cm.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N, cm.m, cm.n, cm.k, &one, cm.a, cm.lda,
                   cm.b, cm.ldb, &zero, cm.c, cm.ldc);
   if (status != CUBLAS_STATUS_SUCCESS) {
-    check_cublas(status, (std::string("cublasSgemm (") + what + ")").c_str(), __FILE__, __LINE__);
+    cae_plugin::cuda::check_cublas(status, (std::string("cublasSgemm (") + what + ")").c_str(),
+                                   __FILE__, __LINE__);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "tensor_arguments.hpp"
-#include "winograd_cublas_check.hpp"
 #include "winograd_tuning_table.hpp"
 
 namespace cae_winograd {
@@ -21,26 +20,6 @@ std::string tuning_from_environment() {
   return spec;
 }
 }  // namespace
-
-BlasHandle::BlasHandle(cudaStream_t stream, float* workspace, size_t workspace_bytes) {
-  WINOGRAD_CUBLAS_CHECK(cublasCreate(&handle_));
-  try {
-    WINOGRAD_CUBLAS_CHECK(cublasSetStream(handle_, stream));
-    // After cublasSetStream, which resets the workspace to the default pool.
-    WINOGRAD_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace, workspace_bytes));
-    // We declare FP32: no TF32 or other reduced-precision tensor-op math.
-    WINOGRAD_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-    WINOGRAD_CUBLAS_CHECK(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST));
-    WINOGRAD_CUBLAS_CHECK(cublasSetAtomicsMode(handle_, CUBLAS_ATOMICS_NOT_ALLOWED));
-  } catch (...) {
-    cublasDestroy(handle_);
-    throw;
-  }
-}
-
-BlasHandle::~BlasHandle() {
-  if (handle_) cublasDestroy(handle_);
-}
 
 }  // namespace cae_winograd
 

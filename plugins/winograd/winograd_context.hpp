@@ -8,26 +8,13 @@
 #include <string>
 #include <unordered_set>
 
+#include "cublas_support.hpp"
 #include "cuda_support.hpp"
 #include "winograd_device_buffer.hpp"
 #include "winograd_filter_cache.hpp"
 #include "winograd_tensor.hpp"
 
 namespace cae_winograd {
-
-// Owns a cuBLAS handle bound to one stream: FP32 math only (we declare FP32),
-// no atomics (deterministic), its workspace owned by the context.
-class BlasHandle {
- public:
-  BlasHandle(cudaStream_t stream, float* workspace, size_t workspace_bytes);
-  ~BlasHandle();
-  BlasHandle(const BlasHandle&) = delete;
-  BlasHandle& operator=(const BlasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
 
 // Partial sums of the two-pass reductions (mse_loss): one per block of the
 // first pass (winograd_reductions.cu launches at most this many blocks).
@@ -42,7 +29,7 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   // Declared in the order they must be built; destroyed in reverse (the
   // cuBLAS handle before the workspace it was given).
   cae_winograd::GrowingBuffer blas_workspace;
-  cae_winograd::BlasHandle blas;
+  cae_plugin::cuda::BlasHandle blas;  // FP32 only, no atomics
   cae_winograd::GrowingBuffer reduction_partials;
   // Transformed tiles and products of the convolution passes: allocated on the
   // first convolution, grown only when a larger pass comes.

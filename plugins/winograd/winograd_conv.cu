@@ -1,11 +1,12 @@
-// The Winograd F(4x4,3x3) convolution on the GPU: the steps of
-// winograd_conv_passes.hpp run as CUDA kernels and cuBLAS strided-batched
+// The convolutions on the GPU: per layer shape (uses_direct_path) either the
+// Winograd F(4x4,3x3) steps of winograd_conv_passes.hpp or the direct path of
+// winograd_direct_passes.hpp, run as CUDA kernels and cuBLAS strided-batched
 // SGEMMs on the context's stream; filter transforms come from the cache.
-#include <algorithm>
 #include <string>
 
 #include "winograd_conv_kernels.cuh"
 #include "winograd_conv_passes.hpp"
+#include "winograd_direct_passes.hpp"
 #include "winograd_gemm.hpp"
 #include "winograd_ops.hpp"
 
@@ -58,6 +59,18 @@ const float* cached_filter(CudaExecutor& exec, const cae_tensor_s& w, const Conv
                    [&](float* dst) { transform_filter(exec, d, threads, w.data, dst, flipped); });
 }
 
+// db from dy (winograd_conv_kernels.cuh); plane_sums: N O floats of scratch.
+void bias_gradient(Context& c, const ConvDims& d, const float* dy, float* db, float* plane_sums) {
+  const int64_t planes = d.N * d.O;
+  plane_sums_kernel<<<cae_plugin::cuda::grid_for(planes, kPlaneSumWarps), kPlaneSumWarps * 32, 0,
+                      c.stream>>>(dy, plane_sums, planes, d.H * d.W);
+  CAE_CUDA_CHECK_LAUNCH("plane_sums_kernel");
+  constexpr unsigned kThreads = 256;
+  image_order_sum_kernel<<<cae_plugin::cuda::grid_for(d.O, kThreads), kThreads, 0, c.stream>>>(
+      plane_sums, db, d.N, d.O);
+  CAE_CUDA_CHECK_LAUNCH("image_order_sum_kernel");
+}
+
 }  // namespace
 
 void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
@@ -65,6 +78,10 @@ void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_ten
   require_3x3(d, "conv2d_forward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
+  if (uses_direct_path({d.C, d.O, d.H, d.W})) {
+    direct_forward(exec, d, x, w.data, b, y, relu);
+    return;
+  }
   const float* u = cached_filter(exec, w, d, params.transform_threads, /*flipped=*/false);
   const PassPlan plan = plan_passes(d, params);
   float* workspace = c.workspace.reserve(static_cast<size_t>(plan.forward_workspace()));
@@ -76,14 +93,24 @@ void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_te
   require_3x3(d, "conv2d_backward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
-  const float* u_flipped =
-      dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
-  const PassPlan plan = plan_passes(d, params);
-  float* workspace = c.workspace.reserve(static_cast<size_t>(plan.backward_workspace()));
-  backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
-  const unsigned bias_blocks = static_cast<unsigned>(std::min<int64_t>(d.O, 65535));
-  bias_gradient_kernel<<<bias_blocks, kBiasThreads, 0, c.stream>>>(dy, db, d.N, d.O, d.H * d.W);
-  CAE_CUDA_CHECK_LAUNCH("bias_gradient_kernel");
+  // db's per-image plane sums, where needed, go after the method's scratch.
+  const int64_t plane_sum_floats = d.N * d.O;
+  if (uses_direct_path({d.C, d.O, d.H, d.W})) {
+    const FilterGradientPlan plan = plan_filter_gradient(d, params);
+    float* workspace = c.workspace.reserve(
+        static_cast<size_t>(plan.workspace() + (plan.bias_in_gemm ? 0 : plane_sum_floats)));
+    direct_filter_gradient(exec, d, plan, x, dy, dw, db, workspace);
+    if (dx) direct_data_gradient(exec, d, dy, w.data, dx);
+    if (!plan.bias_in_gemm) bias_gradient(c, d, dy, db, workspace + plan.workspace());
+  } else {
+    const float* u_flipped =
+        dx ? cached_filter(exec, w, d, params.transform_threads, /*flipped=*/true) : nullptr;
+    const PassPlan plan = plan_passes(d, params);
+    float* workspace =
+        c.workspace.reserve(static_cast<size_t>(plan.backward_workspace() + plane_sum_floats));
+    backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+    bias_gradient(c, d, dy, db, workspace + plan.backward_workspace());
+  }
 }
 
 }  // namespace cae_winograd

@@ -1,5 +1,6 @@
 // The CUDA side of the convolution steps: one generic grid-stride kernel
-// that runs any item of winograd_conv_items.hpp, and the bias gradient.
+// that runs any item of winograd_conv_items.hpp or winograd_direct_items.hpp,
+// and the bias gradient.
 #pragma once
 
 #include <cstdint>
@@ -14,25 +15,36 @@ __global__ void for_each_item_kernel(Item item, int64_t count) {
     item(i);
 }
 
-// db[o] = sum over images and pixels of dy[n][o][.]: one block per channel,
-// a fixed per-thread order and a fixed tree, so the result is deterministic.
-constexpr int kBiasThreads = 256;
-__global__ void bias_gradient_kernel(const float* __restrict__ dy, float* __restrict__ db,
-                                     int64_t images, int64_t channels, int64_t pixels) {
-  __shared__ double partial[kBiasThreads];
-  for (int64_t o = blockIdx.x; o < channels; o += gridDim.x) {
-    double sum = 0.0;
-    const int64_t total = images * pixels;
-    for (int64_t i = threadIdx.x; i < total; i += kBiasThreads)
-      sum += dy[((i / pixels) * channels + o) * pixels + i % pixels];
-    partial[threadIdx.x] = sum;
-    __syncthreads();
-    for (int half = kBiasThreads / 2; half > 0; half /= 2) {
-      if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) db[o] = static_cast<float>(partial[0]);
-    __syncthreads();
+// db[o] = sum over images, in image order, of dy[n][o]'s plane sums, in two
+// kernels: every (image, channel) plane summed by one warp (each lane a fixed
+// strided sum, then a fixed shuffle tree), then the planes of each channel in
+// image order. Deterministic, and parallel over images: one block per channel
+// left conv5's 3 channels with 3 blocks for 262,144 values each.
+constexpr int kPlaneSumWarps = 8;  // planes per block of plane_sums_kernel
+
+__global__ void plane_sums_kernel(const float* __restrict__ dy, float* __restrict__ sums,
+                                  int64_t planes, int64_t pixels) {
+  const int lane = threadIdx.x % 32;
+  // plane is the same for all lanes of a warp: the full-mask shuffles are safe.
+  for (int64_t plane = blockIdx.x * int64_t(kPlaneSumWarps) + threadIdx.x / 32; plane < planes;
+       plane += int64_t(gridDim.x) * kPlaneSumWarps) {
+    const float* values = dy + plane * pixels;
+    float sum = 0.0f;
+    for (int64_t p = lane; p < pixels; p += 32) sum += values[p];
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (lane == 0) sums[plane] = sum;
+  }
+}
+
+// db[o] = sum_n sums[n][o], n in order.
+__global__ void image_order_sum_kernel(const float* __restrict__ sums, float* __restrict__ db,
+                                       int64_t images, int64_t channels) {
+  for (int64_t o = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; o < channels;
+       o += int64_t(gridDim.x) * blockDim.x) {
+    float sum = 0.0f;
+    for (int64_t n = 0; n < images; ++n) sum += sums[n * channels + o];
+    db[o] = sum;
   }
 }
 

@@ -3,7 +3,7 @@
 #include <climits>
 #include <string>
 
-#include "winograd_cublas_check.hpp"
+#include "cublas_support.hpp"
 
 namespace cae_winograd {
 namespace {
@@ -22,7 +22,7 @@ void strided_batched_gemm(Context& ctx, cublasOperation_t trans_a, cublasOperati
                           GemmOperand b, float beta, float* c, int64_t ldc, int64_t stride_c,
                           int64_t batch) {
   if (m == 0 || n == 0 || batch == 0) return;
-  WINOGRAD_CUBLAS_CHECK(cublasSgemmStridedBatched(
+  CAE_CUBLAS_CHECK(cublasSgemmStridedBatched(
       ctx.blas.get(), trans_a, trans_b, as_blas_int(m, "m"), as_blas_int(n, "n"),
       as_blas_int(k, "k"), &alpha, a.data, as_blas_int(a.ld, "lda"), a.stride, b.data,
       as_blas_int(b.ld, "ldb"), b.stride, &beta, c, as_blas_int(ldc, "ldc"), stride_c,

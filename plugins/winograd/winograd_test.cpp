@@ -8,22 +8,26 @@
 //    against a float64 direct convolution, with the conformance suite's FP32
 //    bound;
 //  - the tuning table's lookup, override parsing and pass sizing.
+// conv1 and conv5 run by the direct path on the GPU (winograd_direct_test.cpp);
+// the Winograd steps are still checked on them here, as the error record of
+// the method on 3-channel layers (README.md, "Numerical error").
+// Shared helpers: winograd_test_support.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <random>
-#include <vector>
+#include <string>
 
 #include "plugin_support.hpp"
 #include "winograd_conv_passes.hpp"
+#include "winograd_test_support.hpp"
 #include "winograd_tuning_table.hpp"
 
 namespace {
 
 using namespace cae_winograd;
+using namespace winograd_test;
 
 // ---- the identities in double -------------------------------------------------
 
@@ -77,57 +81,6 @@ TEST_CASE("F(4x4,3x3) weight-gradient identity: G^T[(A dy A^T) .* (B^T d B)]G = 
 
 // ---- float32 simulation of the GPU's method vs float64 --------------------------
 
-struct Layer {
-  const char* name;
-  int64_t n, c, h, w, o;
-};
-
-using FloatVec = std::vector<float>;
-
-FloatVec uniform(std::mt19937& rng, int64_t count, float bound) {
-  std::uniform_real_distribution<float> value(-bound, bound);
-  FloatVec out(static_cast<size_t>(count));
-  for (float& e : out) e = value(rng);
-  return out;
-}
-
-// The executor of winograd_conv_passes.hpp on the host: items run in a loop,
-// GEMMs with cuBLAS's column-major semantics (op, ld, batch strides; beta 0
-// ignores C), summed in float32 with FMA like an SGEMM.
-struct HostExecutor {
-  template <class Item>
-  void run(const Item& item, int /*threads*/) {
-    for (int64_t i = 0; i < item.count(); ++i) item(i);
-  }
-
-  void gemm(const GemmCall& g) {
-    // cuBLAS's own argument rules (CUBLAS_STATUS_INVALID_VALUE otherwise).
-    REQUIRE(g.lda >= std::max<int64_t>(1, g.trans_a ? g.k : g.m));
-    REQUIRE(g.ldb >= std::max<int64_t>(1, g.trans_b ? g.n : g.k));
-    REQUIRE(g.ldc >= std::max<int64_t>(1, g.m));
-    for (int64_t batch = 0; batch < g.batch; ++batch) {
-      const float* a = g.a + batch * g.stride_a;
-      const float* b = g.b + batch * g.stride_b;
-      float* c = g.c + batch * g.stride_c;
-      for (int64_t j = 0; j < g.n; ++j)
-        for (int64_t i = 0; i < g.m; ++i) {
-          float sum = 0.0f;
-          for (int64_t l = 0; l < g.k; ++l) {
-            const float av = g.trans_a ? a[l + i * g.lda] : a[i + l * g.lda];
-            const float bv = g.trans_b ? b[j + l * g.ldb] : b[l + j * g.ldb];
-            sum = std::fma(av, bv, sum);
-          }
-          float& out = c[i + j * g.ldc];
-          out = g.beta == 0.0f ? sum : sum + g.beta * out;
-        }
-    }
-  }
-};
-
-struct Results {
-  FloatVec y, dx, dw;
-};
-
 // The backend's forward and backward steps, as the GPU sequences them, on the
 // host. Workspace and outputs start as NaN: a step that reads what no step
 // wrote, or an output element left unwritten, shows up as a NaN.
@@ -155,101 +108,15 @@ Results run_method(const Layer& l, const FloatVec& x, const FloatVec& w, const F
   return r;
 }
 
-// Float64 direct results and the conformance scales (sums of |terms|).
-struct Reference {
-  std::vector<double> y, y_scale, dx, dx_scale, dw, dw_scale;
-};
-
-Reference direct(const Layer& l, const FloatVec& x, const FloatVec& w, const FloatVec& b,
-                 const FloatVec& dy, bool relu) {
-  Reference r;
-  const size_t images = static_cast<size_t>(l.n * l.o * l.h * l.w);
-  r.y.assign(images, 0.0);
-  r.y_scale.assign(images, 0.0);
-  r.dx.assign(x.size(), 0.0);
-  r.dx_scale.assign(x.size(), 0.0);
-  r.dw.assign(w.size(), 0.0);
-  r.dw_scale.assign(w.size(), 0.0);
-  for (int64_t n = 0; n < l.n; ++n)
-    for (int64_t o = 0; o < l.o; ++o)
-      for (int64_t i = 0; i < l.h; ++i)
-        for (int64_t j = 0; j < l.w; ++j) {
-          const size_t yi = static_cast<size_t>(((n * l.o + o) * l.h + i) * l.w + j);
-          double sum = b[static_cast<size_t>(o)], scale = std::abs(b[static_cast<size_t>(o)]);
-          for (int64_t c = 0; c < l.c; ++c)
-            for (int r2 = 0; r2 < 3; ++r2)
-              for (int s = 0; s < 3; ++s) {
-                const int64_t yy = i + r2 - 1, xx = j + s - 1;
-                if (yy < 0 || yy >= l.h || xx < 0 || xx >= l.w) continue;
-                const size_t xi = static_cast<size_t>(((n * l.c + c) * l.h + yy) * l.w + xx);
-                const size_t wi = static_cast<size_t>(((o * l.c + c) * 3 + r2) * 3 + s);
-                const double xv = x[xi], wv = w[wi], g = dy[yi];
-                sum += xv * wv;
-                scale += std::abs(xv * wv);
-                r.dx[xi] += g * wv;
-                r.dx_scale[xi] += std::abs(g * wv);
-                r.dw[wi] += g * xv;
-                r.dw_scale[wi] += std::abs(g * xv);
-              }
-          r.y[yi] = relu ? std::max(sum, 0.0) : sum;
-          r.y_scale[yi] = scale;
-        }
-  return r;
-}
-
-// The conformance suite's FP32 bound for a product of `terms` terms
-// (tests/conformance/error_bounds.cpp): 1e-5 + 8 u sqrt(terms).
-double fp32_product_tolerance(int64_t terms) {
-  return 1e-5 + 8.0 * 0x1p-24 * std::sqrt(double(std::max<int64_t>(terms, 1)));
-}
-
-// Worst err / (tolerance * scale) over the elements (1 = at the bound).
-double worst_ratio(const FloatVec& got, const std::vector<double>& want,
-                   const std::vector<double>& scale, double tolerance, double* worst_relative) {
-  double worst = 0.0, relative = 0.0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double err = std::abs(double(got[i]) - want[i]);
-    if (!std::isfinite(err)) {
-      *worst_relative = INFINITY;
-      return INFINITY;
-    }
-    if (err == 0.0) continue;
-    const double ratio = scale[i] > 0.0 ? err / (tolerance * scale[i]) : INFINITY;
-    worst = std::max(worst, ratio);
-    relative = std::max(relative, scale[i] > 0.0 ? err / scale[i] : INFINITY);
-  }
-  *worst_relative = relative;
-  return worst;
-}
-
 void check_layer(const Layer& l, bool relu, int64_t images_per_chunk = 0) {
-  std::mt19937 rng(static_cast<unsigned>(l.c * 131 + l.o * 7 + l.h));
-  // The conformance suite's distributions (check_conv2d.cpp).
-  const FloatVec x = uniform(rng, l.n * l.c * l.h * l.w, 1.0f);
-  const FloatVec w = uniform(rng, l.o * l.c * 9, 1.0f / std::sqrt(float(l.c * 9)));
-  const FloatVec b = uniform(rng, l.o, 0.5f);
-  const FloatVec dy = uniform(rng, l.n * l.o * l.h * l.w, 1.0f);
-  const Reference ref = direct(l, x, w, b, dy, relu);
-
-  const Results got = run_method(l, x, w, b, dy, relu, images_per_chunk);
-  const FloatVec &y = got.y, &dx = got.dx, &dw = got.dw;
-
-  double rel_y, rel_dx, rel_dw;
-  const double ry = worst_ratio(y, ref.y, ref.y_scale, fp32_product_tolerance(l.c * 9), &rel_y);
-  const double rdx =
-      worst_ratio(dx, ref.dx, ref.dx_scale, fp32_product_tolerance(l.o * 9), &rel_dx);
-  const double rdw =
-      worst_ratio(dw, ref.dw, ref.dw_scale, fp32_product_tolerance(l.n * l.h * l.w), &rel_dw);
-  // The README's per-layer table comes from these lines.
-  std::printf(
-      "%-6s chunk %lld x[%lld,%lld,%lld,%lld] o=%lld  err/scale: y %.2e  dx %.2e  dw %.2e  "
-      "(share of the FP32 bound: %.2f %.2f %.2f)\n",
-      l.name, (long long)images_per_chunk, (long long)l.n, (long long)l.c, (long long)l.h,
-      (long long)l.w, (long long)l.o, rel_y, rel_dx, rel_dw, ry, rdx, rdw);
+  const LayerData in = make_layer_data(l);
+  const Reference ref = direct(l, in.x, in.w, in.b, in.dy, relu);
+  const Results got = run_method(l, in.x, in.w, in.b, in.dy, relu, images_per_chunk);
+  const BoundShares shares = measure("winograd", l, images_per_chunk, got, ref);
   INFO(l.name);
-  CHECK(ry <= 1.0);
-  CHECK(rdx <= 1.0);
-  CHECK(rdw <= 1.0);
+  CHECK(shares.y <= 1.0);
+  CHECK(shares.dx <= 1.0);
+  CHECK(shares.dw <= 1.0);
 }
 
 TEST_CASE("float32 Winograd on the model's layers stays within the FP32 conformance bound") {

@@ -20,12 +20,15 @@ struct TableEntry {
 // on an H200. Rule behind them: a pass's transformed tiles (36 (C + O) tiles
 // floats per image) stay within ~40 MB of the H200's 50 MB L2, so the GEMMs
 // read what the input transform just wrote from L2 instead of HBM.
+// conv1 and conv5 run by the direct path (uses_direct_path): there only the
+// chunk counts (the weight gradient's images per pass; 0: the whole batch,
+// one batched GEMM); its block size is fixed (kDirectThreads).
 const TableEntry kTable[] = {
-    {{3, 256, 32, 32}, {256, 16}},    // 2.4 MB per image
+    {{3, 256, 32, 32}, {256, 0}},     // direct path
     {{256, 128, 16, 16}, {256, 32}},  // 0.9 MB per image
     {{128, 128, 8, 8}, {128, 0}},     // 0.15 MB per image: a whole batch of 256 fits
     {{128, 256, 16, 16}, {256, 32}},  // 0.9 MB per image
-    {{256, 3, 32, 32}, {256, 16}},    // 2.4 MB per image
+    {{256, 3, 32, 32}, {256, 0}},     // direct path
 };
 
 bool same(const LayerShape& a, const LayerShape& b) {
@@ -46,6 +49,10 @@ int64_t parse_positive(const std::string& key, const std::string& text, bool zer
 }
 
 }  // namespace
+
+bool uses_direct_path(const LayerShape& shape) {
+  return std::min(shape.c, shape.o) < kDirectChannelThreshold;
+}
 
 LaunchParams lookup_launch_params(const LayerShape& shape) {
   for (const TableEntry& e : kTable)

@@ -24,6 +24,19 @@ struct LaunchParams {
   int64_t images_per_chunk = 0;
 };
 
+// The per-layer choice of method (README.md, "Dispatch"): a convolution with
+// fewer than this many channels on either side (the model's conv1, 3 -> 256,
+// and conv5, 256 -> 3) runs by the direct path (winograd_direct_passes.hpp)
+// for its forward, data and weight gradients; all others by Winograd. Below
+// it Winograd loses both ways: its 36 GEMMs have k or n < 16 (the transforms,
+// not the products, take the time: 0.18-0.55x of v2 on the GPU), and with only
+// 9 x 3 terms per output nothing averages out the transforms' amplified
+// rounding (conv5's dx reached 1.14 of the FP32 bound in 200 seeds).
+constexpr int64_t kDirectChannelThreshold = 16;
+
+// True when `shape` runs by the direct path.
+bool uses_direct_path(const LayerShape& shape);
+
 // The measured entry for `shape`, else the defaults.
 LaunchParams lookup_launch_params(const LayerShape& shape);
 
