@@ -108,6 +108,7 @@ int run_pipeline(const po::variables_map& vm) {
               svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
+  std::cout << svm_phase_summary(stats) << std::flush;
   svm::save_model(svm_model, out + "/svm.model");
   timings.emplace_back("svm train", stage.seconds());
 
@@ -134,6 +135,7 @@ int run_pipeline(const po::variables_map& vm) {
                                                                : "search on the validation split"},
                      {"validation rows", std::to_string(selected.validation_rows) +
                                              " (seed " + std::to_string(validation.seed) + ")"}};
+  for (auto& setting : svm_phase_settings(stats)) report.settings.push_back(std::move(setting));
   if (selected.validation_rows > 0) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f%%", 100.0 * selected.validation_accuracy);

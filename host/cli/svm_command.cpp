@@ -94,6 +94,7 @@ int run_svm(const po::variables_map& vm) {
               svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma, stats.seconds,
               double(stats.peak_reserved_bytes) / (1u << 30), stats.peak_pairs_in_flight);
+  std::cout << svm_phase_summary(stats);
   if (stats.unconverged_pairs > 0) {
     std::fprintf(stderr,
                  "cae svm: warning: %d class pair(s) stopped at the solver's iteration limit before "

@@ -159,4 +159,32 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
   return selected;
 }
 
+std::string svm_phase_summary(const svm::TrainStats& stats) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "svm phases: standardize %.2f s, gamma %.2f s, upload %.2f s, kernels %.2f s "
+                "(%d producer%s), waiting on the memory cap %.2f s, draining the solvers %.2f s "
+                "(of %.2f s)\n",
+                stats.standardize_seconds, stats.gamma_seconds, stats.upload_seconds,
+                stats.kernel_seconds, stats.producers, stats.producers == 1 ? "" : "s",
+                stats.memory_wait_seconds, stats.drain_seconds, stats.seconds);
+  return line;
+}
+
+std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::TrainStats& stats) {
+  auto seconds = [](double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return std::string(text);
+  };
+  return {{"svm train s", seconds(stats.seconds)},
+          {"svm standardize s", seconds(stats.standardize_seconds)},
+          {"svm gamma s", seconds(stats.gamma_seconds)},
+          {"svm upload s", seconds(stats.upload_seconds)},
+          {"svm kernels s", seconds(stats.kernel_seconds)},
+          {"svm kernel producers", std::to_string(stats.producers)},
+          {"svm memory wait s", seconds(stats.memory_wait_seconds)},
+          {"svm drain s", seconds(stats.drain_seconds)}};
+}
+
 }  // namespace cae::cli
