@@ -100,7 +100,7 @@ int run_pipeline(const po::variables_map& vm) {
   stage.restart();
   auto progress = attach_svm_progress(svm_options);
   SelectedSvm selected =
-      select_and_train_svm(context, train_features, svm_options, validation, std::cout);
+      select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
@@ -142,8 +142,9 @@ int run_pipeline(const po::variables_map& vm) {
     report.settings.push_back({"validation accuracy", text});
   }
   report.stage_timings = timings;
-  EvaluationOutcome outcome = evaluate_and_report(context, model, svm_model, data, test_features,
-                                                  trained.final_state.state, report, out);
+  EvaluationOutcome outcome =
+      evaluate_and_report(context, model, svm_model, data, test_features,
+                          trained.final_state.state, report, out, session.contexts());
   std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
   std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
               session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),

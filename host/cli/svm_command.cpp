@@ -86,7 +86,8 @@ int run_svm(const po::variables_map& vm) {
   check_splits(train, test, dir);
   start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
-  SelectedSvm selected = select_and_train_svm(*session.context, train, options, validation, std::cout);
+  SelectedSvm selected =
+      select_and_train_svm(session.contexts(), train, options, validation, std::cout);
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
   std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs "

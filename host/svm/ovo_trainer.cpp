@@ -104,19 +104,27 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
 
 OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
                    const TrainOptions& options, TrainStats* stats) {
+  train.check("SVM training set", true);
+  return train_ovo(contexts, train, all_rows(train), options, stats);
+}
+
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const std::vector<int64_t>& rows, const TrainOptions& options,
+                   TrainStats* stats) {
   const auto start = Clock::now();
   TrainStats timing;
   check_options(options);
   if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
-  const ClassLayout layout = ClassLayout::of(train);
+  const ClassLayout layout = ClassLayout::of(train, rows);
   const int threads = resolve_thread_count(options.threads);
   auto phase = Clock::now();
   const Standardizer standardizer =
-      options.standardize ? Standardizer::fit(train, threads) : Standardizer();
+      options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
   timing.standardize_seconds = seconds_since(phase);
   phase = Clock::now();
-  const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train,
-                                                                         standardizer, threads))};
+  const KernelSpec spec{options.kernel,
+                        static_cast<float>(resolve_gamma(options.gamma, train, rows, standardizer,
+                                                         threads))};
   timing.gamma_seconds = seconds_since(phase);
   const SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking,
                                 options.solver};

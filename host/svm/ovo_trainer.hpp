@@ -74,5 +74,10 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
 // device, or several on one device): the same model for any number of them.
 OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
                    const TrainOptions& options, TrainStats* stats = nullptr);
+// On the rows `rows` of `train` only (ascending; e.g. a validation split's
+// training part), without copying them. The model's sv_source are rows of `train`.
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const std::vector<int64_t>& rows, const TrainOptions& options,
+                   TrainStats* stats = nullptr);
 
 }  // namespace cae::svm
