@@ -48,9 +48,9 @@ svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& train,
                           const std::vector<int64_t>& fit_rows, const svm::TrainOptions& base) {
   if (text.size() > 1 && text.back() == 'x') {
     const double factor = parse_positive("--search-gamma", text.substr(0, text.size() - 1));
-    const svm::Standardizer standardizer = base.standardize
-                                               ? svm::Standardizer::fit(train, fit_rows, base.threads)
-                                               : svm::Standardizer();
+    const svm::Standardizer standardizer =
+        base.standardize ? svm::Standardizer::fit(train, fit_rows, base.threads)
+                         : svm::Standardizer();
     svm::GammaPolicy policy;
     policy.mode = svm::GammaPolicy::Mode::Value;
     policy.value = factor * svm::resolve_gamma(svm::GammaPolicy::parse("scale"), train, fit_rows,
@@ -123,7 +123,8 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
       << split.fit_rows.size() << "\n";
   if (choice.search) {
     std::vector<svm::GammaPolicy> gammas;
-    for (const std::string& g : choice.gammas) gammas.push_back(gamma_of(g, train, split.fit_rows, base));
+    for (const std::string& g : choice.gammas)
+      gammas.push_back(gamma_of(g, train, split.fit_rows, base));
     char line[160];
     log << "search: " << choice.Cs.size() * gammas.size()
         << " (C, gamma) pairs, scored on the validation rows\n";

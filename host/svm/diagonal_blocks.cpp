@@ -45,11 +45,11 @@ std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows,
   const uint64_t bytes = diagonal_block_bytes(rows);
   auto* block = new DiagonalBlock{
       rows, std::unique_ptr<float[]>(new float[static_cast<size_t>(rows * rows)])};
-  return std::shared_ptr<DiagonalBlock>(block, [bytes, give_back = std::move(give_back)](
-                                                   DiagonalBlock* b) {
-    delete b;
-    give_back(bytes);
-  });
+  return std::shared_ptr<DiagonalBlock>(
+      block, [bytes, give_back = std::move(give_back)](DiagonalBlock* b) {
+        delete b;
+        give_back(bytes);
+      });
 }
 
 }  // namespace cae::svm

@@ -87,7 +87,8 @@ double value_variance(const FeatureSet& train, const std::vector<int64_t>& rows,
 
 double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
                      const Standardizer& standardizer, int threads) {
-  if (policy.mode != GammaPolicy::Mode::Scale) return resolve_gamma(policy, train, {}, standardizer);
+  if (policy.mode != GammaPolicy::Mode::Scale)
+    return resolve_gamma(policy, train, {}, standardizer);
   return resolve_gamma(policy, train, all_rows(train), standardizer, threads);
 }
 

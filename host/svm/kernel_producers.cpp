@@ -73,7 +73,9 @@ void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
     }
     KernelBlocks blocks(context, in.spec);
     times.upload += seconds_since(phase);
-    auto rows_of = [&](int32_t c) -> const DeviceRows& { return class_rows[static_cast<size_t>(c)]; };
+    auto rows_of = [&](int32_t c) -> const DeviceRows& {
+      return class_rows[static_cast<size_t>(c)];
+    };
 
     for (;;) {
       KernelTask task;
@@ -150,11 +152,14 @@ std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, Solver
 ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const ProducerInput& input,
                               PairScheduler& scheduler) {
   if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
-  Shared shared{input, scheduler, kernel_tasks(input.order, input.settings.solver),
-                DiagonalBlocks(pairs_per_class(*input.layout)), {}, 0};
+  Shared shared{input,
+                scheduler,
+                kernel_tasks(input.order, input.settings.solver),
+                DiagonalBlocks(pairs_per_class(*input.layout)),
+                {},
+                0};
   std::vector<ProducerTimes> times(contexts.size());
-  run_per_device(contexts.size(),
-                 [&](size_t d) { run_producer(*contexts[d], shared, times[d]); });
+  run_per_device(contexts.size(), [&](size_t d) { run_producer(*contexts[d], shared, times[d]); });
   // After a failure, blocks no pair took are still held here; they report to
   // the scheduler, which outlives this call.
   shared.diagonals.clear();

@@ -122,9 +122,8 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
       options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
   timing.standardize_seconds = seconds_since(phase);
   phase = Clock::now();
-  const KernelSpec spec{options.kernel,
-                        static_cast<float>(resolve_gamma(options.gamma, train, rows, standardizer,
-                                                         threads))};
+  const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train, rows,
+                                                                         standardizer, threads))};
   timing.gamma_seconds = seconds_since(phase);
   const SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking,
                                 options.solver};
@@ -136,17 +135,16 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   const uint64_t largest_bytes =
       PairWorkspace::bytes_for(largest, options.solver) + pair_solver_bytes(largest, settings);
   const uint64_t shared_bytes = all_diagonal_bytes(layout, options.solver);
-  const uint64_t cap = options.memory_cap_bytes
-                           ? options.memory_cap_bytes
-                           : default_memory_cap(options.solver, workers, largest_bytes,
-                                                shared_bytes);
+  const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes
+                                                : default_memory_cap(options.solver, workers,
+                                                                     largest_bytes, shared_bytes);
   if (largest_bytes + shared_bytes > cap) {
-    throw SvmError("SVM memory cap of " + gib_text(cap) +
-                   " is too small: the largest class pair (" + std::to_string(largest) +
-                   " rows) needs about " + gib_text(largest_bytes) +
-                   (shared_bytes ? " next to the classes' diagonal kernel blocks (" +
-                                       gib_text(shared_bytes) + ")"
-                                 : std::string()));
+    throw SvmError(
+        "SVM memory cap of " + gib_text(cap) + " is too small: the largest class pair (" +
+        std::to_string(largest) + " rows) needs about " + gib_text(largest_bytes) +
+        (shared_bytes
+             ? " next to the classes' diagonal kernel blocks (" + gib_text(shared_bytes) + ")"
+             : std::string()));
   }
 
   configure_libsvm_output(options.verbose);
@@ -180,8 +178,8 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   std::vector<PairSolution> solutions = scheduler.take_solutions();
   const int unconverged = static_cast<int>(std::count_if(
       solutions.begin(), solutions.end(), [](const PairSolution& s) { return !s.converged; }));
-  OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions),
-                                  options.kernel, spec.gamma, options.C);
+  OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions), options.kernel,
+                                  spec.gamma, options.C);
   if (stats) {
     *stats = timing;
     stats->producers = static_cast<int>(contexts.size());

@@ -88,7 +88,8 @@ bool PairScheduler::reserve(Job& job) {
 bool PairScheduler::reserve_block(uint64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex_);
   report_progress(lock);
-  if (wait_for_room(lock, 0, [&](int) { return bytes; }, "a diagonal kernel block") == -2) {
+  if (wait_for_room(
+          lock, 0, [&](int) { return bytes; }, "a diagonal kernel block") == -2) {
     return false;
   }
   hold(bytes);

@@ -55,8 +55,7 @@ uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings);
 // K(b,b) (ignored by libsvm). Everything the solver allocates is freed before
 // it returns; the workspace can be reused. Throws SvmError.
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings,
-                        const float* const diagonal[2] = nullptr);
+                        const SolverSettings& settings, const float* const diagonal[2] = nullptr);
 
 // The pair's kernel from its shared diagonal blocks and the workspace's
 // off-diagonal ones (K(b,a) already written).

@@ -30,8 +30,8 @@ void for_each_in_row(const std::vector<size_t>& indices, size_t boundary, const 
 
 // The same over two rows at once: body(t, K_it, K_jt).
 template <class Body>
-void for_each_in_rows(const std::vector<size_t>& indices, size_t boundary,
-                      const PairKernel::Row& i, const PairKernel::Row& j, Body&& body) {
+void for_each_in_rows(const std::vector<size_t>& indices, size_t boundary, const PairKernel::Row& i,
+                      const PairKernel::Row& j, Body&& body) {
   const auto split = std::lower_bound(indices.begin(), indices.end(), boundary);
   for (auto t = indices.begin(); t != split; ++t) {
     body(*t, i.against_first[*t], j.against_first[*t]);
@@ -81,21 +81,20 @@ class Smo {
     size_t j = l_;
     double low_max = -kInfinity;  // -M(a) = max over I_low of y G
     double best_gain = 0.0;
-    for_each_in_row(active_, boundary_, K_.row(static_cast<int64_t>(i)),
-                    [&](size_t t, float k_it) {
-                      if (!may_move_down(t)) return;
-                      const double yg = y_[t] * gradient_[t];
-                      low_max = std::max(low_max, yg);
-                      const double b = up_max + yg;
-                      if (b <= 0.0) return;
-                      double a = diagonal_[i] + diagonal_[t] - 2.0 * k_it;
-                      if (a <= 0.0) a = kTau;
-                      const double gain = b * b / a;
-                      if (gain >= best_gain) {
-                        best_gain = gain;
-                        j = t;
-                      }
-                    });
+    for_each_in_row(active_, boundary_, K_.row(static_cast<int64_t>(i)), [&](size_t t, float k_it) {
+      if (!may_move_down(t)) return;
+      const double yg = y_[t] * gradient_[t];
+      low_max = std::max(low_max, yg);
+      const double b = up_max + yg;
+      if (b <= 0.0) return;
+      double a = diagonal_[i] + diagonal_[t] - 2.0 * k_it;
+      if (a <= 0.0) a = kTau;
+      const double gain = b * b / a;
+      if (gain >= best_gain) {
+        best_gain = gain;
+        j = t;
+      }
+    });
     if (up_max + low_max <= eps || j == l_) return false;
     update(i, j, up_max + y_[j] * gradient_[j]);
     return true;
@@ -145,10 +144,9 @@ class Smo {
     for (size_t t = 0; t < l_; ++t) {
       if (is_active[t]) continue;
       double sum = 0.0;
-      for_each_in_row(support, boundary_, K_.row(static_cast<int64_t>(t)),
-                      [&](size_t j, float k_tj) {
-                        sum += y_[j] * alpha_[j] * static_cast<double>(k_tj);
-                      });
+      for_each_in_row(
+          support, boundary_, K_.row(static_cast<int64_t>(t)),
+          [&](size_t j, float k_tj) { sum += y_[j] * alpha_[j] * static_cast<double>(k_tj); });
       gradient_[t] = y_[t] * sum - 1.0;
     }
     active_.resize(l_);
@@ -180,8 +178,8 @@ class Smo {
   void update(size_t i, size_t j, double b) {
     const PairKernel::Row Ki = K_.row(static_cast<int64_t>(i));
     const PairKernel::Row Kj = K_.row(static_cast<int64_t>(j));
-    double curvature = diagonal_[i] + diagonal_[j] -
-                       2.0 * K_.at(static_cast<int64_t>(i), static_cast<int64_t>(j));
+    double curvature =
+        diagonal_[i] + diagonal_[j] - 2.0 * K_.at(static_cast<int64_t>(i), static_cast<int64_t>(j));
     if (curvature <= 0.0) curvature = kTau;
     const double room_i = y_[i] > 0 ? C_ - alpha_[i] : alpha_[i];
     const double room_j = y_[j] > 0 ? alpha_[j] : C_ - alpha_[j];

@@ -68,8 +68,7 @@ double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& 
 
 SearchOutcome search_hyper_parameters(
     const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
-    const TrainOptions& base,
-    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
   if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
   SearchOutcome outcome;

@@ -55,8 +55,7 @@ struct SearchOutcome {
 // each candidate (done, total, its result).
 SearchOutcome search_hyper_parameters(
     const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
-    const TrainOptions& base,
-    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
 
 // The best result: highest validation accuracy; on a tie the smaller C (the

@@ -120,7 +120,8 @@ double dual_objective(const std::map<int64_t, float>& coef_by_row, const PairRow
   return 0.5 * quadratic - linear;
 }
 
-TEST_CASE("shared diagonal blocks: the dense path's solutions on the symmetric kernel, bit for bit") {
+TEST_CASE(
+    "shared diagonal blocks: the dense path's solutions on the symmetric kernel, bit for bit") {
   // Unequal classes, several device tiles per class.
   FeatureSet train = test::clustered(4, 90, 12, 0.5, 17, 0);
   TrainOptions options;
