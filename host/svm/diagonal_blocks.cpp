@@ -1,6 +1,25 @@
 #include "svm/diagonal_blocks.hpp"
 
+#include <sys/mman.h>
+
+#include <string>
+
+#include "svm/svm_error.hpp"
+
 namespace cae::svm {
+
+DiagonalBlock::DiagonalBlock(int64_t rows) : rows_(rows) {
+  void* memory = mmap(nullptr, diagonal_block_bytes(rows), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (rows < 1 || memory == MAP_FAILED) {
+    if (memory != MAP_FAILED) munmap(memory, diagonal_block_bytes(rows));
+    throw SvmError("cannot allocate the diagonal kernel block of a class of " +
+                   std::to_string(rows) + " rows");
+  }
+  values_ = static_cast<float*>(memory);
+}
+
+DiagonalBlock::~DiagonalBlock() { munmap(values_, diagonal_block_bytes(rows_)); }
 
 DiagonalBlocks::DiagonalBlocks(std::vector<int> uses)
     : blocks_(uses.size()), uses_left_(std::move(uses)) {}
@@ -43,13 +62,19 @@ void DiagonalBlocks::clear() {
 std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows,
                                                    std::function<void(uint64_t)> give_back) {
   const uint64_t bytes = diagonal_block_bytes(rows);
-  auto* block = new DiagonalBlock{
-      rows, std::unique_ptr<float[]>(new float[static_cast<size_t>(rows * rows)])};
-  return std::shared_ptr<DiagonalBlock>(
-      block, [bytes, give_back = std::move(give_back)](DiagonalBlock* b) {
-        delete b;
-        give_back(bytes);
-      });
+  std::unique_ptr<DiagonalBlock> block;
+  try {
+    block = std::make_unique<DiagonalBlock>(rows);
+  } catch (...) {
+    give_back(bytes);  // the reservation the block was made for
+    throw;
+  }
+  // Should the control block fail to allocate, shared_ptr runs the deleter.
+  return std::shared_ptr<DiagonalBlock>(block.release(),
+                                        [bytes, give_back](DiagonalBlock* released) {
+                                          delete released;
+                                          give_back(bytes);
+                                        });
 }
 
 }  // namespace cae::svm

@@ -18,9 +18,25 @@
 
 namespace cae::svm {
 
-struct DiagonalBlock {
-  int64_t rows = 0;
-  std::unique_ptr<float[]> values;  // [rows, rows], row-major
+// [rows, rows] floats, row-major, uninitialised (the backend overwrites them).
+// mmap'ed rather than new'ed, like PairWorkspace: freeing a block gives its
+// memory back to the system at once. From the heap, glibc would keep freed
+// blocks of this size for reuse (its mmap threshold rises to the size of the
+// first one freed), and the process's peak would keep them through the
+// prediction that follows training.
+class DiagonalBlock {
+ public:
+  explicit DiagonalBlock(int64_t rows);  // throws SvmError when out of memory
+  ~DiagonalBlock();
+  DiagonalBlock(const DiagonalBlock&) = delete;
+  DiagonalBlock& operator=(const DiagonalBlock&) = delete;
+
+  int64_t rows() const { return rows_; }
+  float* values() const { return values_; }
+
+ private:
+  int64_t rows_ = 0;
+  float* values_ = nullptr;
 };
 using SharedDiagonal = std::shared_ptr<const DiagonalBlock>;
 

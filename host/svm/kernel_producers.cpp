@@ -106,7 +106,7 @@ void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
       }
       phase = Clock::now();
       if (task.diagonal) {
-        blocks.compute(rows_of(task.cls), rows_of(task.cls), block->values.get());
+        blocks.compute(rows_of(task.cls), rows_of(task.cls), block->values());
         times.kernel += seconds_since(phase);
         shared.diagonals.publish(task.cls, std::move(block));
         continue;

@@ -60,8 +60,8 @@ void run_worker(PairScheduler& scheduler, const SolverSettings& settings) {
     PairScheduler::Job job;  // fresh each time: nothing of the last pair lingers in it
     if (!scheduler.next(job)) return;
     try {
-      const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values.get() : nullptr,
-                                  job.diagonal[1] ? job.diagonal[1]->values.get() : nullptr};
+      const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values() : nullptr,
+                                  job.diagonal[1] ? job.diagonal[1]->values() : nullptr};
       PairSolution solution = solve_pair(job.rows, *job.workspace, settings, diagonal);
       scheduler.complete(std::move(solution), std::move(job));
     } catch (...) {
