@@ -112,7 +112,8 @@ TEST_CASE("PairScheduler: progress reaches total on the coordinator's thread") {
   CHECK(scheduler.take_solutions().size() == 2);
 }
 
-TEST_CASE("PairScheduler: a shared block is held until given back, and a reservation waits for it") {
+TEST_CASE(
+    "PairScheduler: a shared block is held until given back, and a reservation waits for it") {
   PairScheduler scheduler(1000, 1, SolverKind::Smo, nullptr);
   REQUIRE(scheduler.reserve_block(600));
   // A pair in flight lets the next reservation wait instead of failing.
