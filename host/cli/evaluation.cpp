@@ -63,10 +63,13 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const svm::OvoModel& svm_model, const CifarData& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
-                                      const std::string& out_dir) {
+                                      const std::string& out_dir,
+                                      const std::vector<Context*>& predict_contexts) {
   ensure_directory(out_dir);
   Stopwatch stage;
-  svm::Prediction prediction = svm::predict(context, svm_model, test_features);
+  svm::Prediction prediction = svm::predict(
+      predict_contexts.empty() ? std::vector<Context*>{&context} : predict_contexts, svm_model,
+      test_features);
   report.stage_timings.emplace_back("svm predict", stage.seconds());
 
   stage.restart();

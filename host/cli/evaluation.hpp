@@ -26,11 +26,13 @@ struct EvaluationOutcome {
 // Writes confusion.csv, confusion.png, predictions.csv, reconstructions.png,
 // loss_curve.png and report.html into out_dir. `report` carries the settings,
 // backend, device and stage timings already known; prediction and report
-// timings are added to it.
+// timings are added to it. The SVM predicts on `predict_contexts` (split
+// by rows, one per device), or on `context` alone when that is empty.
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const svm::OvoModel& svm_model, const CifarData& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
-                                      const std::string& out_dir);
+                                      const std::string& out_dir,
+                                      const std::vector<Context*>& predict_contexts = {});
 
 }  // namespace cae::cli

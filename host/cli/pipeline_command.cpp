@@ -100,7 +100,7 @@ int run_pipeline(const po::variables_map& vm) {
   stage.restart();
   auto progress = attach_svm_progress(svm_options);
   SelectedSvm selected =
-      select_and_train_svm(context, train_features, svm_options, validation, std::cout);
+      select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
@@ -108,6 +108,7 @@ int run_pipeline(const po::variables_map& vm) {
               svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
+  std::cout << svm_phase_summary(stats) << std::flush;
   svm::save_model(svm_model, out + "/svm.model");
   timings.emplace_back("svm train", stage.seconds());
 
@@ -135,14 +136,16 @@ int run_pipeline(const po::variables_map& vm) {
                                                                : "search on the validation split"},
                      {"validation rows", std::to_string(selected.validation_rows) +
                                              " (seed " + std::to_string(validation.seed) + ")"}};
+  for (auto& setting : svm_phase_settings(stats)) report.settings.push_back(std::move(setting));
   if (selected.validation_rows > 0) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f%%", 100.0 * selected.validation_accuracy);
     report.settings.push_back({"validation accuracy", text});
   }
   report.stage_timings = timings;
-  EvaluationOutcome outcome = evaluate_and_report(context, model, svm_model, data, test_features,
-                                                  trained.final_state.state, report, out);
+  EvaluationOutcome outcome =
+      evaluate_and_report(context, model, svm_model, data, test_features,
+                          trained.final_state.state, report, out, session.contexts());
   std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
   std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
               session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),

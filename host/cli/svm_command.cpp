@@ -86,7 +86,8 @@ int run_svm(const po::variables_map& vm) {
   check_splits(train, test, dir);
   start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
-  SelectedSvm selected = select_and_train_svm(*session.context, train, options, validation, std::cout);
+  SelectedSvm selected =
+      select_and_train_svm(session.contexts(), train, options, validation, std::cout);
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
   std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs "
@@ -94,6 +95,7 @@ int run_svm(const po::variables_map& vm) {
               svm::solver_kind_name(selected.options.solver), selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma, stats.seconds,
               double(stats.peak_reserved_bytes) / (1u << 30), stats.peak_pairs_in_flight);
+  std::cout << svm_phase_summary(stats);
   if (stats.unconverged_pairs > 0) {
     std::fprintf(stderr,
                  "cae svm: warning: %d class pair(s) stopped at the solver's iteration limit before "

@@ -19,7 +19,7 @@ void add_svm_options(po::options_description& options) {
        "class-pair solver: smo (ours, on the float32 kernel: 4 bytes per entry) or libsvm (reference, 16 bytes per entry)")
       ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "SVM solver worker threads (0 = all cores, at most 1024)")
       ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
-       "host memory the SVM pairs may hold (0 = smo: (threads + 2) x the largest pair; libsvm: min(24 GiB, half the RAM))");
+       "host memory the SVM pairs may hold (0 = smo: the classes' diagonal kernel blocks + (threads + 2) x the largest pair, at most 2 GiB of pairs; libsvm: min(24 GiB, half the RAM))");
 }
 
 svm::TrainOptions svm_options_from(const po::variables_map& vm) {

@@ -44,16 +44,17 @@ int64_t validation_rows(const std::string& rows, int64_t train_rows) {
 }
 
 // "Kx" is K times the "scale" gamma of the rows the SVM is trained on.
-svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& fit,
-                          const svm::TrainOptions& base) {
+svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& train,
+                          const std::vector<int64_t>& fit_rows, const svm::TrainOptions& base) {
   if (text.size() > 1 && text.back() == 'x') {
     const double factor = parse_positive("--search-gamma", text.substr(0, text.size() - 1));
     const svm::Standardizer standardizer =
-        base.standardize ? svm::Standardizer::fit(fit, base.threads) : svm::Standardizer();
+        base.standardize ? svm::Standardizer::fit(train, fit_rows, base.threads)
+                         : svm::Standardizer();
     svm::GammaPolicy policy;
     policy.mode = svm::GammaPolicy::Mode::Value;
-    policy.value = factor * svm::resolve_gamma(svm::GammaPolicy::parse("scale"), fit, standardizer,
-                                               base.threads);
+    policy.value = factor * svm::resolve_gamma(svm::GammaPolicy::parse("scale"), train, fit_rows,
+                                               standardizer, base.threads);
     return policy;
   }
   try {
@@ -105,29 +106,30 @@ ValidationChoice validation_choice_from(const po::variables_map& vm) {
   return c;
 }
 
-SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
-                                 const svm::TrainOptions& base, const ValidationChoice& choice,
-                                 std::ostream& log) {
+SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
+                                 const svm::FeatureSet& train, const svm::TrainOptions& base,
+                                 const ValidationChoice& choice, std::ostream& log) {
   SelectedSvm selected;
   selected.options = base;
   selected.validation_rows = validation_rows(choice.rows, train.rows);
   if (selected.validation_rows == 0) {
-    selected.model = svm::train_ovo(context, train, base, &selected.stats);
+    selected.model = svm::train_ovo(contexts, train, base, &selected.stats);
     return selected;
   }
   const svm::ValidationSplit split =
       svm::split_for_validation(train, selected.validation_rows, choice.seed);
   log << "validation: " << split.validation.rows << " of " << train.rows
       << " training rows held out (seed " << choice.seed << "); the SVM trains on the other "
-      << split.fit.rows << "\n";
+      << split.fit_rows.size() << "\n";
   if (choice.search) {
     std::vector<svm::GammaPolicy> gammas;
-    for (const std::string& g : choice.gammas) gammas.push_back(gamma_of(g, split.fit, base));
+    for (const std::string& g : choice.gammas)
+      gammas.push_back(gamma_of(g, train, split.fit_rows, base));
     char line[160];
     log << "search: " << choice.Cs.size() * gammas.size()
         << " (C, gamma) pairs, scored on the validation rows\n";
     svm::SearchOutcome outcome = svm::search_hyper_parameters(
-        context, split, base, choice.Cs, gammas,
+        contexts, train, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
           std::snprintf(line, sizeof line,
                         "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s)\n", done,
@@ -147,8 +149,9 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
     selected.stats = outcome.best_stats;
     selected.validation_accuracy = best.validation_accuracy;
   } else {
-    selected.model = svm::train_ovo(context, split.fit, selected.options, &selected.stats);
-    const svm::Prediction predicted = svm::predict(context, selected.model, split.validation);
+    selected.model =
+        svm::train_ovo(contexts, train, split.fit_rows, selected.options, &selected.stats);
+    const svm::Prediction predicted = svm::predict(contexts, selected.model, split.validation);
     selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
   }
   char line[96];
@@ -157,6 +160,34 @@ SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
                 static_cast<long long>(split.validation.rows));
   log << line;
   return selected;
+}
+
+std::string svm_phase_summary(const svm::TrainStats& stats) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "svm phases: standardize %.2f s, gamma %.2f s, upload %.2f s, kernels %.2f s "
+                "(%d producer%s), waiting on the memory cap %.2f s, draining the solvers %.2f s "
+                "(of %.2f s)\n",
+                stats.standardize_seconds, stats.gamma_seconds, stats.upload_seconds,
+                stats.kernel_seconds, stats.producers, stats.producers == 1 ? "" : "s",
+                stats.memory_wait_seconds, stats.drain_seconds, stats.seconds);
+  return line;
+}
+
+std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::TrainStats& stats) {
+  auto seconds = [](double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return std::string(text);
+  };
+  return {{"svm train s", seconds(stats.seconds)},
+          {"svm standardize s", seconds(stats.standardize_seconds)},
+          {"svm gamma s", seconds(stats.gamma_seconds)},
+          {"svm upload s", seconds(stats.upload_seconds)},
+          {"svm kernels s", seconds(stats.kernel_seconds)},
+          {"svm kernel producers", std::to_string(stats.producers)},
+          {"svm memory wait s", seconds(stats.memory_wait_seconds)},
+          {"svm drain s", seconds(stats.drain_seconds)}};
 }
 
 }  // namespace cae::cli

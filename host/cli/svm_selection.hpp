@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "command.hpp"
@@ -45,9 +46,17 @@ struct SelectedSvm {
 };
 
 // Splits, searches (when asked), trains and scores on the split; prints what
-// it does to `log`.
-SelectedSvm select_and_train_svm(Context& context, const svm::FeatureSet& train,
-                                 const svm::TrainOptions& base, const ValidationChoice& choice,
-                                 std::ostream& log);
+// it does to `log`. Kernels and predictions run on every context of
+// `contexts` (one per device of --devices); the split refers to rows of
+// `train`, which is never copied.
+SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
+                                 const svm::FeatureSet& train, const svm::TrainOptions& base,
+                                 const ValidationChoice& choice, std::ostream& log);
+
+// Where the SVM training time went, as one line ("svm phases: ...") and as
+// report settings ("svm standardize s" -> "0.52", ...), so a run says what
+// bounds it: the host passes, the uploads, the kernels or the solvers.
+std::string svm_phase_summary(const svm::TrainStats& stats);
+std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::TrainStats& stats);
 
 }  // namespace cae::cli

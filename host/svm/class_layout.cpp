@@ -8,8 +8,19 @@ namespace cae::svm {
 
 ClassLayout ClassLayout::of(const FeatureSet& train) {
   train.check("SVM training set", true);
+  return of(train, all_rows(train));
+}
+
+ClassLayout ClassLayout::of(const FeatureSet& train, const std::vector<int64_t>& rows) {
+  train.check("SVM training set", true);
   ClassLayout layout;
-  layout.labels = train.labels;
+  for (const int64_t i : rows) {
+    if (i < 0 || i >= train.rows) {
+      throw SvmError("SVM training set: row " + std::to_string(i) + " of " +
+                     std::to_string(train.rows));
+    }
+    layout.labels.push_back(train.labels[static_cast<size_t>(i)]);
+  }
   std::sort(layout.labels.begin(), layout.labels.end());
   layout.labels.erase(std::unique(layout.labels.begin(), layout.labels.end()), layout.labels.end());
   if (layout.labels.size() < 2) {
@@ -17,8 +28,9 @@ ClassLayout ClassLayout::of(const FeatureSet& train) {
                    std::to_string(layout.labels.size()));
   }
   layout.rows.resize(layout.labels.size());
-  for (int64_t i = 0; i < train.rows; ++i) {
-    const auto at = std::lower_bound(layout.labels.begin(), layout.labels.end(), train.labels[i]);
+  for (const int64_t i : rows) {
+    const auto at = std::lower_bound(layout.labels.begin(), layout.labels.end(),
+                                     train.labels[static_cast<size_t>(i)]);
     layout.rows[static_cast<size_t>(at - layout.labels.begin())].push_back(i);
   }
   return layout;

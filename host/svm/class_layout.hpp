@@ -16,6 +16,8 @@ struct ClassLayout {
 
   // Throws SvmError when `train` has fewer than two classes.
   static ClassLayout of(const FeatureSet& train);
+  // Of the rows `rows` of `train` only (ascending): rows[c] holds indices into `train`.
+  static ClassLayout of(const FeatureSet& train, const std::vector<int64_t>& rows);
   int32_t class_count() const { return static_cast<int32_t>(labels.size()); }
 };
 

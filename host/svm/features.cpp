@@ -39,20 +39,33 @@ Standardizer::Standardizer(std::vector<float> mean, std::vector<float> scale)
   }
 }
 
+std::vector<int64_t> all_rows(const FeatureSet& set) {
+  std::vector<int64_t> rows(static_cast<size_t>(std::max<int64_t>(set.rows, 0)));
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int64_t>(i);
+  return rows;
+}
+
 Standardizer Standardizer::fit(const FeatureSet& train, int threads) {
   train.check("standardizer training set", false);
-  if (train.rows == 0) throw SvmError("standardizer: the training set is empty");
+  return fit(train, all_rows(train), threads);
+}
+
+Standardizer Standardizer::fit(const FeatureSet& train, const std::vector<int64_t>& rows,
+                               int threads) {
+  train.check("standardizer training set", false);
+  if (rows.empty()) throw SvmError("standardizer: the training set is empty");
   const size_t dim = static_cast<size_t>(train.dim);
   // Per-thread partial sums in double, merged under a lock: float sums over
   // 50,000 rows would lose digits. Sums are of x - shift (the first row), which
   // keeps sum_squares / n - mean^2 from cancelling when |mean| >> std.
-  const float* shift = train.row(0);
+  const float* shift = train.row(rows[0]);
   std::vector<double> sum(dim, 0.0), sum_squares(dim, 0.0);
   std::mutex merge;
-  parallel_chunks(resolve_thread_count(threads), train.rows, [&](int64_t begin, int64_t end) {
+  const int64_t count = static_cast<int64_t>(rows.size());
+  parallel_chunks(resolve_thread_count(threads), count, [&](int64_t begin, int64_t end) {
     std::vector<double> s(dim, 0.0), q(dim, 0.0);
     for (int64_t i = begin; i < end; ++i) {
-      const float* x = train.row(i);
+      const float* x = train.row(rows[static_cast<size_t>(i)]);
       for (size_t k = 0; k < dim; ++k) {
         const double centred = static_cast<double>(x[k]) - shift[k];
         s[k] += centred;
@@ -66,7 +79,7 @@ Standardizer Standardizer::fit(const FeatureSet& train, int threads) {
     }
   });
   std::vector<float> mean(dim), scale(dim);
-  const double n = static_cast<double>(train.rows);
+  const double n = static_cast<double>(count);
   for (size_t k = 0; k < dim; ++k) {
     const double shifted_mean = sum[k] / n;
     const double variance = std::max(0.0, sum_squares[k] / n - shifted_mean * shifted_mean);

@@ -36,6 +36,10 @@ class Standardizer {
 
   // Population mean and standard deviation of every dimension of `train`.
   static Standardizer fit(const FeatureSet& train, int threads = 0);
+  // The same over the rows `rows` of `train` only (e.g. a validation split's
+  // training part, which is not copied out).
+  static Standardizer fit(const FeatureSet& train, const std::vector<int64_t>& rows,
+                          int threads = 0);
 
   bool empty() const { return mean_.empty(); }
   int64_t dim() const { return static_cast<int64_t>(mean_.size()); }
@@ -49,6 +53,9 @@ class Standardizer {
   std::vector<float> mean_;
   std::vector<float> scale_;
 };
+
+// 0, 1, ..., set.rows - 1: every row of `set`.
+std::vector<int64_t> all_rows(const FeatureSet& set);
 
 // Copies rows [first, first + count) of `set` into `out`, standardised.
 void copy_standardized_rows(const FeatureSet& set, const Standardizer& standardizer, int64_t first,

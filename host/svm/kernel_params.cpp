@@ -58,15 +58,17 @@ std::string GammaPolicy::text() const {
 
 namespace {
 
-// Variance of all rows * dim values of `train` after `standardizer`, in double.
-double value_variance(const FeatureSet& train, const Standardizer& standardizer, int threads) {
+// Variance of all the values of `rows` of `train` after `standardizer`, in double.
+double value_variance(const FeatureSet& train, const std::vector<int64_t>& rows,
+                      const Standardizer& standardizer, int threads) {
   double sum = 0.0, sum_squares = 0.0;
   std::mutex merge;
-  parallel_chunks(resolve_thread_count(threads), train.rows, [&](int64_t begin, int64_t end) {
+  const int64_t count = static_cast<int64_t>(rows.size());
+  parallel_chunks(resolve_thread_count(threads), count, [&](int64_t begin, int64_t end) {
     std::vector<float> row(static_cast<size_t>(train.dim));
     double s = 0.0, q = 0.0;
     for (int64_t i = begin; i < end; ++i) {
-      copy_standardized_rows(train, standardizer, i, 1, row.data());
+      copy_standardized_rows(train, standardizer, rows[static_cast<size_t>(i)], 1, row.data());
       for (float x : row) {
         s += x;
         q += static_cast<double>(x) * x;
@@ -76,7 +78,7 @@ double value_variance(const FeatureSet& train, const Standardizer& standardizer,
     sum += s;
     sum_squares += q;
   });
-  const double n = static_cast<double>(train.rows) * static_cast<double>(train.dim);
+  const double n = static_cast<double>(count) * static_cast<double>(train.dim);
   const double mean = sum / n;
   return std::max(0.0, sum_squares / n - mean * mean);
 }
@@ -85,6 +87,14 @@ double value_variance(const FeatureSet& train, const Standardizer& standardizer,
 
 double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
                      const Standardizer& standardizer, int threads) {
+  if (policy.mode != GammaPolicy::Mode::Scale)
+    return resolve_gamma(policy, train, {}, standardizer);
+  return resolve_gamma(policy, train, all_rows(train), standardizer, threads);
+}
+
+double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
+                     const std::vector<int64_t>& rows, const Standardizer& standardizer,
+                     int threads) {
   const double dim = static_cast<double>(train.dim);
   switch (policy.mode) {
     case GammaPolicy::Mode::Value:
@@ -94,8 +104,8 @@ double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
     case GammaPolicy::Mode::Scale:
       break;
   }
-  if (train.rows == 0) throw SvmError("gamma 'scale' needs a non-empty training set");
-  const double variance = value_variance(train, standardizer, threads);
+  if (rows.empty()) throw SvmError("gamma 'scale' needs a non-empty training set");
+  const double variance = value_variance(train, rows, standardizer, threads);
   return variance > 0.0 ? 1.0 / (dim * variance) : 1.0 / dim;
 }
 

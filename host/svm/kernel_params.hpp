@@ -3,7 +3,9 @@
 
 #include <cae/backend.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "svm/features.hpp"
 
@@ -34,5 +36,9 @@ struct GammaPolicy {
 // `standardizer` (which may be empty).
 double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
                      const Standardizer& standardizer, int threads = 0);
+// The same over the rows `rows` of `train` only.
+double resolve_gamma(const GammaPolicy& policy, const FeatureSet& train,
+                     const std::vector<int64_t>& rows, const Standardizer& standardizer,
+                     int threads = 0);
 
 }  // namespace cae::svm

@@ -10,6 +10,7 @@
 
 #include "svm/class_layout.hpp"
 #include "svm/kernel_blocks.hpp"
+#include "svm/kernel_producers.hpp"
 #include "svm/pair_scheduler.hpp"
 #include "svm/parallel.hpp"
 #include "svm/svm_error.hpp"
@@ -17,6 +18,12 @@
 namespace cae::svm {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
@@ -49,10 +56,13 @@ std::vector<ClassPair> pairs_largest_first(const ClassLayout& layout) {
 }
 
 void run_worker(PairScheduler& scheduler, const SolverSettings& settings) {
-  PairScheduler::Job job;
-  while (scheduler.next(job)) {
+  for (;;) {
+    PairScheduler::Job job;  // fresh each time: nothing of the last pair lingers in it
+    if (!scheduler.next(job)) return;
     try {
-      PairSolution solution = solve_pair(job.rows, *job.workspace, settings);
+      const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values() : nullptr,
+                                  job.diagonal[1] ? job.diagonal[1]->values() : nullptr};
+      PairSolution solution = solve_pair(job.rows, *job.workspace, settings, diagonal);
       scheduler.complete(std::move(solution), std::move(job));
     } catch (...) {
       scheduler.fail(std::current_exception());
@@ -61,46 +71,60 @@ void run_worker(PairScheduler& scheduler, const SolverSettings& settings) {
   }
 }
 
-// Writes the kernel of the pair's rows (first class, then second) into the
-// job's workspace as four blocks of one row-major [l, l] matrix.
-void compute_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRows>& class_rows,
-                         PairScheduler::Job& job) {
-  const int64_t l = job.rows.size();
-  float* kernel = job.workspace->kernel(l);
-  const int32_t classes[2] = {job.rows.pair.first, job.rows.pair.second};
-  for (int s = 0; s < 2; ++s) {
-    for (int t = 0; t < 2; ++t) {
-      float* corner = kernel + (s ? job.rows.count(0) * l : 0) + (t ? job.rows.count(0) : 0);
-      blocks.compute(class_rows[static_cast<size_t>(classes[s])],
-                     class_rows[static_cast<size_t>(classes[t])], corner, l);
-    }
+// Bytes of every class's diagonal block: the SMO path may hold them all at
+// once (whatever the pair order, when the first class has had all its pairs
+// every other class has started and still has pairs to come).
+uint64_t all_diagonal_bytes(const ClassLayout& layout, SolverKind solver) {
+  if (solver != SolverKind::Smo) return 0;
+  uint64_t bytes = 0;
+  for (const std::vector<int64_t>& rows : layout.rows) {
+    bytes += diagonal_block_bytes(static_cast<int64_t>(rows.size()));
   }
+  return bytes;
 }
 
 }  // namespace
 
-uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes) {
+uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes,
+                            uint64_t shared_bytes) {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
   const uint64_t physical =
       pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size : 48 * kGiB;
   if (solver == SolverKind::Libsvm) return std::min<uint64_t>(24 * kGiB, physical / 2);
   const uint64_t wanted = static_cast<uint64_t>(std::max(workers, 1) + 2) * largest_pair_bytes;
-  const uint64_t bounded = std::max(2 * largest_pair_bytes, std::min<uint64_t>(wanted, 4 * kGiB));
-  return std::min<uint64_t>(physical / 2, bounded);
+  const uint64_t pairs = std::max(2 * largest_pair_bytes, std::min<uint64_t>(wanted, 2 * kGiB));
+  return std::min<uint64_t>(physical / 2, shared_bytes + pairs);
 }
 
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
                    TrainStats* stats) {
-  const auto start = std::chrono::steady_clock::now();
+  return train_ovo(std::vector<Context*>{&context}, train, options, stats);
+}
+
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const TrainOptions& options, TrainStats* stats) {
+  train.check("SVM training set", true);
+  return train_ovo(contexts, train, all_rows(train), options, stats);
+}
+
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const std::vector<int64_t>& rows, const TrainOptions& options,
+                   TrainStats* stats) {
+  const auto start = Clock::now();
+  TrainStats timing;
   check_options(options);
-  const ClassLayout layout = ClassLayout::of(train);
+  if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
+  const ClassLayout layout = ClassLayout::of(train, rows);
   const int threads = resolve_thread_count(options.threads);
+  auto phase = Clock::now();
   const Standardizer standardizer =
-      options.standardize ? Standardizer::fit(train, threads) : Standardizer();
-  const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train,
+      options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
+  timing.standardize_seconds = seconds_since(phase);
+  phase = Clock::now();
+  const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train, rows,
                                                                          standardizer, threads))};
-  const int64_t tile_rows = options.tile_rows ? options.tile_rows : kDefaultTileRows;
+  timing.gamma_seconds = seconds_since(phase);
   const SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking,
                                 options.solver};
 
@@ -110,56 +134,55 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
                                                layout.rows[order[0].second].size());
   const uint64_t largest_bytes =
       PairWorkspace::bytes_for(largest, options.solver) + pair_solver_bytes(largest, settings);
-  const uint64_t cap = options.memory_cap_bytes
-                           ? options.memory_cap_bytes
-                           : default_memory_cap(options.solver, workers, largest_bytes);
-  if (largest_bytes > cap) {
-    throw SvmError("SVM memory cap of " + gib_text(cap) +
-                   " is too small: the largest class pair (" + std::to_string(largest) +
-                   " rows) needs about " + gib_text(largest_bytes));
+  const uint64_t shared_bytes = all_diagonal_bytes(layout, options.solver);
+  const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes
+                                                : default_memory_cap(options.solver, workers,
+                                                                     largest_bytes, shared_bytes);
+  if (largest_bytes + shared_bytes > cap) {
+    throw SvmError(
+        "SVM memory cap of " + gib_text(cap) + " is too small: the largest class pair (" +
+        std::to_string(largest) + " rows) needs about " + gib_text(largest_bytes) +
+        (shared_bytes
+             ? " next to the classes' diagonal kernel blocks (" + gib_text(shared_bytes) + ")"
+             : std::string()));
   }
-
-  // Each class's rows go to the device once; every pair's kernel is built
-  // from them. Freed (with the kernel output buffer) when training ends.
-  std::vector<DeviceRows> class_rows;
-  for (const std::vector<int64_t>& rows : layout.rows) {
-    class_rows.push_back(upload_rows(context, train, rows, standardizer, tile_rows));
-  }
-  KernelBlocks blocks(context, spec);
 
   configure_libsvm_output(options.verbose);
   PairScheduler scheduler(cap, static_cast<int>(order.size()), options.solver, options.progress);
+  ProducerInput input;
+  input.train = &train;
+  input.layout = &layout;
+  input.standardizer = &standardizer;
+  input.spec = spec;
+  input.tile_rows = options.tile_rows ? options.tile_rows : kDefaultTileRows;
+  input.settings = settings;
+  input.order = order;
   std::vector<std::thread> pool;
-  // This thread is the only one that uses the backend context.
   try {
     for (int w = 0; w < workers; ++w) pool.emplace_back(run_worker, std::ref(scheduler), settings);
-    for (const ClassPair& pair : order) {
-      PairScheduler::Job job;
-      job.rows.pair = pair;
-      job.rows.rows[0] = &layout.rows[static_cast<size_t>(pair.first)];
-      job.rows.rows[1] = &layout.rows[static_cast<size_t>(pair.second)];
-      job.solver_bytes = pair_solver_bytes(job.rows.size(), settings);
-      if (!scheduler.reserve(job)) break;
-      compute_pair_kernel(blocks, class_rows, job);
-      scheduler.submit(std::move(job));
-    }
+    const ProducerTimes times = produce_kernels(contexts, input, scheduler);
+    timing.upload_seconds = times.upload;
+    timing.kernel_seconds = times.kernel;
+    timing.memory_wait_seconds = times.memory_wait;
   } catch (...) {
     scheduler.fail(std::current_exception());
   }
   scheduler.close();
+  phase = Clock::now();
   scheduler.wait_for_workers();
+  timing.drain_seconds = seconds_since(phase);
   for (std::thread& thread : pool) thread.join();
   scheduler.release_workspaces();
-  blocks.release();
-  class_rows.clear();
   scheduler.rethrow_if_failed();
 
   std::vector<PairSolution> solutions = scheduler.take_solutions();
   const int unconverged = static_cast<int>(std::count_if(
       solutions.begin(), solutions.end(), [](const PairSolution& s) { return !s.converged; }));
-  OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions),
-                                  options.kernel, spec.gamma, options.C);
+  OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions), options.kernel,
+                                  spec.gamma, options.C);
   if (stats) {
+    *stats = timing;
+    stats->producers = static_cast<int>(contexts.size());
     stats->pairs = static_cast<int>(order.size());
     stats->threads = workers;
     stats->gamma = spec.gamma;
@@ -168,8 +191,7 @@ OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions
     stats->peak_pairs_in_flight = scheduler.peak_pairs_in_flight();
     stats->support_vectors = model.sv_count;
     stats->unconverged_pairs = unconverged;
-    stats->seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats->seconds = seconds_since(start);
   }
   return model;
 }

@@ -1,10 +1,11 @@
-// Trains the one-vs-one SVM: the backend computes every pair's kernel on the
-// calling thread, the chosen solver (SMO or libsvm) solves the pairs on worker
-// threads under a host memory cap.
+// Trains the one-vs-one SVM: the backend computes the kernels on one producer
+// thread per context (svm/kernel_producers.hpp), the chosen solver (SMO or
+// libsvm) solves the pairs on worker threads under a host memory cap.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "plugin/context.hpp"
 #include "svm/features.hpp"
@@ -27,7 +28,8 @@ struct TrainOptions {
   bool shrinking = true;
   int64_t tile_rows = 0;  // device tile rows; 0: kDefaultTileRows
   bool verbose = false;   // let libsvm print
-  // Called on the calling thread as pairs finish (done of total).
+  // Called as pairs finish (done of total), one call at a time, from the
+  // calling thread or a producer thread.
   std::function<void(int done, int total)> progress;
 };
 
@@ -41,21 +43,41 @@ struct TrainStats {
   int64_t support_vectors = 0;  // size of the union
   double seconds = 0.0;
   int unconverged_pairs = 0;  // pairs whose solver stopped at its iteration limit
+  // Where `seconds` went, to tell what bounds the SVM time. Producer phases
+  // are summed over the producer threads (one per backend context), so with
+  // several contexts they may add up to more than the wall time.
+  int producers = 0;                 // backend contexts computing kernels
+  double standardize_seconds = 0.0;  // fitting the Standardizer (host)
+  double gamma_seconds = 0.0;        // resolving the gamma policy (host)
+  double upload_seconds = 0.0;       // class rows to the device(s), standardised on the way
+  double kernel_seconds = 0.0;       // kernel_matrix calls and their downloads
+  double memory_wait_seconds = 0.0;  // producers blocked on the memory cap (waiting for workers)
+  double drain_seconds = 0.0;        // after the last kernel, waiting for the workers to finish
 };
 
 // libsvm: min(24 GiB, half the physical memory), as before SMO existed.
-// SMO: room for every worker's pair, one being computed and one queued
-// ((workers + 2) x the largest pair), but no more than 4 GiB unless two pairs
-// need more, and at most half the physical memory: its pairs are small (4
-// bytes per kernel entry), ten 10,000-row pairs in flight keep 16 cores busy
-// (the backend computes the kernels one pair at a time), and a larger cap
-// would only let the coordinator queue kernels ahead of the workers while the
-// whole pipeline should fit a few GiB.
-uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes);
+// SMO: the classes' diagonal kernel blocks (`shared_bytes`, all of which may
+// be live at once) plus room for every worker's pair, one being computed and
+// one queued ((workers + 2) x the largest pair), but no more than 2 GiB of
+// pairs unless two pairs need more, and at most half the physical memory: its
+// pairs are small (2 n_a n_b floats, the off-diagonal blocks only), and a
+// larger cap would only let the producers queue kernels ahead of the workers
+// while the whole pipeline should fit 6 GiB.
+uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes,
+                            uint64_t shared_bytes = 0);
 
 // Throws SvmError (bad options, a pair that needs more than the cap),
 // BackendError, or what libsvm's worker threads threw.
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
+                   TrainStats* stats = nullptr);
+// The same with one producer per context (contexts of one backend, one per
+// device, or several on one device): the same model for any number of them.
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const TrainOptions& options, TrainStats* stats = nullptr);
+// On the rows `rows` of `train` only (ascending; e.g. a validation split's
+// training part), without copying them. The model's sv_source are rows of `train`.
+OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& train,
+                   const std::vector<int64_t>& rows, const TrainOptions& options,
                    TrainStats* stats = nullptr);
 
 }  // namespace cae::svm

@@ -36,26 +36,13 @@ void PairScheduler::hold(uint64_t bytes) {
   peak_bytes_ = std::max(peak_bytes_, held_bytes_);
 }
 
-bool PairScheduler::reserve(Job& job) {
-  const int64_t rows = job.rows.size();
-  std::unique_lock<std::mutex> lock(mutex_);
-  report_progress(lock);
+template <class Need>
+int PairScheduler::wait_for_room(std::unique_lock<std::mutex>& lock, int64_t reuse_rows,
+                                 const Need& need, const std::string& what) {
   for (;;) {
-    if (error_) return false;
-    const int reuse = best_pooled(rows);
-    const uint64_t need =
-        job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_));
-    if (held_bytes_ + need <= cap_) {
-      if (reuse >= 0) {
-        job.workspace = std::move(pool_[static_cast<size_t>(reuse)]);
-        pool_.erase(pool_.begin() + reuse);
-      } else {
-        job.workspace = std::make_unique<PairWorkspace>(rows, solver_);
-      }
-      hold(need);
-      peak_in_flight_ = std::max(peak_in_flight_, ++in_flight_);
-      return true;
-    }
+    if (error_) return -2;
+    const int reuse = reuse_rows > 0 ? best_pooled(reuse_rows) : -1;
+    if (held_bytes_ + need(reuse) <= cap_) return reuse;
     // Make room: drop a pooled workspace this job will not use, and the one it
     // would reuse only when no running pair can free memory.
     int victim = -1;
@@ -69,17 +56,60 @@ bool PairScheduler::reserve(Job& job) {
       continue;
     }
     if (in_flight_ == 0) {
-      throw SvmError("a class pair of " + std::to_string(rows) +
-                     " rows needs more memory than the SVM memory cap allows");
+      throw SvmError(what + " needs more memory than the SVM memory cap allows");
     }
     changed_.wait(lock);
     report_progress(lock);
   }
 }
 
+bool PairScheduler::reserve(Job& job) {
+  const int64_t rows = job.rows.size();
+  std::unique_lock<std::mutex> lock(mutex_);
+  report_progress(lock);
+  auto need = [&](int reuse) {
+    return job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_));
+  };
+  const int reuse =
+      wait_for_room(lock, rows, need, "a class pair of " + std::to_string(rows) + " rows");
+  if (reuse == -2) return false;
+  const uint64_t bytes = need(reuse);
+  if (reuse >= 0) {
+    job.workspace = std::move(pool_[static_cast<size_t>(reuse)]);
+    pool_.erase(pool_.begin() + reuse);
+  } else {
+    job.workspace = std::make_unique<PairWorkspace>(rows, solver_);
+  }
+  hold(bytes);
+  peak_in_flight_ = std::max(peak_in_flight_, ++in_flight_);
+  return true;
+}
+
+bool PairScheduler::reserve_block(uint64_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  report_progress(lock);
+  if (wait_for_room(
+          lock, 0, [&](int) { return bytes; }, "a diagonal kernel block") == -2) {
+    return false;
+  }
+  hold(bytes);
+  return true;
+}
+
+void PairScheduler::give_back_block(uint64_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_bytes_ -= std::min(bytes, held_bytes_);
+  }
+  changed_.notify_all();
+}
+
 void PairScheduler::submit(Job job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    // After a failure nobody solves it: `job` is dropped when this returns,
+    // outside the lock (its diagonal blocks' deleters take it).
+    if (error_) return;
     queue_.push_back(std::move(job));
     ++submitted_;
   }
@@ -113,6 +143,9 @@ bool PairScheduler::next(Job& job) {
 }
 
 void PairScheduler::complete(PairSolution solution, Job job) {
+  // The pair's last use of a diagonal block frees it, and its deleter takes
+  // the lock: let go of them first.
+  for (SharedDiagonal& block : job.diagonal) block.reset();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     held_bytes_ -= std::min(job.solver_bytes, held_bytes_);
@@ -124,10 +157,11 @@ void PairScheduler::complete(PairSolution solution, Job job) {
 }
 
 void PairScheduler::fail(std::exception_ptr error) {
+  std::deque<Job> dropped;  // destroyed after the lock: their blocks' deleters take it
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!error_) error_ = std::move(error);
-    queue_.clear();  // frees the workspaces nobody will solve
+    dropped.swap(queue_);  // the workspaces nobody will solve
   }
   changed_.notify_all();
   work_.notify_all();

@@ -1,12 +1,14 @@
-// The hand-over between the coordinator thread (the only one that talks to
-// the backend: it writes each pair's kernel into a workspace) and the solver
-// worker threads, under a cap on the host memory the pairs may hold.
+// The hand-over between the producer threads (one per backend context: they
+// write each pair's kernel into a workspace) and the solver worker threads,
+// under a cap on the host memory the pairs may hold.
 //
 // Every byte is counted from the moment it is reserved: workspaces (in use or
-// kept in a pool for the next pair, which saves their page faults) and each
-// pair's solver allocations while it is queued or solving. The coordinator
-// waits while a pair does not fit, dropping pooled workspaces it cannot use
-// first. The progress callback runs on the coordinator's thread.
+// kept in a pool for the next pair, which saves their page faults), each
+// pair's solver allocations while it is queued or solving, and the shared
+// diagonal kernel blocks (reserve_block / give_back_block) while any pair
+// still needs them. A producer waits while its reservation does not fit,
+// dropping pooled workspaces it cannot use first. The progress callback runs
+// on the thread that reserves or waits for the workers.
 #pragma once
 
 #include <condition_variable>
@@ -16,8 +18,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
+#include "svm/diagonal_blocks.hpp"
 #include "svm/pair_solver.hpp"
 #include "svm/pair_workspace.hpp"
 
@@ -31,6 +35,8 @@ class PairScheduler {
     PairRows rows;
     std::unique_ptr<PairWorkspace> workspace;
     uint64_t solver_bytes = 0;  // the solver's own allocations, given back when done
+    // SMO: the classes' diagonal blocks; the workspace holds only K(a,b), K(b,a).
+    SharedDiagonal diagonal[2];
   };
 
   // Workspaces are laid out for `solver`.
@@ -41,6 +47,12 @@ class PairScheduler {
   // job.rows.size() rows (pooled or new) and holds job.solver_bytes. Returns
   // false once a worker has failed; throws SvmError if the job can never fit.
   bool reserve(Job& job);
+  // Waits until `bytes` more fit under the cap and holds them (for a shared
+  // diagonal block). Same failures as reserve().
+  bool reserve_block(uint64_t bytes);
+  // A shared block was freed. Never call it with the scheduler's lock held
+  // (a block's deleter calls it: jobs are destroyed outside the lock).
+  void give_back_block(uint64_t bytes);
   void submit(Job job);
   // No more jobs: workers exit when the queue is empty.
   void close();
@@ -67,6 +79,12 @@ class PairScheduler {
   // Index of the smallest pooled workspace with room for `rows`, or -1.
   int best_pooled(int64_t rows) const;
   void hold(uint64_t bytes);
+  // Waits until `need(reuse)` bytes fit, dropping pooled workspaces other than
+  // `reuse` (and `reuse` itself when nothing is in flight); returns the index
+  // of the pooled workspace to reuse (or -1), or -2 after a failure.
+  template <class Need>
+  int wait_for_room(std::unique_lock<std::mutex>& lock, int64_t reuse_rows, const Need& need,
+                    const std::string& what);
 
   const uint64_t cap_;
   const int total_;

@@ -107,8 +107,36 @@ uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings) {
   return static_cast<uint64_t>(settings.cache_mb * (1 << 20)) + rows * kSolverBytesPerRow;
 }
 
+void transpose_block(const float* in, int64_t rows, int64_t cols, float* out) {
+  // 64 x 64 tiles: one tile's source and destination rows stay in cache.
+  constexpr int64_t kTile = 64;
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    const int64_t r1 = std::min(rows, r0 + kTile);
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+      const int64_t c1 = std::min(cols, c0 + kTile);
+      for (int64_t r = r0; r < r1; ++r) {
+        for (int64_t c = c0; c < c1; ++c) out[c * rows + r] = in[r * cols + c];
+      }
+    }
+  }
+}
+
+PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
+                              const float* const diagonal[2]) {
+  PairKernel kernel;
+  kernel.first_rows = rows.count(0);
+  kernel.second_rows = rows.count(1);
+  kernel.block[0][0] = diagonal[0];
+  kernel.block[0][1] = off_diagonal;
+  kernel.block[1][0] = off_diagonal + kernel.first_rows * kernel.second_rows;
+  kernel.block[1][1] = diagonal[1];
+  kernel.stride[0][0] = kernel.stride[1][0] = kernel.first_rows;
+  kernel.stride[0][1] = kernel.stride[1][1] = kernel.second_rows;
+  return kernel;
+}
+
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings) {
+                        const SolverSettings& settings, const float* const diagonal[2]) {
   if (workspace.solver() != settings.solver) {
     throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
   }
@@ -117,14 +145,27 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
     throw SvmError(pair_name(rows.pair) + " of " + std::to_string(rows.size()) +
                    " rows does not fit its workspace");
   }
-  return solve_pair_smo(rows, workspace.kernel(rows.size()), settings).solution;
+  if (!diagonal || !diagonal[0] || !diagonal[1]) {
+    throw SvmError(pair_name(rows.pair) + ": SMO needs the classes' diagonal kernel blocks");
+  }
+  float* off_diagonal = workspace.kernel(rows.size());
+  transpose_block(off_diagonal, rows.count(0), rows.count(1),
+                  off_diagonal + rows.count(0) * rows.count(1));
+  return solve_pair_smo(rows, shared_pair_kernel(rows, off_diagonal, diagonal), settings).solution;
 }
 
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
                                const SolverSettings& settings) {
+  return solve_pair_smo(rows, PairKernel::dense(kernel, rows.size(), rows.count(0)), settings);
+}
+
+SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
+                               const SolverSettings& settings) {
   const int64_t l = rows.size();
-  const SmoResult result =
-      solve_smo(kernel, l, rows.count(0), {settings.C, settings.eps, settings.shrinking, 0});
+  if (kernel.first_rows != rows.count(0) || kernel.second_rows != rows.count(1)) {
+    throw SvmError(pair_name(rows.pair) + ": the kernel's blocks do not match the pair's rows");
+  }
+  const SmoResult result = solve_smo(kernel, {settings.C, settings.eps, settings.shrinking, 0});
   std::vector<std::pair<int64_t, float>> entries;
   for (int64_t r = 0; r < l; ++r) {
     const double alpha = result.alpha[static_cast<size_t>(r)];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "svm/class_layout.hpp"
+#include "svm/pair_kernel.hpp"
 #include "svm/pair_workspace.hpp"
 #include "svm/solver_kind.hpp"
 
@@ -47,11 +48,22 @@ struct PairSolution {
 uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings);
 
 // Solves the pair whose kernel `workspace` holds (PairWorkspace::kernel) with
-// settings.solver, which must be the workspace's. libsvm overwrites the kernel
-// with its node rows. Everything the solver allocates is freed before it
-// returns; the workspace can be reused. Throws SvmError.
+// settings.solver, which must be the workspace's. libsvm: the dense [l, l]
+// kernel, overwritten with its node rows. SMO: K(a,b) [n_a, n_b] at the
+// start, completed here with its transpose K(b,a) after it (on the worker
+// thread, so the producer only computes K(a,b)); `diagonal` holds K(a,a) and
+// K(b,b) (ignored by libsvm). Everything the solver allocates is freed before
+// it returns; the workspace can be reused. Throws SvmError.
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings);
+                        const SolverSettings& settings, const float* const diagonal[2] = nullptr);
+
+// The pair's kernel from its shared diagonal blocks and the workspace's
+// off-diagonal ones (K(b,a) already written).
+PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
+                              const float* const diagonal[2]);
+
+// Writes the transpose of the [rows, cols] matrix `in` to `out` [cols, rows].
+void transpose_block(const float* in, int64_t rows, int64_t cols, float* out);
 
 // The SMO path on its own, with what the tests compare against libsvm.
 struct SmoPairSolution {
@@ -60,6 +72,9 @@ struct SmoPairSolution {
   int64_t iterations = 0;
   bool converged = false;  // false: stopped at the iteration limit
 };
+SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
+                               const SolverSettings& settings);
+// On a dense [l, l] kernel.
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
                                const SolverSettings& settings);
 

@@ -11,7 +11,8 @@ namespace cae::svm {
 
 uint64_t PairWorkspace::bytes_for(int64_t rows, SolverKind solver) {
   const uint64_t l = static_cast<uint64_t>(rows);
-  return solver == SolverKind::Smo ? l * l * sizeof(float) : l * (l + 2) * sizeof(svm_node);
+  // SMO: 2 n_a n_b floats for n_a + n_b = l is at most l^2 / 2 (equal classes).
+  return solver == SolverKind::Smo ? l * l / 2 * sizeof(float) : l * (l + 2) * sizeof(svm_node);
 }
 
 PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver)

@@ -1,6 +1,8 @@
 // The memory one class pair is solved in, reused from pair to pair.
 //
-// For the SMO solver it is just the pair's kernel, l x l floats row-major.
+// For the SMO solver it holds the pair's two off-diagonal kernel blocks,
+// K(a,b) [n_a, n_b] then K(b,a) [n_b, n_a], row-major: 2 n_a n_b <= l^2 / 2
+// floats (the diagonal blocks are shared between pairs, diagonal_blocks.hpp).
 // For libsvm it holds libsvm's PRECOMPUTED problem: l rows of l + 2 nodes (16 bytes
 // each). The coordinator first writes the pair's kernel, l x l floats
 // row-major, into the END of that region; the worker then turns it into node
@@ -36,7 +38,8 @@ class PairWorkspace {
   SolverKind solver() const { return solver_; }
   uint64_t bytes() const { return bytes_; }
 
-  // Where the kernel of an l-row problem goes (l <= capacity_rows()).
+  // Where the kernel of an l-row problem goes (l <= capacity_rows()): libsvm's
+  // dense [l, l] kernel, or SMO's off-diagonal blocks.
   float* kernel(int64_t l) const;
   // Rewrites that kernel as libsvm node rows (row r at nodes() + r * (l + 2)).
   // Only for a libsvm workspace.

@@ -17,18 +17,45 @@ namespace {
 constexpr double kTau = 1e-12;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// Calls body(t, K_rt) for every t of `indices` (ascending), reading row r
+// as its two segments: the indices split once at the class boundary, so each
+// part reads one contiguous segment (no per-entry branch).
+template <class Body>
+void for_each_in_row(const std::vector<size_t>& indices, size_t boundary, const PairKernel::Row& r,
+                     Body&& body) {
+  const auto split = std::lower_bound(indices.begin(), indices.end(), boundary);
+  for (auto t = indices.begin(); t != split; ++t) body(*t, r.against_first[*t]);
+  for (auto t = split; t != indices.end(); ++t) body(*t, r.against_second[*t - boundary]);
+}
+
+// The same over two rows at once: body(t, K_it, K_jt).
+template <class Body>
+void for_each_in_rows(const std::vector<size_t>& indices, size_t boundary, const PairKernel::Row& i,
+                      const PairKernel::Row& j, Body&& body) {
+  const auto split = std::lower_bound(indices.begin(), indices.end(), boundary);
+  for (auto t = indices.begin(); t != split; ++t) {
+    body(*t, i.against_first[*t], j.against_first[*t]);
+  }
+  for (auto t = split; t != indices.end(); ++t) {
+    body(*t, i.against_second[*t - boundary], j.against_second[*t - boundary]);
+  }
+}
+
 // The solver's state: everything in the original row order.
 class Smo {
  public:
-  Smo(const float* kernel, int64_t l, int64_t positives, double C)
-      : K_(kernel), l_(static_cast<size_t>(l)), C_(C) {
+  Smo(const PairKernel& kernel, double C)
+      : K_(kernel),
+        l_(static_cast<size_t>(kernel.size())),
+        boundary_(static_cast<size_t>(kernel.first_rows)),
+        C_(C) {
     y_.resize(l_);
     diagonal_.resize(l_);
     alpha_.assign(l_, 0.0);
     gradient_.assign(l_, -1.0);  // Q 0 - e
     for (size_t t = 0; t < l_; ++t) {
-      y_[t] = static_cast<int64_t>(t) < positives ? 1.0 : -1.0;
-      diagonal_[t] = K_[t * l_ + t];
+      y_[t] = t < boundary_ ? 1.0 : -1.0;
+      diagonal_[t] = K_.at(static_cast<int64_t>(t), static_cast<int64_t>(t));
     }
     active_.resize(l_);
     std::iota(active_.begin(), active_.end(), size_t{0});
@@ -51,24 +78,23 @@ class Smo {
     if (i == l_) return false;
     // j: among the variables that may move down, the one whose pairing with
     // i decreases the objective most (second order: gain b^2 / a).
-    const float* Ki = K_ + i * l_;
     size_t j = l_;
     double low_max = -kInfinity;  // -M(a) = max over I_low of y G
     double best_gain = 0.0;
-    for (const size_t t : active_) {
-      if (!may_move_down(t)) continue;
+    for_each_in_row(active_, boundary_, K_.row(static_cast<int64_t>(i)), [&](size_t t, float k_it) {
+      if (!may_move_down(t)) return;
       const double yg = y_[t] * gradient_[t];
       low_max = std::max(low_max, yg);
       const double b = up_max + yg;
-      if (b <= 0.0) continue;
-      double a = diagonal_[i] + diagonal_[t] - 2.0 * Ki[t];
+      if (b <= 0.0) return;
+      double a = diagonal_[i] + diagonal_[t] - 2.0 * k_it;
       if (a <= 0.0) a = kTau;
       const double gain = b * b / a;
       if (gain >= best_gain) {
         best_gain = gain;
         j = t;
       }
-    }
+    });
     if (up_max + low_max <= eps || j == l_) return false;
     update(i, j, up_max + y_[j] * gradient_[j]);
     return true;
@@ -117,9 +143,10 @@ class Smo {
     }
     for (size_t t = 0; t < l_; ++t) {
       if (is_active[t]) continue;
-      const float* Kt = K_ + t * l_;
       double sum = 0.0;
-      for (const size_t j : support) sum += y_[j] * alpha_[j] * static_cast<double>(Kt[j]);
+      for_each_in_row(
+          support, boundary_, K_.row(static_cast<int64_t>(t)),
+          [&](size_t j, float k_tj) { sum += y_[j] * alpha_[j] * static_cast<double>(k_tj); });
       gradient_[t] = y_[t] * sum - 1.0;
     }
     active_.resize(l_);
@@ -149,9 +176,10 @@ class Smo {
   // where a_i or a_j reaches a bound (then set exactly, so the bound tests
   // above see it).
   void update(size_t i, size_t j, double b) {
-    const float* Ki = K_ + i * l_;
-    const float* Kj = K_ + j * l_;
-    double curvature = diagonal_[i] + diagonal_[j] - 2.0 * Ki[j];
+    const PairKernel::Row Ki = K_.row(static_cast<int64_t>(i));
+    const PairKernel::Row Kj = K_.row(static_cast<int64_t>(j));
+    double curvature =
+        diagonal_[i] + diagonal_[j] - 2.0 * K_.at(static_cast<int64_t>(i), static_cast<int64_t>(j));
     if (curvature <= 0.0) curvature = kTau;
     const double room_i = y_[i] > 0 ? C_ - alpha_[i] : alpha_[i];
     const double room_j = y_[j] > 0 ? alpha_[j] : C_ - alpha_[j];
@@ -170,9 +198,9 @@ class Smo {
     alpha_[i] = i_hits_bound ? (y_[i] > 0 ? C_ : 0.0) : alpha_[i] + y_[i] * s;
     alpha_[j] = j_hits_bound ? (y_[j] > 0 ? 0.0 : C_) : alpha_[j] - y_[j] * s;
     // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj); K symmetric.
-    for (const size_t t : active_) {
-      gradient_[t] += y_[t] * s * (static_cast<double>(Ki[t]) - static_cast<double>(Kj[t]));
-    }
+    for_each_in_rows(active_, boundary_, Ki, Kj, [&](size_t t, float k_it, float k_jt) {
+      gradient_[t] += y_[t] * s * (static_cast<double>(k_it) - static_cast<double>(k_jt));
+    });
   }
 
   // The decision offset: at the optimum y_t G_t = rho for every free
@@ -199,14 +227,17 @@ class Smo {
     return free_count > 0 ? free_sum / static_cast<double>(free_count) : 0.5 * (upper + lower);
   }
 
-  const float* K_;
+  const PairKernel& K_;
   size_t l_;
+  size_t boundary_;  // first row of the second class
   double C_;
   std::vector<double> y_;
   std::vector<double> diagonal_;
   std::vector<double> alpha_;
   std::vector<double> gradient_;
-  std::vector<size_t> active_;  // the variables SMO still looks at
+  // The variables SMO still looks at, always ascending (shrinking keeps the
+  // order, reactivation restores 0..l-1): for_each_in_row relies on it.
+  std::vector<size_t> active_;
   bool reactivated_near_end_ = false;
 };
 
@@ -218,13 +249,23 @@ SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
     throw SvmError("SMO needs a kernel of at least one row and at most l positive rows (l = " +
                    std::to_string(l) + ", positives = " + std::to_string(positives) + ")");
   }
+  return solve_smo(PairKernel::dense(kernel, l, positives), settings);
+}
+
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
+  const int64_t l = kernel.size();
+  if (kernel.first_rows < 0 || kernel.second_rows < 0 || l < 1) {
+    throw SvmError("SMO needs a kernel of at least one row (got " +
+                   std::to_string(kernel.first_rows) + " + " + std::to_string(kernel.second_rows) +
+                   ")");
+  }
   if (!(settings.C > 0.0) || !std::isfinite(settings.C) || !(settings.eps > 0.0) ||
       settings.max_iterations < 0) {
     throw SvmError("SMO needs C > 0, eps > 0 and a non-negative iteration limit");
   }
   const int64_t limit =
       settings.max_iterations > 0 ? settings.max_iterations : std::max<int64_t>(10000000, 100 * l);
-  Smo smo(kernel, l, positives, settings.C);
+  Smo smo(kernel, settings.C);
   // Shrink every min(l, 1000) iterations, as libsvm does.
   const int64_t shrink_interval = std::min<int64_t>(l, 1000);
   int64_t until_shrink = shrink_interval;

@@ -1,7 +1,8 @@
 // Our dual solver for one C-SVC class pair, on the pair's whole kernel as the
-// backend wrote it: dense, row-major float32 [l, l], resident, so no kernel
-// cache and no conversion (4 bytes per entry where libsvm's PRECOMPUTED input
-// takes 16).
+// backend wrote it: float32, resident, so no kernel cache and no conversion
+// (4 bytes per entry where libsvm's PRECOMPUTED input takes 16). The kernel
+// is read through a PairKernel (four class-class blocks, each row in two
+// segments), so the diagonal blocks can be shared between pairs.
 //
 // The method is libsvm's (Fan, Chen & Lin 2005): sequential minimal
 // optimisation of
@@ -16,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "svm/pair_kernel.hpp"
 
 namespace cae::svm {
 
@@ -37,8 +40,10 @@ struct SmoResult {
   bool converged = false;
 };
 
-// `kernel` holds K for `l` rows, rows [0, positives) labelled +1 and the rest
+// `kernel`'s first class (rows [0, first_rows)) is labelled +1, the second
 // -1. Throws SvmError for an empty problem or settings out of range.
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings);
+// The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 
 // Host bytes solve_smo allocates per row (alpha, gradient, labels, diagonal,

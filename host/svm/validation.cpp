@@ -49,14 +49,14 @@ ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation
   std::vector<int64_t> kept(order.begin() + validation_rows, order.end());
   std::sort(held.begin(), held.end());
   std::sort(kept.begin(), kept.end());
-  ValidationSplit split{rows_of(train, kept), rows_of(train, held)};
+  std::set<int32_t> fit;
+  for (const int64_t row : kept) fit.insert(train.labels[static_cast<size_t>(row)]);
   const std::set<int32_t> all(train.labels.begin(), train.labels.end());
-  const std::set<int32_t> fit(split.fit.labels.begin(), split.fit.labels.end());
   if (fit != all) {
     throw SvmError("the validation split of " + std::to_string(validation_rows) +
                    " rows takes every row of a class: hold out fewer");
   }
-  return split;
+  return ValidationSplit{std::move(kept), rows_of(train, held)};
 }
 
 double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& truth) {
@@ -67,8 +67,8 @@ double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& 
 }
 
 SearchOutcome search_hyper_parameters(
-    Context& context, const ValidationSplit& split, const TrainOptions& base,
-    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
   if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
   SearchOutcome outcome;
@@ -81,8 +81,8 @@ SearchOutcome search_hyper_parameters(
       options.gamma = gamma;
       options.progress = nullptr;
       TrainStats stats;
-      OvoModel model = train_ovo(context, split.fit, options, &stats);
-      const Prediction predicted = predict(context, model, split.validation);
+      OvoModel model = train_ovo(contexts, train, split.fit_rows, options, &stats);
+      const Prediction predicted = predict(contexts, model, split.validation);
       SearchResult r;
       r.candidate = {C, gamma};
       r.validation_accuracy = accuracy(predicted.labels, split.validation.labels);

@@ -15,9 +15,13 @@
 
 namespace cae::svm {
 
+// The training part stays in the caller's FeatureSet, named by row index:
+// copying it would hold the features twice (1.5 GB at 45,000 x 8,192) for as
+// long as the SVM trains. The held-out part is copied (prediction reads whole
+// tiles of consecutive rows); it is the small side.
 struct ValidationSplit {
-  FeatureSet fit;         // the rows the SVM is trained on
-  FeatureSet validation;  // the held-out rows
+  std::vector<int64_t> fit_rows;  // rows of the training set the SVM is trained on, ascending
+  FeatureSet validation;          // the held-out rows
 };
 
 // Holds out `validation_rows` rows chosen by a permutation seeded with
@@ -46,11 +50,12 @@ struct SearchOutcome {
 };
 
 // Every combination of `Cs` and `gammas` (in that order), trained with `base`'s
-// other settings on split.fit and scored on split.validation. `progress` is
-// called after each candidate (done, total, its result).
+// other settings on split.fit_rows of `train` and scored on split.validation,
+// on every context of `contexts` (one per device). `progress` is called after
+// each candidate (done, total, its result).
 SearchOutcome search_hyper_parameters(
-    Context& context, const ValidationSplit& split, const TrainOptions& base,
-    const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
 
 // The best result: highest validation accuracy; on a tie the smaller C (the

@@ -105,6 +105,15 @@ grep -qF '["features","pyramid-flip(8192-d:conv14x4+conv24x4+latent4x4,averagedw
   grep -q '"recipe": "pyramid-flip"' RP/features.json ||
   { echo "FAIL [recipe and augmentation in the pipeline's report]"; failures=$((failures + 1)); }
 
+# The SVM stage on two cpu contexts: one kernel producer each, said in the
+# summary and in report.json (models equal to one device's: svm_solver_cli_tests.sh).
+run "pipeline on 2 devices" 0 "$CAE" pipeline $B --data D --samples 64 --epochs 1 --batch 32 --devices 0,1 --out R2
+expect "pipeline on 2 devices" "svm phases: .*kernels [0-9.]+ s \(2 producers\)"
+expect "pipeline on 2 devices" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+tr -d ' \n' <R2/report.json | grep -qF '["svmkernelproducers","2"]' ||
+  { echo "FAIL [svm producers in the pipeline's report]"; failures=$((failures + 1)); }
+
 # ---- bad input: one line, non-zero exit, nothing under a final name ----
 cp -r D D2 && printf 'x' >> D2/data_batch_1.bin
 run "data size" 1 "$CAE" data check D2

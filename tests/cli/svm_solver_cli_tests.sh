@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `cae svm --svm-solver smo|libsvm` on synthetic features (written by
 # write_features.py, no training needed): both solvers give the same test
-# accuracy, smo is the default, a bad value is one clear line, and both
-# commands that train an SVM list the option.
+# accuracy, smo is the default, a bad value is one clear line, both commands
+# that train an SVM list the option, and `--devices 0,1` (two cpu contexts)
+# gives one device's model byte for byte.
 # usage: svm_solver_cli_tests.sh CAE
 set -u
 CAE=$1
@@ -53,6 +54,26 @@ run "bad solver" 2 "$CAE" svm $B --features F --svm-solver fast --out W/bad.mode
 expect "bad solver" "unknown SVM solver 'fast' \(choose smo or libsvm\)"
 one_line "bad solver"
 absent "bad solver writes nothing" W/bad.model
+
+# --devices: the kernels split over two cpu contexts (one producer thread
+# each) give one device's model byte for byte, with either solver and through
+# a search on a validation split; the phase timings name the producers.
+for solver in smo libsvm; do
+  run "$solver on 2 devices" 0 "$CAE" svm $B --features F --svm-solver $solver --devices 0,1 --out W/$solver-2.model
+  expect "$solver on 2 devices" "svm phases: standardize [0-9.]+ s, gamma [0-9.]+ s, upload [0-9.]+ s, kernels [0-9.]+ s \(2 producers\)"
+  checks=$((checks + 1))
+  cmp -s W/$solver.model W/$solver-2.model || fail "$solver on 2 devices" "W/$solver-2.model differs from one device's"
+done
+search=(--search --search-C 1,5 --search-gamma 0.5x,1x --validation 60)
+run "search on 1 device" 0 "$CAE" svm $B --features F "${search[@]}" --out W/search-1.model
+expect "search on 1 device" "kernels [0-9.]+ s \(1 producer\)"
+run "search on 2 devices" 0 "$CAE" svm $B --features F "${search[@]}" --devices 0,1 --out W/search-2.model
+checks=$((checks + 1))
+cmp -s W/search-1.model W/search-2.model || fail "search on 2 devices" "W/search-2.model differs from one device's"
+run "bad devices" 2 "$CAE" svm $B --features F --devices 0,0 --out W/bad-devices.model
+expect "bad devices" "--devices '0,0': device 0 is listed twice"
+one_line "bad devices"
+absent "bad devices writes nothing" W/bad-devices.model
 
 for command in svm pipeline; do
   run "$command help" 0 "$CAE" "$command" --help

@@ -111,3 +111,29 @@ TEST_CASE("PairScheduler: progress reaches total on the coordinator's thread") {
   CHECK(seen.back() == 2);
   CHECK(scheduler.take_solutions().size() == 2);
 }
+
+TEST_CASE(
+    "PairScheduler: a shared block is held until given back, and a reservation waits for it") {
+  PairScheduler scheduler(1000, 1, SolverKind::Smo, nullptr);
+  REQUIRE(scheduler.reserve_block(600));
+  // A pair in flight lets the next reservation wait instead of failing.
+  PairScheduler::Job pair = job_for(kFiveRows);
+  pair.solver_bytes = 10;
+  REQUIRE(scheduler.reserve(pair));  // 10 rows: a 200-byte SMO workspace + 10
+  std::atomic<bool> reserved{false};
+  std::thread producer([&] { reserved = scheduler.reserve_block(600); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(reserved.load());  // 600 + 210 + 600 > 1000
+  scheduler.give_back_block(600);
+  producer.join();
+  CHECK(reserved.load());
+  CHECK(scheduler.peak_bytes() == 810);
+  scheduler.complete(PairSolution{}, std::move(pair));
+}
+
+TEST_CASE("PairScheduler: a shared block that can never fit is an error, not a hang") {
+  PairScheduler scheduler(1000, 1, SolverKind::Smo, nullptr);
+  REQUIRE(scheduler.reserve_block(600));
+  CHECK_THROWS_WITH_AS(scheduler.reserve_block(600),
+                       doctest::Contains("a diagonal kernel block needs more memory"), SvmError);
+}

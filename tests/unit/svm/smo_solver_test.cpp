@@ -116,6 +116,41 @@ void check_against_libsvm(const Case& c, const SmoPairSolution& smo, const PairS
                           const std::vector<float>& kernel, const std::vector<float>& test_kernel,
                           int64_t tests);
 
+// The training's path: the diagonal blocks K(a,a), K(b,b) apart, the workspace
+// holding only K(a,b), the worker adding K(b,a) by transposing. On a
+// symmetric kernel that is the same matrix, so the solution must be the
+// dense path's bit for bit.
+void check_shared_blocks_path(const PairRows& rows, const std::vector<float>& kernel,
+                              const SolverSettings& settings) {
+  const int64_t n0 = rows.count(0);
+  const int64_t n1 = rows.count(1);
+  const int64_t l = n0 + n1;
+  for (int64_t i = 0; i < l; ++i) {
+    for (int64_t j = 0; j < i; ++j) {
+      REQUIRE(kernel[static_cast<size_t>(i * l + j)] == kernel[static_cast<size_t>(j * l + i)]);
+    }
+  }
+  std::vector<float> first(static_cast<size_t>(n0 * n0)), second(static_cast<size_t>(n1 * n1));
+  PairWorkspace workspace(l, SolverKind::Smo);
+  float* off_diagonal = workspace.kernel(l);
+  for (int64_t i = 0; i < l; ++i) {
+    for (int64_t j = 0; j < l; ++j) {
+      const float k = kernel[static_cast<size_t>(i * l + j)];
+      if (i < n0 && j < n0) first[static_cast<size_t>(i * n0 + j)] = k;
+      if (i >= n0 && j >= n0) second[static_cast<size_t>((i - n0) * n1 + j - n0)] = k;
+      if (i < n0 && j >= n0) off_diagonal[i * n1 + j - n0] = k;
+    }
+  }
+  const float* diagonal[2] = {first.data(), second.data()};
+  const PairSolution shared = solve_pair(rows, workspace, settings, diagonal);
+  const PairSolution dense = solve_pair_smo(rows, kernel.data(), settings).solution;
+  CHECK(shared.support == dense.support);
+  CHECK(shared.coef == dense.coef);
+  CHECK(shared.rho == dense.rho);
+  CHECK_THROWS_WITH_AS(solve_pair(rows, workspace, settings),
+                       doctest::Contains("needs the classes' diagonal kernel blocks"), SvmError);
+}
+
 // SMO, with and without shrinking, and libsvm on one kernel; `c` says which.
 void compare_with_libsvm(const Case& c) {
   INFO("seed " << c.seed << ", " << std::string(c.rbf ? "rbf" : "linear") << ", separation "
@@ -151,6 +186,7 @@ void compare_with_libsvm(const Case& c) {
     check_against_libsvm(c, solve_pair_smo(rows, kernel.data(), settings), reference, kernel,
                          test_kernel, test.rows);
   }
+  check_shared_blocks_path(rows, kernel, settings);
 }
 
 void check_against_libsvm(const Case& c, const SmoPairSolution& smo, const PairSolution& reference,
@@ -224,10 +260,11 @@ TEST_CASE("SMO rejects bad problems and an iteration limit stops it unconverged"
   CHECK(stopped.iterations == 3);
 }
 
-TEST_CASE("an SMO workspace holds 4 bytes per kernel entry and no node rows") {
+TEST_CASE("an SMO workspace holds the two off-diagonal blocks (4 bytes per entry), no node rows") {
   PairWorkspace workspace(50, SolverKind::Smo);
-  CHECK(workspace.bytes() == 50 * 50 * sizeof(float));
-  CHECK(PairWorkspace::bytes_for(10000, SolverKind::Smo) == 400000000u);
+  CHECK(workspace.bytes() == 50 * 50 / 2 * sizeof(float));
+  CHECK(PairWorkspace::bytes_for(10000, SolverKind::Smo) == 200000000u);
+  CHECK(PairWorkspace::bytes_for(51, SolverKind::Smo) >= 2 * 25 * 26 * sizeof(float));
   CHECK(PairWorkspace::bytes_for(10000, SolverKind::Libsvm) == 10000u * 10002u * 16u);
   CHECK_THROWS_AS(workspace.convert_to_nodes(50), SvmError);
   std::vector<int64_t> side{0, 1};
@@ -239,6 +276,18 @@ TEST_CASE("an SMO workspace holds 4 bytes per kernel entry and no node rows") {
   CHECK_THROWS_WITH_AS(solve_pair(rows, workspace, libsvm),
                        doctest::Contains("laid out for another solver"), SvmError);
   CHECK(pair_solver_bytes(10000, SolverSettings{}) == 10000 * kSmoBytesPerRow);
+}
+
+TEST_CASE("transpose_block transposes, across tile edges") {
+  const int64_t rows = 70, cols = 131;  // not multiples of the 64-row tiles
+  std::vector<float> in(static_cast<size_t>(rows * cols)), out(in.size(), -1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+  transpose_block(in.data(), rows, cols, out.data());
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      REQUIRE(out[static_cast<size_t>(c * rows + r)] == in[static_cast<size_t>(r * cols + c)]);
+    }
+  }
 }
 
 TEST_CASE("SMO agrees with libsvm on the same kernels (24 seeds)") {

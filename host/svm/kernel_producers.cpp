@@ -1,0 +1,175 @@
+#include "svm/kernel_producers.hpp"
+
+#include <chrono>
+#include <mutex>
+
+#include "plugin/per_device.hpp"
+#include "svm/diagonal_blocks.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What the producers share: the task list, taken in order, and the diagonal
+// blocks made so far.
+struct Shared {
+  const ProducerInput& input;
+  PairScheduler& scheduler;
+  std::vector<KernelTask> tasks;
+  DiagonalBlocks diagonals;
+  // Taking the next task and reserving its memory happen under this lock, in
+  // task order: a reservation then waits only for pairs reserved before it,
+  // whose diagonal blocks were reserved earlier still, so no producer can
+  // wait for memory that only a later task could free.
+  std::mutex turn;
+  size_t next = 0;
+};
+
+std::vector<int> pairs_per_class(const ClassLayout& layout) {
+  return std::vector<int>(static_cast<size_t>(layout.class_count()), layout.class_count() - 1);
+}
+
+PairScheduler::Job job_for(const ClassLayout& layout, const ClassPair& pair,
+                           const SolverSettings& settings) {
+  PairScheduler::Job job;
+  job.rows.pair = pair;
+  job.rows.rows[0] = &layout.rows[static_cast<size_t>(pair.first)];
+  job.rows.rows[1] = &layout.rows[static_cast<size_t>(pair.second)];
+  job.solver_bytes = pair_solver_bytes(job.rows.size(), settings);
+  return job;
+}
+
+// libsvm: the pair's rows (first class, then second) as four blocks of one
+// row-major [l, l] matrix in the job's workspace.
+void compute_dense_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRows>& class_rows,
+                               PairScheduler::Job& job) {
+  const int64_t l = job.rows.size();
+  float* kernel = job.workspace->kernel(l);
+  const int32_t classes[2] = {job.rows.pair.first, job.rows.pair.second};
+  for (int s = 0; s < 2; ++s) {
+    for (int t = 0; t < 2; ++t) {
+      float* corner = kernel + (s ? job.rows.count(0) * l : 0) + (t ? job.rows.count(0) : 0);
+      blocks.compute(class_rows[static_cast<size_t>(classes[s])],
+                     class_rows[static_cast<size_t>(classes[t])], corner, l);
+    }
+  }
+}
+
+void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
+  const ProducerInput& in = shared.input;
+  PairScheduler& scheduler = shared.scheduler;
+  try {
+    auto phase = Clock::now();
+    std::vector<DeviceRows> class_rows;
+    for (const std::vector<int64_t>& rows : in.layout->rows) {
+      class_rows.push_back(upload_rows(context, *in.train, rows, *in.standardizer, in.tile_rows));
+    }
+    KernelBlocks blocks(context, in.spec);
+    times.upload += seconds_since(phase);
+    auto rows_of = [&](int32_t c) -> const DeviceRows& {
+      return class_rows[static_cast<size_t>(c)];
+    };
+
+    for (;;) {
+      KernelTask task;
+      PairScheduler::Job job;
+      std::shared_ptr<DiagonalBlock> block;
+      {
+        std::lock_guard<std::mutex> turn(shared.turn);
+        if (shared.next == shared.tasks.size()) break;
+        task = shared.tasks[shared.next++];
+        phase = Clock::now();
+        bool reserved = false;
+        if (task.diagonal) {
+          const int64_t n = rows_of(task.cls).rows();
+          reserved = scheduler.reserve_block(diagonal_block_bytes(n));
+          if (reserved) {
+            block = make_diagonal_block(
+                n, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
+          }
+        } else {
+          job = job_for(*in.layout, task.pair, in.settings);
+          reserved = scheduler.reserve(job);
+        }
+        times.memory_wait += seconds_since(phase);
+        if (!reserved) {  // another thread failed
+          shared.diagonals.fail();
+          break;
+        }
+      }
+      phase = Clock::now();
+      if (task.diagonal) {
+        blocks.compute(rows_of(task.cls), rows_of(task.cls), block->values());
+        times.kernel += seconds_since(phase);
+        shared.diagonals.publish(task.cls, std::move(block));
+        continue;
+      }
+      if (in.settings.solver == SolverKind::Libsvm) {
+        compute_dense_pair_kernel(blocks, class_rows, job);
+        times.kernel += seconds_since(phase);
+      } else {
+        blocks.compute(rows_of(task.pair.first), rows_of(task.pair.second),
+                       job.workspace->kernel(job.rows.size()));
+        times.kernel += seconds_since(phase);
+        job.diagonal[0] = shared.diagonals.take(task.pair.first);
+        job.diagonal[1] = shared.diagonals.take(task.pair.second);
+        if (!job.diagonal[0] || !job.diagonal[1]) break;  // a producer failed
+      }
+      scheduler.submit(std::move(job));
+    }
+  } catch (...) {
+    scheduler.fail(std::current_exception());
+    shared.diagonals.fail();
+  }
+}
+
+}  // namespace
+
+std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver) {
+  std::vector<KernelTask> tasks;
+  std::vector<bool> made;
+  for (const ClassPair& pair : order) {
+    if (solver == SolverKind::Smo) {
+      for (const int32_t c : {pair.first, pair.second}) {
+        if (static_cast<size_t>(c) >= made.size()) made.resize(static_cast<size_t>(c) + 1, false);
+        if (made[static_cast<size_t>(c)]) continue;
+        made[static_cast<size_t>(c)] = true;
+        tasks.push_back({true, c, {}});
+      }
+    }
+    tasks.push_back({false, 0, pair});
+  }
+  return tasks;
+}
+
+ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const ProducerInput& input,
+                              PairScheduler& scheduler) {
+  if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
+  Shared shared{input,
+                scheduler,
+                kernel_tasks(input.order, input.settings.solver),
+                DiagonalBlocks(pairs_per_class(*input.layout)),
+                {},
+                0};
+  std::vector<ProducerTimes> times(contexts.size());
+  run_per_device(contexts.size(), [&](size_t d) { run_producer(*contexts[d], shared, times[d]); });
+  // After a failure, blocks no pair took are still held here; they report to
+  // the scheduler, which outlives this call.
+  shared.diagonals.clear();
+  ProducerTimes total;
+  for (const ProducerTimes& t : times) {
+    total.upload += t.upload;
+    total.kernel += t.kernel;
+    total.memory_wait += t.memory_wait;
+  }
+  return total;
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,63 @@
+// The kernel side of the one-vs-one training: one producer thread per backend
+// context (one per device of --devices, or several on one device), each with
+// every class's rows uploaded to its own context, taking kernel tasks from
+// one list in one fixed order and handing finished pairs to the solver
+// workers through the PairScheduler.
+//
+// SMO tasks: each class's diagonal block K(c,c) once (just before the first
+// pair that needs it), and per pair only K(a,b); the worker builds K(b,a) by
+// transposing. So a training computes k (k+1) / 2 class blocks instead of
+// 2 k (k-1) (10 classes: 55 instead of 180), and a pair holds half the
+// memory of its dense kernel. libsvm tasks: the pair's whole dense kernel
+// (its PRECOMPUTED input needs one matrix), as before.
+//
+// Which context computes a block does not change its values as long as the
+// contexts are of one backend on identical devices (the cpu backend tiles
+// its GEMMs independently of the thread count), so the model does not depend
+// on the number of contexts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plugin/context.hpp"
+#include "svm/class_layout.hpp"
+#include "svm/kernel_blocks.hpp"
+#include "svm/pair_scheduler.hpp"
+
+namespace cae::svm {
+
+struct KernelTask {
+  bool diagonal = false;  // K(cls, cls), else the pair's kernel
+  int32_t cls = 0;
+  ClassPair pair;
+};
+
+// The tasks for `order` (the pairs in the order they are solved).
+std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver);
+
+struct ProducerInput {
+  const FeatureSet* train = nullptr;
+  const ClassLayout* layout = nullptr;
+  const Standardizer* standardizer = nullptr;
+  KernelSpec spec;
+  int64_t tile_rows = kDefaultTileRows;
+  SolverSettings settings;
+  std::vector<ClassPair> order;
+};
+
+// Seconds summed over the producers.
+struct ProducerTimes {
+  double upload = 0.0;       // class rows to the contexts
+  double kernel = 0.0;       // kernel_matrix calls and downloads
+  double memory_wait = 0.0;  // blocked on the memory cap
+};
+
+// Runs every task on `contexts` (one thread each, the first on the calling
+// thread) and returns when they are all computed and submitted, or after a
+// failure, which goes to scheduler.fail(). Device memory (rows, output
+// buffers) is freed before returning.
+ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const ProducerInput& input,
+                              PairScheduler& scheduler);
+
+}  // namespace cae::svm
