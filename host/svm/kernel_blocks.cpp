@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "svm/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -18,7 +19,9 @@ DeviceRows::DeviceRows(Context& context, int64_t count, int64_t dim, int64_t til
   for (int64_t first = 0; first < count; first += tile_rows) {
     const int64_t n = std::min(tile_rows, count - first);
     host.resize(static_cast<size_t>(n * dim));
-    fill(first, n, host.data());
+    parallel_chunks(resolve_thread_count(0), n, [&](int64_t begin, int64_t end) {
+      fill(first + begin, end - begin, host.data() + static_cast<size_t>(begin * dim));
+    });
     Tile tile{first, n, context.alloc({n, dim})};
     tile.tensor.upload(host);
     tiles_.push_back(std::move(tile));

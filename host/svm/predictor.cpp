@@ -70,8 +70,8 @@ void predict_rows(Context& context, const OvoModel& model, const FeatureSet& fea
   std::vector<float> decisions;
   for (int64_t first = begin; first < end; first += tile_rows) {
     const int64_t n = std::min(tile_rows, end - first);
-    const DeviceRows tile(context, n, model.dim, n, [&](int64_t, int64_t count, float* out) {
-      copy_standardized_rows(features, model.standardizer, first, count, out);
+    const DeviceRows tile(context, n, model.dim, n, [&](int64_t at, int64_t count, float* out) {
+      copy_standardized_rows(features, model.standardizer, first + at, count, out);
     });
     k.resize(static_cast<size_t>(n * model.sv_count));
     blocks.compute(tile, support, k.data());
