@@ -108,8 +108,12 @@ struct LifecycleEntries {
 // timer_stop) as calls to `entries`, a LifecycleEntries specialization. Real
 // functions with the ABI's signatures, so CAE_DEFINE_BACKEND_ENTRY can take
 // them by name.
-#define CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(entries)                              \
-  cae_status probe(cae_probe_result* out) { return entries::probe(out); }       \
+#define CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(entries)                        \
+  cae_status probe(cae_probe_result* out) { return entries::probe(out); } \
+  CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(entries)
+
+// The same without probe, for a backend whose probe asks more (v4: Hopper).
+#define CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(entries)                    \
   void destroy(cae_context ctx) { entries::destroy(ctx); }                      \
   const char* last_error(cae_context ctx) { return entries::last_error(ctx); }  \
   cae_status device_info(cae_context ctx, cae_device_info* out) {               \
@@ -120,7 +124,7 @@ struct LifecycleEntries {
   cae_status timer_stop(cae_context ctx, double* elapsed_ms) {                  \
     return entries::timer_stop(ctx, elapsed_ms);                                \
   }                                                                             \
-  static_assert(true, "CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS needs a ';'")
+  static_assert(true, "CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(_BUT_PROBE) needs a ';'")
 
 // The same for create, for backends that take the shared one (options copied
 // as far as struct_size reaches).

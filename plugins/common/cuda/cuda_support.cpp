@@ -67,6 +67,35 @@ void probe(cae_probe_result* out, int32_t priority) {
   write_out_struct(out, result);
 }
 
+void probe_capability(cae_probe_result* out, int32_t priority, int major, int minor,
+                      const char* built_for) {
+  require(out != nullptr, "probe: result pointer is NULL");
+  cae_probe_result result{};
+  result.struct_size = sizeof result;
+  probe(&result, priority);
+  if (!result.available) return write_out_struct(out, result);
+  std::string found;
+  for (int device = 0; device < result.device_count; ++device) {
+    int device_major = 0, device_minor = 0;
+    if (cudaDeviceGetAttribute(&device_major, cudaDevAttrComputeCapabilityMajor, device) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&device_minor, cudaDevAttrComputeCapabilityMinor, device) !=
+            cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (device_major == major && device_minor == minor) return write_out_struct(out, result);
+    found += (found.empty() ? "" : ", ") + std::to_string(device_major) + "." +
+             std::to_string(device_minor);
+  }
+  result.available = 0;
+  result.device_count = 0;
+  copy_string(result.reason, std::string("built for ") + built_for + " (compute capability " +
+                               std::to_string(major) + "." + std::to_string(minor) +
+                               "); this machine's GPUs are " + (found.empty() ? "unknown" : found));
+  write_out_struct(out, result);
+}
+
 float* device_alloc_floats(size_t count, MemoryTracker& tracker, const char* what) {
   void* ptr = nullptr;
   size_t bytes = count * sizeof(float);

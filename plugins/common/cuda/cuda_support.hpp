@@ -25,6 +25,10 @@ void check(cudaError_t err, const char* call, const char* file, int line);
 // Fills a probe result: available when at least one device answers, else
 // unavailable with CUDA's own error string (no driver, no device, ...).
 void probe(cae_probe_result* out, int32_t priority);
+// The same, and unavailable unless some device has compute capability
+// major.minor exactly (a backend built for one architecture, e.g. sm_90a).
+void probe_capability(cae_probe_result* out, int32_t priority, int major, int minor,
+                      const char* built_for);
 
 // Device memory accounting of one context (memory_stats).
 struct MemoryTracker {

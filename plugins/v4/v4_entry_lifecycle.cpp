@@ -1,0 +1,37 @@
+// probe, create, destroy and the context-wide members of the v4 table: v3's
+// (v3_entry_lifecycle.cpp) with v4's precision and priority, and a probe that
+// asks for a Hopper GPU: v4's GEMM kernels exist only as sm_90a code.
+#include "cuda_group_entries.hpp"
+#include "cuda_lifecycle_entries.hpp"
+#include "v3_context.hpp"
+#include "v3_entry.hpp"
+
+namespace cae_v3 {
+namespace entry {
+
+namespace {
+// Below v3 (50) until it measures faster with the accuracy held (docs/PERF.md).
+constexpr int32_t kProbePriority = 45;
+
+// Convolution operands are rounded to BF16 (FP32 accumulation, FP32 master
+// weights and element-wise passes); reductions have a fixed order: deterministic.
+using Lifecycle =
+    cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_BF16,
+                                       /*kDeterministic=*/true, enter, enter_keeping_deferred>;
+
+void record_write(Context& context, cae_tensor t) { context.wrote(t); }
+using Group = cae_plugin::cuda::GroupEntries<Context, enter, record_write>;
+}  // namespace
+
+cae_status probe(cae_probe_result* out) {
+  return cae_plugin::guard(nullptr, [&] {
+    cae_plugin::cuda::probe_capability(out, kProbePriority, 9, 0, "sm_90a (Hopper)");
+  });
+}
+CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
+
+}  // namespace entry
+}  // namespace cae_v3
