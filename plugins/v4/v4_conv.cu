@@ -1,10 +1,15 @@
 // v4's convolutions: three implicit GEMMs per layer on BF16 tensor cores.
 //
 // With P = N*H*W pixels, T = K*K taps, NHWC tensors and weights w[o][t][c]:
-//   forward      y[P][O]   = gather(x, +1)[P][T*C] * Wf[O][T*C]^T, bias + ReLU fused
+//   forward      y[P][O]   = gather(x, +1)[P][T*C] * Wf[O][T*C]^T, bias + ReLU fused;
+//                with few outputs (4 O <= C, the last decoder layer) the "taps"
+//                form instead: taps[P][T*O] = x[P][C] * Wt[T*O][C]^T (x read once,
+//                not T times), then y = bias + sum over t of taps shifted by tap t
 //   data grad    dx[P][C]  = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, Wd[c][t*O+o] = w[o][t][c]
-//   weight grad  dW        = dy^T[O][P] * gather(x, +1)^T[T*C][P]^T, split along P,
-//                oriented so that the wider of O and T*C is the GEMM's M
+//   weight grad  dW        = dy^T[O][P] * gather(x, +1)^T[T*C][P]^T, or, when dy has
+//                fewer channels, x^T[C][P] * gather(dy, -1)^T[T*O][P]^T (the gathered
+//                operand is the one read T times); split along P, oriented so
+//                that the wider operand is the GEMM's M
 //   bias grad    db        = column sums of dy (v3's deterministic reduction)
 // The gathers happen inside the GEMM's operand loads (v4_operands.cuh): no
 // im2col matrix reaches device memory. Wf and Wd are BF16, zero-padded to
@@ -35,32 +40,47 @@ constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a
 
 int64_t round_up(int64_t value, int64_t to) { return (value + to - 1) / to * to; }
 
-// The two prepared weight forms, one allocation.
+// The three prepared weight forms, one allocation: forward Wf[o][t*C+c],
+// data gradient Wd[c][t*O+o], taps Wt[t*O+o][c].
 struct WeightForms {
-  int64_t forward_rows, forward_ld, data_rows, data_ld;
+  int64_t forward_rows, forward_ld, data_rows, data_ld, taps_rows, taps_ld;
   explicit WeightForms(const cae_plugin::ConvDims& d)
       : forward_rows(round_up(d.O, kRowPadding)),
         forward_ld(round_up(d.K * d.K * d.C, cae_v4::kTileK)),
         data_rows(round_up(d.C, kRowPadding)),
-        data_ld(round_up(d.K * d.K * d.O, cae_v4::kTileK)) {}
+        data_ld(round_up(d.K * d.K * d.O, cae_v4::kTileK)),
+        taps_rows(round_up(d.K * d.K * d.O, kRowPadding)),
+        taps_ld(round_up(d.C, cae_v4::kTileK)) {}
   int64_t forward_count() const { return forward_rows * forward_ld; }
-  int64_t count() const { return forward_count() + data_rows * data_ld; }
+  int64_t data_count() const { return data_rows * data_ld; }
+  int64_t count() const { return forward_count() + data_count() + taps_rows * taps_ld; }
 };
+
+// The forward pass multiplies per-tap outputs when there are few outputs.
+bool taps_forward(const cae_plugin::ConvDims& d) { return d.K > 1 && 4 * d.O <= d.C; }
 
 __global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps,
                                             __nv_bfloat16* forms, int64_t forward_count,
-                                            int forward_ld, int data_ld, int64_t total) {
+                                            int forward_ld, int64_t data_count, int data_ld,
+                                            int taps_ld, int64_t total) {
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
        e += int64_t(gridDim.x) * blockDim.x) {
     float v = 0.0f;
     if (e < forward_count) {
       const int o = int(e / forward_ld), k = int(e % forward_ld);
       if (o < O && k < taps * C) v = w[int64_t(o) * taps * C + k];
-    } else {
+    } else if (e < forward_count + data_count) {
       const int64_t f = e - forward_count;
       const int c = int(f / data_ld), k = int(f % data_ld);
       if (c < C && k < taps * O) {
         const int tap = k / O, o = k % O;
+        v = w[(int64_t(o) * taps + tap) * C + c];
+      }
+    } else {
+      const int64_t f = e - forward_count - data_count;
+      const int r = int(f / taps_ld), c = int(f % taps_ld);
+      if (r < taps * O && c < C) {
+        const int tap = r / O, o = r % O;
         v = w[(int64_t(o) * taps + tap) * C + c];
       }
     }
@@ -68,17 +88,52 @@ __global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int ta
   }
 }
 
-// dw[o][r] from split partial sums [splits][rows][cols], added in split order.
-// transposed: the GEMM's rows were the taps (r) and its columns the outputs (o).
+// What the weight-gradient GEMM's rows and columns are.
+enum class GradientLayout : int {
+  kOutputsByTapChannels,  // D[o][t*C+c]
+  kTapChannelsByOutputs,  // D[t*C+c][o]
+  kChannelsByTapOutputs,  // D[c][t*O+o]  (dy gathered)
+  kTapOutputsByChannels,  // D[t*O+o][c]  (dy gathered)
+};
+
+// dw[o][t][c] from split partial sums [splits][rows][cols], added in split order.
 __global__ void sum_splits_kernel(const float* partial, int splits, int rows, int cols,
-                                  bool transposed, float* dw) {
+                                  GradientLayout layout, int O, int taps, int C, float* dw) {
   const int64_t slice = int64_t(rows) * cols;
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < slice;
        e += int64_t(gridDim.x) * blockDim.x) {
     float total = 0.0f;
     for (int s = 0; s < splits; ++s) total += partial[s * slice + e];
-    const int r = int(e / cols), c = int(e % cols);
-    dw[transposed ? int64_t(c) * rows + r : e] = total;
+    const int r = int(e / cols), k = int(e % cols);
+    int64_t at = 0;
+    switch (layout) {
+      case GradientLayout::kOutputsByTapChannels: at = e; break;
+      case GradientLayout::kTapChannelsByOutputs: at = int64_t(k) * taps * C + r; break;
+      case GradientLayout::kChannelsByTapOutputs:
+        at = (int64_t(k % O) * taps + k / O) * C + r;
+        break;
+      case GradientLayout::kTapOutputsByChannels:
+        at = (int64_t(r % O) * taps + r / O) * C + k;
+        break;
+    }
+    dw[at] = total;
+  }
+}
+
+// y[p][o] = bias[o] + sum over taps t of taps[p shifted by t][t*O+o] (inside the image).
+__global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O,
+                               const float* bias, bool relu, float* y) {
+  const int T = g.K * g.K;
+  const int64_t count = int64_t(g.pixels) * O;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const int p = int(e / O), o = int(e % O), w = p % g.W, h = (p / g.W) % g.H;
+    float v = bias[o];
+    for (int t = 0; t < T; ++t) {
+      const int dh = t / g.K - g.K / 2, dw = t % g.K - g.K / 2;
+      if (g.inside(h + dh, w + dw)) v += tap_outputs[int64_t(p + dh * g.W + dw) * T * O + t * O + o];
+    }
+    y[e] = relu ? fmaxf(v, 0.0f) : v;
   }
 }
 
@@ -121,7 +176,8 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
     w.prepared_weights.version = 0;  // never stale if the launch fails
     prepare_weight_forms_kernel<<<flat_blocks(forms.count()), 256, 0, ctx.stream>>>(
         w.data, int(d.O), int(d.C), int(d.K * d.K), data, forms.forward_count(),
-        int(forms.forward_ld), int(forms.data_ld), forms.count());
+        int(forms.forward_ld), forms.data_count(), int(forms.data_ld), int(forms.taps_ld),
+        forms.count());
     check_launch("v4 prepare_weight_forms_kernel");
     w.prepared_weights.version = w.version;
   }
@@ -183,6 +239,21 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
   const ConvGeometry g = geometry(d);
   const int taps = int(d.K * d.K);
+  if (taps_forward(d)) {
+    const ConvGeometry pointwise{g.H, g.W, 1, g.pixels};
+    const GatheredPixels a{x.data, pointwise, int(d.C), int(d.C), +1};
+    const PreparedRows bt{prepared + forms.forward_count() + forms.data_count(),
+                          int(forms.taps_ld)};
+    const int64_t width = taps * d.O;
+    float* tap_outputs = ctx.scratch.get(size_t(g.pixels) * size_t(width));
+    const MatrixStore out{tap_outputs, g.pixels, int(width), 0};
+    launch_gemm(ctx, a, bt, out, g.pixels, width, int(forms.taps_ld / cae_v4::kTileK),
+                int(forms.taps_ld / cae_v4::kTileK), "v4 conv per-tap GEMM");
+    tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, int(d.O),
+                                                                       b, relu, y);
+    check_launch("v4 tap_sum_kernel");
+    return;
+  }
   const GatheredPixels a{x.data, g, int(d.C), taps * int(d.C), +1};
   const PreparedRows bw{prepared, int(forms.forward_ld)};
   const BiasReluStore out{y, b, g.pixels, int(d.O), relu};
@@ -198,7 +269,7 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
   if (dx != nullptr) {
     const WeightForms forms(d);
-    const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();
+    const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
     const GatheredPixels a{dy, g, O, taps * O, -1};
     const PreparedRows bw{prepared, int(forms.data_ld)};
     const MatrixStore out{dx, g.pixels, C, 0};
@@ -206,21 +277,34 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
                 int(forms.data_ld / cae_v4::kTileK), "v4 conv data-gradient GEMM");
   }
   const int k_tiles = (g.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
-  const TapsOverPixels x_rows{x.data, g, C, taps * C};
-  const ChannelsOverPixels dy_rows{dy, O, g.pixels};
-  const bool taps_are_rows = taps * C >= O;
-  const int64_t M = taps_are_rows ? taps * C : O, N = taps_are_rows ? O : taps * C;
+  // Gather the tensor with fewer channels (it is read T times); the wider
+  // operand is the GEMM's M.
+  const bool gather_x = C <= O;
+  const TapsOverPixels gathered = gather_x ? TapsOverPixels{x.data, g, C, taps * C, +1}
+                                           : TapsOverPixels{dy, g, O, taps * O, -1};
+  const ChannelsOverPixels plain =
+      gather_x ? ChannelsOverPixels{dy, O, g.pixels} : ChannelsOverPixels{x.data, C, g.pixels};
+  const bool gathered_rows = gathered.rows >= plain.channels;
+  const int64_t M = gathered_rows ? gathered.rows : plain.channels;
+  const int64_t N = gathered_rows ? plain.channels : gathered.rows;
+  const GradientLayout layout =
+      gather_x ? (gathered_rows ? GradientLayout::kTapChannelsByOutputs
+                                : GradientLayout::kOutputsByTapChannels)
+               : (gathered_rows ? GradientLayout::kTapOutputsByChannels
+                                : GradientLayout::kChannelsByTapOutputs);
   const KSplit split = split_k(ctx, M, N, k_tiles);
   // The scratch area (one get per op); the bias sums use the reduction area.
   float* partial = ctx.scratch.get(size_t(split.count) * size_t(M * N));
   const MatrixStore out{partial, int(M), int(N), M * N};
-  if (taps_are_rows) {
-    launch_gemm(ctx, x_rows, dy_rows, out, M, N, k_tiles, split.per_split, "v4 conv weight-gradient GEMM");
+  if (gathered_rows) {
+    launch_gemm(ctx, gathered, plain, out, M, N, k_tiles, split.per_split,
+                "v4 conv weight-gradient GEMM");
   } else {
-    launch_gemm(ctx, dy_rows, x_rows, out, M, N, k_tiles, split.per_split, "v4 conv weight-gradient GEMM");
+    launch_gemm(ctx, plain, gathered, out, M, N, k_tiles, split.per_split,
+                "v4 conv weight-gradient GEMM");
   }
-  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(partial, split.count, int(M), int(N),
-                                                                 taps_are_rows, dw);
+  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(partial, split.count, int(M),
+                                                                 int(N), layout, O, taps, C, dw);
   check_launch("v4 sum_splits_kernel");
   column_sums(ctx, dy, g.pixels, O, db);
 }

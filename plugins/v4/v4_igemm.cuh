@@ -75,7 +75,9 @@ struct TileLoader {
 };
 
 template <int BN, class OperandA, class OperandB, class Epilogue>
-__global__ void __launch_bounds__(kBlockThreads, 1)
+// Tiles up to 64 wide fit two blocks per multiprocessor (<= 128 registers):
+// the second block's loads hide the first one's latency.
+__global__ void __launch_bounds__(kBlockThreads, BN <= 64 ? 2 : 1)
     igemm_kernel(const OperandA a, const OperandB b, const Epilogue epilogue, int k_tiles,
                  int k_tiles_per_split) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)

@@ -121,13 +121,14 @@ struct ChannelsOverPixels {
   }
 };
 
-// Rows = (tap, c), k = pixel: the transposed im2col matrix of x for a weight
+// Rows = (tap, c), k = pixel: the transposed im2col matrix of src for a weight
 // gradient, gathered on the fly like GatheredPixels (rows are consecutive
-// channels of one tap, so the warp's loads stay coalesced).
+// channels of one tap, so the warp's loads stay coalesced). sign -1 gathers dy
+// instead of x (the weight gradient gathers whichever has fewer channels).
 struct TapsOverPixels {
   const float* src;
   ConvGeometry g;
-  int channels, rows;  // rows = K * K * channels
+  int channels, rows, sign;  // rows = K * K * channels
   struct Row {
     int c, dh, dw;
     bool valid;
@@ -137,8 +138,8 @@ struct TapsOverPixels {
     if (out.valid) {
       const int tap = r / channels;
       out.c = r - tap * channels;
-      out.dh = tap / g.K - g.K / 2;
-      out.dw = tap % g.K - g.K / 2;
+      out.dh = sign * (tap / g.K - g.K / 2);
+      out.dw = sign * (tap % g.K - g.K / 2);
     }
     return out;
   }
