@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
+#include "common/parallel.hpp"
 #include "data/cifar_format.hpp"
 #include "data/random.hpp"
 
@@ -116,14 +116,11 @@ void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, si
       }
     }
   };
-  const size_t threads = std::min<size_t>(
-      {blocks, std::max(1u, std::thread::hardware_concurrency()), kMaxNoiseThreads});
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) {
-    pool.emplace_back(fill, blocks * t / threads, blocks * (t + 1) / threads);
-  }
-  fill(0, blocks / threads);
-  for (std::thread& thread : pool) thread.join();
+  const int threads = static_cast<int>(
+      std::min<int64_t>(resolve_thread_count(0), static_cast<int64_t>(kMaxNoiseThreads)));
+  parallel_chunks(threads, static_cast<int64_t>(blocks), [&](int64_t first, int64_t end) {
+    fill(static_cast<size_t>(first), static_cast<size_t>(end));
+  });
 }
 
 }  // namespace cae

@@ -1,11 +1,13 @@
 #include "io/output_lock.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <string>
 #include <utility>
 
@@ -33,10 +35,34 @@ bool still_named(int fd, const std::string& path) {
          by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
 }
 
+// Holds back SIGINT, SIGTERM and SIGHUP on this thread while alive: between
+// creating the lock file and registering it for the exit cleanup, a signal
+// would leave the file behind (seen under load in cli.reliability). A signal
+// that arrives meanwhile is delivered when the scope ends, after registration.
+class DeferTerminationSignals {
+ public:
+  DeferTerminationSignals() {
+    sigset_t deferred;
+    sigemptyset(&deferred);
+    for (int number : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&deferred, number);
+    active_ = ::pthread_sigmask(SIG_BLOCK, &deferred, &previous_) == 0;
+  }
+  ~DeferTerminationSignals() {
+    if (active_) ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  DeferTerminationSignals(const DeferTerminationSignals&) = delete;
+  DeferTerminationSignals& operator=(const DeferTerminationSignals&) = delete;
+
+ private:
+  sigset_t previous_{};
+  bool active_ = false;
+};
+
 }  // namespace
 
 OutputLock::OutputLock(std::string lock_path, const std::string& output)
     : lock_path_(std::move(lock_path)) {
+  const DeferTerminationSignals deferred;
   for (;;) {
     fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd_ < 0)

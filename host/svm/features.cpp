@@ -5,7 +5,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "svm/parallel.hpp"
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

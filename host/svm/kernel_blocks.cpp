@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "svm/parallel.hpp"
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "svm/parallel.hpp"
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

@@ -12,7 +12,7 @@
 #include "svm/kernel_blocks.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_scheduler.hpp"
-#include "svm/parallel.hpp"
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

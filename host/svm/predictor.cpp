@@ -5,7 +5,7 @@
 
 #include "plugin/per_device.hpp"
 #include "svm/kernel_blocks.hpp"
-#include "svm/parallel.hpp"
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

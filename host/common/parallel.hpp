@@ -1,5 +1,6 @@
-// A minimal fork-join helper for the host-side loops of svm/ (standardising,
-// voting): contiguous chunks of an index range on short-lived std::threads.
+// A minimal fork-join helper for the host's data-parallel loops (the SVM's
+// standardising and voting, input noise): contiguous chunks of an index range
+// on short-lived std::threads.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace cae::svm {
+namespace cae {
 
 // `requested` when positive, else the machine's hardware threads (at least 1).
 inline int resolve_thread_count(int requested) {
@@ -45,4 +46,4 @@ void parallel_chunks(int threads, int64_t count, const Body& body) {
   }
 }
 
-}  // namespace cae::svm
+}  // namespace cae
