@@ -5,8 +5,10 @@
 // A block is two warpgroups (256 threads) and owns a 128 x BN tile of D; each
 // warpgroup multiplies its 64 rows. K advances 64 at a time through two
 // shared-memory stages: while the tensor cores work on stage s (wgmma is
-// asynchronous), every thread loads, converts and stores the next K tile into
-// stage s ^ 1, then waits for the tensor cores. blockIdx.z selects a slice of
+// asynchronous), every thread converts the next K tile, whose loads it issued
+// one iteration earlier, stores it into stage s ^ 1, issues the loads of the
+// tile after it into registers, then waits for the tensor cores. Loads thus
+// have a whole iteration to arrive. blockIdx.z selects a slice of
 // the K tiles (split-K for the weight gradients, whose K is the pixel count).
 #pragma once
 
@@ -29,8 +31,8 @@ struct TileShape {
   static constexpr int accumulators = BN / 2;
 };
 
-// One tile's operand: every thread's chunks of ROWS x 64, fetched into
-// registers (fetch) and then written to a stage (store).
+// One tile's operand: every thread's chunks of ROWS x 64, loaded into
+// registers (load) and later converted and written to a stage (store).
 template <int ROWS, class Operand>
 struct TileLoader {
   static constexpr int kChunks = ROWS * kChunksPerRow;
@@ -39,7 +41,7 @@ struct TileLoader {
 
   const Operand op;  // by value: a kernel parameter whose address is taken would go to local memory
   typename Operand::Row rows[kPerThread];
-  uint4 staged[kPerThread];
+  typename Operand::Raw raw[kPerThread];
 
   // Thread t's chunk i is (row (t + 256 i) % ROWS, chunk (t + 256 i) / ROWS):
   // consecutive threads take consecutive rows (coalesced gathers, conflict-free
@@ -54,12 +56,12 @@ struct TileLoader {
   __device__ static bool owns(int i) {
     return kChunks % kBlockThreads == 0 || int(threadIdx.x) + i * kBlockThreads < kChunks;
   }
-  __device__ void fetch(int k_tile) {
+  __device__ void load(int k_tile) {
 #pragma unroll
     for (int i = 0; i < kPerThread; ++i) {
       if (owns(i)) {
         const int id = int(threadIdx.x) + i * kBlockThreads;
-        staged[i] = op.fetch(rows[i], k_tile * kTileK + (id / ROWS) * 8);
+        raw[i] = op.load(rows[i], k_tile * kTileK + (id / ROWS) * 8);
       }
     }
   }
@@ -68,7 +70,8 @@ struct TileLoader {
     for (int i = 0; i < kPerThread; ++i) {
       if (owns(i)) {
         const int id = int(threadIdx.x) + i * kBlockThreads;
-        *reinterpret_cast<uint4*>(tile + tile_offset(id % ROWS, id / ROWS)) = staged[i];
+        *reinterpret_cast<uint4*>(tile + tile_offset(id % ROWS, id / ROWS)) =
+            Operand::pack(raw[i]);
       }
     }
   }
@@ -95,12 +98,16 @@ __global__ void __launch_bounds__(kBlockThreads, BN <= 64 ? 2 : 1)
   for (int i = 0; i < Shape::accumulators; ++i) acc[i] = 0.0f;
 
   if (k_begin < k_end) {
-    load_a.fetch(k_begin);
-    load_b.fetch(k_begin);
+    load_a.load(k_begin);
+    load_b.load(k_begin);
     load_a.store(shared);
     load_b.store(shared + Shape::a_bytes);
     fence_shared_for_tensor_cores();
     __syncthreads();
+  }
+  if (k_begin + 1 < k_end) {
+    load_a.load(k_begin + 1);
+    load_b.load(k_begin + 1);
   }
   for (int kt = k_begin; kt < k_end; ++kt) {
     unsigned char* stage = shared + ((kt - k_begin) & 1) * Shape::stage_bytes;
@@ -117,11 +124,13 @@ __global__ void __launch_bounds__(kBlockThreads, BN <= 64 ? 2 : 1)
       // The other stage was last read by the previous step's wgmma, which
       // every warpgroup waited for before the barrier that ended that step.
       unsigned char* next = shared + ((kt + 1 - k_begin) & 1) * Shape::stage_bytes;
-      load_a.fetch(kt + 1);
-      load_b.fetch(kt + 1);
       load_a.store(next);
       load_b.store(next + Shape::a_bytes);
       fence_shared_for_tensor_cores();
+      if (kt + 2 < k_end) {
+        load_a.load(kt + 2);
+        load_b.load(kt + 2);
+      }
     }
     wgmma_wait_all();
     pin_accumulators(acc);

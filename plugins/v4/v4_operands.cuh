@@ -7,8 +7,11 @@
 //   Row row(int r)               what the thread needs to know about GEMM row r
 //                                (its pixel, or its tap and channel), computed
 //                                once before the K loop
-//   uint4 fetch(Row, int k0)     values k0 .. k0 + 7 of that row, BF16, with
+//   Raw load(Row, int k0)        values k0 .. k0 + 7 of that row as loaded, with
 //                                zeros outside the matrix and the image
+//   static uint4 pack(Raw)       the same 8 values as BF16 (16 bytes)
+// Loading and packing are apart so that the GEMM can issue the loads of one K
+// tile and convert them only an iteration later, when they have arrived.
 //
 // Convolutions are "same" convolutions (stride 1, pad K / 2) over NHWC
 // tensors; tap t = kh * K + kw shifts a pixel by (kh - K/2, kw - K/2), times
@@ -26,10 +29,21 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-__device__ __forceinline__ uint4 pack_chunk(const float (&v)[8]) {
-  return make_uint4(pack_bf16(v[0], v[1]), pack_bf16(v[2], v[3]), pack_bf16(v[4], v[5]),
-                    pack_bf16(v[6], v[7]));
+// Eight FP32 values of one chunk, as loaded.
+struct Floats8 {
+  float v[8];
+};
+
+__device__ __forceinline__ uint4 pack_chunk(const Floats8& f) {
+  return make_uint4(pack_bf16(f.v[0], f.v[1]), pack_bf16(f.v[2], f.v[3]),
+                    pack_bf16(f.v[4], f.v[5]), pack_bf16(f.v[6], f.v[7]));
 }
+
+// Raw and pack of the operands that read FP32 tensors (a macro, not a base
+// class: the operands stay aggregates, built with braces).
+#define CAE_V4_FP32_OPERAND \
+  using Raw = Floats8;      \
+  __device__ static uint4 pack(const Raw& raw) { return pack_chunk(raw); }
 
 // The image geometry every convolution operand shares.
 struct ConvGeometry {
@@ -40,6 +54,8 @@ struct ConvGeometry {
 // Rows = output pixels, k = tap * channels + c: the im2col matrix of `src`
 // ([pixels][channels]), gathered on the fly.
 struct GatheredPixels {
+  CAE_V4_FP32_OPERAND
+
   const float* src;
   ConvGeometry g;
   int channels, k_total, sign;
@@ -55,8 +71,9 @@ struct GatheredPixels {
     }
     return out;
   }
-  __device__ uint4 fetch(const Row& r, int k0) const {
-    float v[8];
+  __device__ Floats8 load(const Row& r, int k0) const {
+    Floats8 out;
+    float(&v)[8] = out.v;
     if (channels % 8 == 0) {
       // The 8 values are channels c0 .. c0 + 7 of one tap: two 16-byte loads.
       const int tap = k0 / channels, c0 = k0 - tap * channels;
@@ -81,20 +98,22 @@ struct GatheredPixels {
                    : 0.0f;
       }
     }
-    return pack_chunk(v);
+    return out;
   }
 };
 
 // Rows of a BF16 matrix prepared with rows and K padded with zeros to whole
 // tiles (the weights): one 16-byte load, no checks.
 struct PreparedRows {
+  using Raw = uint4;
+  __device__ static uint4 pack(const Raw& raw) { return raw; }
   const __nv_bfloat16* data;
   int ld;  // padded K
   struct Row {
     const __nv_bfloat16* at;
   };
   __device__ Row row(int r) const { return Row{data + int64_t(r) * ld}; }
-  __device__ uint4 fetch(const Row& r, int k0) const {
+  __device__ uint4 load(const Row& r, int k0) const {
     return __ldg(reinterpret_cast<const uint4*>(r.at + k0));
   }
 };
@@ -104,6 +123,8 @@ struct PreparedRows {
 // channel of 8 pixels; the lanes of a warp take consecutive channels, so each
 // of the 8 loads is one coalesced row segment, never a strided column read.
 struct ChannelsOverPixels {
+  CAE_V4_FP32_OPERAND
+
   const float* src;
   int channels, pixels;
   struct Row {
@@ -111,13 +132,14 @@ struct ChannelsOverPixels {
     bool valid;
   };
   __device__ Row row(int r) const { return Row{r, r < channels}; }
-  __device__ uint4 fetch(const Row& r, int k0) const {
-    float v[8];
+  __device__ Floats8 load(const Row& r, int k0) const {
+    Floats8 out;
+    float(&v)[8] = out.v;
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       v[j] = (r.valid && k0 + j < pixels) ? __ldg(src + int64_t(k0 + j) * channels + r.c) : 0.0f;
     }
-    return pack_chunk(v);
+    return out;
   }
 };
 
@@ -126,6 +148,8 @@ struct ChannelsOverPixels {
 // channels of one tap, so the warp's loads stay coalesced). sign -1 gathers dy
 // instead of x (the weight gradient gathers whichever has fewer channels).
 struct TapsOverPixels {
+  CAE_V4_FP32_OPERAND
+
   const float* src;
   ConvGeometry g;
   int channels, rows, sign;  // rows = K * K * channels
@@ -143,8 +167,9 @@ struct TapsOverPixels {
     }
     return out;
   }
-  __device__ uint4 fetch(const Row& r, int k0) const {
-    float v[8];
+  __device__ Floats8 load(const Row& r, int k0) const {
+    Floats8 out;
+    float(&v)[8] = out.v;
     if (g.W % 8 == 0 && k0 + 8 <= g.pixels) {
       // 8 pixels of one image row: one bounds check for the row, one per column.
       const int w0 = k0 % g.W, h = (k0 / g.W) % g.H;
@@ -164,7 +189,7 @@ struct TapsOverPixels {
                    : 0.0f;
       }
     }
-    return pack_chunk(v);
+    return out;
   }
 };
 
