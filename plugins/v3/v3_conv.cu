@@ -214,8 +214,8 @@ Reusable prepared_weights_of(Context& ctx, const ConvShape& s, cae_tensor_s& w, 
 
 }  // namespace
 
-void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                    cae_tensor_s& w, const float* b, float* y, bool relu) {
+void tf32_conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                         cae_tensor_s& w, const float* b, float* y, bool relu) {
   check_limits(d);
   const ConvShape s(d);
   DeviceConvExecutor ex(ctx);
@@ -228,8 +228,8 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
   if (weights.data) w.prepared_weights.version = w.version;
 }
 
-void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                          cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
   check_limits(d);
   const ConvShape s(d);
   DeviceConvExecutor ex(ctx);

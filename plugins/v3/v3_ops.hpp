@@ -17,11 +17,18 @@ void transpose_batched(Context& ctx, const float* src, float* dst, int64_t batch
 void boundary_to_stored(Context& ctx, const cae_plugin::Shape& s, const float* src, float* dst);
 void stored_to_boundary(Context& ctx, const cae_plugin::Shape& s, const float* src, float* dst);
 
-// v3_conv.cpp
+// The backend's convolutions, which the entry points call: each backend built
+// on this runtime defines them (v3: v3_convolutions.cpp, v4: plugins/v4).
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu);
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db);
+
+// v3_conv.cu: im2col (or taps) and cuBLASLt GEMMs on TF32 tensor cores.
+void tf32_conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                         cae_tensor_s& w, const float* b, float* y, bool relu);
+void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                          cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db);
 
 // v3_elementwise.cu
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count);

@@ -2,19 +2,27 @@
 //
 // With P = N*H*W pixels, T = K*K taps, NHWC tensors and weights w[o][t][c]:
 //   forward      y[P][O]   = gather(x, +1)[P][T*C] * Wf[O][T*C]^T, bias + ReLU fused;
-//                with few outputs (4 O <= C, the last decoder layer) the "taps"
-//                form instead: taps[P][T*O] = x[P][C] * Wt[T*O][C]^T (x read once,
-//                not T times), then y = bias + sum over t of taps shifted by tap t
+//                with few outputs (4 O <= C) the "taps" form instead:
+//                taps[P][T*O] = x[P][C] * Wt[T*O][C]^T (x read once, not T times),
+//                then y = bias + sum over t of taps shifted by tap t
 //   data grad    dx[P][C]  = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, Wd[c][t*O+o] = w[o][t][c]
 //   weight grad  dW        = dy^T[O][P] * gather(x, +1)^T[T*C][P]^T, or, when dy has
 //                fewer channels, x^T[C][P] * gather(dy, -1)^T[T*O][P]^T (the gathered
 //                operand is the one read T times); split along P, oriented so
-//                that the wider operand is the GEMM's M
+//                that the wider operand is the GEMM's M; both operands MN-major
 //   bias grad    db        = column sums of dy (v3's deterministic reduction)
-// The gathers happen inside the GEMM's operand loads (v4_operands.cuh): no
-// im2col matrix reaches device memory. Wf and Wd are BF16, zero-padded to
-// whole tiles, derived once per weight version and kept with the weight tensor.
+// The GEMMs read BF16 copies of x and dy (one conversion pass each per op) and
+// gather inside their operand copies (v4_operands.cuh): no im2col matrix
+// reaches device memory. Wf, Wd and Wt are BF16, zero-padded to whole tiles,
+// derived once per weight version and kept with the weight tensor.
 // Split-K partial sums are added in a fixed order: results are deterministic.
+//
+// Layers with a channel count that is not a multiple of 8 (the RGB layers of
+// the model: 3 channels) run v3's TF32 convolutions instead: their GEMMs are
+// too thin for a 16-byte chunk per row, they are bound by the bytes of their
+// wide side, which TF32 reads as it is while BF16 would add a conversion pass
+// (measured: docs/PERF.md, fifth session). Which path a layer takes depends on
+// its weight shape only, so a weight's prepared forms always belong to one.
 #include <cuda_bf16.h>
 
 #include <algorithm>
@@ -28,13 +36,14 @@
 namespace cae_v3 {
 namespace {
 
+using cae_v3::FastDivide;
 using cae_v4::BiasReluStore;
-using cae_v4::ChannelsOverPixels;
+using cae_v4::ChannelsByPixels;
 using cae_v4::ConvGeometry;
-using cae_v4::GatheredPixels;
 using cae_v4::MatrixStore;
-using cae_v4::PreparedRows;
-using cae_v4::TapsOverPixels;
+using cae_v4::PaddedRows;
+using cae_v4::PixelsByTapChannels;
+using cae_v4::TapChannelsByPixels;
 
 constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a bounds check
 
@@ -137,6 +146,16 @@ __global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O,
   }
 }
 
+// out = BF16 copy of in (count % 4 == 0; both 16-byte aligned): the operands of
+// the multi-stage GEMM, which copies BF16 chunks as they are.
+__global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count4;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const float4 v = in[e];
+    out[e] = make_uint2(cae_v4::pack_bf16(v.x, v.y), cae_v4::pack_bf16(v.z, v.w));
+  }
+}
+
 unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
 }
@@ -186,27 +205,37 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
 
 template <int BN, class A, class B, class E>
 void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
-                  int k_tiles, int per_split, const char* what) {
-  using Shape = cae_v4::TileShape<BN>;
+                        int k_tiles, int per_split, const char* what) {
+  using Shape = cae_v4::TileShape<BN, cae_v4::Stages<BN>::value>;
   auto* kernel = cae_v4::igemm_kernel<BN, A, B, E>;
   CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(Shape::shared_bytes)));
   const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
                   unsigned((k_tiles + per_split - 1) / per_split));
   kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(a, b, e, k_tiles,
-                                                                           per_split);
+                                                                               per_split);
   check_launch(what);
 }
 
 // The narrowest tile that covers N (wide N: 128-wide tiles side by side).
 template <class A, class B, class E>
 void launch_gemm(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
-                 int k_tiles, int per_split, const char* what) {
+                       int k_tiles, int per_split, const char* what) {
   if (N <= 16) return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
   if (N <= 32) return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
   if (N <= 64) return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
   return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
 }
+
+// Writes the BF16 copy of count floats (count % 8 == 0) into out.
+void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t count) {
+  to_bf16_kernel<<<flat_blocks(count / 4), 256, 0, ctx.stream>>>(
+      reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4);
+  check_launch("v4 to_bf16_kernel");
+}
+
+// Floats of scratch that hold count BF16 values.
+int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
 int tile_width(int64_t N) { return N <= 16 ? 16 : N <= 32 ? 32 : N <= 64 ? 64 : 128; }
 
@@ -226,75 +255,105 @@ KSplit split_k(const Context& ctx, int64_t M, int64_t N, int k_tiles) {
 }
 
 ConvGeometry geometry(const cae_plugin::ConvDims& d) {
-  return ConvGeometry{int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W)};
+  return cae_v4::make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
+
+// Layers whose channels do not come in whole 16-byte BF16 chunks.
+bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
 
 }  // namespace
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
+  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   require_hopper(ctx);
   check_limits(d);
   const WeightForms forms(d);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
   const ConvGeometry g = geometry(d);
-  const int taps = int(d.K * d.K);
-  if (taps_forward(d)) {
-    const ConvGeometry pointwise{g.H, g.W, 1, g.pixels};
-    const GatheredPixels a{x.data, pointwise, int(d.C), int(d.C), +1};
-    const PreparedRows bt{prepared + forms.forward_count() + forms.data_count(),
-                          int(forms.taps_ld)};
-    const int64_t width = taps * d.O;
-    float* tap_outputs = ctx.scratch.get(size_t(g.pixels) * size_t(width));
-    const MatrixStore out{tap_outputs, g.pixels, int(width), 0};
-    launch_gemm(ctx, a, bt, out, g.pixels, width, int(forms.taps_ld / cae_v4::kTileK),
-                int(forms.taps_ld / cae_v4::kTileK), "v4 conv per-tap GEMM");
-    tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, int(d.O),
-                                                                       b, relu, y);
+  const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
+  const bool by_taps = taps_forward(d);
+  const int64_t tap_width = int64_t(taps) * O;
+
+  // One scratch request per op: the BF16 copy of x, then the per-tap outputs.
+  ScratchLayout carve;
+  const size_t at_x = carve.add(bf16_floats(int64_t(g.pixels) * C));
+  const size_t at_taps = by_taps ? carve.add(int64_t(g.pixels) * tap_width) : 0;
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
+  convert_to_bf16(ctx, x.data, xb, int64_t(g.pixels) * C);
+
+  if (by_taps) {
+    const ConvGeometry pointwise = cae_v4::make_geometry(g.H, g.W, 1, g.pixels);
+    const PixelsByTapChannels a{xb, pointwise, C, C, +1, FastDivide(uint32_t(C))};
+    const PaddedRows bt{prepared + forms.forward_count() + forms.data_count(), int(forms.taps_ld)};
+    float* tap_outputs = scratch + at_taps;
+    const MatrixStore out{tap_outputs, g.pixels, int(tap_width), 0};
+    const int k_tiles = int(forms.taps_ld / cae_v4::kTileK);
+    launch_gemm(ctx, a, bt, out, g.pixels, tap_width, k_tiles, k_tiles, "v4 conv per-tap GEMM");
+    tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, O, b, relu,
+                                                                       y);
     check_launch("v4 tap_sum_kernel");
     return;
   }
-  const GatheredPixels a{x.data, g, int(d.C), taps * int(d.C), +1};
-  const PreparedRows bw{prepared, int(forms.forward_ld)};
-  const BiasReluStore out{y, b, g.pixels, int(d.O), relu};
-  launch_gemm(ctx, a, bw, out, g.pixels, d.O, int(forms.forward_ld / cae_v4::kTileK),
-              int(forms.forward_ld / cae_v4::kTileK), "v4 conv forward GEMM");
+  const PixelsByTapChannels a{xb, g, C, taps * C, +1, FastDivide(uint32_t(C))};
+  const PaddedRows bw{prepared, int(forms.forward_ld)};
+  const BiasReluStore out{y, b, g.pixels, O, relu};
+  const int k_tiles = int(forms.forward_ld / cae_v4::kTileK);
+  launch_gemm(ctx, a, bw, out, g.pixels, O, k_tiles, k_tiles, "v4 conv forward GEMM");
 }
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
   require_hopper(ctx);
   check_limits(d);
   const ConvGeometry g = geometry(d);
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
-  if (dx != nullptr) {
-    const WeightForms forms(d);
-    const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
-    const GatheredPixels a{dy, g, O, taps * O, -1};
-    const PreparedRows bw{prepared, int(forms.data_ld)};
-    const MatrixStore out{dx, g.pixels, C, 0};
-    launch_gemm(ctx, a, bw, out, g.pixels, C, int(forms.data_ld / cae_v4::kTileK),
-                int(forms.data_ld / cae_v4::kTileK), "v4 conv data-gradient GEMM");
-  }
+
+  // Weight gradient: gather the tensor with fewer channels (it is read T
+  // times); the wider operand is the GEMM's M.
   const int k_tiles = (g.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
-  // Gather the tensor with fewer channels (it is read T times); the wider
-  // operand is the GEMM's M.
   const bool gather_x = C <= O;
-  const TapsOverPixels gathered = gather_x ? TapsOverPixels{x.data, g, C, taps * C, +1}
-                                           : TapsOverPixels{dy, g, O, taps * O, -1};
-  const ChannelsOverPixels plain =
-      gather_x ? ChannelsOverPixels{dy, O, g.pixels} : ChannelsOverPixels{x.data, C, g.pixels};
-  const bool gathered_rows = gathered.rows >= plain.channels;
-  const int64_t M = gathered_rows ? gathered.rows : plain.channels;
-  const int64_t N = gathered_rows ? plain.channels : gathered.rows;
+  const int gathered_count = taps * (gather_x ? C : O), plain_count = gather_x ? O : C;
+  const bool gathered_rows = gathered_count >= plain_count;
+  const int64_t M = gathered_rows ? gathered_count : plain_count;
+  const int64_t N = gathered_rows ? plain_count : gathered_count;
   const GradientLayout layout =
       gather_x ? (gathered_rows ? GradientLayout::kTapChannelsByOutputs
                                 : GradientLayout::kOutputsByTapChannels)
                : (gathered_rows ? GradientLayout::kTapOutputsByChannels
                                 : GradientLayout::kChannelsByTapOutputs);
   const KSplit split = split_k(ctx, M, N, k_tiles);
-  // The scratch area (one get per op); the bias sums use the reduction area.
-  float* partial = ctx.scratch.get(size_t(split.count) * size_t(M * N));
+
+  // One scratch request per op: BF16 copies of dy and x, then the partials.
+  ScratchLayout carve;
+  const size_t at_dy = carve.add(bf16_floats(int64_t(g.pixels) * O));
+  const size_t at_x = carve.add(bf16_floats(int64_t(g.pixels) * C));
+  const size_t at_partial = carve.add(int64_t(split.count) * M * N);
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
+  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
+  float* partial = scratch + at_partial;
+  convert_to_bf16(ctx, dy, dyb, int64_t(g.pixels) * O);
+  convert_to_bf16(ctx, x.data, xb, int64_t(g.pixels) * C);
+  const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
+
+  if (dx != nullptr) {
+    const WeightForms forms(d);
+    const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
+    const PixelsByTapChannels a{dyb, g, O, taps * O, -1, by_O};
+    const PaddedRows bw{prepared, int(forms.data_ld)};
+    const MatrixStore out{dx, g.pixels, C, 0};
+    const int dx_tiles = int(forms.data_ld / cae_v4::kTileK);
+    launch_gemm(ctx, a, bw, out, g.pixels, C, dx_tiles, dx_tiles, "v4 conv data-gradient GEMM");
+  }
+
+  const TapChannelsByPixels gathered = gather_x
+                                           ? TapChannelsByPixels{xb, g, C, taps * C, +1, by_C}
+                                           : TapChannelsByPixels{dyb, g, O, taps * O, -1, by_O};
+  const ChannelsByPixels plain =
+      gather_x ? ChannelsByPixels{dyb, O, g.pixels} : ChannelsByPixels{xb, C, g.pixels};
   const MatrixStore out{partial, int(M), int(N), M * N};
   if (gathered_rows) {
     launch_gemm(ctx, gathered, plain, out, M, N, k_tiles, split.per_split,

@@ -1,19 +1,21 @@
 // v4's one GEMM kernel: D[M x N] = A[M x K] * B[N x K]^T on BF16 tensor cores
-// (wgmma, FP32 accumulators), with A and B produced by operand loaders
-// (v4_operands.cuh) and D consumed by an epilogue (v4_epilogues.cuh).
+// (wgmma, FP32 accumulators) with both operands copied from BF16 tensors into
+// shared memory by cp.async (v4_operands.cuh), and D consumed by an epilogue
+// (v4_epilogues.cuh). Without register staging or conversion on the way, a
+// thread keeps several K tiles of copies in flight while the tensor cores work.
+// (The first v4 converted FP32 operands on the way, so each tile passed
+// through registers and one was in flight: 55-110 TFLOP/s, docs/PERF.md.)
 //
-// A block is two warpgroups (256 threads) and owns a 128 x BN tile of D; each
-// warpgroup multiplies its 64 rows. K advances 64 at a time through two
-// shared-memory stages: while the tensor cores work on stage s (wgmma is
-// asynchronous), every thread converts the next K tile, whose loads it issued
-// one iteration earlier, stores it into stage s ^ 1, issues the loads of the
-// tile after it into registers, then waits for the tensor cores. Loads thus
-// have a whole iteration to arrive. blockIdx.z selects a slice of
-// the K tiles (split-K for the weight gradients, whose K is the pixel count).
+// A block is two warpgroups (256 threads) and owns a 128 x BN tile of D. K
+// advances 64 at a time through kStages shared-memory stages: at step i the
+// copies of tiles i + 1 .. i + kStages - 2 are in flight, tile i + kStages - 1
+// is issued into the stage that step i - 1 read, and the tensor cores
+// multiply tile i. blockIdx.z selects a slice of the K tiles (split-K).
 #pragma once
 
 #include <cstdint>
 
+#include "v4_async_copy.cuh"
 #include "v4_operands.cuh"
 #include "v4_wgmma.cuh"
 
@@ -22,119 +24,120 @@ namespace cae_v4 {
 constexpr int kBlockThreads = 256;
 constexpr int kTileM = 128;
 
-template <int BN>
+template <int BN, int kStages>
 struct TileShape {
   static constexpr uint32_t a_bytes = kTileM * kTileK * 2;
   static constexpr uint32_t b_bytes = BN * kTileK * 2;
   static constexpr uint32_t stage_bytes = a_bytes + b_bytes;
-  static constexpr uint32_t shared_bytes = 2 * stage_bytes;
-  static constexpr int accumulators = BN / 2;
+  static constexpr uint32_t shared_bytes = kStages * stage_bytes;
 };
 
-// One tile's operand: every thread's chunks of ROWS x 64, loaded into
-// registers (load) and later converted and written to a stage (store).
+// Stages per tile width: two blocks per multiprocessor fit in shared memory
+// (2 x 3 x 32 KiB for 128-wide tiles, 2 x 4 x 24 KiB for 64-wide ones).
+template <int BN>
+struct Stages {
+  static constexpr int value = BN >= 128 ? 3 : 4;
+};
+
+// One operand's copies for a ROWS x 64 tile: thread t issues chunks
+// f = t + 256 i. Consecutive f run along 8 lines first (8 rows of a K-major
+// tile, or 8 k of an MN-major one: 128 contiguous bytes of shared memory),
+// then along parts: a warp copies 8 lines x 4 parts, i.e. 64 contiguous bytes
+// of each of 8 pixels, with no bank conflicts on the shared-memory side.
 template <int ROWS, class Operand>
 struct TileLoader {
+  static constexpr int kParts = Operand::kMnMajor ? ROWS / 8 : kChunksPerRow;
   static constexpr int kChunks = ROWS * kChunksPerRow;
   static constexpr int kPerThread = (kChunks + kBlockThreads - 1) / kBlockThreads;
-  static_assert(kBlockThreads % ROWS == 0 || ROWS % kBlockThreads == 0, "row mapping");
 
   const Operand op;  // by value: a kernel parameter whose address is taken would go to local memory
-  typename Operand::Row rows[kPerThread];
-  typename Operand::Raw raw[kPerThread];
+  typename Operand::Slot slots[kPerThread];
+  uint32_t offsets[kPerThread];  // byte offset of the chunk in a tile
 
-  // Thread t's chunk i is (row (t + 256 i) % ROWS, chunk (t + 256 i) / ROWS):
-  // consecutive threads take consecutive rows (coalesced gathers, conflict-free
-  // stores), and each thread's rows stay the same for the whole K loop.
-  __device__ TileLoader(const Operand& operand, int row0) : op(operand) {
-#pragma unroll
-    for (int i = 0; i < kPerThread; ++i) {
-      const int id = int(threadIdx.x) + i * kBlockThreads;
-      rows[i] = op.row(row0 + id % ROWS);
-    }
-  }
   __device__ static bool owns(int i) {
-    return kChunks % kBlockThreads == 0 || int(threadIdx.x) + i * kBlockThreads < kChunks;
+    return kChunks % kBlockThreads == 0 ||
+           int(threadIdx.x) + i * kBlockThreads < kChunks;
   }
-  __device__ void load(int k_tile) {
+  __device__ TileLoader(const Operand& operand, int origin) : op(operand) {
 #pragma unroll
     for (int i = 0; i < kPerThread; ++i) {
-      if (owns(i)) {
-        const int id = int(threadIdx.x) + i * kBlockThreads;
-        raw[i] = op.load(rows[i], k_tile * kTileK + (id / ROWS) * 8);
-      }
+      const int f = int(threadIdx.x) + i * kBlockThreads;
+      const int rest = f / 8, part = rest % kParts, line = (rest / kParts) * 8 + f % 8;
+      if (owns(i)) slots[i] = op.slot(line, part, origin);
+      // Core matrix (row group, K chunk) at (group * 8 + chunk) * 128, its
+      // 8 lines 16 bytes apart: K-major line = row; MN-major line = k.
+      offsets[i] = Operand::kMnMajor
+                       ? (uint32_t(part) * 8 + uint32_t(line >> 3)) * kCoreMatrixBytes +
+                             uint32_t(line & 7) * 16
+                       : tile_offset(line, part);
     }
   }
-  __device__ void store(unsigned char* tile) const {
+  __device__ void issue(int k_tile, uint32_t tile) const {
 #pragma unroll
     for (int i = 0; i < kPerThread; ++i) {
       if (owns(i)) {
-        const int id = int(threadIdx.x) + i * kBlockThreads;
-        *reinterpret_cast<uint4*>(tile + tile_offset(id % ROWS, id / ROWS)) =
-            Operand::pack(raw[i]);
+        bool valid;
+        const void* source = op.source(slots[i], k_tile, valid);
+        copy_chunk_async<Operand::kCacheInL1>(tile + offsets[i], source, valid);
       }
     }
   }
 };
 
 template <int BN, class OperandA, class OperandB, class Epilogue>
-// Tiles up to 64 wide fit two blocks per multiprocessor (<= 128 registers):
-// the second block's loads hide the first one's latency.
-__global__ void __launch_bounds__(kBlockThreads, BN <= 64 ? 2 : 1)
+__global__ void __launch_bounds__(kBlockThreads, 2)
     igemm_kernel(const OperandA a, const OperandB b, const Epilogue epilogue, int k_tiles,
-                 int k_tiles_per_split) {
+                       int k_tiles_per_split) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Shape = TileShape<BN>;
+  constexpr int kStages = Stages<BN>::value;
+  using Shape = TileShape<BN, kStages>;
   extern __shared__ __align__(1024) unsigned char shared[];
   const int m0 = int(blockIdx.x) * kTileM, n0 = int(blockIdx.y) * BN;
   const int k_begin = int(blockIdx.z) * k_tiles_per_split;
-  const int k_end = min(k_begin + k_tiles_per_split, k_tiles);
+  const int tiles = min(k_begin + k_tiles_per_split, k_tiles) - k_begin;
   const int warpgroup = int(threadIdx.x) / 128;
+  const uint32_t base = shared_address(shared);
 
-  TileLoader<kTileM, OperandA> load_a(a, m0);
-  TileLoader<BN, OperandB> load_b(b, n0);
-  float acc[Shape::accumulators];
+  const TileLoader<kTileM, OperandA> load_a(a, m0);
+  const TileLoader<BN, OperandB> load_b(b, n0);
+  float acc[BN / 2];
 #pragma unroll
-  for (int i = 0; i < Shape::accumulators; ++i) acc[i] = 0.0f;
+  for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
 
-  if (k_begin < k_end) {
-    load_a.load(k_begin);
-    load_b.load(k_begin);
-    load_a.store(shared);
-    load_b.store(shared + Shape::a_bytes);
+  auto issue = [&](int i) {
+    const uint32_t stage = base + uint32_t(i % kStages) * Shape::stage_bytes;
+    load_a.issue(k_begin + i, stage);
+    load_b.issue(k_begin + i, stage + Shape::a_bytes);
+  };
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < tiles) issue(s);
+    commit_copies();
+  }
+  for (int i = 0; i < tiles; ++i) {
+    // Tile i's copies (this thread's) have landed; the fence hands them to
+    // the tensor cores' proxy, the barrier waits for every thread's, and also
+    // for every warpgroup to have finished step i - 1's wgmma (waited below),
+    // whose stage the next issue overwrites.
+    wait_copies<kStages - 2>();
     fence_shared_for_tensor_cores();
     __syncthreads();
-  }
-  if (k_begin + 1 < k_end) {
-    load_a.load(k_begin + 1);
-    load_b.load(k_begin + 1);
-  }
-  for (int kt = k_begin; kt < k_end; ++kt) {
-    unsigned char* stage = shared + ((kt - k_begin) & 1) * Shape::stage_bytes;
-    const uint32_t a_base = shared_address(stage) + uint32_t(warpgroup) * 8 * kRowGroupBytes;
-    const uint32_t b_base = shared_address(stage + Shape::a_bytes);
+    if (i + kStages - 1 < tiles) issue(i + kStages - 1);
+    commit_copies();
+
+    const uint32_t stage = base + uint32_t(i % kStages) * Shape::stage_bytes;
+    const uint32_t a_base = stage + uint32_t(warpgroup) * 8 * kRowGroupBytes;
+    const uint32_t b_base = stage + Shape::a_bytes;
     wgmma_fence();
 #pragma unroll
     for (int step = 0; step < kTileK / 16; ++step) {
-      Wgmma<BN>::run(acc, tile_descriptor(a_base + step * kStepBytes),
-                     tile_descriptor(b_base + step * kStepBytes));
+      Wgmma<BN, OperandA::kMnMajor, OperandB::kMnMajor>::run(
+          acc, tile_descriptor(a_base + step * kStepBytes),
+          tile_descriptor(b_base + step * kStepBytes));
     }
     wgmma_commit();
-    if (kt + 1 < k_end) {
-      // The other stage was last read by the previous step's wgmma, which
-      // every warpgroup waited for before the barrier that ended that step.
-      unsigned char* next = shared + ((kt + 1 - k_begin) & 1) * Shape::stage_bytes;
-      load_a.store(next);
-      load_b.store(next + Shape::a_bytes);
-      fence_shared_for_tensor_cores();
-      if (kt + 2 < k_end) {
-        load_a.load(kt + 2);
-        load_b.load(kt + 2);
-      }
-    }
     wgmma_wait_all();
     pin_accumulators(acc);
-    __syncthreads();
   }
 
   // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows

@@ -1,195 +1,177 @@
-// The operands of v4's implicit GEMMs: each reads FP32 activations (or BF16
-// prepared weights) straight from their tensors and hands the GEMM one
-// 16-byte chunk, 8 BF16 values of one tile row along K, at a time. No
-// im2col matrix is ever written: the gather is the operand load.
+// The operands of v4's implicit GEMMs (v4_igemm.cuh): BF16 NHWC tensors read
+// straight into shared memory by cp.async, 16 bytes (8 BF16 values) per copy,
+// with no register staging and no conversion on the way. No im2col matrix is
+// ever written: the gather is the copy.
 //
-// Every operand has the same two-step interface:
-//   Row row(int r)               what the thread needs to know about GEMM row r
-//                                (its pixel, or its tap and channel), computed
-//                                once before the K loop
-//   Raw load(Row, int k0)        values k0 .. k0 + 7 of that row as loaded, with
-//                                zeros outside the matrix and the image
-//   static uint4 pack(Raw)       the same 8 values as BF16 (16 bytes)
-// Loading and packing are apart so that the GEMM can issue the loads of one K
-// tile and convert them only an iteration later, when they have arrived.
+// A tile of R rows (the GEMM's M or N) by 64 values of K is cut into R * 8
+// chunks of 16 bytes. Where the 8 values of a chunk run decides the tile's
+// orientation, and so the wgmma transpose flag:
+//   K-major  (kMnMajor false): a chunk is 8 consecutive k of one row. Used by
+//            the forward and data-gradient GEMMs, whose K is (tap, channel):
+//            a chunk is 8 channels of one shifted pixel.
+//   MN-major (kMnMajor true):  a chunk is 8 consecutive rows at one k. Used by
+//            the weight gradient, whose K is the pixel: a chunk is again 8
+//            channels of one (shifted) pixel, so no GEMM reads a strided
+//            column: every copy is 16 contiguous bytes of an NHWC tensor.
+// Chunk coordinates: (line, part) = (row, k / 8) when K-major and
+// (k, row / 8) when MN-major; the loader maps threads to them.
 //
-// Convolutions are "same" convolutions (stride 1, pad K / 2) over NHWC
-// tensors; tap t = kh * K + kw shifts a pixel by (kh - K/2, kw - K/2), times
-// `sign` (-1 for the data gradient, which gathers dy the other way).
+// Each operand gives:
+//   Slot slot(int line, int part, int origin)   what stays fixed for this chunk
+//                                               position over the K loop
+//                                               (origin: the tile's first row)
+//   const void* source(const Slot&, int k_tile, bool& valid)
+//                                               the chunk's address in K tile
+//                                               k_tile; valid false: zeros
+//   kCacheInL1                                  whether the copy keeps the line
+//                                               in L1 (gathers re-read each
+//                                               pixel once per tap)
+// Every channel count is a multiple of 8 (the host sends narrower layers to
+// v3's TF32 convolutions), so a chunk never straddles two taps or pixels.
+// Convolutions are "same" (stride 1, pad K / 2); tap t shifts a pixel by
+// sign * (t / K - K / 2, t % K - K / 2); `sign` -1 gathers dy for gradients.
 #pragma once
 
 #include <cuda_bf16.h>
 
 #include <cstdint>
 
+#include "v3_fast_divide.cuh"
+
 namespace cae_v4 {
+
+using cae_v3::FastDivide;
 
 __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-// Eight FP32 values of one chunk, as loaded.
-struct Floats8 {
-  float v[8];
-};
-
-__device__ __forceinline__ uint4 pack_chunk(const Floats8& f) {
-  return make_uint4(pack_bf16(f.v[0], f.v[1]), pack_bf16(f.v[2], f.v[3]),
-                    pack_bf16(f.v[4], f.v[5]), pack_bf16(f.v[6], f.v[7]));
-}
-
-// Raw and pack of the operands that read FP32 tensors (a macro, not a base
-// class: the operands stay aggregates, built with braces).
-#define CAE_V4_FP32_OPERAND \
-  using Raw = Floats8;      \
-  __device__ static uint4 pack(const Raw& raw) { return pack_chunk(raw); }
-
-// The image geometry every convolution operand shares.
+// The image geometry every convolution operand shares; the divisions of the
+// index decoding by multiply-shift (they run once per chunk and K tile).
 struct ConvGeometry {
   int H, W, K, pixels;  // pixels = N * H * W
+  FastDivide by_H, by_W, by_K;
   __device__ bool inside(int h, int w) const { return h >= 0 && h < H && w >= 0 && w < W; }
+  // The shift of tap t times sign.
+  __device__ void shift(uint32_t tap, int sign, int& dh, int& dw) const {
+    uint32_t kh, kw;
+    by_K.split(tap, kh, kw);
+    dh = sign * (int(kh) - K / 2);
+    dw = sign * (int(kw) - K / 2);
+  }
+  __device__ void position(uint32_t p, int& h, int& w) const {
+    uint32_t rows, column, image, row;
+    by_W.split(p, rows, column);
+    by_H.split(rows, image, row);
+    h = int(row);
+    w = int(column);
+  }
 };
 
-// Rows = output pixels, k = tap * channels + c: the im2col matrix of `src`
-// ([pixels][channels]), gathered on the fly.
-struct GatheredPixels {
-  CAE_V4_FP32_OPERAND
+inline ConvGeometry make_geometry(int H, int W, int K, int pixels) {
+  return ConvGeometry{H, W, K, pixels, FastDivide(uint32_t(H)), FastDivide(uint32_t(W)),
+                      FastDivide(uint32_t(K))};
+}
 
-  const float* src;
+// Rows = pixels, k = tap * channels + c: im2col of an NHWC BF16 tensor.
+struct PixelsByTapChannels {
+  static constexpr bool kMnMajor = false, kCacheInL1 = true;
+  const __nv_bfloat16* src;
   ConvGeometry g;
   int channels, k_total, sign;
+  FastDivide by_channels;
 
-  struct Row {
-    int p, h, w;
+  struct Slot {
+    const __nv_bfloat16* pixel;
+    int h, w, k_offset;
   };
-  __device__ Row row(int r) const {
-    Row out{r, -1 << 20, 0};
-    if (r < g.pixels) {
-      out.w = r % g.W;
-      out.h = (r / g.W) % g.H;
+  __device__ Slot slot(int line, int part, int origin) const {
+    const int p = origin + line;
+    Slot s{src, -(1 << 20), 0, part * 8};  // h far outside: every chunk invalid
+    if (p < g.pixels) {
+      s.pixel = src + int64_t(p) * channels;
+      g.position(uint32_t(p), s.h, s.w);
     }
-    return out;
+    return s;
   }
-  __device__ Floats8 load(const Row& r, int k0) const {
-    Floats8 out;
-    float(&v)[8] = out.v;
-    if (channels % 8 == 0) {
-      // The 8 values are channels c0 .. c0 + 7 of one tap: two 16-byte loads.
-      const int tap = k0 / channels, c0 = k0 - tap * channels;
-      const int dh = sign * (tap / g.K - g.K / 2), dw = sign * (tap % g.K - g.K / 2);
-      if (k0 < k_total && g.inside(r.h + dh, r.w + dw)) {
-        const float4* at = reinterpret_cast<const float4*>(
-            src + int64_t(r.p + dh * g.W + dw) * channels + c0);
-        const float4 a = __ldg(at), b = __ldg(at + 1);
-        v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w;
-        v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
-      } else {
-#pragma unroll
-        for (int j = 0; j < 8; ++j) v[j] = 0.0f;
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const int k = k0 + j, tap = k / channels, c = k - tap * channels;
-        const int dh = sign * (tap / g.K - g.K / 2), dw = sign * (tap % g.K - g.K / 2);
-        v[j] = (k < k_total && g.inside(r.h + dh, r.w + dw))
-                   ? __ldg(src + int64_t(r.p + dh * g.W + dw) * channels + c)
-                   : 0.0f;
-      }
-    }
-    return out;
+  __device__ const void* source(const Slot& s, int k_tile, bool& valid) const {
+    const int k0 = k_tile * 64 + s.k_offset;
+    uint32_t tap, c0;
+    by_channels.split(uint32_t(k0), tap, c0);
+    int dh, dw;
+    g.shift(tap, sign, dh, dw);
+    valid = k0 < k_total && g.inside(s.h + dh, s.w + dw);
+    return valid ? static_cast<const void*>(s.pixel + (dh * g.W + dw) * channels + int(c0))
+                 : static_cast<const void*>(src);
   }
 };
 
-// Rows of a BF16 matrix prepared with rows and K padded with zeros to whole
-// tiles (the weights): one 16-byte load, no checks.
-struct PreparedRows {
-  using Raw = uint4;
-  __device__ static uint4 pack(const Raw& raw) { return raw; }
+// Rows of a BF16 matrix whose rows and K are padded with zeros to whole tiles
+// (the prepared weights): always valid.
+struct PaddedRows {
+  static constexpr bool kMnMajor = false, kCacheInL1 = false;
   const __nv_bfloat16* data;
-  int ld;  // padded K
-  struct Row {
+  int ld;
+  struct Slot {
     const __nv_bfloat16* at;
   };
-  __device__ Row row(int r) const { return Row{data + int64_t(r) * ld}; }
-  __device__ uint4 load(const Row& r, int k0) const {
-    return __ldg(reinterpret_cast<const uint4*>(r.at + k0));
+  __device__ Slot slot(int line, int part, int origin) const {
+    return Slot{data + int64_t(origin + line) * ld + part * 8};
+  }
+  __device__ const void* source(const Slot& s, int k_tile, bool& valid) const {
+    valid = true;
+    return s.at + k_tile * 64;
   }
 };
 
-// Rows = channels of `src` ([pixels][channels]), k = pixel: the transposed
-// activations (dy^T) of a weight gradient. The 8 values of a chunk are one
-// channel of 8 pixels; the lanes of a warp take consecutive channels, so each
-// of the 8 loads is one coalesced row segment, never a strided column read.
-struct ChannelsOverPixels {
-  CAE_V4_FP32_OPERAND
-
-  const float* src;
+// Rows = channels, k = pixel: an NHWC BF16 tensor read as its transpose.
+// MN-major: a chunk is channels c .. c + 7 of pixel k.
+struct ChannelsByPixels {
+  static constexpr bool kMnMajor = true, kCacheInL1 = false;
+  const __nv_bfloat16* src;
   int channels, pixels;
-  struct Row {
-    int c;
-    bool valid;
+  struct Slot {
+    int c, k_offset;
   };
-  __device__ Row row(int r) const { return Row{r, r < channels}; }
-  __device__ Floats8 load(const Row& r, int k0) const {
-    Floats8 out;
-    float(&v)[8] = out.v;
-#pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      v[j] = (r.valid && k0 + j < pixels) ? __ldg(src + int64_t(k0 + j) * channels + r.c) : 0.0f;
-    }
-    return out;
+  __device__ Slot slot(int line, int part, int origin) const {
+    return Slot{origin + part * 8, line};
+  }
+  __device__ const void* source(const Slot& s, int k_tile, bool& valid) const {
+    const int p = k_tile * 64 + s.k_offset;
+    valid = s.c < channels && p < pixels;
+    return valid ? static_cast<const void*>(src + int64_t(p) * channels + s.c)
+                 : static_cast<const void*>(src);
   }
 };
 
-// Rows = (tap, c), k = pixel: the transposed im2col matrix of src for a weight
-// gradient, gathered on the fly like GatheredPixels (rows are consecutive
-// channels of one tap, so the warp's loads stay coalesced). sign -1 gathers dy
-// instead of x (the weight gradient gathers whichever has fewer channels).
-struct TapsOverPixels {
-  CAE_V4_FP32_OPERAND
-
-  const float* src;
+// Rows = (tap, c), k = pixel: the transposed im2col of an NHWC BF16 tensor.
+// MN-major: a chunk is channels c .. c + 7 of pixel k shifted by the tap.
+struct TapChannelsByPixels {
+  static constexpr bool kMnMajor = true, kCacheInL1 = true;
+  const __nv_bfloat16* src;
   ConvGeometry g;
   int channels, rows, sign;  // rows = K * K * channels
-  struct Row {
-    int c, dh, dw;
-    bool valid;
+  FastDivide by_channels;
+  struct Slot {
+    int c, dh, dw, k_offset;  // rows past the matrix: dh far outside every image
   };
-  __device__ Row row(int r) const {
-    Row out{0, 0, 0, r < rows};
-    if (out.valid) {
-      const int tap = r / channels;
-      out.c = r - tap * channels;
-      out.dh = sign * (tap / g.K - g.K / 2);
-      out.dw = sign * (tap % g.K - g.K / 2);
-    }
-    return out;
+  __device__ Slot slot(int line, int part, int origin) const {
+    const int r = origin + part * 8;
+    uint32_t tap, c;
+    by_channels.split(uint32_t(r), tap, c);
+    Slot s{int(c), 0, 0, line};
+    g.shift(tap, sign, s.dh, s.dw);
+    if (r >= rows) s.dh = 1 << 20;
+    return s;
   }
-  __device__ Floats8 load(const Row& r, int k0) const {
-    Floats8 out;
-    float(&v)[8] = out.v;
-    if (g.W % 8 == 0 && k0 + 8 <= g.pixels) {
-      // 8 pixels of one image row: one bounds check for the row, one per column.
-      const int w0 = k0 % g.W, h = (k0 / g.W) % g.H;
-      const bool row_inside = r.valid && h + r.dh >= 0 && h + r.dh < g.H;
-      const float* base = src + int64_t(k0 + r.dh * g.W + r.dw) * channels + r.c;
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const int w = w0 + j + r.dw;
-        v[j] = (row_inside && w >= 0 && w < g.W) ? __ldg(base + int64_t(j) * channels) : 0.0f;
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const int p = k0 + j, w = p % g.W, h = (p / g.W) % g.H;
-        v[j] = (r.valid && p < g.pixels && g.inside(h + r.dh, w + r.dw))
-                   ? __ldg(src + int64_t(p + r.dh * g.W + r.dw) * channels + r.c)
-                   : 0.0f;
-      }
-    }
-    return out;
+  __device__ const void* source(const Slot& s, int k_tile, bool& valid) const {
+    const int p = k_tile * 64 + s.k_offset;
+    int h, w;
+    g.position(uint32_t(p), h, w);
+    valid = p < g.pixels && g.inside(h + s.dh, w + s.dw);
+    return valid ? static_cast<const void*>(src + int64_t(p + s.dh * g.W + s.dw) * channels + s.c)
+                 : static_cast<const void*>(src);
   }
 };
 
