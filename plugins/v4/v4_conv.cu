@@ -36,7 +36,6 @@
 namespace cae_v3 {
 namespace {
 
-using cae_v3::FastDivide;
 using cae_v4::BiasReluStore;
 using cae_v4::ChannelsByPixels;
 using cae_v4::ConvGeometry;
@@ -205,7 +204,7 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
 
 template <int BN, class A, class B, class E>
 void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
-                        int k_tiles, int per_split, const char* what) {
+                  int k_tiles, int per_split, const char* what) {
   using Shape = cae_v4::TileShape<BN, cae_v4::Stages<BN>::value>;
   auto* kernel = cae_v4::igemm_kernel<BN, A, B, E>;
   CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -213,18 +212,8 @@ void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, i
   const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
                   unsigned((k_tiles + per_split - 1) / per_split));
   kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(a, b, e, k_tiles,
-                                                                               per_split);
+                                                                           per_split);
   check_launch(what);
-}
-
-// The narrowest tile that covers N (wide N: 128-wide tiles side by side).
-template <class A, class B, class E>
-void launch_gemm(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
-                       int k_tiles, int per_split, const char* what) {
-  if (N <= 16) return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-  if (N <= 32) return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-  if (N <= 64) return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-  return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
 }
 
 // Writes the BF16 copy of count floats (count % 8 == 0) into out.
@@ -237,7 +226,19 @@ void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t 
 // Floats of scratch that hold count BF16 values.
 int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
+// The narrowest tile that covers N (wide N: 128-wide tiles side by side).
 int tile_width(int64_t N) { return N <= 16 ? 16 : N <= 32 ? 32 : N <= 64 ? 64 : 128; }
+
+template <class A, class B, class E>
+void launch_gemm(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
+                 int k_tiles, int per_split, const char* what) {
+  switch (tile_width(N)) {
+    case 16: return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    case 32: return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    case 64: return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    default: return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+  }
+}
 
 // How the K tiles of a weight gradient are cut: enough blocks for two per
 // multiprocessor, at least 4 K tiles each. count slices of per_split tiles
