@@ -32,6 +32,8 @@
 #include "v3_ops.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
+#include "v4_tensor_maps.hpp"
+#include "v4_tma_igemm.cuh"
 
 namespace cae_v3 {
 namespace {
@@ -42,6 +44,7 @@ using cae_v4::ConvGeometry;
 using cae_v4::MatrixStore;
 using cae_v4::PaddedRows;
 using cae_v4::PixelsByTapChannels;
+using cae_v4::TapBoxes;
 using cae_v4::TapChannelsByPixels;
 
 constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a bounds check
@@ -229,15 +232,82 @@ int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 // The narrowest tile that covers N (wide N: 128-wide tiles side by side).
 int tile_width(int64_t N) { return N <= 16 ? 16 : N <= 32 ? 32 : N <= 64 ? 64 : 128; }
 
+// Forward and data-gradient GEMMs have no split-K: when M is short (small
+// images, small batches), narrower tiles give every multiprocessor a block.
+int filling_width(const Context& ctx, int64_t M, int64_t N) {
+  int width = tile_width(N);
+  const int64_t row_tiles = (M + cae_v4::kTileM - 1) / cae_v4::kTileM;
+  while (width > 32 && row_tiles * ((N + width - 1) / width) < ctx.multiprocessors) width /= 2;
+  return width;
+}
+
 template <class A, class B, class E>
-void launch_gemm(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
-                 int k_tiles, int per_split, const char* what) {
-  switch (tile_width(N)) {
+void launch_gemm(Context& ctx, int width, const A& a, const B& b, const E& e, int64_t M,
+                 int64_t N, int k_tiles, int per_split, const char* what) {
+  switch (width) {
     case 16: return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
     case 32: return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
     case 64: return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
     default: return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
   }
+}
+
+// The box of whole image rows (or of whole small images) that holds a tile's
+// 128 consecutive pixels, when there is one and the channels come in 64s.
+struct TapBoxShape {
+  bool fits;
+  int rows, images;
+};
+TapBoxShape tap_box_shape(const cae_plugin::ConvDims& d, int64_t channels) {
+  const int64_t per_image = d.H * d.W;
+  if (channels % cae_v4::kTileK != 0 || cae_v4::kTileM % d.W != 0) return {false, 0, 0};
+  if (per_image % cae_v4::kTileM == 0) return {true, int(cae_v4::kTileM / d.W), 1};
+  if (cae_v4::kTileM % per_image == 0) return {true, int(d.H), int(cae_v4::kTileM / per_image)};
+  return {false, 0, 0};
+}
+
+template <int BN, class E>
+void launch_tma_width(Context& ctx, const CUtensorMap& a_map, const __nv_bfloat16* weights,
+                      int64_t weight_rows, int64_t weight_ld, const TapBoxes& boxes, const E& e,
+                      int64_t M, int64_t N, const char* what) {
+  using Shape = cae_v4::TmaTileShape<BN>;
+  auto* kernel = cae_v4::tma_igemm_kernel<BN, E>;
+  CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(Shape::shared_bytes)));
+  const CUtensorMap b_map = cae_v4::matrix_box_map(weights, weight_rows, weight_ld, BN);
+  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN));
+  kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(
+      a_map, b_map, boxes, e, int(weight_ld / cae_v4::kTileK));
+  check_launch(what);
+}
+
+// out[pixel][n] = sum over (tap, c) of src[pixel shifted by sign * tap][c] *
+// weights[n][tap * channels + c]: the forward (src = x) and data-gradient
+// (src = dy, sign -1) GEMMs. weights: weight_rows (a multiple of 256) rows of
+// weight_ld BF16 values, the K order (tap, channel).
+template <class E>
+void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
+                    const __nv_bfloat16* src, int channels, int sign,
+                    const __nv_bfloat16* weights, int64_t weight_rows, int64_t weight_ld,
+                    const E& e, int64_t N, const char* what) {
+  const int64_t M = g.pixels;
+  const int width = filling_width(ctx, M, N);
+  const TapBoxShape box = tap_box_shape(d, channels);
+  if (box.fits && width >= 32) {
+    const CUtensorMap a_map =
+        cae_v4::image_box_map(src, d.N, d.H, d.W, channels, box.rows, box.images);
+    const TapBoxes boxes{int(d.K), sign, channels / cae_v4::kTileK, int(d.H), int(d.W)};
+    switch (width) {
+      case 32: return launch_tma_width<32>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
+      case 64: return launch_tma_width<64>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
+      default: return launch_tma_width<128>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
+    }
+  }
+  const PixelsByTapChannels a{src, g, channels, int(d.K * d.K) * channels, sign,
+                              FastDivide(uint32_t(channels))};
+  const PaddedRows b{weights, int(weight_ld)};
+  const int k_tiles = int(weight_ld / cae_v4::kTileK);
+  launch_gemm(ctx, width, a, b, e, M, N, k_tiles, k_tiles, what);
 }
 
 // How the K tiles of a weight gradient are cut: enough blocks for two per
@@ -291,17 +361,16 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
     float* tap_outputs = scratch + at_taps;
     const MatrixStore out{tap_outputs, g.pixels, int(tap_width), 0};
     const int k_tiles = int(forms.taps_ld / cae_v4::kTileK);
-    launch_gemm(ctx, a, bt, out, g.pixels, tap_width, k_tiles, k_tiles, "v4 conv per-tap GEMM");
+    launch_gemm(ctx, tile_width(tap_width), a, bt, out, g.pixels, tap_width, k_tiles, k_tiles,
+                "v4 conv per-tap GEMM");
     tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, O, b, relu,
                                                                        y);
     check_launch("v4 tap_sum_kernel");
     return;
   }
-  const PixelsByTapChannels a{xb, g, C, taps * C, +1, FastDivide(uint32_t(C))};
-  const PaddedRows bw{prepared, int(forms.forward_ld)};
   const BiasReluStore out{y, b, g.pixels, O, relu};
-  const int k_tiles = int(forms.forward_ld / cae_v4::kTileK);
-  launch_gemm(ctx, a, bw, out, g.pixels, O, k_tiles, k_tiles, "v4 conv forward GEMM");
+  gathering_gemm(ctx, d, g, xb, C, +1, prepared, forms.forward_rows, forms.forward_ld, out, O,
+                 "v4 conv forward GEMM");
 }
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
@@ -343,11 +412,9 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
   if (dx != nullptr) {
     const WeightForms forms(d);
     const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
-    const PixelsByTapChannels a{dyb, g, O, taps * O, -1, by_O};
-    const PaddedRows bw{prepared, int(forms.data_ld)};
     const MatrixStore out{dx, g.pixels, C, 0};
-    const int dx_tiles = int(forms.data_ld / cae_v4::kTileK);
-    launch_gemm(ctx, a, bw, out, g.pixels, C, dx_tiles, dx_tiles, "v4 conv data-gradient GEMM");
+    gathering_gemm(ctx, d, g, dyb, O, -1, prepared, forms.data_rows, forms.data_ld, out, C,
+                   "v4 conv data-gradient GEMM");
   }
 
   const TapChannelsByPixels gathered = gather_x
@@ -357,10 +424,10 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
       gather_x ? ChannelsByPixels{dyb, O, g.pixels} : ChannelsByPixels{xb, C, g.pixels};
   const MatrixStore out{partial, int(M), int(N), M * N};
   if (gathered_rows) {
-    launch_gemm(ctx, gathered, plain, out, M, N, k_tiles, split.per_split,
+    launch_gemm(ctx, tile_width(N), gathered, plain, out, M, N, k_tiles, split.per_split,
                 "v4 conv weight-gradient GEMM");
   } else {
-    launch_gemm(ctx, plain, gathered, out, M, N, k_tiles, split.per_split,
+    launch_gemm(ctx, tile_width(N), plain, gathered, out, M, N, k_tiles, split.per_split,
                 "v4 conv weight-gradient GEMM");
   }
   sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(partial, split.count, int(M),

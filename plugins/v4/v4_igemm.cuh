@@ -84,6 +84,24 @@ struct TileLoader {
   }
 };
 
+// Hands a warpgroup's 64 x BN accumulators to the epilogue. Accumulator
+// layout of m64nNk16: warp w of the warpgroup holds rows 16 w + lane / 4 and
+// + 8; each 8-column group j holds columns 8 j + 2 (lane % 4) and + 1, as
+// acc[4 j .. 4 j + 3].
+template <int BN, class Epilogue>
+__device__ __forceinline__ void store_accumulators(const float (&acc)[BN / 2],
+                                                   const Epilogue& epilogue, int m0, int n0,
+                                                   int warpgroup) {
+  const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) % 128) / 32;
+  const int row = m0 + warpgroup * 64 + warp * 16 + lane / 4;
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int col = n0 + j * 8 + 2 * (lane % 4);
+    epilogue.store(row, col, acc[4 * j + 0], acc[4 * j + 1]);
+    epilogue.store(row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+  }
+}
+
 template <int BN, class OperandA, class OperandB, class Epilogue>
 __global__ void __launch_bounds__(kBlockThreads, 2)
     igemm_kernel(const OperandA a, const OperandB b, const Epilogue epilogue, int k_tiles,
@@ -140,17 +158,7 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
     pin_accumulators(acc);
   }
 
-  // Accumulator layout of m64nNk16: warp w of the warpgroup holds rows
-  // 16 w + lane / 4 and + 8; each 8-column group j holds columns
-  // 8 j + 2 (lane % 4) and + 1, as acc[4 j .. 4 j + 3].
-  const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) % 128) / 32;
-  const int row = m0 + warpgroup * 64 + warp * 16 + lane / 4;
-#pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    const int col = n0 + j * 8 + 2 * (lane % 4);
-    epilogue.store(row, col, acc[4 * j + 0], acc[4 * j + 1]);
-    epilogue.store(row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
-  }
+  store_accumulators<BN>(acc, epilogue, m0, n0, warpgroup);
 #else
   // Built for sm_90a only; other devices are refused before any launch.
   (void)a, (void)b, (void)epilogue, (void)k_tiles, (void)k_tiles_per_split;
