@@ -1,0 +1,26 @@
+#!/bin/bash
+# Device run 25 (one H200), the commit of run 24 (v4's TMA GEMM): bench beside v3 and PyTorch
+# (same call), 40-seed sweep, compute-sanitizer on v4 (4 tools x 3 workloads), loss curves
+# (seeds 1 and 3) and the full pipeline with v4.
+cd "$(dirname "$0")/.." || exit 1
+start=$(date +%s)
+R=/tmp/r25; mkdir -p $R
+t() { echo "[$(( $(date +%s) - start )) s] $*" | tee -a $R/summary.txt; }
+tar -xJf .devcarry/build.tar.xz
+export LD_LIBRARY_PATH=$PWD/.devbuild/runtime-libs; source tests/gpu/find-nccl.sh
+B=$PWD/.devbuild/bin
+python3 .devcarry/unpack.py /tmp/cifar > /dev/null 2>&1 &
+for b in 256 64; do
+  timeout 120 $B/cae bench --backend v3,v4 --batch $b --images 50000 --repeats 5 --json $R/bench-$b.json > $R/bench-$b.log 2>&1; t "bench b$b rc=$? $(grep -A3 'one epoch' $R/bench-$b.log | tail -2 | tr -s ' ' | tr '\n' '|')"
+done
+timeout 200 python3 tests/gpu/torch_reference.py --batch 256 64 --configs bf16-compile > $R/torch.log 2>&1; t "torch rc=$? $(grep -o 'bf16.*s/epoch' $R/torch.log | tr '\n' ';')"
+timeout 150 $B/cae-conformance --backend v4 --sweep 40 --jobs 8 > $R/sweep.log 2>&1; t "sweep rc=$? $(tail -1 $R/sweep.log)"
+wait
+( OUT=$R/s BACKENDS="v4" JOBS=6 TIMEOUT=200 TRAIN_SAMPLES=64 TEST_SAMPLES=32 timeout 230 tests/gpu/run-sanitizers.sh .devbuild > $R/san.log 2>&1; t "sanitizers rc=$?" ) &
+for s in 1 3; do
+  timeout 60 $B/cae train --backend v4 --data /tmp/cifar --epochs 5 --seed $s --out /tmp/v4-$s.ckpt > $R/train-v4-$s.log 2>&1
+  t "train v4 seed $s rc=$? $(grep -o 'train loss [0-9.]*' $R/train-v4-$s.log | cut -d' ' -f3 | tr '\n' ' ')"
+done
+timeout 150 $B/cae pipeline --backend v4 --data /tmp/cifar --out /tmp/pipe-v4 > $R/pipe-v4.log 2>&1; t "pipeline v4 rc=$? $(grep -iE 'accuracy' $R/pipe-v4.log | tr '\n' ' ' | cut -c1-240)"
+wait
+cp $R/summary.txt $R/san.log $R/bench-* $R/torch.log $R/sweep.log $R/pipe-v4.log $OUT/ 2>/dev/null
