@@ -44,8 +44,9 @@ using cae_v4::ConvGeometry;
 using cae_v4::MatrixStore;
 using cae_v4::PaddedRows;
 using cae_v4::PixelsByTapChannels;
-using cae_v4::TapBoxes;
 using cae_v4::TapChannelsByPixels;
+using cae_v4::TapShiftedPixels;
+using cae_v4::TapShiftedRows;
 
 constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a bounds check
 
@@ -118,8 +119,12 @@ __global__ void sum_splits_kernel(const float* partial, int splits, int rows, in
     const int r = int(e / cols), k = int(e % cols);
     int64_t at = 0;
     switch (layout) {
-      case GradientLayout::kOutputsByTapChannels: at = e; break;
-      case GradientLayout::kTapChannelsByOutputs: at = int64_t(k) * taps * C + r; break;
+      case GradientLayout::kOutputsByTapChannels:
+        at = e;
+        break;
+      case GradientLayout::kTapChannelsByOutputs:
+        at = int64_t(k) * taps * C + r;
+        break;
       case GradientLayout::kChannelsByTapOutputs:
         at = (int64_t(k % O) * taps + k / O) * C + r;
         break;
@@ -132,8 +137,8 @@ __global__ void sum_splits_kernel(const float* partial, int splits, int rows, in
 }
 
 // y[p][o] = bias[o] + sum over taps t of taps[p shifted by t][t*O+o] (inside the image).
-__global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O,
-                               const float* bias, bool relu, float* y) {
+__global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O, const float* bias,
+                               bool relu, float* y) {
   const int T = g.K * g.K;
   const int64_t count = int64_t(g.pixels) * O;
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
@@ -142,7 +147,8 @@ __global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O,
     float v = bias[o];
     for (int t = 0; t < T; ++t) {
       const int dh = t / g.K - g.K / 2, dw = t % g.K - g.K / 2;
-      if (g.inside(h + dh, w + dw)) v += tap_outputs[int64_t(p + dh * g.W + dw) * T * O + t * O + o];
+      if (g.inside(h + dh, w + dw))
+        v += tap_outputs[int64_t(p + dh * g.W + dw) * T * O + t * O + o];
     }
     y[e] = relu ? fmaxf(v, 0.0f) : v;
   }
@@ -169,8 +175,9 @@ void require_hopper(const Context& ctx) {
   if (major != 9 || minor != 0) {
     cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
                      "v4's convolutions are built for sm_90a (Hopper, compute capability 9.0); "
-                     "device " + std::to_string(ctx.device) + " is " + std::to_string(major) +
-                         "." + std::to_string(minor));
+                     "device " +
+                         std::to_string(ctx.device) + " is " + std::to_string(major) + "." +
+                         std::to_string(minor));
   }
 }
 
@@ -242,13 +249,17 @@ int filling_width(const Context& ctx, int64_t M, int64_t N) {
 }
 
 template <class A, class B, class E>
-void launch_gemm(Context& ctx, int width, const A& a, const B& b, const E& e, int64_t M,
-                 int64_t N, int k_tiles, int per_split, const char* what) {
+void launch_gemm(Context& ctx, int width, const A& a, const B& b, const E& e, int64_t M, int64_t N,
+                 int k_tiles, int per_split, const char* what) {
   switch (width) {
-    case 16: return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-    case 32: return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-    case 64: return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
-    default: return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    case 16:
+      return launch_width<16>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    case 32:
+      return launch_width<32>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    case 64:
+      return launch_width<64>(ctx, a, b, e, M, N, k_tiles, per_split, what);
+    default:
+      return launch_width<128>(ctx, a, b, e, M, N, k_tiles, per_split, what);
   }
 }
 
@@ -262,22 +273,44 @@ TapBoxShape tap_box_shape(const cae_plugin::ConvDims& d, int64_t channels) {
   const int64_t per_image = d.H * d.W;
   if (channels % cae_v4::kTileK != 0 || cae_v4::kTileM % d.W != 0) return {false, 0, 0};
   if (per_image % cae_v4::kTileM == 0) return {true, int(cae_v4::kTileM / d.W), 1};
-  if (cae_v4::kTileM % per_image == 0) return {true, int(d.H), int(cae_v4::kTileM / per_image)};
+  if (cae_v4::kTileM % per_image == 0 && cae_v4::kTileM / per_image <= d.N) {
+    return {true, int(d.H), int(cae_v4::kTileM / per_image)};
+  }
   return {false, 0, 0};
 }
 
-template <int BN, class E>
-void launch_tma_width(Context& ctx, const CUtensorMap& a_map, const __nv_bfloat16* weights,
-                      int64_t weight_rows, int64_t weight_ld, const TapBoxes& boxes, const E& e,
-                      int64_t M, int64_t N, const char* what) {
+// The TMA weight gradient's boxes (TapShiftedPixels): a K tile of 64 pixels
+// is whole image rows (or whole small images), dy's channels come in boxes of
+// 64, and an N tile of `width` channels of x stays inside one tap.
+struct PixelBoxShape {
+  bool fits;
+  int rows, images, width;
+};
+PixelBoxShape pixel_box_shape(const cae_plugin::ConvDims& d) {
+  const int64_t per_image = d.H * d.W;
+  const int width = d.C % 128 == 0 ? 128 : 64;
+  if (d.C % 64 != 0 || d.O % 64 != 0 || cae_v4::kTileK % d.W != 0) {
+    return {false, 0, 0, 0};
+  }
+  if (per_image % cae_v4::kTileK == 0) return {true, int(cae_v4::kTileK / d.W), 1, width};
+  if (cae_v4::kTileK % per_image == 0 && cae_v4::kTileK / per_image <= d.N) {
+    return {true, int(d.H), int(cae_v4::kTileK / per_image), width};
+  }
+  return {false, 0, 0, 0};
+}
+
+template <int BN, class Loads, class E>
+void launch_tma(Context& ctx, const CUtensorMap& a_map, const CUtensorMap& b_map,
+                const Loads& loads, const E& e, int64_t M, int64_t N, int k_tiles, int per_split,
+                const char* what) {
   using Shape = cae_v4::TmaTileShape<BN>;
-  auto* kernel = cae_v4::tma_igemm_kernel<BN, E>;
+  auto* kernel = cae_v4::tma_igemm_kernel<BN, Loads, E>;
   CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(Shape::shared_bytes)));
-  const CUtensorMap b_map = cae_v4::matrix_box_map(weights, weight_rows, weight_ld, BN);
-  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN));
-  kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(
-      a_map, b_map, boxes, e, int(weight_ld / cae_v4::kTileK));
+  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
+                  unsigned((k_tiles + per_split - 1) / per_split));
+  kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(a_map, b_map, loads, e,
+                                                                           k_tiles, per_split);
   check_launch(what);
 }
 
@@ -287,24 +320,31 @@ void launch_tma_width(Context& ctx, const CUtensorMap& a_map, const __nv_bfloat1
 // weight_ld BF16 values, the K order (tap, channel).
 template <class E>
 void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
-                    const __nv_bfloat16* src, int channels, int sign,
-                    const __nv_bfloat16* weights, int64_t weight_rows, int64_t weight_ld,
-                    const E& e, int64_t N, const char* what) {
+                    const __nv_bfloat16* src, int channels, int sign, const __nv_bfloat16* weights,
+                    int64_t weight_rows, int64_t weight_ld, const E& e, int64_t N,
+                    const char* what) {
   const int64_t M = g.pixels;
   const int width = filling_width(ctx, M, N);
   const TapBoxShape box = tap_box_shape(d, channels);
   if (box.fits && width >= 32) {
     const CUtensorMap a_map =
         cae_v4::image_box_map(src, d.N, d.H, d.W, channels, box.rows, box.images);
-    const TapBoxes boxes{int(d.K), sign, channels / cae_v4::kTileK, int(d.H), int(d.W)};
+    const TapShiftedRows rows{int(d.K), sign, channels / cae_v4::kTileK, int(d.H), int(d.W)};
+    const int k_tiles = int(weight_ld / cae_v4::kTileK);
+    auto b_map = [&](int box_rows) {
+      return cae_v4::matrix_box_map(weights, weight_rows, weight_ld, box_rows);
+    };
     switch (width) {
-      case 32: return launch_tma_width<32>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
-      case 64: return launch_tma_width<64>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
-      default: return launch_tma_width<128>(ctx, a_map, weights, weight_rows, weight_ld, boxes, e, M, N, what);
+      case 32:
+        return launch_tma<32>(ctx, a_map, b_map(32), rows, e, M, N, k_tiles, k_tiles, what);
+      case 64:
+        return launch_tma<64>(ctx, a_map, b_map(64), rows, e, M, N, k_tiles, k_tiles, what);
+      default:
+        return launch_tma<128>(ctx, a_map, b_map(128), rows, e, M, N, k_tiles, k_tiles, what);
     }
   }
-  const PixelsByTapChannels a{src, g, channels, int(d.K * d.K) * channels, sign,
-                              FastDivide(uint32_t(channels))};
+  const PixelsByTapChannels a{
+      src, g, channels, int(d.K * d.K) * channels, sign, FastDivide(uint32_t(channels))};
   const PaddedRows b{weights, int(weight_ld)};
   const int k_tiles = int(weight_ld / cae_v4::kTileK);
   launch_gemm(ctx, width, a, b, e, M, N, k_tiles, k_tiles, what);
@@ -316,9 +356,8 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 struct KSplit {
   int per_split, count;
 };
-KSplit split_k(const Context& ctx, int64_t M, int64_t N, int k_tiles) {
-  const int64_t tiles = ((M + cae_v4::kTileM - 1) / cae_v4::kTileM) *
-                        ((N + tile_width(N) - 1) / tile_width(N));
+KSplit split_k(const Context& ctx, int64_t M, int64_t N, int width, int k_tiles) {
+  const int64_t tiles = ((M + cae_v4::kTileM - 1) / cae_v4::kTileM) * ((N + width - 1) / width);
   const int64_t wanted = (2 * int64_t(ctx.multiprocessors) + tiles - 1) / tiles;
   const int splits = int(std::max<int64_t>(1, std::min<int64_t>(wanted, k_tiles / 4)));
   const int per_split = (k_tiles + splits - 1) / splits;
@@ -364,7 +403,7 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
     launch_gemm(ctx, tile_width(tap_width), a, bt, out, g.pixels, tap_width, k_tiles, k_tiles,
                 "v4 conv per-tap GEMM");
     tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, O, b, relu,
-                                                                       y);
+                                                                        y);
     check_launch("v4 tap_sum_kernel");
     return;
   }
@@ -373,28 +412,78 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
                  "v4 conv forward GEMM");
 }
 
-void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
-  require_hopper(ctx);
-  check_limits(d);
-  const ConvGeometry g = geometry(d);
+namespace {
+
+// dx[P][C] = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, dyb the BF16 NHWC copy of dy.
+void data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
+                   cae_tensor_s& w, const __nv_bfloat16* dyb, float* dx) {
+  const WeightForms forms(d);
+  const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
+  const MatrixStore out{dx, g.pixels, int(d.C), 0};
+  gathering_gemm(ctx, d, g, dyb, int(d.O), -1, prepared, forms.data_rows, forms.data_ld, out, d.C,
+                 "v4 conv data-gradient GEMM");
+}
+
+// The weight gradient on the TMA GEMM: dW[o][t*C+c] (its own layout) =
+// dy^T[O][P] * (x shifted by t)^T[C][P]^T, both operands read as MN-major
+// boxes of the BF16 NHWC copies; K = P split so that the grid fills the GPU.
+void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
+                    const PixelBoxShape& box, const cae_tensor_s& x, cae_tensor_s& w,
+                    const float* dy, float* dx, float* dw, float* db) {
+  const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
+  const int64_t P = g.pixels, M = O, N = int64_t(taps) * C;
+  const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
+  const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
+
+  // One scratch request per op: BF16 copies of dy and x, then the partials.
+  ScratchLayout carve;
+  const size_t at_dy = carve.add(bf16_floats(P * O));
+  const size_t at_x = carve.add(bf16_floats(P * C));
+  const size_t at_partial = carve.add(int64_t(split.count) * M * N);
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
+  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
+  float* partial = scratch + at_partial;
+  convert_to_bf16(ctx, dy, dyb, P * O);
+  convert_to_bf16(ctx, x.data, xb, P * C);
+  if (dx != nullptr) data_gradient(ctx, d, g, w, dyb, dx);
+
+  const CUtensorMap a_map = cae_v4::image_box_map(dyb, d.N, d.H, d.W, O, box.rows, box.images);
+  const CUtensorMap b_map = cae_v4::image_box_map(xb, d.N, d.H, d.W, C, box.rows, box.images);
+  const TapShiftedPixels loads{int(d.K), C, int(d.H), int(d.W), box.width / 64};
+  const MatrixStore out{partial, int(M), int(N), M * N};
+  if (box.width == 128) {
+    launch_tma<128>(ctx, a_map, b_map, loads, out, M, N, k_tiles, split.per_split,
+                    "v4 conv weight-gradient TMA GEMM");
+  } else {
+    launch_tma<64>(ctx, a_map, b_map, loads, out, M, N, k_tiles, split.per_split,
+                   "v4 conv weight-gradient TMA GEMM");
+  }
+  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(
+      partial, split.count, int(M), int(N), GradientLayout::kOutputsByTapChannels, O, taps, C, dw);
+  check_launch("v4 sum_splits_kernel");
+  column_sums(ctx, dy, g.pixels, O, db);
+}
+
+// The weight gradient on the cp.async GEMM, for shapes no box fits.
+void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
+                      const cae_tensor_s& x, cae_tensor_s& w, const float* dy, float* dx, float* dw,
+                      float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
 
-  // Weight gradient: gather the tensor with fewer channels (it is read T
-  // times); the wider operand is the GEMM's M.
+  // Gather the tensor with fewer channels (it is read T times); the wider
+  // operand is the GEMM's M.
   const int k_tiles = (g.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
   const bool gather_x = C <= O;
   const int gathered_count = taps * (gather_x ? C : O), plain_count = gather_x ? O : C;
   const bool gathered_rows = gathered_count >= plain_count;
   const int64_t M = gathered_rows ? gathered_count : plain_count;
   const int64_t N = gathered_rows ? plain_count : gathered_count;
-  const GradientLayout layout =
-      gather_x ? (gathered_rows ? GradientLayout::kTapChannelsByOutputs
-                                : GradientLayout::kOutputsByTapChannels)
-               : (gathered_rows ? GradientLayout::kTapOutputsByChannels
-                                : GradientLayout::kChannelsByTapOutputs);
-  const KSplit split = split_k(ctx, M, N, k_tiles);
+  const GradientLayout layout = gather_x ? (gathered_rows ? GradientLayout::kTapChannelsByOutputs
+                                                          : GradientLayout::kOutputsByTapChannels)
+                                         : (gathered_rows ? GradientLayout::kTapOutputsByChannels
+                                                          : GradientLayout::kChannelsByTapOutputs);
+  const KSplit split = split_k(ctx, M, N, tile_width(N), k_tiles);
 
   // One scratch request per op: BF16 copies of dy and x, then the partials.
   ScratchLayout carve;
@@ -408,14 +497,7 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
   convert_to_bf16(ctx, dy, dyb, int64_t(g.pixels) * O);
   convert_to_bf16(ctx, x.data, xb, int64_t(g.pixels) * C);
   const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
-
-  if (dx != nullptr) {
-    const WeightForms forms(d);
-    const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
-    const MatrixStore out{dx, g.pixels, C, 0};
-    gathering_gemm(ctx, d, g, dyb, O, -1, prepared, forms.data_rows, forms.data_ld, out, C,
-                   "v4 conv data-gradient GEMM");
-  }
+  if (dx != nullptr) data_gradient(ctx, d, g, w, dyb, dx);
 
   const TapChannelsByPixels gathered = gather_x
                                            ? TapChannelsByPixels{xb, g, C, taps * C, +1, by_C}
@@ -431,9 +513,22 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
                 "v4 conv weight-gradient GEMM");
   }
   sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(partial, split.count, int(M),
-                                                                 int(N), layout, O, taps, C, dw);
+                                                                int(N), layout, O, taps, C, dw);
   check_launch("v4 sum_splits_kernel");
   column_sums(ctx, dy, g.pixels, O, db);
+}
+
+}  // namespace
+
+void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+  require_hopper(ctx);
+  check_limits(d);
+  const ConvGeometry g = geometry(d);
+  const PixelBoxShape box = pixel_box_shape(d);
+  if (box.fits) return boxed_backward(ctx, d, g, box, x, w, dy, dx, dw, db);
+  chunked_backward(ctx, d, g, x, w, dy, dx, dw, db);
 }
 
 }  // namespace cae_v3

@@ -3,8 +3,8 @@
 // require libcuda at link time (the driver is loaded when the runtime starts).
 #include "v4_tensor_maps.hpp"
 
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 
 #include <string>
 
@@ -17,12 +17,13 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_function() {
   static const PFN_cuTensorMapEncodeTiled_v12000 function = [] {
     void* found = nullptr;
     cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t error = cudaGetDriverEntryPointByVersion(
-        "cuTensorMapEncodeTiled", &found, 12000, cudaEnableDefault, &status);
+    const cudaError_t error = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &found,
+                                                               12000, cudaEnableDefault, &status);
     if (error != cudaSuccess || status != cudaDriverEntryPointSuccess || found == nullptr) {
       cae_plugin::fail(CAE_STATUS_DEVICE_ERROR,
                        "v4: the CUDA driver has no cuTensorMapEncodeTiled (needs CUDA 12 or "
-                       "later): " + std::string(cudaGetErrorString(error)));
+                       "later): " +
+                           std::string(cudaGetErrorString(error)));
     }
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(found);
   }();
@@ -47,8 +48,8 @@ CUtensorMap encode(const void* data, cuuint32_t rank, const cuuint64_t* dims,
 
 }  // namespace
 
-CUtensorMap image_box_map(const void* data, int64_t images, int64_t H, int64_t W,
-                          int64_t channels, int box_rows, int box_images) {
+CUtensorMap image_box_map(const void* data, int64_t images, int64_t H, int64_t W, int64_t channels,
+                          int box_rows, int box_images) {
   const cuuint64_t dims[4] = {cuuint64_t(channels), cuuint64_t(W), cuuint64_t(H),
                               cuuint64_t(images)};
   const cuuint64_t strides[3] = {cuuint64_t(channels) * 2, cuuint64_t(W * channels) * 2,

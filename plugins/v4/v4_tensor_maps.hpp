@@ -13,8 +13,8 @@ namespace cae_v4 {
 
 // An NHWC tensor [images][H][W][channels], boxes of 64 channels x W x
 // box_rows x box_images.
-CUtensorMap image_box_map(const void* data, int64_t images, int64_t H, int64_t W,
-                          int64_t channels, int box_rows, int box_images);
+CUtensorMap image_box_map(const void* data, int64_t images, int64_t H, int64_t W, int64_t channels,
+                          int box_rows, int box_images);
 
 // A row-major matrix [rows][row_length], boxes of 64 x box_rows.
 CUtensorMap matrix_box_map(const void* data, int64_t rows, int64_t row_length, int box_rows);

@@ -19,11 +19,11 @@
 
 namespace cae_v4 {
 
-constexpr int kTileK = 64;                             // BF16 values of K per stage
-constexpr int kChunksPerRow = kTileK / 8;              // 16-byte chunks per tile row
-constexpr uint32_t kCoreMatrixBytes = 128;             // LBO
+constexpr int kTileK = 64;                  // BF16 values of K per stage
+constexpr int kChunksPerRow = kTileK / 8;   // 16-byte chunks per tile row
+constexpr uint32_t kCoreMatrixBytes = 128;  // LBO
 constexpr uint32_t kRowGroupBytes = kChunksPerRow * kCoreMatrixBytes;  // SBO
-constexpr uint32_t kStepBytes = 2 * kCoreMatrixBytes;  // one k16 step along K
+constexpr uint32_t kStepBytes = 2 * kCoreMatrixBytes;                  // one k16 step along K
 
 // Byte offset of (row, chunk) in a tile.
 __device__ __forceinline__ uint32_t tile_offset(int row, int chunk) {
@@ -34,8 +34,8 @@ __device__ __forceinline__ uint32_t tile_offset(int row, int chunk) {
 // Descriptor bits: start address >> 4 in [0, 14), LBO >> 4 in [16, 30),
 // SBO >> 4 in [32, 46), swizzle mode 0 ("none") in [62, 64).
 __device__ __forceinline__ uint64_t tile_descriptor(uint32_t shared_address) {
-  return uint64_t((shared_address & 0x3FFFF) >> 4) |
-         (uint64_t(kCoreMatrixBytes >> 4) << 16) | (uint64_t(kRowGroupBytes >> 4) << 32);
+  return uint64_t((shared_address & 0x3FFFF) >> 4) | (uint64_t(kCoreMatrixBytes >> 4) << 16) |
+         (uint64_t(kRowGroupBytes >> 4) << 32);
 }
 
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
@@ -53,6 +53,11 @@ __device__ __forceinline__ void wgmma_commit() {
 }
 __device__ __forceinline__ void wgmma_wait_all() {
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+// Waits until at most `Pending` committed wgmma groups are still running.
+template <int Pending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
 }
 // Ordinary shared-memory stores become visible to the tensor cores (the
 // "async proxy") only after this fence in the writing thread.
