@@ -23,6 +23,16 @@ const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
 const cae_ref::ConvDims kSmallConvs[] = {
     {1, 1, 7, 5, 4, 3}, {3, 5, 9, 12, 7, 3}, {3, 2, 1, 1, 2, 3}, {1, 17, 5, 19, 3, 3}};
 
+// Channel counts that are multiples of 8 and 64, with other kernel sizes and
+// image shapes: they reach the paths a backend keeps for wide channels (tile
+// shapes, copy-engine boxes) that the model's layers do not choose: odd
+// images with 16-24 channels, few outputs of many channels, K = 5 and K = 1
+// on whole 8x8 and 4x4 images.
+const cae_ref::ConvDims kWideChannelConvs[] = {{3, 16, 9, 12, 24, 3},
+                                               {2, 64, 6, 10, 8, 3},
+                                               {2, 64, 8, 8, 64, 5},
+                                               {8, 128, 4, 4, 64, 1}};
+
 // Batches past 64 and 256 images (the host's batch sizes), where a backend
 // that tiles or chunks the batch could drop or repeat images.
 constexpr int64_t kPast64 = 65;
@@ -79,6 +89,7 @@ std::vector<ConvCase> conv_forward_cases(bool quick) {
     cases.push_back({d, false, true, ""});
     cases.push_back({d, true, true, ""});
   }
+  for (const cae_ref::ConvDims& d : kWideChannelConvs) cases.push_back({d, true, true, ""});
   for (ConvCase& c : real_layers(quick, true)) cases.push_back(c);
   for (const cae_ref::ConvDims& d : kLargeBatchConvs) {
     if (quick && d.n == kPast256) continue;
@@ -95,6 +106,7 @@ std::vector<ConvCase> conv_backward_cases(bool quick) {
     cases.push_back({d, false, true, ""});
   }
   cases.push_back({kSmallConvs[1], false, false, ""});  // dx == NULL on a small shape too
+  for (const cae_ref::ConvDims& d : kWideChannelConvs) cases.push_back({d, false, true, ""});
   for (ConvCase& c : real_layers(quick, false)) cases.push_back(c);
   for (const cae_ref::ConvDims& d : kLargeBatchConvs) {
     if (quick && d.n == kPast256) continue;
