@@ -55,8 +55,7 @@ struct TileLoader {
   uint32_t offsets[kPerThread];  // byte offset of the chunk in a tile
 
   __device__ static bool owns(int i) {
-    return kChunks % kBlockThreads == 0 ||
-           int(threadIdx.x) + i * kBlockThreads < kChunks;
+    return kChunks % kBlockThreads == 0 || int(threadIdx.x) + i * kBlockThreads < kChunks;
   }
   __device__ TileLoader(const Operand& operand, int origin) : op(operand) {
 #pragma unroll
@@ -105,7 +104,7 @@ __device__ __forceinline__ void store_accumulators(const float (&acc)[BN / 2],
 template <int BN, class OperandA, class OperandB, class Epilogue>
 __global__ void __launch_bounds__(kBlockThreads, 2)
     igemm_kernel(const OperandA a, const OperandB b, const Epilogue epilogue, int k_tiles,
-                       int k_tiles_per_split) {
+                 int k_tiles_per_split) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int kStages = Stages<BN>::value;
   using Shape = TileShape<BN, kStages>;

@@ -28,10 +28,8 @@ const cae_ref::ConvDims kSmallConvs[] = {
 // shapes, copy-engine boxes) that the model's layers do not choose: odd
 // images with 16-24 channels, few outputs of many channels, K = 5 and K = 1
 // on whole 8x8 and 4x4 images.
-const cae_ref::ConvDims kWideChannelConvs[] = {{3, 16, 9, 12, 24, 3},
-                                               {2, 64, 6, 10, 8, 3},
-                                               {2, 64, 8, 8, 64, 5},
-                                               {8, 128, 4, 4, 64, 1}};
+const cae_ref::ConvDims kWideChannelConvs[] = {
+    {3, 16, 9, 12, 24, 3}, {2, 64, 6, 10, 8, 3}, {2, 64, 8, 8, 64, 5}, {8, 128, 4, 4, 64, 1}};
 
 // Batches past 64 and 256 images (the host's batch sizes), where a backend
 // that tiles or chunks the batch could drop or repeat images.
