@@ -147,7 +147,7 @@ std::vector<std::string> listed_names(const std::string& spec) {
 }
 
 // The records to run, in order: the list's, or for "all" every backend found
-// by ascending probe priority (cpu, naive, v1, v2, v3: slowest to fastest).
+// by ascending probe priority (cpu, naive, v1, winograd, v2, v3, v4: slowest to fastest).
 std::vector<const BackendRecord*> chosen_backends(const Registry& registry, const std::string& spec) {
   std::vector<const BackendRecord*> chosen;
   if (spec == "all") {
