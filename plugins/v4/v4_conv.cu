@@ -6,14 +6,16 @@
 //                taps[P][T*O] = x[P][C] * Wt[T*O][C]^T (x read once, not T times),
 //                then y = bias + sum over t of taps shifted by tap t
 //   data grad    dx[P][C]  = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, Wd[c][t*O+o] = w[o][t][c]
-//   weight grad  dW        = dy^T[O][P] * gather(x, +1)^T[T*C][P]^T, or, when dy has
-//                fewer channels, x^T[C][P] * gather(dy, -1)^T[T*O][P]^T (the gathered
-//                operand is the one read T times); split along P, oriented so
-//                that the wider operand is the GEMM's M; both operands MN-major
+//   weight grad  dW[O][T*C] = dy^T[O][P] * gather(x, +1)^T[T*C][P]^T, K = P split so
+//                that the grid fills the GPU; both operands MN-major. (The cp.async
+//                fallback instead gathers the tensor with fewer channels, the one
+//                read T times, and orients the wider operand as the GEMM's M.)
 //   bias grad    db        = column sums of dy (v3's deterministic reduction)
-// The GEMMs read BF16 copies of x and dy (one conversion pass each per op) and
-// gather inside their operand copies (v4_operands.cuh): no im2col matrix
-// reaches device memory. Wf, Wd and Wt are BF16, zero-padded to whole tiles,
+// The GEMMs read BF16 NHWC copies of x and dy (one conversion pass each per
+// op) and gather inside their operand copies: boxes of the copy engine
+// shifted per tap (v4_tma_igemm.cuh) where whole image rows make a tile, else
+// 16-byte cp.async chunks (v4_operands.cuh). No im2col matrix reaches device
+// memory. Wf, Wd and Wt are BF16, zero-padded to whole tiles,
 // derived once per weight version and kept with the weight tensor.
 // Split-K partial sums are added in a fixed order: results are deterministic.
 //

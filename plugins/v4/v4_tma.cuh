@@ -35,8 +35,6 @@ __device__ __forceinline__ uint64_t swizzled_descriptor(uint32_t shared_address)
          (uint64_t(kSwizzleAtomBytes >> 4) << 32) | (uint64_t(1) << 62);
 }
 
-// The instructions exist in sm_90a code only: other passes see empty bodies
-// (nothing launches these kernels on another device).
 // MN-major, 128-byte swizzle: LBO is the stride between 64-wide atom columns
 // along M or N (8 KiB), SBO the stride between 8-row groups along K (1 KiB).
 // (Measured, run 28: the other order fails conformance once an operand is
@@ -46,6 +44,8 @@ __device__ __forceinline__ uint64_t mn_major_descriptor(uint32_t shared_address)
          (uint64_t(kSwizzleAtomBytes >> 4) << 32) | (uint64_t(1) << 62);
 }
 
+// The instructions exist in sm_90a code only: other passes see empty bodies
+// (nothing launches these kernels on another device).
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define CAE_V4_SM90A(...) __VA_ARGS__
 #else

@@ -1,4 +1,5 @@
-// v4's TMA GEMM for the forward and data-gradient convolutions:
+// v4's TMA GEMM, for all three GEMMs of a layer when the boxes fit. Forward
+// and data gradient (TapShiftedRows):
 //   D[pixels x N] = gather(T, sign)[pixels x taps*C] * B[N x taps*C]^T
 // where T is a BF16 NHWC tensor (x, or dy with sign -1) and B a prepared BF16
 // weight form. Its K tile is one tap and 64 channels, so the A tile of 128
@@ -13,10 +14,10 @@
 // and issues its wgmma; with those in flight, a barrier ensures both
 // warpgroups finished step i - 1's, whose stage thread 0 then refills with
 // tile i + kStages - 1 (the tensor cores never wait for the barrier).
-// Used when the box fits: channels % 64 == 0 and whole rows or images make
-// 128 pixels (tap_box_shape); otherwise the cp.async GEMM runs.
 // The weight gradient runs the same kernel with K = pixels (TapShiftedPixels):
 // the same NHWC boxes, read as MN-major operands (wgmma's transpose flags).
+// Which shapes fit a box: tap_box_shape and pixel_box_shape (v4_conv.cu);
+// the others run the cp.async GEMM (v4_igemm.cuh).
 #pragma once
 
 #include <cuda.h>
@@ -79,14 +80,13 @@ struct TapShiftedPixels {
   __device__ uint64_t descriptor(uint32_t address) const { return mn_major_descriptor(address); }
 };
 
+// The cp.async GEMM's stages (TileShape), started 1024-byte aligned (up to
+// 1 KiB lost aligning) and followed by one mbarrier each.
 template <int BN>
-struct TmaTileShape {
+struct TmaTileShape : TileShape<BN, Stages<BN>::value> {
+  using Base = TileShape<BN, Stages<BN>::value>;
   static constexpr int stages = Stages<BN>::value;
-  static constexpr uint32_t a_bytes = kTileM * kTileK * 2;
-  static constexpr uint32_t b_bytes = BN * kTileK * 2;
-  static constexpr uint32_t stage_bytes = a_bytes + b_bytes;
-  // Stages from a 1024-byte aligned start (up to 1 KiB lost aligning), then one barrier each.
-  static constexpr uint32_t shared_bytes = stages * stage_bytes + kSwizzleAtomBytes + stages * 8;
+  static constexpr uint32_t shared_bytes = Base::shared_bytes + kSwizzleAtomBytes + stages * 8;
 };
 
 // blockIdx.z selects a slice of k_tiles_per_split K tiles (split-K).
