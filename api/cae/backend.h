@@ -75,7 +75,7 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 2
+#define CAE_ABI_MINOR 3
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -369,7 +369,31 @@ typedef struct cae_backend_table {
   cae_status (*group_join)(cae_context ctx, int32_t rank, int32_t world, const void* id,
                            size_t bytes, cae_group* out);
 
-  /* ABI 1.3 and later append members here. */
+  /* -- ABI 1.3: optional page-locked host memory (may be NULL) --
+   *
+   * A backend provides both or neither. Host memory that the device's copy
+   * engine can read and write directly (CUDA: cudaHostAlloc): a host that keeps
+   * its transfer buffers here lets tensor_upload and tensor_download move data
+   * at the bus's speed instead of through the driver's bounce buffers (H200,
+   * PCIe 5: 48-53 GB/s against 14-15 GB/s, docs/PERF.md). Such memory is
+   * ordinary host memory in every other respect: the host reads and writes it,
+   * and passes it (or any part of it) to tensor_upload / tensor_download,
+   * whose contracts are unchanged. Allocating it is slow (milliseconds) and
+   * it is a scarce system resource: a host allocates its buffers once and
+   * reuses them. Without these members the host uses ordinary memory. */
+
+  /* Allocates `bytes` (>= 1) of page-locked host memory, aligned to at least
+   * 64 bytes, usable with every context of this backend. On failure *out is
+   * NULL and last_error(ctx) tells why (CAE_STATUS_OUT_OF_MEMORY names the
+   * size). The memory lives until host_free or until ctx is destroyed,
+   * whichever comes first. */
+  cae_status (*host_alloc)(cae_context ctx, size_t bytes, void** out);
+
+  /* Frees memory that host_alloc on the same ctx returned. ptr may be NULL
+   * (no-op); a pointer host_alloc did not return is ignored. */
+  void (*host_free)(cae_context ctx, void* ptr);
+
+  /* ABI 1.4 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -389,6 +413,9 @@ typedef struct cae_backend_table {
 
 #define CAE_BACKEND_TABLE_SIZE_1_2 \
   (offsetof(cae_backend_table, group_join) + sizeof(((cae_backend_table*)0)->group_join))
+
+#define CAE_BACKEND_TABLE_SIZE_1_3 \
+  (offsetof(cae_backend_table, host_free) + sizeof(((cae_backend_table*)0)->host_free))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -78,7 +78,11 @@ std::string format_comparison(const BenchComparison& cmp) {
     }
   }
   out += "\none epoch (" + std::to_string(cmp.settings.images) + " images, batch " +
-         std::to_string(cmp.settings.batch) + ")\n";
+         std::to_string(cmp.settings.batch) + "; host batches in " +
+         (cmp.settings.host_memory == HostMemory::kPageable
+              ? "pageable memory"
+              : "page-locked memory where the backend offers it") +
+         ")\n";
   char text[256];
   std::snprintf(text, sizeof text, "  %-24s %10s %10s %12s %9s %12s %10s\n", "backend", "epoch s",
                 "speed-up", "images/s", "TFLOP/s", "extract s", "peak MiB");
@@ -131,6 +135,7 @@ std::string comparison_json(const BenchComparison& cmp) {
          {"images_per_second", r.images_per_second},
          {"epoch_tflops", r.epoch_tflops},
          {"extract_seconds", r.extract_seconds},
+         {"host_memory", r.pinned_transfers ? "pinned" : "pageable"},
          {"peak_device_bytes", r.peak_device_bytes}});
     backends.push_back(entry);
   }

@@ -1,5 +1,6 @@
 #include "model_benchmark.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -116,15 +117,26 @@ void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTimi
                  0, gbytes_of(7.0 * double(nn::total_parameter_count()))});
 }
 
+// The random batches copied into host memory of the kind the settings ask for.
+std::vector<HostBuffer> host_batches(Context& context, const BenchSettings& s, int batch,
+                                     std::mt19937& rng) {
+  std::vector<HostBuffer> out;
+  for (const auto& values : random_batches(batch, rng)) {
+    out.emplace_back(context, values.size(), s.host_memory);
+    std::copy(values.begin(), values.end(), out.back().data());
+  }
+  return out;
+}
+
 // Batches of random pixels, rotated so caches do not flatter the timing.
 
 double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, std::ostream& log) {
   nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
   nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
-  auto batches = random_batches(s.batch, rng);
+  auto batches = host_batches(context, s, s.batch, rng);
   Tensor full = context.alloc({s.batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
   Tensor loss = context.alloc({1});
-  auto step = [&](Tensor& input, const std::vector<float>& host, size_t n) {
+  auto step = [&](Tensor& input, const HostBuffer& host, size_t n) {
     input.upload(host.data(), n * nn::kImageFloats);
     model.forward_backward(input, loss);
     adam.step(model.parameters(), model.gradients());
@@ -152,17 +164,18 @@ double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, s
 
 double time_extraction(Context& context, const BenchSettings& s, std::mt19937& rng) {
   nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
-  auto batches = random_batches(s.extract_batch, rng);
+  auto batches = host_batches(context, s, s.extract_batch, rng);
   Tensor input = context.alloc({s.extract_batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
   Tensor latent = context.alloc({s.extract_batch, nn::kLatentChannels, nn::kLatentSize, nn::kLatentSize});
-  std::vector<float> features(size_t(s.extract_batch) * nn::kFeatureDim);
+  HostBuffer features(context, size_t(s.extract_batch) * nn::kFeatureDim, s.host_memory);
   model.encode(input, latent);  // warm-up
   context.synchronize();
   auto start = std::chrono::steady_clock::now();
   size_t k = 0;
   for (int64_t done = 0; done < s.extract_images; done += s.extract_batch) {
     // Whole batches: the tail costs the same as a full one on any backend.
-    input.upload(batches[k++ % batches.size()]);
+    const HostBuffer& batch = batches[k++ % batches.size()];
+    input.upload(batch.data(), batch.size());
     model.encode(input, latent);
     latent.download(features.data(), features.size());
   }
@@ -182,6 +195,7 @@ std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng) {
 
 BenchResult run_model_benchmark(Context& context, const BenchSettings& s, std::ostream& log) {
   BenchResult r;
+  r.pinned_transfers = s.host_memory == HostMemory::kPinnedWhenOffered && context.has_host_memory();
   std::mt19937 rng(uint32_t(s.seed));
   log << "timing each op at the model's shapes (median of " << s.policy.repeats << " after "
       << s.policy.warmup << " warm-up runs, " << (context.has_timer() ? "device timer" : "wall clock")

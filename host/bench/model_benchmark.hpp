@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/device_timer.hpp"
+#include "plugin/host_buffer.hpp"
 
 namespace cae::bench {
 
@@ -29,6 +30,8 @@ struct BenchSettings {
   int extract_batch = 256;
   TimingPolicy policy;
   uint64_t seed = 1;
+  // Where the epoch's and the extraction's host batches live (--host-memory).
+  HostMemory host_memory = HostMemory::kPinnedWhenOffered;
 };
 
 struct BenchResult {
@@ -37,6 +40,7 @@ struct BenchResult {
   double images_per_second = 0;
   double epoch_tflops = 0;  // achieved, counting 3x forward FLOPs per image
   double extract_seconds = 0;
+  bool pinned_transfers = false;   // the host batches were the backend's page-locked memory
   uint64_t peak_device_bytes = 0;  // 0 when the backend has no memory_stats
 };
 

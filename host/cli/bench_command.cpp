@@ -37,6 +37,10 @@ void print_table(const bench::BenchResult& r, const bench::BenchSettings& s) {
   if (s.extract_images > 0) {
     std::printf("feature extraction (%lld images, batch %d): %.3f s\n",
                 static_cast<long long>(s.extract_images), s.extract_batch, r.extract_seconds);
+    std::printf("host batches in %s memory%s\n", r.pinned_transfers ? "page-locked" : "pageable",
+                r.pinned_transfers || s.host_memory == HostMemory::kPageable
+                    ? ""
+                    : " (the backend has no host_alloc)");
   }
   if (r.peak_device_bytes) {
     std::printf("peak device memory: %.1f MiB\n", double(r.peak_device_bytes) / (1024.0 * 1024.0));
@@ -62,6 +66,7 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
           {"epoch_tflops", r.epoch_tflops},
           {"extract_images", s.extract_images},
           {"extract_seconds", r.extract_seconds},
+          {"host_memory", r.pinned_transfers ? "pinned" : "pageable"},
           {"peak_device_bytes", r.peak_device_bytes}};
 }
 
@@ -241,6 +246,11 @@ int run_bench(const po::variables_map& vm) {
   s.images = option_in_range<int64_t>(vm, "images", 1, 100000000);
   s.extract_images = option_in_range<int64_t>(vm, "extract-images", 0, 100000000);
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
+  const std::string memory = vm["host-memory"].as<std::string>();
+  if (memory != "pinned" && memory != "pageable") {
+    throw UsageError("--host-memory must be pinned or pageable, not \"" + memory + "\"");
+  }
+  s.host_memory = memory == "pinned" ? HostMemory::kPinnedWhenOffered : HostMemory::kPageable;
   if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>());
   if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>());
   if (compares_backends(vm)) {
@@ -283,6 +293,9 @@ Command bench_command() {
                 ("images", po::value<int64_t>()->default_value(50000)->value_name("N"), "images in the timed epoch")
                 ("extract-images", po::value<int64_t>()->default_value(60000)->value_name("N"), "images encoded in the extraction timing (0 = skip)")
                 ("repeats", po::value<int>()->default_value(20)->value_name("R"), "timed runs per op (median)")
+                ("host-memory", po::value<std::string>()->default_value("pinned")->value_name("KIND"),
+                 "host batches of the epoch and the extraction in 'pinned' (page-locked, from a "
+                 "backend with host_alloc; others use ordinary memory) or 'pageable' memory")
                 ("json", po::value<std::string>()->value_name("FILE"), "also write the results as JSON")
                 ("html", po::value<std::string>()->value_name("FILE"),
                  "also write a page with a bar chart per op and an epoch-time chart")

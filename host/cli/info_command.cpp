@@ -31,6 +31,7 @@ void print_members(const cae_backend_table* t) {
       {"timer_start", CAE_TABLE_HAS(t, timer_start)},
       {"timer_stop", CAE_TABLE_HAS(t, timer_stop)},
       {"memory_stats", CAE_TABLE_HAS(t, memory_stats)},
+      {"host_alloc", CAE_TABLE_HAS(t, host_alloc) && CAE_TABLE_HAS(t, host_free)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {

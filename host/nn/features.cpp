@@ -7,6 +7,7 @@
 
 #include "data/augment.hpp"
 #include "data/batcher.hpp"
+#include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
 #include "report/progress.hpp"
 
@@ -25,11 +26,14 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
 
 // The device buffers of one batch size for a recipe: per tap, the chain of
 // its 2x2 max-pools. Everything image-sized stays on the device; only the
-// pooled taps are downloaded.
+// pooled taps are downloaded, into page-locked memory when the backend has it.
 class TapPooling {
  public:
   TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch)
       : recipe_(recipe), input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
+    size_t widest_tap = 0;
+    for (const FeatureTap& tap : recipe.taps) widest_tap = std::max(widest_tap, size_t(tap.dim()));
+    staging_ = HostBuffer(context, size_t(batch) * widest_tap);
     for (const FeatureTap& tap : recipe.taps) {
       chains_.emplace_back();
       int size = map_size(tap.map);
@@ -56,8 +60,7 @@ class TapPooling {
         pooled = &next;
       }
       const size_t tap_dim = size_t(recipe_.taps[t].dim());
-      staging_.resize(n * tap_dim);
-      pooled->download(staging_.data(), staging_.size());
+      pooled->download(staging_.data(), n * tap_dim);
       for (size_t i = 0; i < n; ++i) {
         std::copy_n(staging_.data() + i * tap_dim, tap_dim, rows + i * dim + offset);
       }
@@ -69,7 +72,7 @@ class TapPooling {
   const FeatureRecipe& recipe_;
   Tensor input_;
   std::vector<std::vector<Tensor>> chains_;
-  std::vector<float> staging_;
+  HostBuffer staging_;
 };
 
 // Encodes images [first, first + count) into features (rows of the whole
@@ -80,8 +83,9 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
   const size_t dim = size_t(recipe.dim());
   // No memory for images that do not exist: a batch larger than the range is the range.
   const size_t capacity = std::min(count, size_t(batch_size));
-  std::vector<float> host(capacity * kImageFloats);
-  std::vector<float> mirrored(recipe.flip_average ? host.size() : 0);
+  // Uploaded every batch: page-locked when the backend offers it (ABI 1.3).
+  HostBuffer host(context, capacity * kImageFloats);
+  HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0);
   std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
   std::unique_ptr<TapPooling> pooling;
   for (size_t start = first; start < first + count; start += size_t(batch_size)) {

@@ -235,4 +235,27 @@ void Context::memory_stats(uint64_t& in_use, uint64_t& peak) const {
   check(table_->memory_stats(ctx_, &in_use, &peak), "memory_stats");
 }
 
+bool Context::has_host_memory() const {
+  // Both or neither (backend.h): a table with only one of them gets neither used.
+  return CAE_TABLE_HAS(table_, host_alloc) && CAE_TABLE_HAS(table_, host_free);
+}
+
+void* Context::host_alloc(size_t bytes) {
+  if (!has_host_memory()) {
+    throw BackendError(CAE_STATUS_UNSUPPORTED,
+                       backend_name() + ": host_alloc is not supported by this backend");
+  }
+  void* ptr = nullptr;
+  check(table_->host_alloc(ctx_, bytes, &ptr), "host_alloc");
+  if (!ptr) {
+    throw BackendError(CAE_STATUS_INTERNAL,
+                       backend_name() + ": host_alloc returned OK but no memory");
+  }
+  return ptr;
+}
+
+void Context::host_free(void* ptr) noexcept {
+  if (ptr && has_host_memory()) table_->host_free(ctx_, ptr);
+}
+
 }  // namespace cae

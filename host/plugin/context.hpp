@@ -102,6 +102,11 @@ class Context {
   double timer_stop_ms();
   bool has_memory_stats() const;
   void memory_stats(uint64_t& in_use, uint64_t& peak) const;
+  // ABI 1.3: page-locked host memory (HostBuffer uses these; host_free takes
+  // only what host_alloc returned and never throws).
+  bool has_host_memory() const;
+  void* host_alloc(size_t bytes);
+  void host_free(void* ptr) noexcept;
 
   cae_context handle() const { return ctx_; }
 

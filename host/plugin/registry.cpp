@@ -126,6 +126,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_1;
     case 2:
       return CAE_BACKEND_TABLE_SIZE_1_2;
+    case 3:
+      return CAE_BACKEND_TABLE_SIZE_1_3;
     default:
       return 0;
   }

@@ -73,11 +73,17 @@
 // The optional members of ABI 1.2 (groups that span processes, one context
 // each). Only a backend with the 1.1 group members provides them: it declares
 // them with CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS() and fills its table
-// with CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP.
+// with CAE_DEFINE_BACKEND_ENTRY_WITH(..., CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET).
 #define CAE_BACKEND_PROCESS_GROUP_MEMBERS(X)                                                       \
   X(cae_status, group_unique_id, (size_t * bytes, void* out))                                      \
   X(cae_status, group_join,                                                                        \
     (cae_context ctx, int32_t rank, int32_t world, const void* id, size_t bytes, cae_group* out))
+
+// The optional members of ABI 1.3 (page-locked host memory). A backend that
+// offers them declares them with CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS().
+#define CAE_BACKEND_HOST_MEMORY_MEMBERS(X)                                                         \
+  X(cae_status, host_alloc, (cae_context ctx, size_t bytes, void** out))                           \
+  X(void, host_free, (cae_context ctx, void* ptr))
 
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
@@ -95,6 +101,10 @@
   CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS needs a ';'")
 
+#define CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS()                \
+  CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS needs a ';'")
+
 // Assigned by name, so the list's order cannot put a function into the
 // wrong slot; a signature that differs from the ABI does not compile.
 #define CAE_BACKEND_MEMBER_ASSIGNMENT_(return_type, name, parameters) \
@@ -103,8 +113,8 @@
 // At global scope: the backend's constant table, filled from the members of
 // namespace `ns`, and the one symbol the library exports. constexpr, so the
 // table exists before any code of the library runs (no static-init order, no
-// locking on the first call). The table is a full 1.2 table; without the
-// _WITH_GROUP variants its group members stay NULL ("unsupported").
+// locking on the first call). The table is a full table of the header's
+// minor; optional members not named stay NULL ("unsupported").
 #define CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,   \
                                   group_assignments)                                       \
   namespace {                                                                            \
@@ -132,19 +142,25 @@
 #define CAE_DEFINE_BACKEND_ENTRY(ns, backend_name, backend_version, backend_description) \
   CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description, )
 
-// The same, with the group members of namespace `ns` in the table.
-#define CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(ns, backend_name, backend_version,          \
-                                            backend_description)                        \
-  CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description,     \
-                            CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_))
+// The optional member sets, to name (any of them, space-separated) in
+// CAE_DEFINE_BACKEND_ENTRY_WITH: each assigns its members from namespace `ns`.
+#define CAE_GROUP_MEMBER_SET CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_PROCESS_GROUP_MEMBER_SET \
+  CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_HOST_MEMORY_MEMBER_SET CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
-// The same, with the 1.1 group members and the 1.2 process-group members.
-#define CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(ns, backend_name, backend_version,     \
-                                                    backend_description)                   \
-  CAE_DEFINE_BACKEND_ENTRY_(                                                               \
-      ns, backend_name, backend_version, backend_description,                              \
-      CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)                            \
-          CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_))
+// The table with the optional member sets named in `member_sets`, e.g.
+//   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
+//                                 CAE_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);
+#define CAE_DEFINE_BACKEND_ENTRY_WITH(ns, backend_name, backend_version, backend_description, \
+                                      member_sets)                                           \
+  CAE_DEFINE_BACKEND_ENTRY_(ns, backend_name, backend_version, backend_description, member_sets)
+
+// The same, with the group members of namespace `ns` in the table.
+#define CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(ns, backend_name, backend_version, \
+                                            backend_description)               \
+  CAE_DEFINE_BACKEND_ENTRY_WITH(ns, backend_name, backend_version, backend_description, \
+                                CAE_GROUP_MEMBER_SET)
 
 // ---- the list must describe the header exactly -------------------------------
 
@@ -159,13 +175,15 @@ namespace backend_table_check {
 CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
-constexpr size_t kListedOffsets[] = {CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                             CAE_BACKEND_PROCESS_GROUP_MEMBERS(
-                                                 CAE_BACKEND_MEMBER_OFFSET_)};
+constexpr size_t kListedOffsets[] = {
+    CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+        CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+            CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

@@ -71,5 +71,6 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
 }  // namespace entry
 }  // namespace naive
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(naive::entry, "naive", "1.0.0",
-                         "CUDA baseline: one thread per output element, NHWC, plain global loads");
+CAE_DEFINE_BACKEND_ENTRY_WITH(naive::entry, "naive", "1.0.0",
+                         "CUDA baseline: one thread per output element, NHWC, plain global loads",
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);

@@ -46,7 +46,8 @@ cae_status create(const cae_create_options* options, cae_context* out) {
 }  // namespace entry
 }  // namespace v1
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(
+CAE_DEFINE_BACKEND_ENTRY_WITH(
     v1::entry, "v1", "1.0.0",
     "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
-    "deterministic warp-shuffle reductions), fp32");
+    "deterministic warp-shuffle reductions), fp32",
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);

@@ -16,6 +16,7 @@ namespace entry {
 // (lifecycle and measurement), v1_tensors.cpp and v1_layer_entries.cpp.
 CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
+CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
 CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
 
 // The context behind a handle, or INVALID_ARGUMENT naming `op` when it is NULL.

@@ -15,6 +15,7 @@ namespace entry {
 // v2_training_entry.cpp (loss, optimisers, kernel matrix).
 CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
+CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
 CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
 
 }  // namespace entry

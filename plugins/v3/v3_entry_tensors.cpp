@@ -56,12 +56,22 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
     require(src != nullptr, "tensor_upload: src is NULL");
     cae_plugin::check_transfer_count(op, tensor.shape, count);
+    // Page-locked memory of this context (ABI 1.3) goes to the copy engine
+    // directly; other memory through the pinned staging chunks.
+    const bool pinned = c.host_memory.holds(src, count * sizeof(float));
+    auto upload_to = [&](float* device_dst) {
+      if (pinned) {
+        cae_plugin::cuda::upload_from_pinned(c.stream, device_dst, src, count);
+      } else {
+        c.staging.upload(c.stream, device_dst, src, count);
+      }
+    };
     if (stored_channels_last(tensor.shape)) {
       float* boundary = c.scratch.get(count);
-      c.staging.upload(c.stream, boundary, src, count);
+      upload_to(boundary);
       boundary_to_stored(c, tensor.shape, boundary, tensor.data);
     } else {
-      c.staging.upload(c.stream, tensor.data, src, count);
+      upload_to(tensor.data);
     }
     c.wrote(tensor);
   });
@@ -80,7 +90,9 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
       stored_to_boundary(c, tensor.shape, tensor.data, staged);
       boundary = staged;
     }
-    if (c.tuning.pageable_download) {
+    if (c.host_memory.holds(dst, count * sizeof(float))) {
+      cae_plugin::cuda::download_to_pinned(c.stream, dst, boundary, count);
+    } else if (c.tuning.pageable_download) {
       CAE_CUDA_CHECK(
           cudaMemcpyAsync(dst, boundary, count * sizeof(float), cudaMemcpyDeviceToHost, c.stream));
       CAE_CUDA_CHECK(cudaStreamSynchronize(c.stream));

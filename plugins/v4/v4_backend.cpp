@@ -4,7 +4,8 @@
 #include "backend_table.hpp"
 #include "v3_entry.hpp"
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_PROCESS_GROUP(
+CAE_DEFINE_BACKEND_ENTRY_WITH(
     cae_v3::entry, "v4", "0.1.0",
     "CUDA, BF16 tensor cores (Hopper wgmma): implicit-GEMM convolutions, im2col fused into the "
-    "operand loads");
+    "operand loads",
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);

@@ -2,6 +2,7 @@
 #include "backend_table.hpp"
 #include "winograd_entry_points.hpp"
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(
+CAE_DEFINE_BACKEND_ENTRY_WITH(
     cae_winograd::entry, "winograd", "1.0.0",
-    "CUDA, FP32: 3x3 convolutions by Winograd F(4x4,3x3) with 36 batched cuBLAS SGEMMs");
+    "CUDA, FP32: 3x3 convolutions by Winograd F(4x4,3x3) with 36 batched cuBLAS SGEMMs",
+    CAE_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);

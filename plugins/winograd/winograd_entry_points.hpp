@@ -15,6 +15,7 @@ namespace entry {
 // winograd_layer_entry.cpp and winograd_training_entry.cpp.
 CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
+CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
 
 }  // namespace entry
 }  // namespace cae_winograd

@@ -133,7 +133,9 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, group_all_reduce_sum),
         CAE_MEMBER(cae_backend_table, group_destroy),
         CAE_MEMBER(cae_backend_table, group_unique_id),
-        CAE_MEMBER(cae_backend_table, group_join)}},
+        CAE_MEMBER(cae_backend_table, group_join),
+        CAE_MEMBER(cae_backend_table, host_alloc),
+        CAE_MEMBER(cae_backend_table, host_free)}},
   };
 }
 

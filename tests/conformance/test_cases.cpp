@@ -24,3 +24,4 @@ TEST_CASE("errors") { check_errors(); }
 TEST_CASE("memory") { check_memory(); }
 TEST_CASE("group") { check_group(); }
 TEST_CASE("process group") { check_process_group(); }
+TEST_CASE("host memory") { check_host_memory(); }

@@ -1,6 +1,8 @@
 // The loader against deliberately broken plugins (tests/plugins): each fault
 // gives its documented message and none crashes the host.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <doctest/doctest.h>
 
@@ -8,6 +10,7 @@
 
 #include "plugin/backend_process_group.hpp"
 #include "plugin/context.hpp"
+#include "plugin/host_buffer.hpp"
 #include "plugin/registry.hpp"
 
 using namespace cae;
@@ -218,14 +221,91 @@ TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members 
   CHECK(y.download() == std::vector<float>{0, 2});
 }
 
-TEST_CASE("a 1.2 table's size is known: one that declares 1.2 with a 1.1 size is warned about") {
+TEST_CASE("a 1.3 table's size is known: one that declares 1.3 with a 1.2 size is warned about") {
   LoadOutcome outcome = load_plugin_file(STUB_GOOD);
   REQUIRE(outcome.ok);
   cae_backend_table table = *outcome.plugin.table;
-  REQUIRE(table.abi_minor == 2);
-  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_2);
+  REQUIRE(table.abi_minor == 3);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_3);
   CHECK(table_size_mismatch(table).empty());
-  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_1);
-  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_2) +
-                                                 " bytes of a 1.2 table"));
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_2);
+  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_3) +
+                                                 " bytes of a 1.3 table"));
+}
+
+namespace {
+// The stub's count of live host_alloc blocks (the library is already loaded:
+// dlopen returns the same instance, so the count is the one the host used).
+int live_host_blocks() {
+  void* library = dlopen(STUB_GOOD, RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(library != nullptr);
+  void* symbol = dlsym(library, "stub_live_host_blocks");
+  REQUIRE(symbol != nullptr);
+  auto count = reinterpret_cast<int (*)()>(symbol);
+  const int live = count();
+  dlclose(library);
+  return live;
+}
+}  // namespace
+
+TEST_CASE("ABI 1.3 host memory: buffers come from host_alloc, carry transfers and are freed") {
+  Registry registry = discover_only({STUB_DIR});
+  const BackendRecord* record = registry.find("stubgood");
+  REQUIRE(record != nullptr);
+  Context context(record->table());
+  REQUIRE(context.has_host_memory());
+  const int before = live_host_blocks();
+  {
+    HostBuffer in(context, 4);
+    HostBuffer out(context, 4);
+    CHECK(in.pinned());
+    CHECK(live_host_blocks() == before + 2);
+    const float values[] = {-1, 2, -3, 4};
+    std::copy(values, values + 4, in.data());
+    Tensor x = context.alloc({4});
+    Tensor y = context.alloc({4});
+    x.upload(in.data(), in.size());
+    context.relu_forward(x, y);
+    y.download(out.data(), out.size());
+    CHECK(std::vector<float>(out.data(), out.data() + 4) == std::vector<float>{0, 2, 0, 4});
+    // A move hands the block over: one free, by the new owner.
+    HostBuffer moved = std::move(in);
+    CHECK(moved.pinned());
+    CHECK_FALSE(in.pinned());
+    CHECK(in.data() == nullptr);
+    CHECK(live_host_blocks() == before + 2);
+    // Asked for pageable memory, it does not take the backend's.
+    HostBuffer pageable(context, 4, HostMemory::kPageable);
+    CHECK_FALSE(pageable.pinned());
+    CHECK(live_host_blocks() == before + 2);
+  }
+  CHECK(live_host_blocks() == before);
+  // A failed allocation is an error naming the call, not a silent fallback.
+  CHECK_THROWS_WITH_AS(context.host_alloc(0), doctest::Contains("host_alloc: bytes is 0"),
+                       BackendError);
+  // A pointer host_alloc did not return is ignored.
+  float foreign[4];
+  context.host_free(foreign);
+  CHECK(live_host_blocks() == before);
+}
+
+TEST_CASE("an ABI 1.2 plugin still loads; without host_alloc the host uses ordinary memory") {
+  Registry registry = discover_only({STUB_DIR});
+  const BackendRecord* abi12 = registry.find("abi12");
+  REQUIRE(abi12 != nullptr);
+  CHECK(abi12->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_2);
+  CHECK(abi12->table_warning.empty());
+  Context context(abi12->table());
+  // Its host_alloc lies beyond struct_size (and aborts if called).
+  CHECK_FALSE(context.has_host_memory());
+  CHECK_THROWS_WITH_AS(context.host_alloc(16), doctest::Contains("not supported"), BackendError);
+  HostBuffer in(context, 2);
+  CHECK_FALSE(in.pinned());
+  in.data()[0] = -1;
+  in.data()[1] = 2;
+  Tensor x = context.alloc({2});
+  Tensor y = context.alloc({2});
+  x.upload(in.data(), in.size());
+  context.relu_forward(x, y);
+  CHECK(y.download() == std::vector<float>{0, 2});
 }

@@ -154,6 +154,52 @@ static cae_status join_never_called(cae_context ctx, int32_t rank, int32_t world
 }
 #endif
 
+#ifdef STUB_ABI_1_2
+/* An ABI 1.3 member placed beyond a 1.2 table's struct_size: never called. */
+static cae_status host_alloc_never_called(cae_context ctx, size_t bytes, void** out) {
+  (void)ctx, (void)bytes, (void)out;
+  abort();
+}
+#endif
+
+/* ABI 1.3 host memory. The stub has no device, so "page-locked" memory is
+ * ordinary memory; what the tests check is the host's use of the members. A
+ * few blocks are remembered so that host_free ignores foreign pointers. */
+#define STUB_HOST_BLOCKS 16
+static void* g_host_blocks[STUB_HOST_BLOCKS];
+
+static cae_status host_alloc(cae_context ctx, size_t bytes, void** out) {
+  int i;
+  if (!out) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "host_alloc: out is NULL");
+  *out = NULL;
+  if (bytes == 0) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "host_alloc: bytes is 0");
+  for (i = 0; i < STUB_HOST_BLOCKS && g_host_blocks[i]; ++i) {
+  }
+  if (i == STUB_HOST_BLOCKS) return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "host_alloc: stub holds 16 blocks");
+  *out = malloc(bytes);
+  if (!*out) return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "host_alloc: out of memory");
+  g_host_blocks[i] = *out;
+  return CAE_STATUS_OK;
+}
+
+static void host_free(cae_context ctx, void* ptr) {
+  int i;
+  (void)ctx;
+  for (i = 0; ptr && i < STUB_HOST_BLOCKS; ++i) {
+    if (g_host_blocks[i] == ptr) {
+      free(ptr);
+      g_host_blocks[i] = NULL;
+    }
+  }
+}
+
+/* How many host_alloc blocks are live (the loader tests check for leaks). */
+CAE_BACKEND_EXPORT int stub_live_host_blocks(void) {
+  int i, live = 0;
+  for (i = 0; i < STUB_HOST_BLOCKS; ++i) live += g_host_blocks[i] != NULL;
+  return live;
+}
+
 static cae_backend_table make_table(void) {
   cae_backend_table t;
   memset(&t, 0, sizeof t);
@@ -175,6 +221,8 @@ static cae_backend_table make_table(void) {
   t.relu_forward = relu_forward;
   t.relu_backward = relu_backward;
   t.synchronize = synchronize;
+  t.host_alloc = host_alloc;
+  t.host_free = host_free;
 #ifdef STUB_WRONG_MAJOR
   t.abi_major = CAE_ABI_MAJOR + 1;
 #endif
@@ -194,6 +242,12 @@ static cae_backend_table make_table(void) {
   t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_1;
   t.abi_minor = 1;
   t.group_join = join_never_called;
+#endif
+#ifdef STUB_ABI_1_2
+  /* Built against ABI 1.2: the table ends at group_join (no host memory). */
+  t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_2;
+  t.abi_minor = 2;
+  t.host_alloc = host_alloc_never_called;
 #endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);

@@ -1,6 +1,7 @@
 // The lifecycle and context-wide members of the cae_backend_table that every
 // CUDA backend implements the same way: probe, create, destroy, last_error,
-// device_info, synchronize, timer_start, timer_stop and memory_stats.
+// device_info, synchronize, timer_start, timer_stop, memory_stats and the
+// ABI 1.3 host_alloc / host_free.
 //
 // Why: naive, v1, v2 and v3 repeated these bodies word for word, differing
 // only in their probe priority, their precision and how they reach their
@@ -94,6 +95,20 @@ struct LifecycleEntries {
                  [&] { kInspect(ctx, "memory_stats").memory_stats(in_use_bytes, peak_bytes); });
   }
 
+  // ABI 1.3: page-locked host memory, owned by the context (freed with it).
+  static cae_status host_alloc(cae_context ctx, size_t bytes, void** out) {
+    return guard(as_context(ctx), [&] {
+      if (out) *out = nullptr;  // NULL on every failure, a missing context included
+      Context& context = kInspect(ctx, "host_alloc");
+      require(out != nullptr, "host_alloc: out is NULL");
+      *out = context.host_memory.allocate(bytes);
+    });
+  }
+
+  static void host_free(cae_context ctx, void* ptr) {
+    if (ctx) as_context(ctx)->host_memory.release(ptr);
+  }
+
  private:
   // The handle as the (complete) context type, so that the conversion to
   // ContextBase* and the delete happen where the backend's type is known.
@@ -105,7 +120,7 @@ struct LifecycleEntries {
 
 // In a backend's entry namespace: defines the members every CUDA backend
 // shares (probe, destroy, last_error, device_info, synchronize, timer_start,
-// timer_stop) as calls to `entries`, a LifecycleEntries specialization. Real
+// timer_stop, host_alloc, host_free) as calls to `entries`, a LifecycleEntries specialization. Real
 // functions with the ABI's signatures, so CAE_DEFINE_BACKEND_ENTRY can take
 // them by name.
 #define CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(entries)                        \
@@ -124,6 +139,10 @@ struct LifecycleEntries {
   cae_status timer_stop(cae_context ctx, double* elapsed_ms) {                  \
     return entries::timer_stop(ctx, elapsed_ms);                                \
   }                                                                             \
+  cae_status host_alloc(cae_context ctx, size_t bytes, void** out) {            \
+    return entries::host_alloc(ctx, bytes, out);                                \
+  }                                                                             \
+  void host_free(cae_context ctx, void* ptr) { entries::host_free(ctx, ptr); }  \
   static_assert(true, "CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(_BUT_PROBE) needs a ';'")
 
 // The same for create, for backends that take the shared one (options copied

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "pinned_host_memory.hpp"
 #include "plugin_support.hpp"
 
 namespace cae_plugin {
@@ -48,6 +49,7 @@ struct CudaContextBase : ContextBase {
   cudaEvent_t timer_end = nullptr;
   bool timer_running = false;
   MemoryTracker memory;
+  PinnedHostMemory host_memory;  // ABI 1.3 host_alloc; freed with the context
 
   // Selects the device (validating the index) and creates stream and events.
   explicit CudaContextBase(const cae_create_options* options);
