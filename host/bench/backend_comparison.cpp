@@ -136,6 +136,7 @@ std::string comparison_json(const BenchComparison& cmp) {
          {"epoch_tflops", r.epoch_tflops},
          {"extract_seconds", r.extract_seconds},
          {"host_memory", r.pinned_transfers ? "pinned" : "pageable"},
+         {"extract_streams", r.extract_streams},
          {"peak_device_bytes", r.peak_device_bytes}});
     backends.push_back(entry);
   }

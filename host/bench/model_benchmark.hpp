@@ -28,6 +28,7 @@ struct BenchSettings {
   int64_t images = 50000;          // training images in the timed epoch
   int64_t extract_images = 60000;  // images encoded in the extraction timing (0 = skip)
   int extract_batch = 256;
+  int extract_streams = 0;         // contexts on the device during extraction (0 = auto)
   TimingPolicy policy;
   uint64_t seed = 1;
   // Where the epoch's and the extraction's host batches live (--host-memory).
@@ -39,7 +40,8 @@ struct BenchResult {
   double epoch_seconds = 0;
   double images_per_second = 0;
   double epoch_tflops = 0;  // achieved, counting 3x forward FLOPs per image
-  double extract_seconds = 0;
+  double extract_seconds = 0;     // median of three passes
+  int extract_streams = 1;         // contexts the extraction ran on
   bool pinned_transfers = false;   // the host batches were the backend's page-locked memory
   uint64_t peak_device_bytes = 0;  // 0 when the backend has no memory_stats
 };

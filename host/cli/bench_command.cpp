@@ -35,8 +35,9 @@ void print_table(const bench::BenchResult& r, const bench::BenchSettings& s) {
               static_cast<long long>(s.images), s.batch, r.epoch_seconds, r.images_per_second,
               r.epoch_tflops);
   if (s.extract_images > 0) {
-    std::printf("feature extraction (%lld images, batch %d): %.3f s\n",
-                static_cast<long long>(s.extract_images), s.extract_batch, r.extract_seconds);
+    std::printf("feature extraction (%lld images, batch %d, %d context%s): %.3f s\n",
+                static_cast<long long>(s.extract_images), s.extract_batch, r.extract_streams,
+                r.extract_streams == 1 ? "" : "s", r.extract_seconds);
     std::printf("host batches in %s memory%s\n", r.pinned_transfers ? "page-locked" : "pageable",
                 r.pinned_transfers || s.host_memory == HostMemory::kPageable
                     ? ""
@@ -67,6 +68,7 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
           {"extract_images", s.extract_images},
           {"extract_seconds", r.extract_seconds},
           {"host_memory", r.pinned_transfers ? "pinned" : "pageable"},
+          {"extract_streams", r.extract_streams},
           {"peak_device_bytes", r.peak_device_bytes}};
 }
 
@@ -246,6 +248,7 @@ int run_bench(const po::variables_map& vm) {
   s.images = option_in_range<int64_t>(vm, "images", 1, 100000000);
   s.extract_images = option_in_range<int64_t>(vm, "extract-images", 0, 100000000);
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
+  s.extract_streams = option_in_range(vm, "extract-streams", 0, 16);
   const std::string memory = vm["host-memory"].as<std::string>();
   if (memory != "pinned" && memory != "pageable") {
     throw UsageError("--host-memory must be pinned or pageable, not \"" + memory + "\"");
@@ -293,6 +296,9 @@ Command bench_command() {
                 ("images", po::value<int64_t>()->default_value(50000)->value_name("N"), "images in the timed epoch")
                 ("extract-images", po::value<int64_t>()->default_value(60000)->value_name("N"), "images encoded in the extraction timing (0 = skip)")
                 ("repeats", po::value<int>()->default_value(20)->value_name("R"), "timed runs per op (median)")
+                ("extract-streams", po::value<int>()->default_value(0)->value_name("N"),
+                 "contexts on the device during the extraction timing, each on its own thread "
+                 "(0 = auto: 2 for a backend with page-locked host memory, else 1)")
                 ("host-memory", po::value<std::string>()->default_value("pinned")->value_name("KIND"),
                  "host batches of the epoch and the extraction in 'pinned' (page-locked, from a "
                  "backend with host_alloc; others use ordinary memory) or 'pageable' memory")

@@ -17,6 +17,7 @@ namespace {
 int run_extract(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   const int batch = option_in_range(vm, "batch", 1, nn::kMaxBatchSize);
+  const int streams = option_in_range(vm, "streams", 0, 16);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const std::string data_dir = resolve_data_dir(vm);
   const OutputLock lock = claim_output_directory(out);
@@ -29,7 +30,7 @@ int run_extract(const po::variables_map& vm) {
                               {"test", &data.test}}) {
     std::vector<float> features =
         nn::extract_features(session.contexts(), checkpoint.parameters, recipe, *images, batch,
-                             &std::cout, name);
+                             &std::cout, name, streams);
     write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(),
                      size_t(recipe.dim()));
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
@@ -55,7 +56,10 @@ Command extract_command() {
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
                 ("out", po::value<std::string>()->required()->value_name("DIR"), "output folder")
-                ("batch", po::value<int>()->default_value(256)->value_name("N"), "images per forward pass");
+                ("batch", po::value<int>()->default_value(256)->value_name("N"), "images per forward pass")
+                ("streams", po::value<int>()->default_value(0)->value_name("N"),
+                 "contexts per device, each on its own thread, so that one's copies overlap "
+                 "another's compute (0 = auto: 2 for a backend with page-locked host memory, else 1)");
           },
           run_extract};
 }

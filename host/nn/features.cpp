@@ -7,6 +7,7 @@
 
 #include "data/augment.hpp"
 #include "data/batcher.hpp"
+#include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
 #include "report/progress.hpp"
@@ -122,18 +123,22 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
   return features;
 }
 
-std::vector<float> extract_features(const std::vector<Context*>& contexts,
+std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
-                                    const std::string& label) {
+                                    const std::string& label, int streams_per_device) {
+  // Several contexts per device overlap one's copies with another's compute.
+  const ExtractionContexts extraction(
+      devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
+  const std::vector<Context*>& contexts = extraction.all();
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
   std::atomic<int64_t> done{0};
-  const size_t devices = contexts.size();
-  run_per_device(devices, [&](size_t d) {
-    // Contiguous, nearly equal row ranges: device d gets [d*n/N, (d+1)*n/N).
-    const size_t first = images.size() * d / devices;
-    const size_t last = images.size() * (d + 1) / devices;
+  const size_t workers = contexts.size();
+  run_per_device(workers, [&](size_t d) {
+    // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N).
+    const size_t first = images.size() * d / workers;
+    const size_t last = images.size() * (d + 1) / workers;
     Autoencoder model(*contexts[d], parameters);
     encode_rows(*contexts[d], model, recipe, images, first, last - first, batch_size,
                 features.data(), [&](size_t n) {

@@ -17,12 +17,14 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     const FeatureRecipe& recipe, const ImageSet& images,
                                     int batch_size, std::ostream* log, const std::string& label);
 
-// The same over several contexts of one backend (one per device): the
-// images are split by rows into one contiguous range per device, each encoded
-// by its own copy of the model on its own thread.
-std::vector<float> extract_features(const std::vector<Context*>& contexts,
+// The same over several contexts of one backend (one per device), each with
+// streams_per_device - 1 more contexts on its device (0: auto, see
+// plugin/extraction_streams.hpp): the images are split by rows into one
+// contiguous range per context, each encoded by its own copy of the model on
+// its own thread.
+std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
-                                    const std::string& label);
+                                    const std::string& label, int streams_per_device = 0);
 
 }  // namespace cae::nn

@@ -82,7 +82,7 @@ std::string with_call(const char* call, const char* message, cae_status status) 
 }
 
 Context::Context(const cae_backend_table& table, int32_t device_index, int32_t thread_count)
-    : table_(&table) {
+    : table_(&table), device_index_(device_index), thread_count_(thread_count) {
   cae_create_options options{};
   options.struct_size = sizeof options;
   options.device_index = device_index;

@@ -70,6 +70,9 @@ class Context {
   Context& operator=(const Context&) = delete;
 
   const cae_backend_table& table() const { return *table_; }
+  // What create was given: another context "like this one" (extraction_streams.hpp).
+  int32_t device_index() const { return device_index_; }
+  int32_t thread_count() const { return thread_count_; }
   std::string backend_name() const { return table_->name ? table_->name : "?"; }
   DeviceInfo device_info() const;
 
@@ -116,6 +119,8 @@ class Context {
  private:
   friend class Tensor;
   const cae_backend_table* table_;
+  int32_t device_index_ = 0;
+  int32_t thread_count_ = 0;
   cae_context ctx_ = nullptr;
 };
 

@@ -10,6 +10,7 @@
 #include "backends.hpp"
 #include "nn/features.hpp"
 #include "nn/trainer.hpp"
+#include "plugin/extraction_streams.hpp"
 
 namespace cae::nn {
 namespace {
@@ -108,6 +109,21 @@ TEST_CASE("features split by rows over two devices equal one device's") {
     REQUIRE(a.size() == 13 * size_t(recipe.dim()));
     CHECK(max_relative_difference(a, b) < 1e-5);
   }
+}
+
+TEST_CASE("features over several contexts per device (streams) equal one context's") {
+  const ImageSet images = test::small_image_set(13, 5);
+  const Parameters weights = Parameters::he_normal(2);
+  auto one = test::make_contexts(test::cpu_table(), 1);
+  const FeatureRecipe& recipe = feature_recipe("latent");
+  const auto a = extract_features(test::pointers(one), weights, recipe, images, 4, nullptr, "", 1);
+  // Three contexts on the one device: rows [0,4), [4,8), [8,13), each on its own thread.
+  const auto b = extract_features(test::pointers(one), weights, recipe, images, 4, nullptr, "", 3);
+  REQUIRE(b.size() == a.size());
+  CHECK(max_relative_difference(a, b) < 1e-5);
+  // Auto: the cpu backend has no page-locked memory, so one context per device.
+  CHECK(extraction_streams(*one[0], 0) == 1);
+  CHECK(extraction_streams(*one[0], 3) == 3);
 }
 
 }  // namespace

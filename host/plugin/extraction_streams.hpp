@@ -1,0 +1,37 @@
+// Several contexts on one device for feature extraction, so that one
+// context's copies overlap another's compute.
+//
+// Why: a context has one stream (the ABI's asynchrony rules), and
+// tensor_download waits for the work before it, so with one context the bus
+// and the GPU take turns: on an H200, v4 extracts 60,000 images in ~0.09 s of
+// GPU work plus ~0.05 s of copies (docs/PERF.md, seventh session). Two
+// contexts driven from two threads (the ABI allows it) let the copy engines
+// run while the other context computes. Worth it only where copies have an
+// engine of their own: the backends that offer page-locked host memory (ABI
+// 1.3); a CPU backend would only split its threads.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "context.hpp"
+
+namespace cae {
+
+// Contexts per device: `requested` when > 0, else (auto) 2 for a backend with
+// host_alloc and 1 otherwise.
+int extraction_streams(const Context& context, int requested);
+
+// The contexts an extraction runs on: each of `contexts`, followed by
+// streams - 1 more on each one's device (owned by the returned object).
+class ExtractionContexts {
+ public:
+  ExtractionContexts(const std::vector<Context*>& contexts, int streams);
+  const std::vector<Context*>& all() const { return all_; }
+
+ private:
+  std::vector<std::unique_ptr<Context>> companions_;
+  std::vector<Context*> all_;
+};
+
+}  // namespace cae
