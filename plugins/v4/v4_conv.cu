@@ -238,6 +238,30 @@ void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t 
 // Floats of scratch that hold count BF16 values.
 int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
+// The BF16 NHWC copy of x. A layer's forward pass writes it into the
+// context's column cache, tagged with x's version; its backward pass finds it
+// still current and converts nothing (a batch-256 step converted the
+// largest activations twice). The slot's geometry has K = 0, so it never
+// meets the im2col slots of v3's TF32 path (K >= 1). Without a slot (cache
+// off or full) the copy goes to `fallback`, scratch the caller carved.
+const __nv_bfloat16* bf16_copy_of_x(Context& ctx, const cae_plugin::ConvDims& d,
+                                    const cae_tensor_s& x, __nv_bfloat16* fallback) {
+  const int64_t count = d.N * d.H * d.W * d.C;
+  ColumnCache::Slot* slot =
+      ctx.columns.slot_for({d.N, d.C, d.H, d.W, 0}, size_t(bf16_floats(count)));
+  if (slot == nullptr) {
+    convert_to_bf16(ctx, x.data, fallback, count);
+    return fallback;
+  }
+  auto* copy = reinterpret_cast<__nv_bfloat16*>(slot->memory.as());
+  if (slot->version != x.version || x.version == 0) {
+    slot->version = 0;  // being refilled: never stale if the launch fails
+    convert_to_bf16(ctx, x.data, copy, count);
+    slot->version = x.version;
+  }
+  return copy;
+}
+
 // The narrowest tile that covers N (wide N: 128-wide tiles side by side).
 int tile_width(int64_t N) { return N <= 16 ? 16 : N <= 32 ? 32 : N <= 64 ? 64 : 128; }
 
@@ -394,8 +418,8 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
   const size_t at_x = carve.add(bf16_floats(int64_t(g.pixels) * C));
   const size_t at_taps = by_taps ? carve.add(int64_t(g.pixels) * tap_width) : 0;
   float* scratch = ctx.scratch.get(carve.total());
-  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
-  convert_to_bf16(ctx, x.data, xb, int64_t(g.pixels) * C);
+  const __nv_bfloat16* xb =
+      bf16_copy_of_x(ctx, d, x, reinterpret_cast<__nv_bfloat16*>(scratch + at_x));
 
   if (by_taps) {
     const ConvGeometry pointwise = cae_v4::make_geometry(g.H, g.W, 1, g.pixels);
@@ -418,6 +442,42 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
 
 namespace {
 
+// What both weight-gradient paths start from, carved from one scratch
+// request: the BF16 NHWC copies of dy and x, and `partial_floats` of split-K
+// partial sums.
+struct BackwardOperands {
+  const __nv_bfloat16* dyb;
+  const __nv_bfloat16* xb;
+  float* partial;
+};
+
+BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
+                                   const cae_tensor_s& x, const float* dy, int64_t partial_floats) {
+  const int64_t P = d.N * d.H * d.W;
+  ScratchLayout carve;
+  const size_t at_dy = carve.add(bf16_floats(P * d.O));
+  const size_t at_x = carve.add(bf16_floats(P * d.C));
+  const size_t at_partial = carve.add(partial_floats);
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
+  convert_to_bf16(ctx, dy, dyb, P * d.O);
+  const __nv_bfloat16* xb =
+      bf16_copy_of_x(ctx, d, x, reinterpret_cast<__nv_bfloat16*>(scratch + at_x));
+  return {dyb, xb, scratch + at_partial};
+}
+
+// What both paths end with: dw from the split partials (in the GEMM's
+// layout), db from dy's column sums.
+void finish_weight_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* partial,
+                            int splits, int64_t M, int64_t N, GradientLayout layout,
+                            const float* dy, float* dw, float* db) {
+  const int taps = int(d.K * d.K);
+  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(
+      partial, splits, int(M), int(N), layout, int(d.O), taps, int(d.C), dw);
+  check_launch("v4 sum_splits_kernel");
+  column_sums(ctx, dy, d.N * d.H * d.W, int(d.O), db);
+}
+
 // dx[P][C] = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, dyb the BF16 NHWC copy of dy.
 void data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
                    cae_tensor_s& w, const __nv_bfloat16* dyb, float* dx) {
@@ -438,24 +498,13 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
   const int64_t P = g.pixels, M = O, N = int64_t(taps) * C;
   const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
   const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
+  const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
+  if (dx != nullptr) data_gradient(ctx, d, g, w, ops.dyb, dx);
 
-  // One scratch request per op: BF16 copies of dy and x, then the partials.
-  ScratchLayout carve;
-  const size_t at_dy = carve.add(bf16_floats(P * O));
-  const size_t at_x = carve.add(bf16_floats(P * C));
-  const size_t at_partial = carve.add(int64_t(split.count) * M * N);
-  float* scratch = ctx.scratch.get(carve.total());
-  auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
-  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
-  float* partial = scratch + at_partial;
-  convert_to_bf16(ctx, dy, dyb, P * O);
-  convert_to_bf16(ctx, x.data, xb, P * C);
-  if (dx != nullptr) data_gradient(ctx, d, g, w, dyb, dx);
-
-  const CUtensorMap a_map = cae_v4::image_box_map(dyb, d.N, d.H, d.W, O, box.rows, box.images);
-  const CUtensorMap b_map = cae_v4::image_box_map(xb, d.N, d.H, d.W, C, box.rows, box.images);
+  const CUtensorMap a_map = cae_v4::image_box_map(ops.dyb, d.N, d.H, d.W, O, box.rows, box.images);
+  const CUtensorMap b_map = cae_v4::image_box_map(ops.xb, d.N, d.H, d.W, C, box.rows, box.images);
   const TapShiftedPixels loads{int(d.K), C, int(d.H), int(d.W), box.width / 64};
-  const MatrixStore out{partial, int(M), int(N), M * N};
+  const MatrixStore out{ops.partial, int(M), int(N), M * N};
   if (box.width == 128) {
     launch_tma<128>(ctx, a_map, b_map, loads, out, M, N, k_tiles, split.per_split,
                     "v4 conv weight-gradient TMA GEMM");
@@ -463,10 +512,8 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
     launch_tma<64>(ctx, a_map, b_map, loads, out, M, N, k_tiles, split.per_split,
                    "v4 conv weight-gradient TMA GEMM");
   }
-  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(
-      partial, split.count, int(M), int(N), GradientLayout::kOutputsByTapChannels, O, taps, C, dw);
-  check_launch("v4 sum_splits_kernel");
-  column_sums(ctx, dy, g.pixels, O, db);
+  finish_weight_gradient(ctx, d, ops.partial, split.count, M, N,
+                         GradientLayout::kOutputsByTapChannels, dy, dw, db);
 }
 
 // The weight gradient on the cp.async GEMM, for shapes no box fits.
@@ -488,27 +535,16 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
                                          : (gathered_rows ? GradientLayout::kTapOutputsByChannels
                                                           : GradientLayout::kChannelsByTapOutputs);
   const KSplit split = split_k(ctx, M, N, tile_width(N), k_tiles);
-
-  // One scratch request per op: BF16 copies of dy and x, then the partials.
-  ScratchLayout carve;
-  const size_t at_dy = carve.add(bf16_floats(int64_t(g.pixels) * O));
-  const size_t at_x = carve.add(bf16_floats(int64_t(g.pixels) * C));
-  const size_t at_partial = carve.add(int64_t(split.count) * M * N);
-  float* scratch = ctx.scratch.get(carve.total());
-  auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
-  auto* xb = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
-  float* partial = scratch + at_partial;
-  convert_to_bf16(ctx, dy, dyb, int64_t(g.pixels) * O);
-  convert_to_bf16(ctx, x.data, xb, int64_t(g.pixels) * C);
+  const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
   const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
-  if (dx != nullptr) data_gradient(ctx, d, g, w, dyb, dx);
+  if (dx != nullptr) data_gradient(ctx, d, g, w, ops.dyb, dx);
 
   const TapChannelsByPixels gathered = gather_x
-                                           ? TapChannelsByPixels{xb, g, C, taps * C, +1, by_C}
-                                           : TapChannelsByPixels{dyb, g, O, taps * O, -1, by_O};
+                                           ? TapChannelsByPixels{ops.xb, g, C, taps * C, +1, by_C}
+                                           : TapChannelsByPixels{ops.dyb, g, O, taps * O, -1, by_O};
   const ChannelsByPixels plain =
-      gather_x ? ChannelsByPixels{dyb, O, g.pixels} : ChannelsByPixels{xb, C, g.pixels};
-  const MatrixStore out{partial, int(M), int(N), M * N};
+      gather_x ? ChannelsByPixels{ops.dyb, O, g.pixels} : ChannelsByPixels{ops.xb, C, g.pixels};
+  const MatrixStore out{ops.partial, int(M), int(N), M * N};
   if (gathered_rows) {
     launch_gemm(ctx, tile_width(N), gathered, plain, out, M, N, k_tiles, split.per_split,
                 "v4 conv weight-gradient GEMM");
@@ -516,10 +552,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
     launch_gemm(ctx, tile_width(N), plain, gathered, out, M, N, k_tiles, split.per_split,
                 "v4 conv weight-gradient GEMM");
   }
-  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(partial, split.count, int(M),
-                                                                int(N), layout, O, taps, C, dw);
-  check_launch("v4 sum_splits_kernel");
-  column_sums(ctx, dy, g.pixels, O, db);
+  finish_weight_gradient(ctx, d, ops.partial, split.count, M, N, layout, dy, dw, db);
 }
 
 }  // namespace

@@ -172,6 +172,46 @@ void check_backward(const ConvCase& c, const std::string& label) {
                 product_tolerance(pixels), c.b());
 }
 
+// A backend may keep what a forward pass derived from x (im2col columns, a
+// BF16 copy) for the backward pass of the same layer. What it keeps must
+// follow x: the backward pass right after a forward on the same x, after x
+// was rewritten in place by another op (relu_forward), and after an upload
+// to x, must each match the reference on x's values at that moment.
+void check_backward_follows_x(const ConvCase& c, const std::string& label) {
+  Random rng = random_for("conv2d_backward", label + " follows x");
+  const ConvInputs in = random_conv_inputs(rng, c);
+  const std::vector<float> dy_values = rng.uniform(count_of(c.y()), -1.0f, 1.0f);
+  cae::Tensor x = upload_tensor(c.x(), in.x), w = upload_tensor(c.w(), in.w),
+              b = upload_tensor(c.b(), in.b), dy = upload_tensor(c.y(), dy_values);
+  cae::Tensor y = poisoned_tensor(c.y());
+  auto expect_gradients = [&](const std::vector<float>& x_values, const std::string& when) {
+    cae::Tensor dx = poisoned_tensor(c.x()), dw = poisoned_tensor(c.w()),
+                db = poisoned_tensor(c.b());
+    ctx().conv2d_backward(x, w, dy, &dx, dw, db);
+    const cae_ref::ConvGradients want =
+        cae_ref::conv2d_backward(c.dims, widen(x_values), widen(in.w), widen(dy_values), true);
+    const cae_ref::ConvGradients scale =
+        bounds::conv_backward(c.dims, widen(x_values), widen(in.w), widen(dy_values), true);
+    const int64_t pixels = c.dims.n * c.dims.h * c.dims.w;
+    expect_within("conv2d_backward", label + " " + when + " dx", download(dx), want.dx, scale.dx,
+                  product_tolerance(c.dims.o * c.dims.k * c.dims.k), c.x());
+    expect_within("conv2d_backward", label + " " + when + " dw", download(dw), want.dw, scale.dw,
+                  product_tolerance(pixels), c.w());
+  };
+  ctx().conv2d_forward(x, w, b, y, false);
+  expect_gradients(in.x, "after a forward on the same x");
+  if (CAE_TABLE_HAS(&table(), relu_forward)) {
+    ctx().relu_forward(x, x);  // in place: about half of x becomes 0
+    std::vector<float> rectified = in.x;
+    for (float& v : rectified) v = std::max(v, 0.0f);
+    expect_gradients(rectified, "after relu_forward in place on x");
+    ctx().conv2d_forward(x, w, b, y, false);
+  }
+  const std::vector<float> fresh = rng.uniform(count_of(c.x()), -1.0f, 1.0f);
+  upload(x, fresh);
+  expect_gradients(fresh, "after an upload to x");
+}
+
 // One case of `op`. Kernel sizes other than 3 are optional: for them
 // CAE_STATUS_UNSUPPORTED is an accepted answer, a wrong result is not.
 void check_case(const char* op, const ConvCase& c, const std::string& label) {
@@ -233,6 +273,15 @@ void check_conv2d_backward() {
     const std::string label = c.label();
     SUBCASE(label.c_str()) {
       guarded(op, label, [&] { check_case(op, c, label); });
+    }
+  }
+  // Wide enough for the tensor-core paths (channels a multiple of 8), small
+  // enough for the reference; and a 3-channel input (the first layer's paths).
+  for (const ConvCase& c : {ConvCase{{2, 64, 8, 8, 64, 3}, false, true, ""},
+                            ConvCase{{2, 3, 8, 8, 16, 3}, false, true, ""}}) {
+    const std::string label = c.label();
+    SUBCASE((label + " follows x").c_str()) {
+      guarded(op, label + " follows x", [&] { check_backward_follows_x(c, label); });
     }
   }
   SUBCASE("determinism") {
