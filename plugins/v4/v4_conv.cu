@@ -214,18 +214,28 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
   return data;
 }
 
+// Launches one of the GEMM kernels over the tiles of an M x N product, the K
+// tiles split `per_split` at a time over the grid's z. The kernel's dynamic
+// shared memory exceeds the default limit, so it is opted in first (an
+// attribute of the current device, cheap to set again).
+template <int BN, class Kernel, class... Arguments>
+void launch_tiles(Context& ctx, Kernel* kernel, size_t shared_bytes, int64_t M, int64_t N,
+                  int k_tiles, int per_split, const char* what, const Arguments&... arguments) {
+  CAE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
+  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
+                  unsigned((k_tiles + per_split - 1) / per_split));
+  kernel<<<grid, cae_v4::kBlockThreads, shared_bytes, ctx.stream>>>(arguments..., k_tiles,
+                                                                    per_split);
+  check_launch(what);
+}
+
 template <int BN, class A, class B, class E>
 void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
                   int k_tiles, int per_split, const char* what) {
   using Shape = cae_v4::TileShape<BN, cae_v4::Stages<BN>::value>;
-  auto* kernel = cae_v4::igemm_kernel<BN, A, B, E>;
-  CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      int(Shape::shared_bytes)));
-  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
-                  unsigned((k_tiles + per_split - 1) / per_split));
-  kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(a, b, e, k_tiles,
-                                                                           per_split);
-  check_launch(what);
+  launch_tiles<BN>(ctx, cae_v4::igemm_kernel<BN, A, B, E>, Shape::shared_bytes, M, N, k_tiles,
+                   per_split, what, a, b, e);
 }
 
 // Writes the BF16 copy of count floats (count % 8 == 0) into out.
@@ -289,55 +299,50 @@ void launch_gemm(Context& ctx, int width, const A& a, const B& b, const E& e, in
   }
 }
 
-// The box of whole image rows (or of whole small images) that holds a tile's
-// 128 consecutive pixels, when there is one and the channels come in 64s.
-struct TapBoxShape {
+// The box of whole image rows (or of whole small images) that holds `pixels`
+// consecutive pixels of the NHWC batch, when there is one: the shape of every
+// TMA box over an image tensor.
+struct ImageBox {
   bool fits;
   int rows, images;
 };
-TapBoxShape tap_box_shape(const cae_plugin::ConvDims& d, int64_t channels) {
+ImageBox image_box(const cae_plugin::ConvDims& d, int64_t pixels) {
   const int64_t per_image = d.H * d.W;
-  if (channels % cae_v4::kTileK != 0 || cae_v4::kTileM % d.W != 0) return {false, 0, 0};
-  if (per_image % cae_v4::kTileM == 0) return {true, int(cae_v4::kTileM / d.W), 1};
-  if (cae_v4::kTileM % per_image == 0 && cae_v4::kTileM / per_image <= d.N) {
-    return {true, int(d.H), int(cae_v4::kTileM / per_image)};
+  if (pixels % d.W != 0) return {false, 0, 0};
+  if (per_image % pixels == 0) return {true, int(pixels / d.W), 1};
+  if (pixels % per_image == 0 && pixels / per_image <= d.N) {
+    return {true, int(d.H), int(pixels / per_image)};
   }
   return {false, 0, 0};
 }
 
-// The TMA weight gradient's boxes (TapShiftedPixels): a K tile of 64 pixels
-// is whole image rows (or whole small images), dy's channels come in boxes of
-// 64, and an N tile of `width` channels of x stays inside one tap.
+// The forward and data-gradient boxes (TapShiftedRows): a tile's 128 pixels,
+// when the gathered tensor's channels come in 64s.
+ImageBox tap_box_shape(const cae_plugin::ConvDims& d, int64_t channels) {
+  if (channels % cae_v4::kTileK != 0) return {false, 0, 0};
+  return image_box(d, cae_v4::kTileM);
+}
+
+// The TMA weight gradient's boxes (TapShiftedPixels): a K tile of 64 pixels,
+// dy's channels in boxes of 64, and an N tile of `width` channels of x that
+// stays inside one tap.
 struct PixelBoxShape {
   bool fits;
   int rows, images, width;
 };
 PixelBoxShape pixel_box_shape(const cae_plugin::ConvDims& d) {
-  const int64_t per_image = d.H * d.W;
-  const int width = d.C % 128 == 0 ? 128 : 64;
-  if (d.C % 64 != 0 || d.O % 64 != 0 || cae_v4::kTileK % d.W != 0) {
-    return {false, 0, 0, 0};
-  }
-  if (per_image % cae_v4::kTileK == 0) return {true, int(cae_v4::kTileK / d.W), 1, width};
-  if (cae_v4::kTileK % per_image == 0 && cae_v4::kTileK / per_image <= d.N) {
-    return {true, int(d.H), int(cae_v4::kTileK / per_image), width};
-  }
-  return {false, 0, 0, 0};
+  if (d.C % 64 != 0 || d.O % 64 != 0) return {false, 0, 0, 0};
+  const ImageBox box = image_box(d, cae_v4::kTileK);
+  return {box.fits, box.rows, box.images, d.C % 128 == 0 ? 128 : 64};
 }
 
 template <int BN, class Loads, class E>
 void launch_tma(Context& ctx, const CUtensorMap& a_map, const CUtensorMap& b_map,
                 const Loads& loads, const E& e, int64_t M, int64_t N, int k_tiles, int per_split,
                 const char* what) {
-  using Shape = cae_v4::TmaTileShape<BN>;
-  auto* kernel = cae_v4::tma_igemm_kernel<BN, Loads, E>;
-  CAE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      int(Shape::shared_bytes)));
-  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
-                  unsigned((k_tiles + per_split - 1) / per_split));
-  kernel<<<grid, cae_v4::kBlockThreads, Shape::shared_bytes, ctx.stream>>>(a_map, b_map, loads, e,
-                                                                           k_tiles, per_split);
-  check_launch(what);
+  launch_tiles<BN>(ctx, cae_v4::tma_igemm_kernel<BN, Loads, E>,
+                   cae_v4::TmaTileShape<BN>::shared_bytes, M, N, k_tiles, per_split, what, a_map,
+                   b_map, loads, e);
 }
 
 // out[pixel][n] = sum over (tap, c) of src[pixel shifted by sign * tap][c] *
@@ -351,7 +356,7 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
                     const char* what) {
   const int64_t M = g.pixels;
   const int width = filling_width(ctx, M, N);
-  const TapBoxShape box = tap_box_shape(d, channels);
+  const ImageBox box = tap_box_shape(d, channels);
   if (box.fits && width >= 32) {
     const CUtensorMap a_map =
         cae_v4::image_box_map(src, d.N, d.H, d.W, channels, box.rows, box.images);
