@@ -176,6 +176,26 @@ TEST_CASE("conv-drop-last-dw: dw lacks the last image's x * dy") {
   CHECK(conv_dw_centre(mutant("conv-drop-last-dw"), {2, 3}, {5, 7}) == doctest::Approx(2 * 5));
 }
 
+TEST_CASE("stale-x: the backward pass uses the x of the forward pass, not x's current values") {
+  // x [2,1,1,1] = {2, 3}, dy = {5, 7}: dw's centre is sum x * dy. After the
+  // forward pass x becomes {1, 1}: the right answer is 12, the stale one 31.
+  auto run = [](const cae_backend_table& t) {
+    Session s(t);
+    const Dims dims = {2, 1, 1, 1};
+    cae_tensor x = s.tensor(dims, {2, 3}), w = s.tensor({1, 1, 3, 3}, identity_kernel());
+    cae_tensor y = s.filled(dims, 42.0f), dw = s.filled({1, 1, 3, 3}, 42.0f),
+               db = s.filled({1}, 42.0f);
+    REQUIRE(t.conv2d_forward(s.ctx, x, w, s.tensor({1}, {0.0f}), y, 0) == CAE_STATUS_OK);
+    const Floats ones = {1, 1};
+    REQUIRE(t.tensor_upload(s.ctx, x, ones.data(), ones.size()) == CAE_STATUS_OK);
+    REQUIRE(t.conv2d_backward(s.ctx, x, w, s.tensor(dims, {5, 7}), nullptr, dw, db) ==
+            CAE_STATUS_OK);
+    return s.values(dw)[4];
+  };
+  CHECK(run(cpu()) == doctest::Approx(12));
+  CHECK(run(mutant("stale-x")) == doctest::Approx(31));
+}
+
 TEST_CASE("adam-no-bias-correction: the first step is not lr-sized") {
   // Step 1: m_hat = g and v_hat = g^2, so the update is -lr. Uncorrected:
   // -lr * 0.1 g / sqrt(0.001 g^2) = -lr * sqrt(10).
