@@ -23,7 +23,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <typeinfo>
@@ -287,14 +286,36 @@ struct Record {
   fs::path path;
 };
 
+// "layout-<major>.<minor>.txt", both numbers plain digits. Parsed by hand:
+// GCC 12's <regex> draws false -Wmaybe-uninitialized warnings in the
+// sanitizer build, and this is the only pattern the tool needs.
+bool parse_record_name(const std::string& name, int& major, int& minor) {
+  const std::string prefix = "layout-", suffix = ".txt";
+  if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string version =
+      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  const size_t dot = version.find('.');
+  if (dot == std::string::npos) return false;
+  const std::string first = version.substr(0, dot), second = version.substr(dot + 1);
+  auto number = [](const std::string& text) {
+    return !text.empty() && text.size() <= 6 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!number(first) || !number(second)) return false;
+  major = std::stoi(first);
+  minor = std::stoi(second);
+  return true;
+}
+
 std::vector<Record> find_records(const fs::path& dir) {
-  static const std::regex pattern(R"(layout-(\d+)\.(\d+)\.txt)");
   std::vector<Record> records;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    std::smatch match;
-    const std::string name = entry.path().filename().string();
-    if (std::regex_match(name, match, pattern)) {
-      records.push_back({std::stoi(match[1]), std::stoi(match[2]), entry.path()});
+    int major = 0, minor = 0;
+    if (parse_record_name(entry.path().filename().string(), major, minor)) {
+      records.push_back({major, minor, entry.path()});
     }
   }
   std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
