@@ -8,9 +8,9 @@
 #include <random>
 
 #include "nn/autoencoder.hpp"
+#include "nn/features.hpp"
 #include "nn/optimizer.hpp"
 #include "plugin/extraction_streams.hpp"
-#include "plugin/per_device.hpp"
 
 namespace cae::bench {
 namespace {
@@ -167,48 +167,49 @@ double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, s
 
 constexpr int kExtractionPasses = 3;
 
-// One context's share of the extraction timing: its own model and buffers.
-struct ExtractionWorker {
-  nn::Autoencoder model;
-  Tensor input, latent;
-  std::vector<HostBuffer> batches;
-  HostBuffer features;
-  ExtractionWorker(Context& context, const BenchSettings& s, std::mt19937& rng)
-      : model(context, nn::Parameters::he_normal(s.seed)),
-        input(context.alloc({s.extract_batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize})),
-        latent(context.alloc({s.extract_batch, nn::kLatentChannels, nn::kLatentSize, nn::kLatentSize})),
-        batches(host_batches(context, s, s.extract_batch, rng)),
-        features(context, size_t(s.extract_batch) * nn::kFeatureDim, s.host_memory) {}
-  void encode_batch(size_t k) {
-    const HostBuffer& batch = batches[k % batches.size()];
-    input.upload(batch.data(), batch.size());
-    model.encode(input, latent);
-    latent.download(features.data(), features.size());
-  }
-};
+// `count` images of random pixels (labels unused).
+ImageSet random_images(size_t count, std::mt19937& rng) {
+  ImageSet images;
+  images.pixels.resize(count * cifar::kImageBytes);
+  images.labels.assign(count, 0);
+  std::uniform_int_distribution<int> pixel(0, 255);
+  for (auto& p : images.pixels) p = uint8_t(pixel(rng));
+  return images;
+}
 
-// Extraction as `cae extract` runs it: `streams` contexts on the device (the
-// given one and streams - 1 more), each on its own thread with every
-// streams-th batch, so that one context's copies overlap another's compute.
+// Extraction as `cae extract` runs it (nn::encode_in_parallel, the seed's
+// latent recipe): `streams` contexts on the device (the given one and
+// streams - 1 more), each on its own thread with a contiguous range of rows,
+// so that one context's copies overlap another's compute. Timed from the
+// images in host memory to every feature row written; the contexts and models
+// are made before the clock starts.
 double time_extraction(Context& context, const BenchSettings& s, int streams, std::mt19937& rng) {
   const ExtractionContexts extraction({&context}, streams);
   const std::vector<Context*>& contexts = extraction.all();
-  std::vector<std::unique_ptr<ExtractionWorker>> workers;
+  const nn::Parameters parameters = nn::Parameters::he_normal(s.seed);
+  std::vector<std::unique_ptr<nn::Autoencoder>> owned;
+  std::vector<nn::Autoencoder*> models;
   for (Context* c : contexts) {
-    workers.push_back(std::make_unique<ExtractionWorker>(*c, s, rng));
-    workers.back()->encode_batch(0);  // warm-up
+    owned.push_back(std::make_unique<nn::Autoencoder>(*c, parameters));
+    models.push_back(owned.back().get());
   }
+  const nn::FeatureRecipe& recipe = nn::feature_recipes().front();  // "latent"
+  const ImageSet images = random_images(size_t(s.extract_images), rng);
+  // Written once before timing, as `cae extract`'s result is (zero-filled).
+  std::vector<float> features(images.size() * size_t(recipe.dim()));
+  auto encode = [&](const ImageSet& set) {
+    nn::encode_in_parallel(contexts, models, recipe, set, s.extract_batch, s.host_memory,
+                           features.data(), [](size_t, size_t) {});
+  };
+  // Warm-up: one batch per context.
+  encode(random_images(std::min(images.size(), contexts.size() * size_t(s.extract_batch)), rng));
   for (Context* c : contexts) c->synchronize();
-  // Whole batches: the tail costs the same as a full one on any backend.
-  const size_t total = size_t((s.extract_images + s.extract_batch - 1) / s.extract_batch);
   // The median of three passes: one pass is short (0.1 s on an H200), and
   // two threads sharing a GPU vary more than one.
   std::vector<double> seconds;
   for (int pass = 0; pass < kExtractionPasses; ++pass) {
     auto start = std::chrono::steady_clock::now();
-    run_per_device(contexts.size(), [&](size_t w) {
-      for (size_t k = w; k < total; k += contexts.size()) workers[w]->encode_batch(k);
-    });
+    encode(images);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

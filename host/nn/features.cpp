@@ -27,14 +27,18 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
 
 // The device buffers of one batch size for a recipe: per tap, the chain of
 // its 2x2 max-pools. Everything image-sized stays on the device; only the
-// pooled taps are downloaded, into page-locked memory when the backend has it.
+// pooled taps are downloaded: a recipe of one tap straight into the feature
+// rows, several through page-locked memory when the backend has it.
 class TapPooling {
  public:
-  TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch)
+  TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch, HostMemory host_memory)
       : recipe_(recipe), input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
-    size_t widest_tap = 0;
-    for (const FeatureTap& tap : recipe.taps) widest_tap = std::max(widest_tap, size_t(tap.dim()));
-    staging_ = HostBuffer(context, size_t(batch) * widest_tap);
+    // Taps that share a row are downloaded here, then spread over the rows.
+    if (recipe.taps.size() > 1) {
+      size_t widest_tap = 0;
+      for (const FeatureTap& tap : recipe.taps) widest_tap = std::max(widest_tap, size_t(tap.dim()));
+      staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
+    }
     for (const FeatureTap& tap : recipe.taps) {
       chains_.emplace_back();
       int size = map_size(tap.map);
@@ -61,6 +65,12 @@ class TapPooling {
         pooled = &next;
       }
       const size_t tap_dim = size_t(recipe_.taps[t].dim());
+      if (tap_dim == dim) {
+        // One tap fills whole rows (the seed's latent): straight into them,
+        // without a second copy through the staging buffer.
+        pooled->download(rows, n * dim);
+        break;
+      }
       pooled->download(staging_.data(), n * tap_dim);
       for (size_t i = 0; i < n; ++i) {
         std::copy_n(staging_.data() + i * tap_dim, tap_dim, rows + i * dim + offset);
@@ -80,13 +90,14 @@ class TapPooling {
 // set), batch by batch; after_batch(n) after each.
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
                  const ImageSet& images, size_t first, size_t count, int batch_size,
-                 float* features, const std::function<void(size_t)>& after_batch) {
+                 HostMemory host_memory, float* features,
+                 const std::function<void(size_t)>& after_batch) {
   const size_t dim = size_t(recipe.dim());
   // No memory for images that do not exist: a batch larger than the range is the range.
   const size_t capacity = std::min(count, size_t(batch_size));
   // Uploaded every batch: page-locked when the backend offers it (ABI 1.3).
-  HostBuffer host(context, capacity * kImageFloats);
-  HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0);
+  HostBuffer host(context, capacity * kImageFloats, host_memory);
+  HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0, host_memory);
   std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
   std::unique_ptr<TapPooling> pooling;
   for (size_t start = first; start < first + count; start += size_t(batch_size)) {
@@ -95,7 +106,7 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
     if (!pooling || pooling->batch() != int64_t(n)) {
-      pooling = std::make_unique<TapPooling>(context, recipe, int64_t(n));
+      pooling = std::make_unique<TapPooling>(context, recipe, int64_t(n), host_memory);
     }
     float* rows = features + start * dim;
     pooling->encode(context, model, host.data(), rows);
@@ -115,8 +126,8 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     int batch_size, std::ostream* log, const std::string& label) {
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
-  encode_rows(context, model, recipe, images, 0, images.size(), batch_size, features.data(),
-              [&](size_t n) {
+  encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
+              HostMemory::kPinnedWhenOffered, features.data(), [&](size_t n) {
                 if (progress) progress->advance(int64_t(n));
               });
   if (progress) progress->finish();
@@ -131,27 +142,40 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
   const ExtractionContexts extraction(
       devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
   const std::vector<Context*>& contexts = extraction.all();
+  std::vector<std::unique_ptr<Autoencoder>> owned;
+  std::vector<Autoencoder*> models;
+  for (Context* context : contexts) {
+    owned.push_back(std::make_unique<Autoencoder>(*context, parameters));
+    models.push_back(owned.back().get());
+  }
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
   std::atomic<int64_t> done{0};
-  const size_t workers = contexts.size();
-  run_per_device(workers, [&](size_t d) {
-    // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N).
-    const size_t first = images.size() * d / workers;
-    const size_t last = images.size() * (d + 1) / workers;
-    Autoencoder model(*contexts[d], parameters);
-    encode_rows(*contexts[d], model, recipe, images, first, last - first, batch_size,
-                features.data(), [&](size_t n) {
-                  done += int64_t(n);
-                  // The reporter is not thread-safe: only the calling thread draws it.
-                  if (d == 0 && progress) progress->update(done.load());
-                });
-  });
+  encode_in_parallel(contexts, models, recipe, images, batch_size, HostMemory::kPinnedWhenOffered,
+                     features.data(), [&](size_t worker, size_t n) {
+                       done += int64_t(n);
+                       // The reporter is not thread-safe: only the calling thread draws it.
+                       if (worker == 0 && progress) progress->update(done.load());
+                     });
   if (progress) {
     progress->update(done.load());
     progress->finish();
   }
   return features;
+}
+
+void encode_in_parallel(const std::vector<Context*>& contexts,
+                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
+                        const ImageSet& images, int batch_size, HostMemory host_memory,
+                        float* features, const std::function<void(size_t, size_t)>& after_batch) {
+  const size_t workers = contexts.size();
+  run_per_device(workers, [&](size_t d) {
+    // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N).
+    const size_t first = images.size() * d / workers;
+    const size_t last = images.size() * (d + 1) / workers;
+    encode_rows(*contexts[d], *models[d], recipe, images, first, last - first, batch_size,
+                host_memory, features, [&](size_t n) { after_batch(d, n); });
+  });
 }
 
 }  // namespace cae::nn

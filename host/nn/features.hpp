@@ -2,12 +2,14 @@
 // recipe (nn/feature_recipe.hpp; "latent" = the seed's 8x8x128 latent).
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <vector>
 
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/feature_recipe.hpp"
+#include "plugin/host_buffer.hpp"
 
 namespace cae::nn {
 
@@ -26,5 +28,16 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device = 0);
+
+// The encoding both `cae extract` and `cae bench` run, without the setup:
+// contexts[i] encodes, with models[i] and on a thread of its own, the
+// contiguous rows [i*n/N, (i+1)*n/N) of `images` into `features` (row-major
+// [images.size(), recipe.dim()]). Images are uploaded from and taps
+// downloaded into host memory of the given kind. after_batch(i, n) runs on
+// worker i's thread after each of its batches.
+void encode_in_parallel(const std::vector<Context*>& contexts,
+                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
+                        const ImageSet& images, int batch_size, HostMemory host_memory,
+                        float* features, const std::function<void(size_t, size_t)>& after_batch);
 
 }  // namespace cae::nn

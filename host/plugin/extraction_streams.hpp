@@ -3,12 +3,14 @@
 //
 // Why: a context has one stream (the ABI's asynchrony rules), and
 // tensor_download waits for the work before it, so with one context the bus
-// and the GPU take turns: on an H200, v4 extracts 60,000 images in ~0.09 s of
-// GPU work plus ~0.05 s of copies (docs/PERF.md, seventh session). Two
-// contexts driven from two threads (the ABI allows it) let the copy engines
-// run while the other context computes. Worth it only where copies have an
-// engine of their own: the backends that offer page-locked host memory (ABI
-// 1.3); a CPU backend would only split its threads.
+// and the GPU take turns, and the host's own work (converting pixels, moving
+// 2 GB of feature rows into ordinary memory) waits too. Contexts driven from
+// threads of their own (the ABI allows it) let the copy engines and the host
+// run while another context computes: on an H200, v4 extracts 60,000 images
+// in 0.256 s with one context and 0.104 s with three (docs/PERF.md, eighth
+// session). Worth it only where copies have an engine of their own: the
+// backends that offer page-locked host memory (ABI 1.3); a CPU backend would
+// only split its threads.
 #pragma once
 
 #include <memory>
@@ -18,8 +20,11 @@
 
 namespace cae {
 
-// Contexts per device: `requested` when > 0, else (auto) 2 for a backend with
-// host_alloc and 1 otherwise.
+// Contexts per device with `auto` on a backend that has host_alloc.
+constexpr int kStreamsWithHostMemory = 3;
+
+// Contexts per device: `requested` when > 0, else (auto) kStreamsWithHostMemory
+// for a backend with host_alloc and 1 otherwise.
 int extraction_streams(const Context& context, int requested);
 
 // The contexts an extraction runs on: each of `contexts`, followed by

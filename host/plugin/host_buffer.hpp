@@ -19,7 +19,12 @@ enum class HostMemory {
   kPageable,           // ordinary memory (to measure what page-locked memory buys)
 };
 
-const char* host_memory_name(HostMemory kind);
+// Gives a HostBuffer's memory back to whoever handed it out: the context's
+// host_free for page-locked blocks, delete[] for ordinary memory.
+struct HostBufferRelease {
+  Context* owner = nullptr;  // set only for page-locked memory
+  void operator()(float* data) const noexcept;
+};
 
 // `count` floats, uninitialised. The context must outlive the buffer (page-
 // locked memory belongs to it). Move-only.
@@ -27,24 +32,18 @@ class HostBuffer {
  public:
   HostBuffer() = default;
   HostBuffer(Context& context, size_t count, HostMemory kind = HostMemory::kPinnedWhenOffered);
-  ~HostBuffer();
   HostBuffer(HostBuffer&& other) noexcept;
   HostBuffer& operator=(HostBuffer&& other) noexcept;
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
 
-  float* data() { return data_; }
-  const float* data() const { return data_; }
+  float* data() { return memory_.get(); }
+  const float* data() const { return memory_.get(); }
   size_t size() const { return size_; }
   // True when the memory came from the backend's host_alloc.
-  bool pinned() const { return owner_ != nullptr; }
+  bool pinned() const { return memory_ && memory_.get_deleter().owner != nullptr; }
 
  private:
-  void release() noexcept;
-  Context* owner_ = nullptr;  // set only for page-locked memory
-  float* data_ = nullptr;
+  std::unique_ptr<float[], HostBufferRelease> memory_;
   size_t size_ = 0;
-  std::unique_ptr<float[]> ordinary_;
 };
 
 }  // namespace cae

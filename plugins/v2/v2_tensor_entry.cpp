@@ -56,12 +56,19 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     require(src != nullptr, "tensor_upload: src is NULL");
     cae_plugin::check_transfer_count("tensor_upload", tensor.shape, count);
     c.activate();
+    auto upload_to = [&](float* device_dst) {
+      cae_plugin::cuda::upload_host_floats(
+          c.host_memory, c.stream, device_dst, src, count,
+          [&](float* dst, const float* from, size_t n) {
+            c.upload_staging.copy_to_device(c.stream, dst, from, n);
+          });
+    };
     if (!stored_channel_major(tensor.shape)) {
-      c.upload_staging.copy_to_device(c.stream, tensor.data, src, count);
+      upload_to(tensor.data);
       return;
     }
     float* boundary = c.workspace.reserve(count);
-    c.upload_staging.copy_to_device(c.stream, boundary, src, count);
+    upload_to(boundary);
     boundary_to_stored(c, tensor.shape, boundary, tensor.data);
   });
 }
@@ -79,6 +86,8 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
       stored_to_boundary(c, tensor.shape, tensor.data, staging);
       boundary = staging;
     }
+    // One DMA, from pageable memory or from this context's page-locked blocks
+    // alike (the driver reads the latter at full bus speed).
     CAE_CUDA_CHECK(
         cudaMemcpyAsync(dst, boundary, count * sizeof(float), cudaMemcpyDeviceToHost, c.stream));
     // Also reports errors of earlier asynchronous work on the stream.

@@ -8,8 +8,12 @@
 //   CAE_V3_POOL_CHOICES=0     max-pool backward re-derives its choices from x
 //   CAE_V3_SPLIT_TILES=N      skinny weight gradients (conv1, conv5) are split along the
 //                             pixels for about N output tiles per SM (default 4; 0: no split)
-//   CAE_V3_PAGEABLE_DOWNLOAD=0  download through v3's pinned double buffer instead of the
-//                             driver's own staging (measured slower on an H200 machine)
+//   CAE_V3_PAGEABLE_DOWNLOAD=1  download into pageable memory with one DMA (the driver's
+//                             own staging) instead of v3's pinned double buffer with
+//                             host copies on several threads. Faster into a hot buffer,
+//                             slower into feature rows spread over 2 GB: 60,000 images
+//                             0.178 s against 0.152 s with 2 contexts, 0.176 against
+//                             0.104 s with 3 (v4, run 39, docs/PERF.md)
 #pragma once
 
 #include <cstddef>
@@ -22,7 +26,7 @@ struct Tuning {
   bool fuse = true;
   bool pool_choices = true;
   int split_tiles_per_sm = 4;
-  bool pageable_download = true;
+  bool pageable_download = false;
 
   static Tuning from_environment();
 };

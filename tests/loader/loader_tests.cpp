@@ -10,6 +10,7 @@
 
 #include "plugin/backend_process_group.hpp"
 #include "plugin/context.hpp"
+#include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/registry.hpp"
 
@@ -254,6 +255,9 @@ TEST_CASE("ABI 1.3 host memory: buffers come from host_alloc, carry transfers an
   REQUIRE(record != nullptr);
   Context context(record->table());
   REQUIRE(context.has_host_memory());
+  // Extraction's auto rule: several contexts where copies have page-locked memory.
+  CHECK(extraction_streams(context, 0) == kStreamsWithHostMemory);
+  CHECK(extraction_streams(context, 1) == 1);
   const int before = live_host_blocks();
   {
     HostBuffer in(context, 4);
@@ -273,6 +277,7 @@ TEST_CASE("ABI 1.3 host memory: buffers come from host_alloc, carry transfers an
     CHECK(moved.pinned());
     CHECK_FALSE(in.pinned());
     CHECK(in.data() == nullptr);
+    CHECK(in.size() == 0);
     CHECK(live_host_blocks() == before + 2);
     // Asked for pageable memory, it does not take the backend's.
     HostBuffer pageable(context, 4, HostMemory::kPageable);
@@ -298,6 +303,7 @@ TEST_CASE("an ABI 1.2 plugin still loads; without host_alloc the host uses ordin
   Context context(abi12->table());
   // Its host_alloc lies beyond struct_size (and aborts if called).
   CHECK_FALSE(context.has_host_memory());
+  CHECK(extraction_streams(context, 0) == 1);
   CHECK_THROWS_WITH_AS(context.host_alloc(16), doctest::Contains("not supported"), BackendError);
   HostBuffer in(context, 2);
   CHECK_FALSE(in.pinned());

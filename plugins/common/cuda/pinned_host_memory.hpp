@@ -45,5 +45,18 @@ void upload_from_pinned(cudaStream_t stream, float* device_dst, const float* hos
 void download_to_pinned(cudaStream_t stream, float* host_dst, const float* device_src,
                         size_t count);
 
+// tensor_upload's copy: from this context's page-locked blocks straight to
+// the copy engine, from any other memory through `staged(dst, src, count)`,
+// the backend's own staging.
+template <class Staged>
+void upload_host_floats(const PinnedHostMemory& blocks, cudaStream_t stream, float* device_dst,
+                        const float* host_src, size_t count, Staged&& staged) {
+  if (blocks.holds(host_src, count * sizeof(float))) {
+    upload_from_pinned(stream, device_dst, host_src, count);
+  } else {
+    staged(device_dst, host_src, count);
+  }
+}
+
 }  // namespace cuda
 }  // namespace cae_plugin
