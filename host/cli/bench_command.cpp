@@ -298,7 +298,7 @@ Command bench_command() {
                 ("repeats", po::value<int>()->default_value(20)->value_name("R"), "timed runs per op (median)")
                 ("extract-streams", po::value<int>()->default_value(0)->value_name("N"),
                  "contexts on the device during the extraction timing, each on its own thread "
-                 "(0 = auto: 3 for a backend with page-locked host memory, else 1)")
+                 "(0 = auto: 4 for a backend with page-locked host memory, else 1)")
                 ("host-memory", po::value<std::string>()->default_value("pinned")->value_name("KIND"),
                  "host batches of the epoch and the extraction in 'pinned' (page-locked, from a "
                  "backend with host_alloc; others use ordinary memory) or 'pageable' memory")

@@ -59,7 +59,7 @@ Command extract_command() {
                 ("batch", po::value<int>()->default_value(256)->value_name("N"), "images per forward pass")
                 ("streams", po::value<int>()->default_value(0)->value_name("N"),
                  "contexts per device, each on its own thread, so that one's copies overlap "
-                 "another's compute (0 = auto: 3 for a backend with page-locked host memory, else 1)");
+                 "another's compute (0 = auto: 4 for a backend with page-locked host memory, else 1)");
           },
           run_extract};
 }

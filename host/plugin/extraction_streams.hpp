@@ -7,8 +7,8 @@
 // 2 GB of feature rows into ordinary memory) waits too. Contexts driven from
 // threads of their own (the ABI allows it) let the copy engines and the host
 // run while another context computes: on an H200, v4 extracts 60,000 images
-// in 0.256 s with one context and 0.104 s with three (docs/PERF.md, eighth
-// session). Worth it only where copies have an engine of their own: the
+// in 0.256 s with one context and 0.100-0.109 s with four (docs/PERF.md,
+// eighth session). Worth it only where copies have an engine of their own: the
 // backends that offer page-locked host memory (ABI 1.3); a CPU backend would
 // only split its threads.
 #pragma once
@@ -21,7 +21,7 @@
 namespace cae {
 
 // Contexts per device with `auto` on a backend that has host_alloc.
-constexpr int kStreamsWithHostMemory = 3;
+constexpr int kStreamsWithHostMemory = 4;
 
 // Contexts per device: `requested` when > 0, else (auto) kStreamsWithHostMemory
 // for a backend with host_alloc and 1 otherwise.
