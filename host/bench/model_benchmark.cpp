@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <ostream>
 #include <random>
 
@@ -63,18 +63,21 @@ void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
     const double in_n = count_of(in_dims), out_n = count_of(out_dims);
     const double w_n = double(L.parameter_count());
     out.push_back({"conv2d_forward", L.name, io,
-                   median_ms(context, [&] { context.conv2d_forward(x, w, b, y, L.relu); }, s.policy),
+                   median_ms(
+                       context, [&] { context.conv2d_forward(x, w, b, y, L.relu); }, s.policy),
                    fwd_gflop, gbytes_of(in_n + w_n + out_n)});
     Tensor* dx_or_null = i == 0 ? nullptr : &dx;  // the model never needs the input's gradient
-    out.push_back({"conv2d_backward", L.name, io,
-                   median_ms(context, [&] { context.conv2d_backward(x, w, dy, dx_or_null, dw, db); },
-                             s.policy),
-                   fwd_gflop * (i == 0 ? 1.0 : 2.0),
-                   gbytes_of(in_n + w_n + out_n + w_n + (i == 0 ? 0.0 : in_n))});
+    out.push_back(
+        {"conv2d_backward", L.name, io,
+         median_ms(
+             context, [&] { context.conv2d_backward(x, w, dy, dx_or_null, dw, db); }, s.policy),
+         fwd_gflop * (i == 0 ? 1.0 : 2.0),
+         gbytes_of(in_n + w_n + out_n + w_n + (i == 0 ? 0.0 : in_n))});
     if (L.relu) {
       Tensor d_activation = context.alloc(out_dims);
       out.push_back({"relu_backward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.relu_backward(y, dy, d_activation); }, s.policy),
+                     median_ms(
+                         context, [&] { context.relu_backward(y, dy, d_activation); }, s.policy),
                      0, gbytes_of(3 * out_n)});
     }
     if (L.after == nn::After::MaxPool) {
@@ -83,29 +86,34 @@ void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
       Tensor dp = random_tensor(context, small, rng);
       Tensor dyy = context.alloc(out_dims);
       out.push_back({"maxpool2x2_forward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.maxpool2x2_forward(y, p); }, s.policy), 0,
-                     gbytes_of(out_n * 1.25)});
+                     median_ms(
+                         context, [&] { context.maxpool2x2_forward(y, p); }, s.policy),
+                     0, gbytes_of(out_n * 1.25)});
       out.push_back({"maxpool2x2_backward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.maxpool2x2_backward(y, dp, dyy); }, s.policy), 0,
-                     gbytes_of(out_n * 2.25)});
+                     median_ms(
+                         context, [&] { context.maxpool2x2_backward(y, dp, dyy); }, s.policy),
+                     0, gbytes_of(out_n * 2.25)});
     } else if (L.after == nn::After::Upsample) {
       std::vector<int64_t> big{B, L.out_channels, L.size * 2, L.size * 2};
       Tensor u = context.alloc(big);
       Tensor du = random_tensor(context, big, rng);
       Tensor dyy = context.alloc(out_dims);
       out.push_back({"upsample2x_forward", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.upsample2x_forward(y, u); }, s.policy), 0,
-                     gbytes_of(out_n * 5)});
+                     median_ms(
+                         context, [&] { context.upsample2x_forward(y, u); }, s.policy),
+                     0, gbytes_of(out_n * 5)});
       out.push_back({"upsample2x_backward", L.name, dims_text(big),
-                     median_ms(context, [&] { context.upsample2x_backward(du, dyy); }, s.policy), 0,
-                     gbytes_of(out_n * 5)});
+                     median_ms(
+                         context, [&] { context.upsample2x_backward(du, dyy); }, s.policy),
+                     0, gbytes_of(out_n * 5)});
     } else {
       Tensor target = random_tensor(context, out_dims, rng, 0.0f, 1.0f);
       Tensor loss = context.alloc({1});
       Tensor grad = context.alloc(out_dims);
       out.push_back({"mse_loss", L.name, dims_text(out_dims),
-                     median_ms(context, [&] { context.mse_loss(y, target, loss, &grad); }, s.policy), 0,
-                     gbytes_of(3 * out_n)});
+                     median_ms(
+                         context, [&] { context.mse_loss(y, target, loss, &grad); }, s.policy),
+                     0, gbytes_of(3 * out_n)});
     }
   }
 }
@@ -115,7 +123,8 @@ void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTimi
   nn::Autoencoder model(context, params);
   nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
   out.push_back({"adam_step", "all 10 tensors", "751,875 parameters",
-                 median_ms(context, [&] { adam.step(model.parameters(), model.gradients()); }, s.policy),
+                 median_ms(
+                     context, [&] { adam.step(model.parameters(), model.gradients()); }, s.policy),
                  // Reads parameters, gradients and both moments; writes parameters and moments.
                  0, gbytes_of(7.0 * double(nn::total_parameter_count()))});
 }
@@ -144,9 +153,11 @@ double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, s
     model.forward_backward(input, loss);
     adam.step(model.parameters(), model.gradients());
   };
-  for (int i = 0; i < 3; ++i) step(full, batches[size_t(i) % batches.size()], size_t(s.batch));  // warm-up
+  for (int i = 0; i < 3; ++i)
+    step(full, batches[size_t(i) % batches.size()], size_t(s.batch));  // warm-up
   context.synchronize();
-  log << "timing one epoch of " << s.images << " images at batch " << s.batch << " ...\n" << std::flush;
+  log << "timing one epoch of " << s.images << " images at batch " << s.batch << " ...\n"
+      << std::flush;
   auto start = std::chrono::steady_clock::now();
   int64_t done = 0;
   size_t k = 0;
@@ -172,8 +183,14 @@ ImageSet random_images(size_t count, std::mt19937& rng) {
   ImageSet images;
   images.pixels.resize(count * cifar::kImageBytes);
   images.labels.assign(count, 0);
-  std::uniform_int_distribution<int> pixel(0, 255);
-  for (auto& p : images.pixels) p = uint8_t(pixel(rng));
+  // Four pixels per 32-bit draw: one draw per pixel made a 60,000-image set
+  // cost 184 M draws, per backend benched.
+  for (size_t i = 0; i < images.pixels.size(); i += 4) {
+    const uint32_t word = uint32_t(rng());
+    for (size_t b = 0; b < 4 && i + b < images.pixels.size(); ++b) {
+      images.pixels[i + b] = uint8_t(word >> (8 * b));
+    }
+  }
   return images;
 }
 
@@ -186,19 +203,13 @@ ImageSet random_images(size_t count, std::mt19937& rng) {
 double time_extraction(Context& context, const BenchSettings& s, int streams, std::mt19937& rng) {
   const ExtractionContexts extraction({&context}, streams);
   const std::vector<Context*>& contexts = extraction.all();
-  const nn::Parameters parameters = nn::Parameters::he_normal(s.seed);
-  std::vector<std::unique_ptr<nn::Autoencoder>> owned;
-  std::vector<nn::Autoencoder*> models;
-  for (Context* c : contexts) {
-    owned.push_back(std::make_unique<nn::Autoencoder>(*c, parameters));
-    models.push_back(owned.back().get());
-  }
+  const nn::ModelCopies copies(contexts, nn::Parameters::he_normal(s.seed));
   const nn::FeatureRecipe& recipe = nn::feature_recipes().front();  // "latent"
   const ImageSet images = random_images(size_t(s.extract_images), rng);
   // Written once before timing, as `cae extract`'s result is (zero-filled).
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto encode = [&](const ImageSet& set) {
-    nn::encode_in_parallel(contexts, models, recipe, set, s.extract_batch, s.host_memory,
+    nn::encode_in_parallel(contexts, copies.models(), recipe, set, s.extract_batch, s.host_memory,
                            features.data(), [](size_t, size_t) {});
   };
   // Warm-up: one batch per context.
@@ -233,8 +244,9 @@ BenchResult run_model_benchmark(Context& context, const BenchSettings& s, std::o
   r.pinned_transfers = s.host_memory == HostMemory::kPinnedWhenOffered && context.has_host_memory();
   std::mt19937 rng(uint32_t(s.seed));
   log << "timing each op at the model's shapes (median of " << s.policy.repeats << " after "
-      << s.policy.warmup << " warm-up runs, " << (context.has_timer() ? "device timer" : "wall clock")
-      << ") ...\n" << std::flush;
+      << s.policy.warmup << " warm-up runs, "
+      << (context.has_timer() ? "device timer" : "wall clock") << ") ...\n"
+      << std::flush;
   time_layer_ops(context, s, rng, r.ops);
   time_optimizer(context, s, r.ops);
   r.epoch_seconds = time_epoch(context, s, rng, log);

@@ -32,11 +32,14 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
 class TapPooling {
  public:
   TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch, HostMemory host_memory)
-      : recipe_(recipe), input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
+      : recipe_(recipe),
+        direct_rows_(recipe.taps.size() == 1),
+        input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
     // Taps that share a row are downloaded here, then spread over the rows.
-    if (recipe.taps.size() > 1) {
+    if (!direct_rows_) {
       size_t widest_tap = 0;
-      for (const FeatureTap& tap : recipe.taps) widest_tap = std::max(widest_tap, size_t(tap.dim()));
+      for (const FeatureTap& tap : recipe.taps)
+        widest_tap = std::max(widest_tap, size_t(tap.dim()));
       staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
     }
     for (const FeatureTap& tap : recipe.taps) {
@@ -64,13 +67,11 @@ class TapPooling {
         context.maxpool2x2_forward(*pooled, next);
         pooled = &next;
       }
-      const size_t tap_dim = size_t(recipe_.taps[t].dim());
-      if (tap_dim == dim) {
-        // One tap fills whole rows (the seed's latent): straight into them,
-        // without a second copy through the staging buffer.
+      if (direct_rows_) {
         pooled->download(rows, n * dim);
         break;
       }
+      const size_t tap_dim = size_t(recipe_.taps[t].dim());
       pooled->download(staging_.data(), n * tap_dim);
       for (size_t i = 0; i < n; ++i) {
         std::copy_n(staging_.data() + i * tap_dim, tap_dim, rows + i * dim + offset);
@@ -81,6 +82,9 @@ class TapPooling {
 
  private:
   const FeatureRecipe& recipe_;
+  // One tap fills whole rows (the seed's latent): it is downloaded straight
+  // into them, without a second copy through the staging buffer.
+  const bool direct_rows_;
   Tensor input_;
   std::vector<std::vector<Tensor>> chains_;
   HostBuffer staging_;
@@ -142,17 +146,12 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
   const ExtractionContexts extraction(
       devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
   const std::vector<Context*>& contexts = extraction.all();
-  std::vector<std::unique_ptr<Autoencoder>> owned;
-  std::vector<Autoencoder*> models;
-  for (Context* context : contexts) {
-    owned.push_back(std::make_unique<Autoencoder>(*context, parameters));
-    models.push_back(owned.back().get());
-  }
+  const ModelCopies copies(contexts, parameters);
   std::vector<float> features(images.size() * size_t(recipe.dim()));
   auto progress = progress_for(images, log, label);
   std::atomic<int64_t> done{0};
-  encode_in_parallel(contexts, models, recipe, images, batch_size, HostMemory::kPinnedWhenOffered,
-                     features.data(), [&](size_t worker, size_t n) {
+  encode_in_parallel(contexts, copies.models(), recipe, images, batch_size,
+                     HostMemory::kPinnedWhenOffered, features.data(), [&](size_t worker, size_t n) {
                        done += int64_t(n);
                        // The reporter is not thread-safe: only the calling thread draws it.
                        if (worker == 0 && progress) progress->update(done.load());
@@ -162,6 +161,13 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
     progress->finish();
   }
   return features;
+}
+
+ModelCopies::ModelCopies(const std::vector<Context*>& contexts, const Parameters& parameters) {
+  for (Context* context : contexts) {
+    owned_.push_back(std::make_unique<Autoencoder>(*context, parameters));
+    models_.push_back(owned_.back().get());
+  }
 }
 
 void encode_in_parallel(const std::vector<Context*>& contexts,

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <vector>
 
 #include "data/image_set.hpp"
@@ -28,6 +29,19 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device = 0);
+
+// One copy of the model per context, for encode_in_parallel: `cae extract`
+// and `cae bench` build them the same way.
+class ModelCopies {
+ public:
+  ModelCopies(const std::vector<Context*>& contexts, const Parameters& parameters);
+  // models()[i] lives on contexts[i].
+  const std::vector<Autoencoder*>& models() const { return models_; }
+
+ private:
+  std::vector<std::unique_ptr<Autoencoder>> owned_;
+  std::vector<Autoencoder*> models_;
+};
 
 // The encoding both `cae extract` and `cae bench` run, without the setup:
 // contexts[i] encodes, with models[i] and on a thread of its own, the

@@ -6,11 +6,10 @@
 // and the GPU take turns, and the host's own work (converting pixels, moving
 // 2 GB of feature rows into ordinary memory) waits too. Contexts driven from
 // threads of their own (the ABI allows it) let the copy engines and the host
-// run while another context computes: on an H200, v4 extracts 60,000 images
-// in 0.256 s with one context and 0.100-0.109 s with four (docs/PERF.md,
-// eighth session). Worth it only where copies have an engine of their own: the
-// backends that offer page-locked host memory (ABI 1.3); a CPU backend would
-// only split its threads.
+// run while another context computes (the figures per count: docs/PERF.md,
+// "Eighth session", "Four contexts per device"). Worth it only where copies have an engine of their
+// own: the backends that offer page-locked host memory (ABI 1.3); a CPU backend would only split
+// its threads.
 #pragma once
 
 #include <memory>
@@ -20,7 +19,8 @@
 
 namespace cae {
 
-// Contexts per device with `auto` on a backend that has host_alloc.
+// Contexts per device with `auto` on a backend that has host_alloc: on an
+// H200 the fastest measured count, with 5 and 6 no faster (docs/PERF.md).
 constexpr int kStreamsWithHostMemory = 4;
 
 // Contexts per device: `requested` when > 0, else (auto) kStreamsWithHostMemory
