@@ -228,6 +228,12 @@ void tf32_conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_
   if (weights.data) w.prepared_weights.version = w.version;
 }
 
+void tap_sum(Context& ctx, const cae_plugin::ConvDims& d, const float* tap_outputs,
+             const float* bias, bool relu, float* y) {
+  const ConvShape s(d);
+  DeviceConvExecutor(ctx).tap_sum(s, TapSumJob{tap_outputs, s.taps() * s.O, y, s.O, +1, bias, relu});
+}
+
 void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                           cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
   check_limits(d);

@@ -29,6 +29,12 @@ void tf32_conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_
                          cae_tensor_s& w, const float* b, float* y, bool relu);
 void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                           cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db);
+// v3_conv.cu: the per-tap scheme's second step, shared with v4's per-tap GEMM:
+// y[p][o] = bias[o] + sum over taps t of tap_outputs[p shifted by t][t*O + o]
+// (taps inside the image only), ReLU'd when relu; tap_outputs is
+// [pixels][taps*O].
+void tap_sum(Context& ctx, const cae_plugin::ConvDims& d, const float* tap_outputs,
+             const float* bias, bool relu, float* y);
 
 // v3_elementwise.cu
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count);

@@ -28,12 +28,16 @@
 #include <cuda_bf16.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "v3_launch.cuh"
 #include "v3_ops.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
+#include "v4_narrow_conv.hpp"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
 
@@ -138,24 +142,6 @@ __global__ void sum_splits_kernel(const float* partial, int splits, int rows, in
   }
 }
 
-// y[p][o] = bias[o] + sum over taps t of taps[p shifted by t][t*O+o] (inside the image).
-__global__ void tap_sum_kernel(const float* tap_outputs, ConvGeometry g, int O, const float* bias,
-                               bool relu, float* y) {
-  const int T = g.K * g.K;
-  const int64_t count = int64_t(g.pixels) * O;
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int p = int(e / O), o = int(e % O), w = p % g.W, h = (p / g.W) % g.H;
-    float v = bias[o];
-    for (int t = 0; t < T; ++t) {
-      const int dh = t / g.K - g.K / 2, dw = t % g.K - g.K / 2;
-      if (g.inside(h + dh, w + dw))
-        v += tap_outputs[int64_t(p + dh * g.W + dw) * T * O + t * O + o];
-    }
-    y[e] = relu ? fmaxf(v, 0.0f) : v;
-  }
-}
-
 // out = BF16 copy of in (count % 4 == 0; both 16-byte aligned): the operands of
 // the multi-stage GEMM, which copies BF16 chunks as they are.
 __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
@@ -168,19 +154,6 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
 
 unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
-}
-
-void require_hopper(const Context& ctx) {
-  int major = 0, minor = 0;
-  CAE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.device));
-  CAE_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ctx.device));
-  if (major != 9 || minor != 0) {
-    cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
-                     "v4's convolutions are built for sm_90a (Hopper, compute capability 9.0); "
-                     "device " +
-                         std::to_string(ctx.device) + " is " + std::to_string(major) + "." +
-                         std::to_string(minor));
-  }
 }
 
 void check_limits(const cae_plugin::ConvDims& d) {
@@ -214,15 +187,26 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
   return data;
 }
 
+// A GEMM kernel's dynamic shared memory exceeds the default limit, so it is
+// opted in before its first launch on a device (the attribute belongs to the
+// device). Once per kernel and device: contexts on several threads launch the
+// same kernels, and the lock keeps a launch from overtaking the opt-in.
+void opt_in_shared_memory(const Context& ctx, const void* kernel, size_t shared_bytes) {
+  static std::mutex lock;
+  static std::set<std::pair<const void*, int>> opted_in;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (opted_in.count({kernel, ctx.device})) return;
+  CAE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
+  opted_in.insert({kernel, ctx.device});
+}
+
 // Launches one of the GEMM kernels over the tiles of an M x N product, the K
-// tiles split `per_split` at a time over the grid's z. The kernel's dynamic
-// shared memory exceeds the default limit, so it is opted in first (an
-// attribute of the current device, cheap to set again).
+// tiles split `per_split` at a time over the grid's z.
 template <int BN, class Kernel, class... Arguments>
 void launch_tiles(Context& ctx, Kernel* kernel, size_t shared_bytes, int64_t M, int64_t N,
                   int k_tiles, int per_split, const char* what, const Arguments&... arguments) {
-  CAE_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
+  opt_in_shared_memory(ctx, reinterpret_cast<const void*>(kernel), shared_bytes);
   const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
                   unsigned((k_tiles + per_split - 1) / per_split));
   kernel<<<grid, cae_v4::kBlockThreads, shared_bytes, ctx.stream>>>(arguments..., k_tiles,
@@ -408,8 +392,12 @@ bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
-  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
-  require_hopper(ctx);
+  if (narrow(d)) {
+    if (cae_v4::narrow_direct_forward_fits(d)) {
+      return cae_v4::narrow_conv2d_forward(ctx, d, x.data, w.data, b, y, relu);
+    }
+    return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
+  }
   check_limits(d);
   const WeightForms forms(d);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
@@ -435,9 +423,7 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
     const int k_tiles = int(forms.taps_ld / cae_v4::kTileK);
     launch_gemm(ctx, tile_width(tap_width), a, bt, out, g.pixels, tap_width, k_tiles, k_tiles,
                 "v4 conv per-tap GEMM");
-    tap_sum_kernel<<<flat_blocks(g.pixels * d.O), 256, 0, ctx.stream>>>(tap_outputs, g, O, b, relu,
-                                                                        y);
-    check_launch("v4 tap_sum_kernel");
+    tap_sum(ctx, d, tap_outputs, b, relu, y);  // v3's
     return;
   }
   const BiasReluStore out{y, b, g.pixels, O, relu};
@@ -564,8 +550,12 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
-  require_hopper(ctx);
+  if (narrow(d)) {
+    if (cae_v4::narrow_direct_backward_fits(d, dx != nullptr)) {
+      return cae_v4::narrow_conv2d_backward(ctx, d, x.data, w.data, dy, dx, dw, db);
+    }
+    return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+  }
   check_limits(d);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);

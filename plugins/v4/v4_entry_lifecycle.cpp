@@ -1,6 +1,6 @@
 // probe, create, destroy and the context-wide members of the v4 table: v3's
-// (v3_entry_lifecycle.cpp) with v4's precision and priority, and a probe that
-// asks for a Hopper GPU: v4's GEMM kernels exist only as sm_90a code.
+// (v3_entry_lifecycle.cpp) with v4's precision and priority, and a probe and
+// create that ask for a Hopper GPU: v4's GEMM kernels exist only as sm_90a code.
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
 #include "v3_context.hpp"
@@ -30,8 +30,22 @@ cae_status probe(cae_probe_result* out) {
     cae_plugin::cuda::probe_capability(out, kProbePriority, 9, 0, "sm_90a (Hopper)");
   });
 }
+// v3's create, then the device it was given is checked once here, so that no
+// op has to ask again: a machine may hold a Hopper beside other GPUs.
+cae_status create(const cae_create_options* options, cae_context* out) {
+  const cae_status made = Lifecycle::create(options, out);
+  if (made != CAE_STATUS_OK) return made;
+  return cae_plugin::guard(nullptr, [&] {
+    try {
+      cae_plugin::cuda::require_capability((*out)->device, 9, 0, "sm_90a (Hopper)");
+    } catch (...) {
+      Lifecycle::destroy(*out);
+      *out = nullptr;
+      throw;
+    }
+  });
+}
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
-CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 

@@ -17,7 +17,8 @@ void check(cudaError_t err, const char* call, const char* file, int line) {
   cae_status status = CAE_STATUS_DEVICE_ERROR;
   if (err == cudaErrorMemoryAllocation) status = CAE_STATUS_OUT_OF_MEMORY;
   // No driver or no device: the backend cannot run here at all.
-  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) status = CAE_STATUS_UNAVAILABLE;
+  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+    status = CAE_STATUS_UNAVAILABLE;
   fail(status, message);
 }
 
@@ -67,6 +68,19 @@ void probe(cae_probe_result* out, int32_t priority) {
   write_out_struct(out, result);
 }
 
+void require_capability(int device, int major, int minor, const char* built_for) {
+  int device_major = 0, device_minor = 0;
+  CAE_CUDA_CHECK(cudaDeviceGetAttribute(&device_major, cudaDevAttrComputeCapabilityMajor, device));
+  CAE_CUDA_CHECK(cudaDeviceGetAttribute(&device_minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (device_major != major || device_minor != minor) {
+    fail(CAE_STATUS_UNSUPPORTED, std::string("create: built for ") + built_for +
+                                     " (compute capability " + std::to_string(major) + "." +
+                                     std::to_string(minor) + "); device " + std::to_string(device) +
+                                     " is " + std::to_string(device_major) + "." +
+                                     std::to_string(device_minor));
+  }
+}
+
 void probe_capability(cae_probe_result* out, int32_t priority, int major, int minor,
                       const char* built_for) {
   require(out != nullptr, "probe: result pointer is NULL");
@@ -91,8 +105,9 @@ void probe_capability(cae_probe_result* out, int32_t priority, int major, int mi
   result.available = 0;
   result.device_count = 0;
   copy_string(result.reason, std::string("built for ") + built_for + " (compute capability " +
-                               std::to_string(major) + "." + std::to_string(minor) +
-                               "); this machine's GPUs are " + (found.empty() ? "unknown" : found));
+                                 std::to_string(major) + "." + std::to_string(minor) +
+                                 "); this machine's GPUs are " +
+                                 (found.empty() ? "unknown" : found));
   write_out_struct(out, result);
 }
 

@@ -30,6 +30,10 @@ void probe(cae_probe_result* out, int32_t priority);
 // major.minor exactly (a backend built for one architecture, e.g. sm_90a).
 void probe_capability(cae_probe_result* out, int32_t priority, int major, int minor,
                       const char* built_for);
+// Throws CAE_STATUS_UNSUPPORTED, naming what the backend is built for and what
+// the device is, unless `device` has compute capability major.minor exactly:
+// the probe passes when any device fits, create checks the one it was given.
+void require_capability(int device, int major, int minor, const char* built_for);
 
 // Device memory accounting of one context (memory_stats).
 struct MemoryTracker {
