@@ -37,7 +37,6 @@
 #include "v3_ops.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
-#include "v4_narrow_conv.hpp"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
 
@@ -385,19 +384,17 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
   return cae_v4::make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
 
-// Layers whose channels do not come in whole 16-byte BF16 chunks.
+// Layers whose channels do not come in whole 16-byte BF16 chunks (the
+// model's conv1 and conv5) take v3's TF32 GEMMs. Direct FP32 kernels for
+// them measured 1.2-2.8x slower per op (runs 45, 46; docs/PERF.md, ninth
+// session): 27 multiply-adds per wide element are CUDA-core bound.
 bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
 
 }  // namespace
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
-  if (narrow(d)) {
-    if (cae_v4::narrow_direct_forward_fits(d)) {
-      return cae_v4::narrow_conv2d_forward(ctx, d, x.data, w.data, b, y, relu);
-    }
-    return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
-  }
+  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   check_limits(d);
   const WeightForms forms(d);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
@@ -550,12 +547,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) {
-    if (cae_v4::narrow_direct_backward_fits(d, dx != nullptr)) {
-      return cae_v4::narrow_conv2d_backward(ctx, d, x.data, w.data, dy, dx, dw, db);
-    }
-    return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
-  }
+  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
   check_limits(d);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);
