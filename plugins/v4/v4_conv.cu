@@ -151,6 +151,37 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
   }
 }
 
+// out[p][c] = BF16 of in[p][c] for c < channels, 0 for channels <= c < padded:
+// a tensor whose channels are not whole 16-byte BF16 chunks (conv1's x,
+// conv5's dy), padded so that the GEMMs' operand loads take it.
+__global__ void to_padded_bf16_kernel(const float* in, int channels, int padded, int64_t pixels,
+                                      __nv_bfloat16* out) {
+  const int64_t count = pixels * padded;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t p = e / padded;
+    const int c = int(e % padded);
+    out[e] = __float2bfloat16_rn(c < channels ? in[p * channels + c] : 0.0f);
+  }
+}
+
+// One weight form over padded channels, [rows][ld] BF16: forward (the
+// gathered side is x) form[o][t * padded + c] = w[o][t][c]; data-gradient
+// form (the gathered side is dy) form[c][t * padded + o] = w[o][t][c]; zero
+// where a padded channel or a padded row or column has no weight.
+__global__ void padded_weight_form_kernel(const float* w, int O, int C, int taps, bool data_form,
+                                          int padded, int64_t rows, int64_t ld,
+                                          __nv_bfloat16* form) {
+  const int64_t count = rows * ld;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const int r = int(e / ld), k = int(e % ld), tap = k / padded, ch = k % padded;
+    const int o = data_form ? ch : r, c = data_form ? r : ch;
+    const bool real = tap < taps && o < O && c < C;
+    form[e] = __float2bfloat16_rn(real ? w[(int64_t(o) * taps + tap) * C + c] : 0.0f);
+  }
+}
+
 unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
 }
@@ -384,17 +415,91 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
   return cae_v4::make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
 
-// Layers whose channels do not come in whole 16-byte BF16 chunks (the
-// model's conv1 and conv5) take v3's TF32 GEMMs. Direct FP32 kernels for
-// them measured 1.2-2.8x slower per op (runs 45, 46; docs/PERF.md, ninth
-// session): 27 multiply-adds per wide element are CUDA-core bound.
+// Channels rounded up to whole 16-byte BF16 chunks.
+int64_t padded_channels(int64_t channels) { return round_up(channels, 8); }
+
+// Layers whose channels do not come in whole 16-byte BF16 chunks. Two of them
+// run v4's GEMMs over a zero-padded BF16 copy of the narrow tensor (below);
+// the rest take v3's TF32 GEMMs. Direct FP32 kernels for the model's conv1
+// and conv5 measured 1.2-2.8x slower than the TF32 GEMMs (runs 45, 46;
+// docs/PERF.md, ninth session): 27 multiply-adds per wide element are
+// CUDA-core bound, so the padded GEMMs keep them on tensor cores.
 bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
+
+// Forward with a narrow input and whole-chunk outputs (conv1, 3 -> 256):
+// the implicit GEMM over x padded to 8 channels, K = 9 x 8 (one tile of 64
+// and a zero-padded one), bias and ReLU in the epilogue.
+bool padded_forward_fits(const cae_plugin::ConvDims& d) {
+  return d.C % 8 != 0 && d.O % 8 == 0 && !taps_forward(d);
+}
+
+// The data gradient of a layer with whole-chunk inputs and narrow outputs
+// (conv5, 256 -> 3): the gathering GEMM over dy padded to 8 channels.
+bool padded_data_gradient_fits(const cae_plugin::ConvDims& d) {
+  return d.C % 8 == 0 && d.O % 8 != 0;
+}
+
+// A BF16 copy of `narrow` ([pixels][channels]) padded to whole chunks, and a
+// weight form over the padded channels, both in one scratch request. The
+// form is made every call (64 KB for conv1/conv5) rather than kept in
+// w.prepared_weights, which v3's TF32 path of the same layer's other pass
+// uses for its own form.
+struct PaddedOperands {
+  const __nv_bfloat16* narrow;
+  const __nv_bfloat16* form;
+  int64_t rows, ld;
+  int padded;
+};
+PaddedOperands padded_operands(Context& ctx, const cae_plugin::ConvDims& d, const float* narrow,
+                               const float* w, bool data_form) {
+  const int taps = int(d.K * d.K);
+  const int64_t channels = data_form ? d.O : d.C;
+  const int padded = int(padded_channels(channels));
+  const int64_t pixels = d.N * d.H * d.W;
+  const int64_t rows = round_up(data_form ? d.C : d.O, kRowPadding);
+  const int64_t ld = round_up(int64_t(taps) * padded, cae_v4::kTileK);
+  ScratchLayout carve;
+  const size_t at_narrow = carve.add(bf16_floats(pixels * padded));
+  const size_t at_form = carve.add(bf16_floats(rows * ld));
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* narrow_copy = reinterpret_cast<__nv_bfloat16*>(scratch + at_narrow);
+  auto* form = reinterpret_cast<__nv_bfloat16*>(scratch + at_form);
+  to_padded_bf16_kernel<<<flat_blocks(pixels * padded), 256, 0, ctx.stream>>>(
+      narrow, int(channels), padded, pixels, narrow_copy);
+  check_launch("v4 to_padded_bf16_kernel");
+  padded_weight_form_kernel<<<flat_blocks(rows * ld), 256, 0, ctx.stream>>>(
+      w, int(d.O), int(d.C), taps, data_form, padded, rows, ld, form);
+  check_launch("v4 padded_weight_form_kernel");
+  return {narrow_copy, form, rows, ld, padded};
+}
+
+void padded_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* x, const float* w,
+                    const float* b, float* y, bool relu) {
+  const ConvGeometry g = geometry(d);
+  const PaddedOperands ops = padded_operands(ctx, d, x, w, /*data_form=*/false);
+  const BiasReluStore out{y, b, g.pixels, int(d.O), relu};
+  gathering_gemm(ctx, d, g, ops.narrow, ops.padded, +1, ops.form, ops.rows, ops.ld, out, d.O,
+                 "v4 conv forward GEMM (padded input channels)");
+}
+
+void padded_data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* w,
+                          const float* dy, float* dx) {
+  const ConvGeometry g = geometry(d);
+  const PaddedOperands ops = padded_operands(ctx, d, dy, w, /*data_form=*/true);
+  const MatrixStore out{dx, g.pixels, int(d.C), 0};
+  gathering_gemm(ctx, d, g, ops.narrow, ops.padded, -1, ops.form, ops.rows, ops.ld, out, d.C,
+                 "v4 conv data-gradient GEMM (padded output channels)");
+}
 
 }  // namespace
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
-  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
+  if (narrow(d)) {
+    check_limits(d);
+    if (padded_forward_fits(d)) return padded_forward(ctx, d, x.data, w.data, b, y, relu);
+    return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
+  }
   check_limits(d);
   const WeightForms forms(d);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
@@ -547,7 +652,14 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+  if (narrow(d)) {
+    check_limits(d);
+    if (dx != nullptr && padded_data_gradient_fits(d)) {
+      padded_data_gradient(ctx, d, w.data, dy, dx);
+      dx = nullptr;  // v3's path adds dw and db only
+    }
+    return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+  }
   check_limits(d);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);

@@ -19,9 +19,12 @@ const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
                          {"conv5", 256, 32, 3, false}};
 
 // Small convolutions: one channel, odd sizes, a 1x1 image (all padding),
-// channel counts that are not multiples of 16.
-const cae_ref::ConvDims kSmallConvs[] = {
-    {1, 1, 7, 5, 4, 3}, {3, 5, 9, 12, 7, 3}, {3, 2, 1, 1, 2, 3}, {1, 17, 5, 19, 3, 3}};
+// channel counts that are not multiples of 16, and a narrow side facing a
+// side of whole 8-channel groups either way (conv1's and conv5's kinds, which
+// a backend may pad: v4 does).
+const cae_ref::ConvDims kSmallConvs[] = {{1, 1, 7, 5, 4, 3},   {3, 5, 9, 12, 7, 3},
+                                         {3, 2, 1, 1, 2, 3},   {1, 17, 5, 19, 3, 3},
+                                         {3, 5, 9, 12, 16, 3}, {2, 16, 7, 9, 3, 3}};
 
 // Channel counts that are multiples of 8 and 64, with other kernel sizes and
 // image shapes: they reach the paths a backend keeps for wide channels (tile
