@@ -11,6 +11,7 @@
 #include "v3_device_memory.hpp"
 #include "v3_gemm.hpp"
 #include "v3_host_staging.hpp"
+#include "v3_side_stream.hpp"
 #include "v3_tensor.hpp"
 #include "v3_tuning.hpp"
 
@@ -36,6 +37,7 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   cae_v3::ColumnCache columns;
   cae_v3::HostStaging staging;
   cae_v3::Deferred deferred;
+  cae_v3::SideStream side;  // v4: a convolution's data and weight gradients side by side
   std::unordered_set<cae_tensor_s*> tensors;
 };
 

@@ -14,6 +14,9 @@
 //                             slower into feature rows spread over 2 GB: 60,000 images
 //                             0.178 s against 0.152 s with 2 contexts, 0.176 against
 //                             0.104 s with 3 (v4, run 39, docs/PERF.md)
+//   CAE_V3_SIDE_STREAM=0      v4's convolution backward runs its data-gradient GEMM on
+//                             the context's stream after the weight gradient's inputs,
+//                             not beside the weight gradient on a second stream
 #pragma once
 
 #include <cstddef>
@@ -27,6 +30,7 @@ struct Tuning {
   bool pool_choices = true;
   int split_tiles_per_sm = 4;
   bool pageable_download = false;
+  bool side_stream = true;
 
   static Tuning from_environment();
 };

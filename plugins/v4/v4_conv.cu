@@ -151,37 +151,6 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
   }
 }
 
-// out[p][c] = BF16 of in[p][c] for c < channels, 0 for channels <= c < padded:
-// a tensor whose channels are not whole 16-byte BF16 chunks (conv1's x,
-// conv5's dy), padded so that the GEMMs' operand loads take it.
-__global__ void to_padded_bf16_kernel(const float* in, int channels, int padded, int64_t pixels,
-                                      __nv_bfloat16* out) {
-  const int64_t count = pixels * padded;
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t p = e / padded;
-    const int c = int(e % padded);
-    out[e] = __float2bfloat16_rn(c < channels ? in[p * channels + c] : 0.0f);
-  }
-}
-
-// One weight form over padded channels, [rows][ld] BF16: forward (the
-// gathered side is x) form[o][t * padded + c] = w[o][t][c]; data-gradient
-// form (the gathered side is dy) form[c][t * padded + o] = w[o][t][c]; zero
-// where a padded channel or a padded row or column has no weight.
-__global__ void padded_weight_form_kernel(const float* w, int O, int C, int taps, bool data_form,
-                                          int padded, int64_t rows, int64_t ld,
-                                          __nv_bfloat16* form) {
-  const int64_t count = rows * ld;
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int r = int(e / ld), k = int(e % ld), tap = k / padded, ch = k % padded;
-    const int o = data_form ? ch : r, c = data_form ? r : ch;
-    const bool real = tap < taps && o < O && c < C;
-    form[e] = __float2bfloat16_rn(real ? w[(int64_t(o) * taps + tap) * C + c] : 0.0f);
-  }
-}
-
 unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
 }
@@ -415,91 +384,20 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
   return cae_v4::make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
 
-// Channels rounded up to whole 16-byte BF16 chunks.
-int64_t padded_channels(int64_t channels) { return round_up(channels, 8); }
-
-// Layers whose channels do not come in whole 16-byte BF16 chunks. Two of them
-// run v4's GEMMs over a zero-padded BF16 copy of the narrow tensor (below);
-// the rest take v3's TF32 GEMMs. Direct FP32 kernels for the model's conv1
-// and conv5 measured 1.2-2.8x slower than the TF32 GEMMs (runs 45, 46;
-// docs/PERF.md, ninth session): 27 multiply-adds per wide element are
-// CUDA-core bound, so the padded GEMMs keep them on tensor cores.
+// Layers whose channels do not come in whole 16-byte BF16 chunks (the
+// model's conv1 and conv5) take v3's TF32 GEMMs (cuBLASLt). Two other ways
+// measured slower per op (docs/PERF.md, ninth session): direct FP32 kernels,
+// 1.2-2.8x (runs 45, 46: 27 multiply-adds per wide element are CUDA-core
+// bound), and v4's own GEMMs over 8-channel zero-padded copies, 1.6-3.2x
+// (run 48: with K = 72, two K tiles, each tile waits for its loads and then
+// for its stores, with nothing to overlap them).
 bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
-
-// Forward with a narrow input and whole-chunk outputs (conv1, 3 -> 256):
-// the implicit GEMM over x padded to 8 channels, K = 9 x 8 (one tile of 64
-// and a zero-padded one), bias and ReLU in the epilogue.
-bool padded_forward_fits(const cae_plugin::ConvDims& d) {
-  return d.C % 8 != 0 && d.O % 8 == 0 && !taps_forward(d);
-}
-
-// The data gradient of a layer with whole-chunk inputs and narrow outputs
-// (conv5, 256 -> 3): the gathering GEMM over dy padded to 8 channels.
-bool padded_data_gradient_fits(const cae_plugin::ConvDims& d) {
-  return d.C % 8 == 0 && d.O % 8 != 0;
-}
-
-// A BF16 copy of `narrow` ([pixels][channels]) padded to whole chunks, and a
-// weight form over the padded channels, both in one scratch request. The
-// form is made every call (64 KB for conv1/conv5) rather than kept in
-// w.prepared_weights, which v3's TF32 path of the same layer's other pass
-// uses for its own form.
-struct PaddedOperands {
-  const __nv_bfloat16* narrow;
-  const __nv_bfloat16* form;
-  int64_t rows, ld;
-  int padded;
-};
-PaddedOperands padded_operands(Context& ctx, const cae_plugin::ConvDims& d, const float* narrow,
-                               const float* w, bool data_form) {
-  const int taps = int(d.K * d.K);
-  const int64_t channels = data_form ? d.O : d.C;
-  const int padded = int(padded_channels(channels));
-  const int64_t pixels = d.N * d.H * d.W;
-  const int64_t rows = round_up(data_form ? d.C : d.O, kRowPadding);
-  const int64_t ld = round_up(int64_t(taps) * padded, cae_v4::kTileK);
-  ScratchLayout carve;
-  const size_t at_narrow = carve.add(bf16_floats(pixels * padded));
-  const size_t at_form = carve.add(bf16_floats(rows * ld));
-  float* scratch = ctx.scratch.get(carve.total());
-  auto* narrow_copy = reinterpret_cast<__nv_bfloat16*>(scratch + at_narrow);
-  auto* form = reinterpret_cast<__nv_bfloat16*>(scratch + at_form);
-  to_padded_bf16_kernel<<<flat_blocks(pixels * padded), 256, 0, ctx.stream>>>(
-      narrow, int(channels), padded, pixels, narrow_copy);
-  check_launch("v4 to_padded_bf16_kernel");
-  padded_weight_form_kernel<<<flat_blocks(rows * ld), 256, 0, ctx.stream>>>(
-      w, int(d.O), int(d.C), taps, data_form, padded, rows, ld, form);
-  check_launch("v4 padded_weight_form_kernel");
-  return {narrow_copy, form, rows, ld, padded};
-}
-
-void padded_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* x, const float* w,
-                    const float* b, float* y, bool relu) {
-  const ConvGeometry g = geometry(d);
-  const PaddedOperands ops = padded_operands(ctx, d, x, w, /*data_form=*/false);
-  const BiasReluStore out{y, b, g.pixels, int(d.O), relu};
-  gathering_gemm(ctx, d, g, ops.narrow, ops.padded, +1, ops.form, ops.rows, ops.ld, out, d.O,
-                 "v4 conv forward GEMM (padded input channels)");
-}
-
-void padded_data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* w,
-                          const float* dy, float* dx) {
-  const ConvGeometry g = geometry(d);
-  const PaddedOperands ops = padded_operands(ctx, d, dy, w, /*data_form=*/true);
-  const MatrixStore out{dx, g.pixels, int(d.C), 0};
-  gathering_gemm(ctx, d, g, ops.narrow, ops.padded, -1, ops.form, ops.rows, ops.ld, out, d.C,
-                 "v4 conv data-gradient GEMM (padded output channels)");
-}
 
 }  // namespace
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
-  if (narrow(d)) {
-    check_limits(d);
-    if (padded_forward_fits(d)) return padded_forward(ctx, d, x.data, w.data, b, y, relu);
-    return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
-  }
+  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   check_limits(d);
   const WeightForms forms(d);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
@@ -559,6 +457,42 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
   return {dyb, xb, scratch + at_partial};
 }
 
+// The data gradient on the context's side stream while the weight gradient
+// runs on its own: at batch 64 each GEMM's grid fills about one wave, and
+// tiles of one fill the other's idle multiprocessors. Forks at construction
+// (after the BF16 operands are queued) and joins at destruction, before the
+// op returns, so the op's results are ordered as if on one stream. The two
+// GEMMs share only read-only operands; each writes its own outputs.
+class SideBySide {
+ public:
+  SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted && ctx.tuning.side_stream) {
+    if (wanted_) ctx_.side.fork(ctx_.stream);
+  }
+  ~SideBySide() {
+    if (!wanted_) return;
+    try {
+      ctx_.side.join(ctx_.stream);
+    } catch (...) {
+      // A failed join leaves the side work unordered: wait for all of it.
+      cudaDeviceSynchronize();
+    }
+  }
+  SideBySide(const SideBySide&) = delete;
+  SideBySide& operator=(const SideBySide&) = delete;
+
+  // Runs `queue` with the context's launches going to the side stream.
+  template <class Queue>
+  void run(Queue&& queue) const {
+    if (!wanted_) return queue();
+    const cae_v3::OnStream on(ctx_.stream, ctx_.side.stream());
+    queue();
+  }
+
+ private:
+  Context& ctx_;
+  bool wanted_;
+};
+
 // What both paths end with: dw from the split partials (in the GEMM's
 // layout), db from dy's column sums.
 void finish_weight_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* partial,
@@ -592,7 +526,8 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
   const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
   const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
   const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
-  if (dx != nullptr) data_gradient(ctx, d, g, w, ops.dyb, dx);
+  const SideBySide beside(ctx, dx != nullptr);
+  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dyb, dx); });
 
   const CUtensorMap a_map = cae_v4::image_box_map(ops.dyb, d.N, d.H, d.W, O, box.rows, box.images);
   const CUtensorMap b_map = cae_v4::image_box_map(ops.xb, d.N, d.H, d.W, C, box.rows, box.images);
@@ -630,7 +565,8 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
   const KSplit split = split_k(ctx, M, N, tile_width(N), k_tiles);
   const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
   const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
-  if (dx != nullptr) data_gradient(ctx, d, g, w, ops.dyb, dx);
+  const SideBySide beside(ctx, dx != nullptr);
+  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dyb, dx); });
 
   const TapChannelsByPixels gathered = gather_x
                                            ? TapChannelsByPixels{ops.xb, g, C, taps * C, +1, by_C}
@@ -652,14 +588,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) {
-    check_limits(d);
-    if (dx != nullptr && padded_data_gradient_fits(d)) {
-      padded_data_gradient(ctx, d, w.data, dy, dx);
-      dx = nullptr;  // v3's path adds dw and db only
-    }
-    return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
-  }
+  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
   check_limits(d);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);

@@ -1,0 +1,39 @@
+#include "v3_side_stream.hpp"
+
+#include "cuda_support.hpp"
+
+namespace cae_v3 {
+
+SideStream::SideStream() {
+  try {
+    CAE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    CAE_CUDA_CHECK(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming));
+    CAE_CUDA_CHECK(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming));
+  } catch (...) {
+    release();  // a throwing constructor runs no destructor
+    throw;
+  }
+}
+
+SideStream::~SideStream() { release(); }
+
+void SideStream::release() noexcept {
+  if (stream_) cudaStreamSynchronize(stream_);
+  if (joined_) cudaEventDestroy(joined_);
+  if (forked_) cudaEventDestroy(forked_);
+  if (stream_) cudaStreamDestroy(stream_);
+  stream_ = nullptr;
+  forked_ = joined_ = nullptr;
+}
+
+void SideStream::fork(cudaStream_t main) {
+  CAE_CUDA_CHECK(cudaEventRecord(forked_, main));
+  CAE_CUDA_CHECK(cudaStreamWaitEvent(stream_, forked_, 0));
+}
+
+void SideStream::join(cudaStream_t main) {
+  CAE_CUDA_CHECK(cudaEventRecord(joined_, stream_));
+  CAE_CUDA_CHECK(cudaStreamWaitEvent(main, joined_, 0));
+}
+
+}  // namespace cae_v3
