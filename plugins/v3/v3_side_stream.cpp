@@ -4,13 +4,13 @@
 
 namespace cae_v3 {
 
-SideStream::SideStream() {
+void SideStream::create() {
   try {
     CAE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CAE_CUDA_CHECK(cudaEventCreateWithFlags(&forked_, cudaEventDisableTiming));
     CAE_CUDA_CHECK(cudaEventCreateWithFlags(&joined_, cudaEventDisableTiming));
   } catch (...) {
-    release();  // a throwing constructor runs no destructor
+    release();  // none of it half made
     throw;
   }
 }
@@ -27,6 +27,7 @@ void SideStream::release() noexcept {
 }
 
 void SideStream::fork(cudaStream_t main) {
+  if (!stream_) create();
   CAE_CUDA_CHECK(cudaEventRecord(forked_, main));
   CAE_CUDA_CHECK(cudaStreamWaitEvent(stream_, forked_, 0));
 }

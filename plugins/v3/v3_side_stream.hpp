@@ -11,11 +11,14 @@ namespace cae_v3 {
 
 class SideStream {
  public:
-  SideStream();  // on the current device
+  // The stream and its events are made at the first fork, on the device
+  // current then (the context's): contexts that never fork (v3's) hold none.
+  SideStream() = default;
   ~SideStream();
   SideStream(const SideStream&) = delete;
   SideStream& operator=(const SideStream&) = delete;
 
+  // Valid after the first fork.
   cudaStream_t stream() const { return stream_; }
   // The side stream waits for everything queued on `main` so far.
   void fork(cudaStream_t main);
@@ -23,6 +26,7 @@ class SideStream {
   void join(cudaStream_t main);
 
  private:
+  void create();
   void release() noexcept;
 
   cudaStream_t stream_ = nullptr;
