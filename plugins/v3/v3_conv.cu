@@ -43,6 +43,7 @@ template <int K>
 __global__ void __launch_bounds__(kNarrowPixels)
     narrow_gather_kernel(uint32_t pixels, const TapGather<K, 1> body) {
   __shared__ float4 staged[kNarrowPixels * kNarrowRow / 4];
+  begin_after_prior_kernels();
   float* rows = reinterpret_cast<float*>(staged);
   const uint32_t ld = static_cast<uint32_t>(body.ld);
   const uint32_t first = blockIdx.x * kNarrowPixels;
@@ -64,6 +65,7 @@ constexpr unsigned kReduceOutputs = 32, kReduceLanes = 8;
 __global__ void __launch_bounds__(kReduceOutputs* kReduceLanes)
     split_reduce_kernel(const SplitReduce job) {
   __shared__ float lane_sums[kReduceLanes][kReduceOutputs + 1];
+  begin_after_prior_kernels();
   const uint32_t e = blockIdx.x * kReduceOutputs + threadIdx.x;
   const bool inside = e < job.count();
   float acc = 0.0f;
@@ -98,7 +100,7 @@ class DeviceConvExecutor final : public ConvExecutor {
     with_kernel_size(s.K, [&](auto k) {
       constexpr int K = decltype(k)::value;
       if (vectorizable(j.channels, j.ld)) {
-        launch_rows(c_.stream, pixels,
+        launch_rows(c_, pixels,
                     TapGather<K, 4>{grid, j.src, j.dst, channels, FastDivide(channels / 4), j.ld,
                                     j.sign, static_cast<uint32_t>(j.ld / 4), j.ones_at},
                     "tap gather");
@@ -112,12 +114,10 @@ class DeviceConvExecutor final : public ConvExecutor {
                                    j.sign,
                                    static_cast<uint32_t>(j.ld),
                                    j.ones_at};
-        narrow_gather_kernel<K>
-            <<<(pixels + kNarrowPixels - 1) / kNarrowPixels, kNarrowPixels, 0, c_.stream>>>(pixels,
-                                                                                            body);
-        check_launch("narrow_gather_kernel");
+        launch(c_, "narrow_gather_kernel", narrow_gather_kernel<K>,
+               (pixels + kNarrowPixels - 1) / kNarrowPixels, kNarrowPixels, 0, pixels, body);
       } else {
-        launch_rows(c_.stream, pixels,
+        launch_rows(c_, pixels,
                     TapGather<K, 1>{grid, j.src, j.dst, channels, FastDivide(channels), j.ld,
                                     j.sign, static_cast<uint32_t>(j.ld), j.ones_at},
                     "tap gather");
@@ -132,11 +132,11 @@ class DeviceConvExecutor final : public ConvExecutor {
     with_kernel_size(s.K, [&](auto k) {
       constexpr int K = decltype(k)::value;
       if (vectorizable(j.channels, j.ld)) {
-        launch_rows(c_.stream, pixels,
+        launch_rows(c_, pixels,
                     TapSum<K, 4>{grid, j.src, j.ld, j.out, channels, j.sign, j.bias, j.relu},
                     "tap sum");
       } else {
-        launch_rows(c_.stream, pixels,
+        launch_rows(c_, pixels,
                     TapSum<K, 1>{grid, j.src, j.ld, j.out, channels, j.sign, j.bias, j.relu},
                     "tap sum");
       }
@@ -152,7 +152,7 @@ class DeviceConvExecutor final : public ConvExecutor {
                        "conv2d_forward: output too large for the "
                        "separate bias epilogue");
     }
-    launch_flat(c_.stream, static_cast<uint32_t>(rows * cols), BiasActivation{y, bias, cols, relu},
+    launch_flat(c_, static_cast<uint32_t>(rows * cols), BiasActivation{y, bias, cols, relu},
                 "bias activation");
   }
 
@@ -162,12 +162,12 @@ class DeviceConvExecutor final : public ConvExecutor {
 
   void reduce_splits(const SplitReduce& job) override {
     const unsigned blocks = (job.count() + kReduceOutputs - 1) / kReduceOutputs;
-    split_reduce_kernel<<<blocks, dim3(kReduceOutputs, kReduceLanes), 0, c_.stream>>>(job);
-    check_launch("split_reduce_kernel");
+    launch(c_, "split_reduce_kernel", split_reduce_kernel, blocks,
+           dim3(kReduceOutputs, kReduceLanes), 0, job);
   }
 
   void prepare_weights(const PreparedWeights& job, int64_t floats) override {
-    launch_flat(c_.stream, static_cast<uint32_t>(floats), job, "prepared weights");
+    launch_flat(c_, static_cast<uint32_t>(floats), job, "prepared weights");
   }
 
  private:
@@ -231,7 +231,8 @@ void tf32_conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_
 void tap_sum(Context& ctx, const cae_plugin::ConvDims& d, const float* tap_outputs,
              const float* bias, bool relu, float* y) {
   const ConvShape s(d);
-  DeviceConvExecutor(ctx).tap_sum(s, TapSumJob{tap_outputs, s.taps() * s.O, y, s.O, +1, bias, relu});
+  DeviceConvExecutor(ctx).tap_sum(s,
+                                  TapSumJob{tap_outputs, s.taps() * s.O, y, s.O, +1, bias, relu});
 }
 
 void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,

@@ -23,6 +23,7 @@ unsigned quad_blocks(int64_t count) {
 
 __global__ void __launch_bounds__(kThreads)
     relu_forward_kernel(const float* x, float* y, int64_t count) {
+  begin_after_prior_kernels();
   const int64_t quads = count / 4, step = int64_t(gridDim.x) * kThreads;
   for (int64_t q = int64_t(blockIdx.x) * kThreads + threadIdx.x; q < quads; q += step) {
     const float4 v = load4(x + 4 * q);
@@ -36,6 +37,7 @@ __global__ void __launch_bounds__(kThreads)
 
 __global__ void __launch_bounds__(kThreads)
     relu_backward_kernel(const float* y, const float* dy, float* dx, int64_t count) {
+  begin_after_prior_kernels();
   const int64_t quads = count / 4, step = int64_t(gridDim.x) * kThreads;
   for (int64_t q = int64_t(blockIdx.x) * kThreads + threadIdx.x; q < quads; q += step) {
     const float4 a = load4(y + 4 * q), g = load4(dy + 4 * q);
@@ -51,6 +53,7 @@ __global__ void __launch_bounds__(kThreads)
 __global__ void __launch_bounds__(kThreads)
     sgd_kernel(float* param, const float* grad, float* velocity, int64_t count, float lr,
                float momentum, float weight_decay) {
+  begin_after_prior_kernels();
   const int64_t step = int64_t(gridDim.x) * kThreads;
   for (int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x; i < count; i += step) {
     float p = param[i];
@@ -81,11 +84,12 @@ __device__ __forceinline__ void adam_update(const AdamTensor& t, float& p, float
   p -= t.learning_rate * (m / t.bias_correction1) / (sqrtf(v / t.bias_correction2) + t.epsilon);
 }
 
-__global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch launch) {
+__global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch job) {
+  begin_after_prior_kernels();
   int which = 0;
-  while (which + 1 < launch.tensors && blockIdx.x >= launch.first_block[which + 1]) ++which;
-  const AdamTensor& t = launch.tensor[which];
-  const int64_t begin = int64_t(blockIdx.x - launch.first_block[which]) * kAdamSpan;
+  while (which + 1 < job.tensors && blockIdx.x >= job.first_block[which + 1]) ++which;
+  const AdamTensor& t = job.tensor[which];
+  const int64_t begin = int64_t(blockIdx.x - job.first_block[which]) * kAdamSpan;
   const int64_t end = min(begin + kAdamSpan, t.count);
   for (int64_t i = begin + 4 * threadIdx.x; i < end; i += 4 * kThreads) {
     if (i + 4 <= end) {
@@ -107,39 +111,37 @@ __global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch launch)
 }  // namespace
 
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count) {
-  relu_forward_kernel<<<quad_blocks(count), kThreads, 0, ctx.stream>>>(x, y, count);
-  check_launch("relu_forward_kernel");
+  launch(ctx, "relu_forward_kernel", relu_forward_kernel, quad_blocks(count), kThreads, 0, x, y,
+         count);
 }
 
 void relu_backward(Context& ctx, const float* y, const float* dy, float* dx, int64_t count) {
-  relu_backward_kernel<<<quad_blocks(count), kThreads, 0, ctx.stream>>>(y, dy, dx, count);
-  check_launch("relu_backward_kernel");
+  launch(ctx, "relu_backward_kernel", relu_backward_kernel, quad_blocks(count), kThreads, 0, y, dy,
+         dx, count);
 }
 
 void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, int64_t count,
               float learning_rate, float momentum, float weight_decay) {
-  sgd_kernel<<<cae_plugin::cuda::grid_for(count, kThreads), kThreads, 0, ctx.stream>>>(
-      param, grad, velocity, count, learning_rate, momentum, weight_decay);
-  check_launch("sgd_kernel");
+  launch(ctx, "sgd_kernel", sgd_kernel, cae_plugin::cuda::grid_for(count, kThreads), kThreads, 0,
+         param, grad, velocity, count, learning_rate, momentum, weight_decay);
 }
 
 void adam_steps(Context& ctx, const AdamTensor* tensors, int count) {
   for (int first = 0; first < count; first += kMaxBatchedAdam) {
-    AdamLaunch launch{};
-    launch.tensors = std::min(kMaxBatchedAdam, count - first);
+    AdamLaunch job{};
+    job.tensors = std::min(kMaxBatchedAdam, count - first);
     uint32_t blocks = 0;
-    for (int t = 0; t < launch.tensors; ++t) {
-      launch.tensor[t] = tensors[first + t];
-      launch.first_block[t] = blocks;
+    for (int t = 0; t < job.tensors; ++t) {
+      job.tensor[t] = tensors[first + t];
+      job.first_block[t] = blocks;
       const int64_t spans = (tensors[first + t].count + kAdamSpan - 1) / kAdamSpan;
       if (spans > 0x7fffffffLL - blocks) {
         cae_plugin::fail(CAE_STATUS_UNSUPPORTED, "adam_step: tensor too large");
       }
       blocks += static_cast<uint32_t>(spans);
     }
-    launch.first_block[launch.tensors] = blocks;
-    adam_kernel<<<blocks, kThreads, 0, ctx.stream>>>(launch);
-    check_launch("adam_kernel");
+    job.first_block[job.tensors] = blocks;
+    launch(ctx, "adam_kernel", adam_kernel, blocks, kThreads, 0, job);
   }
 }
 

@@ -15,6 +15,7 @@ namespace {
 __global__ void __launch_bounds__(kThreads)
     rbf_kernel(float* k, const float* x_norms, const float* y_norms, int64_t rows, int64_t cols,
                float gamma, bool same_matrix) {
+  begin_after_prior_kernels();
   const int64_t count = rows * cols, step = int64_t(gridDim.x) * kThreads;
   for (int64_t e = int64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += step) {
     const int64_t i = e / cols, j = e - i * cols;
@@ -53,9 +54,8 @@ void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
   float* base = ctx.scratch.get(layout.total());
   row_squares(ctx, x, dims.n, dims.d, base + x_at);
   if (!same_matrix) row_squares(ctx, y, dims.m, dims.d, base + y_at);
-  rbf_kernel<<<cae_plugin::cuda::grid_for(dims.n * dims.m, kThreads), kThreads, 0, ctx.stream>>>(
-      k, base + x_at, base + y_at, dims.n, dims.m, gamma, same_matrix);
-  check_launch("rbf_kernel");
+  launch(ctx, "rbf_kernel", rbf_kernel, cae_plugin::cuda::grid_for(dims.n * dims.m, kThreads),
+         kThreads, 0, k, base + x_at, base + y_at, dims.n, dims.m, gamma, same_matrix);
 }
 
 }  // namespace cae_v3

@@ -18,6 +18,7 @@ __global__ void __launch_bounds__(kTile* kTileRows)
     transpose_tiles(const float* __restrict__ src, float* __restrict__ dst, int64_t rows,
                     int64_t cols) {
   __shared__ float tile[kTile][kTile + 1];  // +1: no bank conflicts on the transposed read
+  begin_after_prior_kernels();
   const int64_t offset = static_cast<int64_t>(blockIdx.z) * rows * cols;
   const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTile;
   const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTile;
@@ -45,9 +46,8 @@ void transpose_batched(Context& ctx, const float* src, float* dst, int64_t batch
     const int64_t count = std::min<int64_t>(65535, batch - first);
     const dim3 grid(static_cast<unsigned>(col_tiles), static_cast<unsigned>(row_tiles),
                     static_cast<unsigned>(count));
-    transpose_tiles<<<grid, dim3(kTile, kTileRows), 0, ctx.stream>>>(
-        src + first * rows * cols, dst + first * rows * cols, rows, cols);
-    check_launch("transpose_tiles");
+    launch(ctx, "transpose_tiles", transpose_tiles, grid, dim3(kTile, kTileRows), 0,
+           src + first * rows * cols, dst + first * rows * cols, rows, cols);
   }
 }
 

@@ -43,9 +43,9 @@ void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& x_shape, const fl
                         uint8_t* choice) {
   const SmallImage s(halved(x_shape), "maxpool2x2_forward");
   if (s.vector) {
-    launch_flat(ctx.stream, s.items(), PoolForward<4>{s.grid(), x, y, choice}, "pool forward");
+    launch_flat(ctx, s.items(), PoolForward<4>{s.grid(), x, y, choice}, "pool forward");
   } else {
-    launch_flat(ctx.stream, s.items(), PoolForward<1>{s.grid(), x, y, choice}, "pool forward");
+    launch_flat(ctx, s.items(), PoolForward<1>{s.grid(), x, y, choice}, "pool forward");
   }
 }
 
@@ -53,10 +53,10 @@ void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const f
                          const uint8_t* choice, const float* dy, float* dx, bool relu_after) {
   const SmallImage s(halved(x_shape), "maxpool2x2_backward");
   if (s.vector) {
-    launch_flat(ctx.stream, s.items(), PoolBackward<4>{s.grid(), x, choice, dy, dx, relu_after},
+    launch_flat(ctx, s.items(), PoolBackward<4>{s.grid(), x, choice, dy, dx, relu_after},
                 "pool backward");
   } else {
-    launch_flat(ctx.stream, s.items(), PoolBackward<1>{s.grid(), x, choice, dy, dx, relu_after},
+    launch_flat(ctx, s.items(), PoolBackward<1>{s.grid(), x, choice, dy, dx, relu_after},
                 "pool backward");
   }
 }
@@ -64,9 +64,9 @@ void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const f
 void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y) {
   const SmallImage s(halved(y_shape), "upsample2x_forward");
   if (s.vector) {
-    launch_flat(ctx.stream, s.items(), UpsampleForward<4>{s.grid(), x, y}, "upsample forward");
+    launch_flat(ctx, s.items(), UpsampleForward<4>{s.grid(), x, y}, "upsample forward");
   } else {
-    launch_flat(ctx.stream, s.items(), UpsampleForward<1>{s.grid(), x, y}, "upsample forward");
+    launch_flat(ctx, s.items(), UpsampleForward<1>{s.grid(), x, y}, "upsample forward");
   }
 }
 
@@ -74,11 +74,9 @@ void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const 
                          float* dx, const float* relu_y) {
   const SmallImage s(halved(dy_shape), "upsample2x_backward");
   if (s.vector) {
-    launch_flat(ctx.stream, s.items(), UpsampleBackward<4>{s.grid(), dy, dx, relu_y},
-                "upsample backward");
+    launch_flat(ctx, s.items(), UpsampleBackward<4>{s.grid(), dy, dx, relu_y}, "upsample backward");
   } else {
-    launch_flat(ctx.stream, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y},
-                "upsample backward");
+    launch_flat(ctx, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y}, "upsample backward");
   }
 }
 

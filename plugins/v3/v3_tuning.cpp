@@ -29,6 +29,7 @@ Tuning Tuning::from_environment() {
   t.split_tiles_per_sm = tiles < 0 ? 0 : tiles > 64 ? 64 : static_cast<int>(tiles);
   t.pageable_download = env_number("CAE_V3_PAGEABLE_DOWNLOAD", 0) != 0;
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
+  t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;
   return t;
 }
 

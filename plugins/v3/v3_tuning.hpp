@@ -16,6 +16,10 @@
 //   CAE_V3_SIDE_STREAM=0      v4's convolution backward runs its data-gradient GEMM on
 //                             the context's stream after the weight gradient's inputs,
 //                             not beside the weight gradient on a second stream
+//   CAE_V3_PDL=0              kernels wait for the previous kernel on the stream to end
+//                             before they are scheduled, instead of being scheduled
+//                             during its last wave (programmatic dependent launch,
+//                             compute capability 9.0 and later; programmatic_launch.cuh)
 #pragma once
 
 #include <cstddef>
@@ -30,6 +34,7 @@ struct Tuning {
   int split_tiles_per_sm = 4;
   bool pageable_download = false;
   bool side_stream = true;
+  bool programmatic_launch = true;
 
   static Tuning from_environment();
 };

@@ -76,32 +76,29 @@ struct WeightForms {
 // The forward pass multiplies per-tap outputs when there are few outputs.
 bool taps_forward(const cae_plugin::ConvDims& d) { return d.K > 1 && 4 * d.O <= d.C; }
 
-__global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps,
-                                            __nv_bfloat16* forms, int64_t forward_count,
-                                            int forward_ld, int64_t data_count, int data_ld,
-                                            int taps_ld, int64_t total) {
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    float v = 0.0f;
-    if (e < forward_count) {
-      const int o = int(e / forward_ld), k = int(e % forward_ld);
-      if (o < O && k < taps * C) v = w[int64_t(o) * taps * C + k];
-    } else if (e < forward_count + data_count) {
-      const int64_t f = e - forward_count;
-      const int c = int(f / data_ld), k = int(f % data_ld);
-      if (c < C && k < taps * O) {
-        const int tap = k / O, o = k % O;
-        v = w[(int64_t(o) * taps + tap) * C + c];
-      }
-    } else {
-      const int64_t f = e - forward_count - data_count;
-      const int r = int(f / taps_ld), c = int(f % taps_ld);
-      if (r < taps * O && c < C) {
-        const int tap = r / O, o = r % O;
-        v = w[(int64_t(o) * taps + tap) * C + c];
-      }
+// Writes the two forms a layer multiplies, element by element of w: its
+// forward form (Wf, or Wt for a per-tap forward) and the data-gradient form
+// Wd. Only the O*C*taps elements each form takes from w: the rows and columns
+// that pad a form are zero from its allocation on, and the third form is not
+// written (a third of the work, with the padding two thirds, before).
+__global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps, bool per_tap,
+                                            __nv_bfloat16* forward_form, int forward_ld,
+                                            __nv_bfloat16* data_form, int data_ld) {
+  begin_after_prior_kernels();
+  const int count = O * taps * C;  // < 2^30 (check_limits)
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < 2 * count; e += gridDim.x * blockDim.x) {
+    if (e < count && !per_tap) {  // Wf[o][t*C+c] = w[o][t][c]
+      const int o = e / (taps * C), k = e % (taps * C);
+      forward_form[int64_t(o) * forward_ld + k] = __float2bfloat16_rn(w[e]);
+    } else if (e < count) {  // Wt[t*O+o][c]
+      const int r = e / C, c = e % C, tap = r / O, o = r % O;
+      forward_form[int64_t(r) * forward_ld + c] =
+          __float2bfloat16_rn(w[(int64_t(o) * taps + tap) * C + c]);
+    } else {  // Wd[c][t*O+o]
+      const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
+      data_form[int64_t(c) * data_ld + k] =
+          __float2bfloat16_rn(w[(int64_t(o) * taps + tap) * C + c]);
     }
-    forms[e] = __float2bfloat16_rn(v);
   }
 }
 
@@ -116,6 +113,7 @@ enum class GradientLayout : int {
 // dw[o][t][c] from split partial sums [splits][rows][cols], added in split order.
 __global__ void sum_splits_kernel(const float* partial, int splits, int rows, int cols,
                                   GradientLayout layout, int O, int taps, int C, float* dw) {
+  begin_after_prior_kernels();
   const int64_t slice = int64_t(rows) * cols;
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < slice;
        e += int64_t(gridDim.x) * blockDim.x) {
@@ -144,6 +142,7 @@ __global__ void sum_splits_kernel(const float* partial, int splits, int rows, in
 // out = BF16 copy of in (count % 4 == 0; both 16-byte aligned): the operands of
 // the multi-stage GEMM, which copies BF16 chunks as they are.
 __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
+  begin_after_prior_kernels();
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count4;
        e += int64_t(gridDim.x) * blockDim.x) {
     const float4 v = in[e];
@@ -171,16 +170,23 @@ void check_limits(const cae_plugin::ConvDims& d) {
 // The BF16 weight forms of w, derived when w changed since they were made.
 const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, cae_tensor_s& w) {
   const WeightForms forms(d);
+  const size_t bytes = size_t(forms.count()) * sizeof(__nv_bfloat16);
+  // A tensor's forms keep one layout (its dimensions are fixed), so padding
+  // zeroed at the allocation stays zero.
+  const bool allocating = w.prepared_weights.data == nullptr || w.prepared_weights.bytes < bytes;
   auto* data = static_cast<__nv_bfloat16*>(
-      derived_storage(w.prepared_weights, size_t(forms.count()) * sizeof(__nv_bfloat16), ctx.memory,
-                      "v4 BF16 conv weights"));
+      derived_storage(w.prepared_weights, bytes, ctx.memory, "v4 BF16 conv weights"));
+  if (allocating) CAE_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, ctx.stream));
   if (w.prepared_weights.version != w.version) {
     w.prepared_weights.version = 0;  // never stale if the launch fails
-    prepare_weight_forms_kernel<<<flat_blocks(forms.count()), 256, 0, ctx.stream>>>(
-        w.data, int(d.O), int(d.C), int(d.K * d.K), data, forms.forward_count(),
-        int(forms.forward_ld), forms.data_count(), int(forms.data_ld), int(forms.taps_ld),
-        forms.count());
-    check_launch("v4 prepare_weight_forms_kernel");
+    const bool per_tap = taps_forward(d);
+    __nv_bfloat16* forward_form =
+        per_tap ? data + forms.forward_count() + forms.data_count() : data;
+    const int forward_ld = int(per_tap ? forms.taps_ld : forms.forward_ld);
+    launch(ctx, "v4 prepare_weight_forms_kernel", prepare_weight_forms_kernel,
+           flat_blocks(2 * d.O * d.C * d.K * d.K), 256, 0, w.data, int(d.O), int(d.C),
+           int(d.K * d.K), per_tap, forward_form, forward_ld, data + forms.forward_count(),
+           int(forms.data_ld));
     w.prepared_weights.version = w.version;
   }
   return data;
@@ -208,9 +214,8 @@ void launch_tiles(Context& ctx, Kernel* kernel, size_t shared_bytes, int64_t M, 
   opt_in_shared_memory(ctx, reinterpret_cast<const void*>(kernel), shared_bytes);
   const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
                   unsigned((k_tiles + per_split - 1) / per_split));
-  kernel<<<grid, cae_v4::kBlockThreads, shared_bytes, ctx.stream>>>(arguments..., k_tiles,
-                                                                    per_split);
-  check_launch(what);
+  launch(ctx, what, kernel, grid, cae_v4::kBlockThreads, shared_bytes, arguments..., k_tiles,
+         per_split);
 }
 
 template <int BN, class A, class B, class E>
@@ -223,9 +228,8 @@ void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, i
 
 // Writes the BF16 copy of count floats (count % 8 == 0) into out.
 void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t count) {
-  to_bf16_kernel<<<flat_blocks(count / 4), 256, 0, ctx.stream>>>(
-      reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4);
-  check_launch("v4 to_bf16_kernel");
+  launch(ctx, "v4 to_bf16_kernel", to_bf16_kernel, flat_blocks(count / 4), 256, 0,
+         reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4);
 }
 
 // Floats of scratch that hold count BF16 values.
@@ -466,12 +470,15 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
 class SideBySide {
  public:
   SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted && ctx.tuning.side_stream) {
-    if (wanted_) ctx_.side.fork(ctx_.stream);
+    if (!wanted_) return;
+    ctx_.side.fork(ctx_.stream);
+    ctx_.serialize_next_launch = true;  // the side stream's first kernel follows the fork
   }
   ~SideBySide() {
     if (!wanted_) return;
     try {
       ctx_.side.join(ctx_.stream);
+      ctx_.serialize_next_launch = true;  // the main stream's next kernel follows the join
     } catch (...) {
       // A failed join leaves the side work unordered: wait for all of it.
       cudaDeviceSynchronize();
@@ -494,14 +501,16 @@ class SideBySide {
 };
 
 // What both paths end with: dw from the split partials (in the GEMM's
-// layout), db from dy's column sums.
+// layout), db from dy's column sums. Queued after the weight gradient, they
+// overlap the data gradient's tail on the side stream (run 56: the column sums
+// made in the pass that converts dy, before the fork, lost that overlap and
+// 2% of a batch-64 epoch).
 void finish_weight_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* partial,
                             int splits, int64_t M, int64_t N, GradientLayout layout,
                             const float* dy, float* dw, float* db) {
   const int taps = int(d.K * d.K);
-  sum_splits_kernel<<<flat_blocks(M * N), 256, 0, ctx.stream>>>(
-      partial, splits, int(M), int(N), layout, int(d.O), taps, int(d.C), dw);
-  check_launch("v4 sum_splits_kernel");
+  launch(ctx, "v4 sum_splits_kernel", sum_splits_kernel, flat_blocks(M * N), 256, 0, partial,
+         splits, int(M), int(N), layout, int(d.O), taps, int(d.C), dw);
   column_sums(ctx, dy, d.N * d.H * d.W, int(d.O), db);
 }
 

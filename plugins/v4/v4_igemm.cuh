@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "programmatic_launch.cuh"
 #include "v4_async_copy.cuh"
 #include "v4_operands.cuh"
 #include "v4_wgmma.cuh"
@@ -114,6 +115,7 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
   const int tiles = min(k_begin + k_tiles_per_split, k_tiles) - k_begin;
   const int warpgroup = int(threadIdx.x) / 128;
   const uint32_t base = shared_address(shared);
+  cae_plugin::cuda::begin_after_prior_kernels();
 
   const TileLoader<kTileM, OperandA> load_a(a, m0);
   const TileLoader<BN, OperandB> load_b(b, n0);
