@@ -1,5 +1,9 @@
 #include "v3_context.hpp"
 
+#include <cstdio>
+
+#include "v3_ops.hpp"
+
 namespace {
 
 // cuBLASLt's recommended workspace for Hopper. Owning it keeps the kernels
@@ -24,7 +28,8 @@ cae_context_s::cae_context_s(const cae_create_options* options)
     : CudaContextBase(options),
       tuning(cae_v3::Tuning::from_environment()),
       multiprocessors(multiprocessors_of(device)),
-      programmatic_launch(tuning.programmatic_launch && capability_major_of(device) >= 9),
+      programmatic_launch(tuning.programmatic_launch && capability_major_of(device) >= 9 &&
+                          cae_v3::kernels_wait_for_prior_kernels()),
       gemm_workspace(kGemmWorkspaceBytes, memory, "the cuBLASLt workspace"),
       gemm(stream, gemm_workspace.as<void>(), gemm_workspace.bytes(), tuning.verbose),
       counters(cae_v3::kCounterSlots * sizeof(uint32_t), memory, "reduction counters"),
@@ -33,6 +38,13 @@ cae_context_s::cae_context_s(const cae_create_options* options)
       columns(memory, tuning.column_cache_bytes) {
   CAE_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, counters.bytes(), stream));
   CAE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (tuning.verbose) {
+    std::fprintf(stderr, "[v3] device %d: programmatic dependent launch %s\n", device,
+                 programmatic_launch           ? "on"
+                 : !tuning.programmatic_launch ? "off (CAE_V3_PDL=0)"
+                                               : "off (needs compute capability 9.0 and "
+                                                 "kernels compiled for it)");
+  }
 }
 
 cae_context_s::~cae_context_s() {

@@ -28,7 +28,8 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   cae_v3::Tuning tuning;
   int multiprocessors = 0;
   // Kernels may be scheduled during the previous kernel's last wave
-  // (programmatic_launch.cuh): the device supports it and tuning allows it.
+  // (programmatic_launch.cuh): the device supports it, the kernels were
+  // compiled with the waits it relies on, and tuning allows it.
   bool programmatic_launch = false;
   // Set after a stream waited on another (the side stream's fork and join):
   // the next launch is fully ordered, so that no kernel's early start could

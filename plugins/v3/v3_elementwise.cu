@@ -110,6 +110,16 @@ __global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch job) {
 
 }  // namespace
 
+bool kernels_wait_for_prior_kernels() {
+  // Every v3 kernel is compiled with the same architectures: one stands for all.
+  cudaFuncAttributes attributes = {};
+  if (cudaFuncGetAttributes(&attributes, relu_forward_kernel) != cudaSuccess) {
+    cudaGetLastError();  // no code for this device: not this function's error to report
+    return false;
+  }
+  return attributes.ptxVersion >= 90;
+}
+
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count) {
   launch(ctx, "relu_forward_kernel", relu_forward_kernel, quad_blocks(count), kThreads, 0, x, y,
          count);
