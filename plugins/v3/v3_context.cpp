@@ -10,12 +10,6 @@ namespace {
 // cuBLASLt picks (and thus the bits) independent of any shared pool.
 constexpr size_t kGemmWorkspaceBytes = size_t(32) << 20;
 
-int capability_major_of(int device) {
-  int major = 0;
-  CAE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major;
-}
-
 int multiprocessors_of(int device) {
   int count = 0;
   CAE_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
@@ -28,8 +22,7 @@ cae_context_s::cae_context_s(const cae_create_options* options)
     : CudaContextBase(options),
       tuning(cae_v3::Tuning::from_environment()),
       multiprocessors(multiprocessors_of(device)),
-      programmatic_launch(tuning.programmatic_launch && capability_major_of(device) >= 9 &&
-                          cae_v3::kernels_wait_for_prior_kernels()),
+      programmatic_launch(tuning.programmatic_launch && cae_v3::kernels_wait_for_prior_kernels()),
       gemm_workspace(kGemmWorkspaceBytes, memory, "the cuBLASLt workspace"),
       gemm(stream, gemm_workspace.as<void>(), gemm_workspace.bytes(), tuning.verbose),
       counters(cae_v3::kCounterSlots * sizeof(uint32_t), memory, "reduction counters"),

@@ -31,10 +31,6 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   // (programmatic_launch.cuh): the device supports it, the kernels were
   // compiled with the waits it relies on, and tuning allows it.
   bool programmatic_launch = false;
-  // Set after a stream waited on another (the side stream's fork and join):
-  // the next launch is fully ordered, so that no kernel's early start could
-  // be taken as leave to pass that wait.
-  bool serialize_next_launch = false;
   uint64_t versions = 0;
   // Declaration order matters for destruction: cuBLASLt before its workspace.
   cae_v3::DeviceMemory gemm_workspace;

@@ -110,10 +110,11 @@ class Scratch {
   }
 };
 
-// A device buffer derived from a tensor (see v3_tensor.hpp), grown on demand.
+// A device buffer derived from a tensor (see v3_tensor.hpp), grown on demand;
+// *allocated (when given) tells whether this call made new, uninitialised storage.
 struct DerivedBuffer;
 void* derived_storage(DerivedBuffer& buffer, size_t bytes, cae_plugin::cuda::MemoryTracker& tracker,
-                      const char* what);
+                      const char* what, bool* allocated = nullptr);
 void release_derived(DerivedBuffer& buffer, cae_plugin::cuda::MemoryTracker& tracker) noexcept;
 
 }  // namespace cae_v3

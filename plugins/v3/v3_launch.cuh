@@ -41,23 +41,17 @@ __global__ void __launch_bounds__(kThreads) flat_items_kernel(uint32_t count, Bo
   for (uint32_t e = blockIdx.x * kThreads + threadIdx.x; e < count; e += step) body(e);
 }
 
-inline void check_launch(const char* name) {
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    cae_plugin::cuda::check(err, (std::string("launch of ") + name).c_str(), __FILE__, __LINE__);
-  }
-}
-
 // kernel<<<grid, block, shared_bytes, ctx.stream>>>(arguments...), scheduled
-// during the previous kernel's last wave where the context allows it.
+// during the previous kernel's last wave where the context allows it. The
+// first launch after the side stream's fork or join is fully ordered, so that
+// no early start could be taken as leave to pass that wait.
 template <class... Parameters, class... Arguments>
 void launch(Context& ctx, const char* name, void (*kernel)(Parameters...), dim3 grid, dim3 block,
             size_t shared_bytes, Arguments&&... arguments) {
-  const bool programmatic = ctx.programmatic_launch && !ctx.serialize_next_launch;
-  ctx.serialize_next_launch = false;
-  const cudaError_t err =
-      cae_plugin::cuda::launch_kernel(programmatic, ctx.stream, kernel, grid, block, shared_bytes,
-                                      std::forward<Arguments>(arguments)...);
+  const bool after_stream_wait = ctx.side.take_stream_wait();
+  const cudaError_t err = cae_plugin::cuda::launch_kernel(
+      ctx.programmatic_launch && !after_stream_wait, ctx.stream, kernel, grid, block, shared_bytes,
+      std::forward<Arguments>(arguments)...);
   if (err != cudaSuccess) {
     cae_plugin::cuda::check(err, (std::string("launch of ") + name).c_str(), __FILE__, __LINE__);
   }

@@ -39,8 +39,9 @@ void tap_sum(Context& ctx, const cae_plugin::ConvDims& d, const float* tap_outpu
 // v3_elementwise.cu
 // True when the current device runs v3's kernels from code compiled for
 // compute capability 9.0 or later, which holds the waits that programmatic
-// dependent launch relies on (programmatic_launch.cuh). A build whose only
-// code for this device is older PTX, JIT-compiled here, has no waits.
+// dependent launch relies on (programmatic_launch.cuh); such code runs only
+// on devices that support it. A build whose only code for this device is
+// older PTX, JIT-compiled here, has no waits.
 bool kernels_wait_for_prior_kernels();
 
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count);

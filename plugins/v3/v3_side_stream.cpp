@@ -30,11 +30,13 @@ void SideStream::fork(cudaStream_t main) {
   if (!stream_) create();
   CAE_CUDA_CHECK(cudaEventRecord(forked_, main));
   CAE_CUDA_CHECK(cudaStreamWaitEvent(stream_, forked_, 0));
+  waited_ = true;
 }
 
 void SideStream::join(cudaStream_t main) {
   CAE_CUDA_CHECK(cudaEventRecord(joined_, stream_));
   CAE_CUDA_CHECK(cudaStreamWaitEvent(main, joined_, 0));
+  waited_ = true;
 }
 
 }  // namespace cae_v3

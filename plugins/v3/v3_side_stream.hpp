@@ -24,6 +24,13 @@ class SideStream {
   void fork(cudaStream_t main);
   // `main` waits for everything queued on the side stream so far.
   void join(cudaStream_t main);
+  // True once after each fork or join: the next kernel launched follows a
+  // wait of one stream on the other.
+  bool take_stream_wait() {
+    const bool waited = waited_;
+    waited_ = false;
+    return waited;
+  }
 
  private:
   void create();
@@ -32,6 +39,7 @@ class SideStream {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t forked_ = nullptr;
   cudaEvent_t joined_ = nullptr;
+  bool waited_ = false;
 };
 
 // Points a stream variable (a context's `stream`) at another stream for its

@@ -173,10 +173,10 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
   const size_t bytes = size_t(forms.count()) * sizeof(__nv_bfloat16);
   // A tensor's forms keep one layout (its dimensions are fixed), so padding
   // zeroed at the allocation stays zero.
-  const bool allocating = w.prepared_weights.data == nullptr || w.prepared_weights.bytes < bytes;
+  bool allocated = false;
   auto* data = static_cast<__nv_bfloat16*>(
-      derived_storage(w.prepared_weights, bytes, ctx.memory, "v4 BF16 conv weights"));
-  if (allocating) CAE_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, ctx.stream));
+      derived_storage(w.prepared_weights, bytes, ctx.memory, "v4 BF16 conv weights", &allocated));
+  if (allocated) CAE_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, ctx.stream));
   if (w.prepared_weights.version != w.version) {
     w.prepared_weights.version = 0;  // never stale if the launch fails
     const bool per_tap = taps_forward(d);
@@ -470,15 +470,12 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
 class SideBySide {
  public:
   SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted && ctx.tuning.side_stream) {
-    if (!wanted_) return;
-    ctx_.side.fork(ctx_.stream);
-    ctx_.serialize_next_launch = true;  // the side stream's first kernel follows the fork
+    if (wanted_) ctx_.side.fork(ctx_.stream);
   }
   ~SideBySide() {
     if (!wanted_) return;
     try {
       ctx_.side.join(ctx_.stream);
-      ctx_.serialize_next_launch = true;  // the main stream's next kernel follows the join
     } catch (...) {
       // A failed join leaves the side work unordered: wait for all of it.
       cudaDeviceSynchronize();
