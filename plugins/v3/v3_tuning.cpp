@@ -30,6 +30,8 @@ Tuning Tuning::from_environment() {
   t.pageable_download = env_number("CAE_V3_PAGEABLE_DOWNLOAD", 0) != 0;
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
   t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;
+  t.short_k_products = env_number("CAE_V3_SHORT_K", 1) != 0;
+  t.narrow_gradients = env_number("CAE_V3_NARROW_GRADIENT", 1) != 0;
   return t;
 }
 

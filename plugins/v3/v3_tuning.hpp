@@ -20,6 +20,12 @@
 //                             before they are scheduled, instead of being scheduled
 //                             during its last wave (programmatic dependent launch,
 //                             compute capability 9.0 and later; programmatic_launch.cuh)
+//   CAE_V3_SHORT_K=0          products with K <= 32 and a wide output (conv1's forward,
+//                             conv5's data gradient) run on cuBLASLt instead of v3's own
+//                             TF32 kernel (v3_short_k_product.hpp)
+//   CAE_V3_NARROW_GRADIENT=0  the weight gradients of layers with at most 32 columns on
+//                             one side (conv1, conv5) run on cuBLASLt instead of v3's own
+//                             TF32 kernel (v3_narrow_gradient.hpp)
 #pragma once
 
 #include <cstddef>
@@ -35,6 +41,8 @@ struct Tuning {
   bool pageable_download = false;
   bool side_stream = true;
   bool programmatic_launch = true;
+  bool short_k_products = true;
+  bool narrow_gradients = true;
 
   static Tuning from_environment();
 };

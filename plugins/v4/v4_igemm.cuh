@@ -15,12 +15,16 @@
 
 #include <cstdint>
 
+#include "async_copy.cuh"
 #include "programmatic_launch.cuh"
-#include "v4_async_copy.cuh"
 #include "v4_operands.cuh"
 #include "v4_wgmma.cuh"
 
 namespace cae_v4 {
+
+using cae_plugin::cuda::commit_copies;
+using cae_plugin::cuda::copy_chunk_async;
+using cae_plugin::cuda::wait_copies;
 
 constexpr int kBlockThreads = 256;
 constexpr int kTileM = 128;

@@ -1,12 +1,14 @@
 // Ampere-style asynchronous copies (cp.async) from global to shared memory, as
-// v4's multi-stage GEMM issues them: 16 bytes per copy, zero-filled when the
-// source lies outside the tensor (image borders, rows past the matrix), so
-// the padding of an implicit GEMM costs no branch around the copy.
+// v4's multi-stage GEMM and v3's short-K product issue them: 16 bytes per
+// copy, zero-filled when the source lies outside the tensor (image borders,
+// rows past the matrix), so the padding of an implicit GEMM costs no branch
+// around the copy.
 #pragma once
 
 #include <cstdint>
 
-namespace cae_v4 {
+namespace cae_plugin {
+namespace cuda {
 
 // Copies 16 bytes from `source` to shared address `target`, or writes 16 zero
 // bytes when !valid (source is then not read, but must still be a mapped
@@ -37,4 +39,5 @@ __device__ __forceinline__ void wait_copies() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 
-}  // namespace cae_v4
+}  // namespace cuda
+}  // namespace cae_plugin
