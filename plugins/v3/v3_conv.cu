@@ -7,6 +7,7 @@
 #include "v3_conv_steps.hpp"
 #include "v3_launch.cuh"
 #include "v3_narrow_gradient.hpp"
+#include "v3_narrow_output_product.hpp"
 #include "v3_ops.hpp"
 #include "v3_short_k_product.hpp"
 
@@ -152,6 +153,10 @@ class DeviceConvExecutor final : public ConvExecutor {
     }
     if (c_.tuning.narrow_gradients && narrow_gradient_fits(call)) {
       narrow_gradient(c_, call);
+      return true;
+    }
+    if (c_.tuning.narrow_outputs && narrow_output_product_fits(call)) {
+      narrow_output_product(c_, call);
       return true;
     }
     return c_.gemm.run(call, what);

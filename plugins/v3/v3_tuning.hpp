@@ -26,6 +26,9 @@
 //   CAE_V3_NARROW_GRADIENT=0  the weight gradients of layers with at most 32 columns on
 //                             one side (conv1, conv5) run on cuBLASLt instead of v3's own
 //                             TF32 kernel (v3_narrow_gradient.hpp)
+//   CAE_V3_NARROW_OUTPUT=0    products with at most 32 outputs per row and K of whole
+//                             32-channel groups (conv5's forward taps) run on cuBLASLt
+//                             instead of v3's own TF32 kernel (v3_narrow_output_product.hpp)
 #pragma once
 
 #include <cstddef>
@@ -43,6 +46,7 @@ struct Tuning {
   bool programmatic_launch = true;
   bool short_k_products = true;
   bool narrow_gradients = true;
+  bool narrow_outputs = true;
 
   static Tuning from_environment();
 };

@@ -1,13 +1,15 @@
 #!/bin/bash
 # Device run 64 (one H200): v3's own TF32 kernels for the 3-channel layers' products, the
 # short-K product (conv1 forward, conv5 data gradient; run 63) and now the narrow weight
-# gradient (conv1's and conv5's dW), in v3 and v4. Checks: conformance of every CUDA backend
+# gradient (conv1's and conv5's dW) and the narrow-output product (conv5's forward taps), in
+# v3 and v4. Checks: conformance of every CUDA backend
 # (small 64-channel shapes, 512 outputs from 1 channel, 257 images of 64 channels), 20 seeds
 # of v3 and v4, training twice (identical checkpoints), compute-sanitizer's four tools on v4
-# and v3 over quick, full and train; times with CAE_V3_NARROW_GRADIENT=1/0 interleaved;
+# and v3 over quick, full and train; times with each kernel switched off in turn, interleaved;
 # the v4 pipeline (seed 1). Prediction: b64 encoder.conv1 backward 0.034 -> ~0.022 ms,
-# decoder.conv3 backward 0.077 -> ~0.06 ms; epoch v4 b64 0.494 -> ~0.48 s, b256 0.355 ->
-# ~0.35 s; 0 findings; test accuracy within 0.5 points of 68.50%.
+# decoder.conv3 backward 0.077 -> ~0.06 ms, decoder.conv3 forward 0.046 -> ~0.028 ms; epoch
+# v4 b64 0.494 -> ~0.46 s, b256 0.355 -> ~0.345 s; 0 findings; test accuracy within 0.5
+# points of 68.50%.
 cd "$(dirname "$0")/.." || exit 1
 start=$(date +%s)
 R=$OUT/r64; mkdir -p $R
@@ -29,17 +31,25 @@ done
 save
 ops() { grep -E "encoder.conv1 |decoder.conv3 " $1 | grep conv2d | awk '{print $1, $2, $(NF-2)}' | tr '\n' ';'; }
 n=0
-for batch in 64 256; do
-  for k in 1 0 1 0; do
-    n=$((n+1)); f=$R/bench-$batch-g$k-$n.log
-    CAE_V3_NARROW_GRADIENT=$k timeout 60 $B/cae bench --backend v4 --batch $batch --images 50000 --repeats 5 --extract-images 0 > $f 2>&1
-    t "bench v4 b$batch narrow_gradient=$k rc=$? $(grep 'epoch (' $f) | $(ops $f)"
-  done
+bench() {  # backend batch label env...
+  local b=$1 batch=$2 label=$3; shift 3
+  n=$((n+1)); local f=$R/bench-$b-$batch-$label-$n.log
+  env "$@" timeout 60 $B/cae bench --backend $b --batch $batch --images 50000 --repeats 5 --extract-images 0 > $f 2>&1
+  t "bench $b b$batch $label rc=$? $(grep 'epoch (' $f) | $(ops $f)"
+}
+OFF="CAE_V3_SHORT_K=0 CAE_V3_NARROW_GRADIENT=0 CAE_V3_NARROW_OUTPUT=0"
+for round in 1 2; do
+  bench v4 64 all-own X=1
+  bench v4 64 no-narrow-output CAE_V3_NARROW_OUTPUT=0
+  bench v4 64 no-narrow-gradient CAE_V3_NARROW_GRADIENT=0
+  bench v4 64 cublaslt $OFF
 done
-for k in 1 0; do
-  CAE_V3_SHORT_K=$k CAE_V3_NARROW_GRADIENT=$k timeout 60 $B/cae bench --backend v3 --batch 64 --images 50000 --repeats 5 --extract-images 0 > $R/bench-v3-k$k.log 2>&1
-  t "bench v3 b64 own-kernels=$k rc=$? $(grep 'epoch (' $R/bench-v3-k$k.log) | $(ops $R/bench-v3-k$k.log)"
+for round in 1 2; do
+  bench v4 256 all-own X=1
+  bench v4 256 cublaslt $OFF
 done
+bench v3 64 all-own X=1
+bench v3 64 cublaslt $OFF
 losses() { grep -o 'train loss [0-9.e-]*' $1 | cut -d' ' -f3 | tr '\n' ' '; }
 for run in a b; do
   timeout 60 $B/cae train --backend v4 --data /tmp/cifar --epochs 3 --seed 7 --out /tmp/d-$run.ckpt > $R/det-$run.log 2>&1
