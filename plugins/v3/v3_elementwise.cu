@@ -3,6 +3,7 @@
 // on a 256-byte boundary), the ragged tail one by one.
 #include <algorithm>
 
+#include "kernel_queries.cuh"
 #include "v3_launch.cuh"
 #include "v3_ops.hpp"
 
@@ -112,12 +113,7 @@ __global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch job) {
 
 bool kernels_wait_for_prior_kernels() {
   // Every v3 kernel is compiled with the same architectures: one stands for all.
-  cudaFuncAttributes attributes = {};
-  if (cudaFuncGetAttributes(&attributes, relu_forward_kernel) != cudaSuccess) {
-    cudaGetLastError();  // no code for this device: not this function's error to report
-    return false;
-  }
-  return attributes.ptxVersion >= 90;
+  return cae_plugin::cuda::ptx_version_of(relu_forward_kernel) >= 90;
 }
 
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "kernel_queries.cuh"
 #include "tensor_core_fragments.cuh"
 #include "v3_launch.cuh"
 #include "v3_narrow_gradient.hpp"
@@ -39,7 +40,9 @@ struct NarrowGradientJob {
   bool wide_is_m;  // D[c][i] at d[i * ldd + c]; else at d[c * ldd + i]
 };
 
+using cae_plugin::cuda::aligned_to;
 using cae_plugin::cuda::mma_m16n8k8_tf32;
+using cae_plugin::cuda::ptx_version_of;
 using cae_plugin::cuda::tf32_of;
 
 __global__ void __launch_bounds__(kMaxThreads, 1)
@@ -107,7 +110,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 #pragma unroll
       for (int j = 0; j < kNarrowTiles; ++j)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) group_sums[warp_in_group][(q * kNarrowTiles + j) * 4 + e][lane] = acc[q][j][e];
+        for (int e = 0; e < 4; ++e)
+          group_sums[warp_in_group][(q * kNarrowTiles + j) * 4 + e][lane] = acc[q][j][e];
   }
   __syncthreads();
   if (group != 0) return;
@@ -121,22 +125,12 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         const int c = first_channel + 4 * g + q + (e >= 2 ? 32 : 0);
         const int i = 8 * j + 2 * t + (e % 2);
         if (i >= job.narrow_count) continue;
-        const float sum = acc[q][j][e] + group_sums[warp_in_group][(q * kNarrowTiles + j) * 4 + e][lane];
+        const float sum =
+            acc[q][j][e] + group_sums[warp_in_group][(q * kNarrowTiles + j) * 4 + e][lane];
         out[job.wide_is_m ? i * job.ldd + c : c * job.ldd + i] = sum;
       }
     }
   }
-}
-
-bool aligned(const void* p, uintptr_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
-
-bool kernel_has_tensor_core_code() {
-  cudaFuncAttributes attributes = {};
-  if (cudaFuncGetAttributes(&attributes, narrow_gradient_kernel) != cudaSuccess) {
-    cudaGetLastError();  // no code for this device: the product goes to cuBLASLt
-    return false;
-  }
-  return attributes.ptxVersion >= 80;
 }
 
 bool wide_fits(int64_t count) {
@@ -146,7 +140,8 @@ bool wide_fits(int64_t count) {
 }  // namespace
 
 bool narrow_gradient_fits(const GemmCall& c) {
-  static const bool available = kernel_has_tensor_core_code();
+  // Code for 8.0+ (TF32 mma) runs only on 8.0+ devices.
+  static const bool available = ptx_version_of(narrow_gradient_kernel) >= 80;
   const bool wide_is_m = wide_fits(c.m) && c.n <= kMaxNarrow;
   const bool wide_is_n = wide_fits(c.n) && c.m <= kMaxNarrow;
   if (!available || !(wide_is_m || wide_is_n) || c.transpose_a || !c.transpose_b ||
@@ -160,7 +155,7 @@ bool narrow_gradient_fits(const GemmCall& c) {
   const int64_t narrow_count = wide_is_m ? c.n : c.m;
   const int64_t wide_count = wide_is_m ? c.m : c.n;
   return ld_wide >= wide_count && ld_wide % 4 == 0 && (c.batch == 1 || wide_stride % 4 == 0) &&
-         aligned(wide, 16) && ld_narrow >= narrow_count && c.ldd >= c.m;
+         aligned_to(wide, 16) && ld_narrow >= narrow_count && c.ldd >= c.m;
 }
 
 void narrow_gradient(Context& ctx, const GemmCall& c) {
@@ -179,7 +174,8 @@ void narrow_gradient(Context& ctx, const GemmCall& c) {
   job.d_stride = c.batch_stride_d;
   job.wide_is_m = wide_is_m;
   const int64_t wide_count = wide_is_m ? c.m : c.n;
-  const int block_channels = wide_count < kBlockChannels ? static_cast<int>(wide_count) : kBlockChannels;
+  const int block_channels =
+      wide_count < kBlockChannels ? static_cast<int>(wide_count) : kBlockChannels;
   const int threads = kGroups * (block_channels / kWarpChannels) * 32;
   launch(ctx, "narrow_gradient_kernel", narrow_gradient_kernel,
          dim3(static_cast<unsigned>(c.batch), static_cast<unsigned>(wide_count / block_channels)),

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "kernel_queries.cuh"
 #include "tensor_core_fragments.cuh"
 #include "v3_launch.cuh"
 #include "v3_narrow_output_product.hpp"
@@ -39,10 +40,14 @@ struct NarrowOutputJob {
   int32_t outputs;
 };
 
+using cae_plugin::cuda::aligned_to;
 using cae_plugin::cuda::mma_m16n8k8_tf32;
+using cae_plugin::cuda::ptx_version_of;
+using cae_plugin::cuda::resident_blocks_of;
 using cae_plugin::cuda::tf32_of;
 
-__global__ void __launch_bounds__(kBlockThreads, 2) narrow_output_product_kernel(const NarrowOutputJob job) {
+__global__ void __launch_bounds__(kBlockThreads, 2)
+    narrow_output_product_kernel(const NarrowOutputJob job) {
   // W's fragments: [chunk][step e][n-tile j][lane] -> (b0, b1).
   __shared__ uint2 w_fragments[kMaxK / kChunk * 4 * kOutputTiles * 32];
   begin_after_prior_kernels();
@@ -54,8 +59,8 @@ __global__ void __launch_bounds__(kBlockThreads, 2) narrow_output_product_kernel
     const int chunk = f / (32 * kOutputTiles * 4);
     const int i = 8 * j + l / 4, c = chunk * kChunk + 4 * (l % 4) + e;
     const float* row = job.w + int64_t(i) * job.ldw;
-    w_fragments[f] = i < job.outputs ? make_uint2(tf32_of(row[c]), tf32_of(row[c + 16]))
-                                     : make_uint2(0u, 0u);
+    w_fragments[f] =
+        i < job.outputs ? make_uint2(tf32_of(row[c]), tf32_of(row[c + 16])) : make_uint2(0u, 0u);
   }
   __syncthreads();
 
@@ -116,44 +121,30 @@ __global__ void __launch_bounds__(kBlockThreads, 2) narrow_output_product_kernel
   }
 }
 
-bool aligned(const void* p, uintptr_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
-
-bool kernel_has_tensor_core_code() {
-  cudaFuncAttributes attributes = {};
-  if (cudaFuncGetAttributes(&attributes, narrow_output_product_kernel) != cudaSuccess) {
-    cudaGetLastError();  // no code for this device: the product goes to cuBLASLt
-    return false;
-  }
-  return attributes.ptxVersion >= 80;
-}
-
-// Blocks resident per multiprocessor; the same on every device a process
-// sees in practice (one GPU model per machine), so asked once.
-int resident_blocks() {
-  int blocks = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, narrow_output_product_kernel, kBlockThreads,
-                                                    0) != cudaSuccess ||
-      blocks < 1) {
-    cudaGetLastError();
-    return 1;
-  }
-  return blocks;
-}
-
 }  // namespace
 
 bool narrow_output_product_fits(const GemmCall& c) {
-  static const bool available = kernel_has_tensor_core_code();
+  // Code for 8.0+ (TF32 mma) runs only on 8.0+ devices.
+  static const bool available = ptx_version_of(narrow_output_product_kernel) >= 80;
   return available && c.transpose_a && !c.transpose_b && c.batch == 1 && !c.exact_fp32 &&
          c.epilogue == Epilogue::none && c.m >= 1 && c.m <= kMaxOutputs && c.k >= kChunk &&
          c.k <= kMaxK && c.k % kChunk == 0 && c.n >= 1 && c.lda >= c.k && c.ldb >= c.k &&
-         c.ldb % 4 == 0 && aligned(c.b, 16) && c.ldd >= c.m;
+         c.ldb % 4 == 0 && aligned_to(c.b, 16) && c.ldd >= c.m;
 }
 
 void narrow_output_product(Context& ctx, const GemmCall& c) {
-  const NarrowOutputJob job{c.b, c.ldb, c.a, c.lda, c.d, c.ldd, c.n, static_cast<int32_t>(c.k),
+  const NarrowOutputJob job{c.b,
+                            c.ldb,
+                            c.a,
+                            c.lda,
+                            c.d,
+                            c.ldd,
+                            c.n,
+                            static_cast<int32_t>(c.k),
                             static_cast<int32_t>(c.m)};
-  static const int per_multiprocessor = resident_blocks();
+  // One GPU model per machine in practice: asked once per process.
+  static const int per_multiprocessor =
+      resident_blocks_of(narrow_output_product_kernel, kBlockThreads);
   const int64_t row_tiles = (c.n + 15) / 16;
   const int64_t needed = (row_tiles + kWarps - 1) / kWarps;
   const int64_t wanted = int64_t(ctx.multiprocessors) * per_multiprocessor;

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "async_copy.cuh"
+#include "kernel_queries.cuh"
 #include "tensor_core_fragments.cuh"
 #include "v3_launch.cuh"
 #include "v3_short_k_product.hpp"
@@ -18,11 +19,11 @@ namespace cae_v3 {
 
 namespace {
 
-constexpr int kTileRows = 64;     // rows of A (pixels) per tile: 4 fragments of 16
-constexpr int kMaxK = 32;         // 4 K steps of 8
-constexpr int kStagedStride = 36; // floats per staged row: 32 + 4, so that the
-                                  // fragment loads (8 rows x 4 columns) hit 32 banks
-constexpr int kWarpColumns = 32;  // 4 fragments of 8 columns per warp
+constexpr int kTileRows = 64;      // rows of A (pixels) per tile: 4 fragments of 16
+constexpr int kMaxK = 32;          // 4 K steps of 8
+constexpr int kStagedStride = 36;  // floats per staged row: 32 + 4, so that the
+                                   // fragment loads (8 rows x 4 columns) hit 32 banks
+constexpr int kWarpColumns = 32;   // 4 fragments of 8 columns per warp
 constexpr int kBlockColumns = 256;
 constexpr int kMaxThreads = kBlockColumns / kWarpColumns * 32;
 
@@ -39,9 +40,12 @@ struct ShortKJob {
   bool relu;
 };
 
+using cae_plugin::cuda::aligned_to;
 using cae_plugin::cuda::commit_copies;
 using cae_plugin::cuda::copy_chunk_async;
 using cae_plugin::cuda::mma_m16n8k8_tf32;
+using cae_plugin::cuda::ptx_version_of;
+using cae_plugin::cuda::resident_blocks_of;
 using cae_plugin::cuda::tf32_of;
 using cae_plugin::cuda::wait_copies;
 
@@ -130,8 +134,8 @@ __global__ void __launch_bounds__(kMaxThreads, 2) short_k_product_kernel(const S
         float* out = job.d + r * job.ldd + first_column + 2 * in_group;
 #pragma unroll
         for (int j = 0; j < kWarpColumns / 8; ++j) {
-          float2 v = make_float2(acc[i][j][2 * half] + bias[j][0],
-                                 acc[i][j][2 * half + 1] + bias[j][1]);
+          float2 v =
+              make_float2(acc[i][j][2 * half] + bias[j][0], acc[i][j][2 * half + 1] + bias[j][1]);
           if (job.relu) v = make_float2(fmaxf(v.x, 0.f), fmaxf(v.y, 0.f));
           *reinterpret_cast<float2*>(out + 8 * j) = v;
         }
@@ -142,52 +146,37 @@ __global__ void __launch_bounds__(kMaxThreads, 2) short_k_product_kernel(const S
   }
 }
 
-bool aligned(const void* p, uintptr_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
-
-// Whether this device runs the kernel from code for compute capability 8.0+.
-bool kernel_has_tensor_core_code() {
-  cudaFuncAttributes attributes = {};
-  if (cudaFuncGetAttributes(&attributes, short_k_product_kernel) != cudaSuccess) {
-    cudaGetLastError();  // no code for this device: the product goes to cuBLASLt
-    return false;
-  }
-  return attributes.ptxVersion >= 80;
-}
-
-// Blocks of one size resident per multiprocessor; the same on every device a
-// process sees in practice (one GPU model per machine), so asked once.
-int resident_blocks(int threads) {
-  int blocks = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, short_k_product_kernel, threads, 0) !=
-          cudaSuccess ||
-      blocks < 1) {
-    cudaGetLastError();
-    return 1;
-  }
-  return blocks;
-}
-
 }  // namespace
 
 bool short_k_product_fits(const GemmCall& c) {
-  static const bool available = kernel_has_tensor_core_code();
-  const bool columns_fit = c.m % kWarpColumns == 0 && (c.m <= kBlockColumns || c.m % kBlockColumns == 0);
-  const bool bias_fits = c.epilogue == Epilogue::none ||
-                         ((c.epilogue == Epilogue::bias || c.epilogue == Epilogue::bias_relu) &&
-                          c.bias != nullptr);
+  // Code for 8.0+ (TF32 mma) runs only on 8.0+ devices.
+  static const bool available = ptx_version_of(short_k_product_kernel) >= 80;
+  const bool columns_fit =
+      c.m % kWarpColumns == 0 && (c.m <= kBlockColumns || c.m % kBlockColumns == 0);
+  const bool bias_fits =
+      c.epilogue == Epilogue::none ||
+      ((c.epilogue == Epilogue::bias || c.epilogue == Epilogue::bias_relu) && c.bias != nullptr);
   return available && c.transpose_a && !c.transpose_b && c.batch == 1 && !c.exact_fp32 &&
          c.k >= 1 && c.k <= kMaxK && c.k % 4 == 0 && c.m >= kWarpColumns && columns_fit &&
          c.n >= 1 && c.n < (int64_t(1) << 40) && c.lda >= c.k && c.ldb >= c.k && c.ldb % 4 == 0 &&
-         c.ldd >= c.m && c.ldd % 2 == 0 && aligned(c.b, 16) && aligned(c.d, 8) && bias_fits;
+         c.ldd >= c.m && c.ldd % 2 == 0 && aligned_to(c.b, 16) && aligned_to(c.d, 8) && bias_fits;
 }
 
 void short_k_product(Context& ctx, const GemmCall& c) {
-  const ShortKJob job{c.b, c.ldb, c.a, c.lda, c.d, c.ldd, c.n, static_cast<int32_t>(c.k),
+  const ShortKJob job{c.b,
+                      c.ldb,
+                      c.a,
+                      c.lda,
+                      c.d,
+                      c.ldd,
+                      c.n,
+                      static_cast<int32_t>(c.k),
                       c.epilogue == Epilogue::none ? nullptr : c.bias,
                       c.epilogue == Epilogue::bias_relu};
   const int block_columns = c.m < kBlockColumns ? static_cast<int>(c.m) : kBlockColumns;
   const int threads = block_columns / kWarpColumns * 32;
-  static const int per_multiprocessor = resident_blocks(kMaxThreads);
+  // One GPU model per machine in practice: asked once per process.
+  static const int per_multiprocessor = resident_blocks_of(short_k_product_kernel, kMaxThreads);
   const int64_t tiles = (c.n + kTileRows - 1) / kTileRows;
   const int64_t wanted = int64_t(ctx.multiprocessors) * per_multiprocessor;
   const unsigned blocks = static_cast<unsigned>(tiles < wanted ? tiles : wanted);

@@ -26,9 +26,9 @@ const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
 // gradient and both layers' weight gradients; 512 outputs take two column
 // blocks, one input channel gives rows of 10 of 12).
 const cae_ref::ConvDims kSmallConvs[] = {
-    {1, 1, 7, 5, 4, 3},   {3, 5, 9, 12, 7, 3},  {3, 2, 1, 1, 2, 3},  {1, 17, 5, 19, 3, 3},
-    {3, 5, 9, 12, 16, 3}, {2, 16, 7, 9, 3, 3},  {3, 3, 9, 12, 64, 3}, {2, 64, 7, 9, 3, 3},
-    {1, 1, 5, 6, 512, 3}};
+    {1, 1, 7, 5, 4, 3},   {3, 5, 9, 12, 7, 3},  {3, 2, 1, 1, 2, 3},
+    {1, 17, 5, 19, 3, 3}, {3, 5, 9, 12, 16, 3}, {2, 16, 7, 9, 3, 3},
+    {3, 3, 9, 12, 64, 3}, {2, 64, 7, 9, 3, 3},  {1, 1, 5, 6, 512, 3}};
 
 // Channel counts that are multiples of 8 and 64, with other kernel sizes and
 // image shapes: they reach the paths a backend keeps for wide channels (tile

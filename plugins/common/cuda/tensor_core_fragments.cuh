@@ -6,7 +6,8 @@
 // with g = lane / 4 and t = lane % 4:
 //   A (16 x 8, row-major): a0 = A[g][t], a1 = A[g + 8][t], a2 = A[g][t + 4], a3 = A[g + 8][t + 4]
 //   B (8 x 8, column):     b0 = B[t][g], b1 = B[t + 4][g]
-//   C (16 x 8):            c0 = C[g][2t], c1 = C[g][2t + 1], c2 = C[g + 8][2t], c3 = C[g + 8][2t + 1]
+//   C (16 x 8):            c0 = C[g][2t], c1 = C[g][2t + 1], c2 = C[g + 8][2t], c3 = C[g + 8][2t +
+//   1]
 #pragma once
 
 #include <cstdint>
@@ -23,8 +24,8 @@ __device__ __forceinline__ uint32_t tf32_of(float value) {
 
 // c += A * B on one 16 x 8 x 8 tile. Callers launch only code compiled for
 // compute capability 8.0 or later (they check the kernel's ptxVersion).
-__device__ __forceinline__ void mma_m16n8k8_tf32(float (&c)[4], const uint32_t (&a)[4],
-                                                 uint32_t b0, uint32_t b1) {
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&c)[4], const uint32_t (&a)[4], uint32_t b0,
+                                                 uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
