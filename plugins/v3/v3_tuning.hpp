@@ -23,9 +23,6 @@
 //   CAE_V3_SHORT_K=0          products with K <= 32 and a wide output (conv1's forward,
 //                             conv5's data gradient) run on cuBLASLt instead of v3's own
 //                             TF32 kernel (v3_short_k_product.hpp)
-//   CAE_V3_NARROW_GRADIENT=0  the weight gradients of layers with at most 32 columns on
-//                             one side (conv1, conv5) run on cuBLASLt instead of v3's own
-//                             TF32 kernel (v3_narrow_gradient.hpp)
 //   CAE_V3_NARROW_OUTPUT=0    products with at most 32 outputs per row and K of whole
 //                             32-channel groups (conv5's forward taps) run on cuBLASLt
 //                             instead of v3's own TF32 kernel (v3_narrow_output_product.hpp)
@@ -45,7 +42,6 @@ struct Tuning {
   bool side_stream = true;
   bool programmatic_launch = true;
   bool short_k_products = true;
-  bool narrow_gradients = true;
   bool narrow_outputs = true;
 
   static Tuning from_environment();
