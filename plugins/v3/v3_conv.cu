@@ -6,7 +6,6 @@
 
 #include "v3_conv_steps.hpp"
 #include "v3_launch.cuh"
-#include "v3_narrow_output_product.hpp"
 #include "v3_ops.hpp"
 #include "v3_short_k_product.hpp"
 
@@ -148,10 +147,6 @@ class DeviceConvExecutor final : public ConvExecutor {
   bool gemm(const GemmCall& call, const char* what) override {
     if (c_.tuning.short_k_products && short_k_product_fits(call)) {
       short_k_product(c_, call);
-      return true;
-    }
-    if (c_.tuning.narrow_outputs && narrow_output_product_fits(call)) {
-      narrow_output_product(c_, call);
       return true;
     }
     return c_.gemm.run(call, what);

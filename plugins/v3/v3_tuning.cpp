@@ -31,7 +31,6 @@ Tuning Tuning::from_environment() {
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
   t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;
   t.short_k_products = env_number("CAE_V3_SHORT_K", 1) != 0;
-  t.narrow_outputs = env_number("CAE_V3_NARROW_OUTPUT", 1) != 0;
   return t;
 }
 

@@ -23,9 +23,6 @@
 //   CAE_V3_SHORT_K=0          products with K <= 32 and a wide output (conv1's forward,
 //                             conv5's data gradient) run on cuBLASLt instead of v3's own
 //                             TF32 kernel (v3_short_k_product.hpp)
-//   CAE_V3_NARROW_OUTPUT=0    products with at most 32 outputs per row and K of whole
-//                             32-channel groups (conv5's forward taps) run on cuBLASLt
-//                             instead of v3's own TF32 kernel (v3_narrow_output_product.hpp)
 #pragma once
 
 #include <cstddef>
@@ -42,7 +39,6 @@ struct Tuning {
   bool side_stream = true;
   bool programmatic_launch = true;
   bool short_k_products = true;
-  bool narrow_outputs = true;
 
   static Tuning from_environment();
 };

@@ -1,6 +1,6 @@
 // One warp-wide TF32 tensor-core step (mma.sync m16n8k8, compute capability
-// 8.0 and later) and the operand rounding it takes, for the hand-written
-// products of v3 (v3_short_k_product.cu, v3_narrow_output_product.cu).
+// 8.0 and later) and the operand rounding it takes, for hand-written
+// products such as v3's short-K product (v3_short_k_product.cu).
 //
 // Fragment roles (PTX ISA, "Matrix Fragments for mma.m16n8k8" with .tf32),
 // with g = lane / 4 and t = lane % 4:
