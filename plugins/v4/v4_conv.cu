@@ -389,7 +389,8 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
 }
 
 // Layers whose channels do not come in whole 16-byte BF16 chunks (the
-// model's conv1 and conv5) take v3's TF32 GEMMs (cuBLASLt). Two other ways
+// model's conv1 and conv5) take v3's TF32 convolutions (cuBLASLt, and v3's
+// own short-K kernel for conv1's forward and conv5's data gradient). Two other ways
 // measured slower per op (docs/PERF.md, ninth session): direct FP32 kernels,
 // 1.2-2.8x (runs 45, 46: 27 multiply-adds per wide element are CUDA-core
 // bound), and v4's own GEMMs over 8-channel zero-padded copies, 1.6-3.2x
