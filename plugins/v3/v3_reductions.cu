@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "kernel_queries.cuh"
 #include "v3_launch.cuh"
 #include "v3_ops.hpp"
 
@@ -220,8 +221,8 @@ void column_sums(Context& ctx, const float* m, int64_t rows, int64_t cols, float
   const int64_t rows_per_block = (rows + blocks - 1) / blocks;
   float* partials = ctx.reduction_area.get(static_cast<size_t>(blocks * cols));
   unsigned* ticket = counter(ctx, kColumnSumCounter);
-  const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
-  if (cols % 4 == 0 && aligned(m) && aligned(partials) && aligned(out)) {
+  using cae_plugin::cuda::aligned_to;
+  if (cols % 4 == 0 && aligned_to(m, 16) && aligned_to(partials, 16) && aligned_to(out, 16)) {
     launch(ctx, "column_sum_kernel", column_sum_kernel<float4>, static_cast<unsigned>(blocks),
            kThreads, 0, reinterpret_cast<const float4*>(m), rows, cols / 4, rows_per_block,
            reinterpret_cast<float4*>(partials), ticket, reinterpret_cast<float4*>(out));

@@ -26,6 +26,7 @@ constexpr int kStagedStride = 36;  // floats per staged row: 32 + 4, so that the
 constexpr int kWarpColumns = 32;   // 4 fragments of 8 columns per warp
 constexpr int kBlockColumns = 256;
 constexpr int kMaxThreads = kBlockColumns / kWarpColumns * 32;
+constexpr int64_t kMaxGridY = 65535;  // column blocks: the launch's y dimension
 
 struct ShortKJob {
   const float* a;  // [rows][lda], K used
@@ -156,10 +157,11 @@ bool short_k_product_fits(const GemmCall& c) {
   const bool bias_fits =
       c.epilogue == Epilogue::none ||
       ((c.epilogue == Epilogue::bias || c.epilogue == Epilogue::bias_relu) && c.bias != nullptr);
+  const bool grid_fits = c.m / kBlockColumns <= kMaxGridY;
   return available && c.transpose_a && !c.transpose_b && c.batch == 1 && !c.exact_fp32 &&
          c.k >= 1 && c.k <= kMaxK && c.k % 4 == 0 && c.m >= kWarpColumns && columns_fit &&
-         c.n >= 1 && c.n < (int64_t(1) << 40) && c.lda >= c.k && c.ldb >= c.k && c.ldb % 4 == 0 &&
-         c.ldd >= c.m && c.ldd % 2 == 0 && aligned_to(c.b, 16) && aligned_to(c.d, 8) && bias_fits;
+         grid_fits && c.n >= 1 && c.lda >= c.k && c.ldb >= c.k && c.ldb % 4 == 0 && c.ldd >= c.m &&
+         c.ldd % 2 == 0 && aligned_to(c.b, 16) && aligned_to(c.d, 8) && bias_fits;
 }
 
 void short_k_product(Context& ctx, const GemmCall& c) {

@@ -22,9 +22,9 @@ const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
 // channel counts that are not multiples of 16, and a narrow side facing a
 // side of whole 8-channel groups either way (conv1's and conv5's kinds, which
 // a backend may pad: v4 does), or of whole 64-channel groups (v3's and v4's
-// own kernel for the products with short rows: conv1's forward, conv5's
-// data gradient; 512 outputs take two column
-// blocks, one input channel gives rows of 10 of 12).
+// own kernel for the products with short rows: conv1's forward, conv5's data
+// gradient; 512 outputs take two column blocks, one input channel gives rows
+// of 10 of 12).
 const cae_ref::ConvDims kSmallConvs[] = {
     {1, 1, 7, 5, 4, 3},   {3, 5, 9, 12, 7, 3},  {3, 2, 1, 1, 2, 3},
     {1, 17, 5, 19, 3, 3}, {3, 5, 9, 12, 16, 3}, {2, 16, 7, 9, 3, 3},

@@ -4,10 +4,11 @@
 //
 // Fragment roles (PTX ISA, "Matrix Fragments for mma.m16n8k8" with .tf32),
 // with g = lane / 4 and t = lane % 4:
-//   A (16 x 8, row-major): a0 = A[g][t], a1 = A[g + 8][t], a2 = A[g][t + 4], a3 = A[g + 8][t + 4]
-//   B (8 x 8, column):     b0 = B[t][g], b1 = B[t + 4][g]
-//   C (16 x 8):            c0 = C[g][2t], c1 = C[g][2t + 1], c2 = C[g + 8][2t], c3 = C[g + 8][2t +
-//   1]
+//   A (16 x 8, row-major): a0 = A[g][t],  a1 = A[g + 8][t],
+//                          a2 = A[g][t + 4], a3 = A[g + 8][t + 4]
+//   B (8 x 8, column):     b0 = B[t][g],  b1 = B[t + 4][g]
+//   C (16 x 8):            c0 = C[g][2t], c1 = C[g][2t + 1],
+//                          c2 = C[g + 8][2t], c3 = C[g + 8][2t + 1]
 #pragma once
 
 #include <cstdint>
