@@ -27,6 +27,8 @@ Tuning Tuning::from_environment() {
   t.pool_choices = env_number("CAE_V3_POOL_CHOICES", 1) != 0;
   const long long tiles = env_number("CAE_V3_SPLIT_TILES", 4);
   t.split_tiles_per_sm = tiles < 0 ? 0 : tiles > 64 ? 64 : static_cast<int>(tiles);
+  const long long blocks = env_number("CAE_V3_SPLIT_K_BLOCKS", 2);
+  t.split_k_blocks_per_sm = blocks < 1 ? 1 : blocks > 8 ? 8 : static_cast<int>(blocks);
   t.pageable_download = env_number("CAE_V3_PAGEABLE_DOWNLOAD", 0) != 0;
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
   t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;

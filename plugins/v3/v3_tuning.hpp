@@ -1,6 +1,7 @@
 // Switches read once per context from the environment, for measuring
 // variants on a GPU without rebuilding. The defaults are the fast path; every
-// variant computes the same results.
+// variant computes the same results except CAE_V3_SHORT_K and
+// CAE_V3_SPLIT_K_BLOCKS, which move them within the declared precision.
 //   CAE_V3_VERBOSE=1          print each new GEMM shape and the algorithm chosen (stderr)
 //   CAE_V3_COLUMN_CACHE_MB=N  keep im2col matrices for the backward pass (default 2048; 0: off)
 //   CAE_V3_FUSE=0             no deferred fusion of relu_backward into the preceding
@@ -8,6 +9,10 @@
 //   CAE_V3_POOL_CHOICES=0     max-pool backward re-derives its choices from x
 //   CAE_V3_SPLIT_TILES=N      skinny weight gradients (conv1, conv5) are split along the
 //                             pixels for about N output tiles per SM (default 4; 0: no split)
+//   CAE_V3_SPLIT_K_BLOCKS=N   v4's weight-gradient GEMMs split K (the pixels) into enough
+//                             slices for about N blocks per SM (default 2, at most 8);
+//                             another split adds the partial sums in another grouping, so
+//                             results move within BF16's tolerance
 //   CAE_V3_PAGEABLE_DOWNLOAD=1  download into pageable memory with one DMA (the driver's
 //                             own staging) instead of v3's pinned double buffer with
 //                             host copies on several threads. Faster into a hot buffer,
@@ -35,6 +40,7 @@ struct Tuning {
   bool fuse = true;
   bool pool_choices = true;
   int split_tiles_per_sm = 4;
+  int split_k_blocks_per_sm = 2;
   bool pageable_download = false;
   bool side_stream = true;
   bool programmatic_launch = true;

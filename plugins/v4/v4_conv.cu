@@ -371,14 +371,17 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 // How the K tiles of a weight gradient are cut: as many slices as keep the
 // grid within one wave of two blocks per multiprocessor (a few blocks more
 // would run as a second wave of their own: run 31 measured 270 blocks for
-// 264 places), at least 4 K tiles each. count slices of per_split tiles (the
+// 264 places), at least 4 K tiles each. CAE_V3_SPLIT_K_BLOCKS aims at another
+// number of blocks per multiprocessor; run 73 measured 1 and 3 slower than 2
+// at batch 64 and 256 (one block: half the partial sums, but the GEMM's own
+// time grows more than the data gradient beside it gains). count slices of per_split tiles (the
 // last may be shorter) cover all k_tiles; the grid has count slices.
 struct KSplit {
   int per_split, count;
 };
 KSplit split_k(const Context& ctx, int64_t M, int64_t N, int width, int k_tiles) {
   const int64_t tiles = ((M + cae_v4::kTileM - 1) / cae_v4::kTileM) * ((N + width - 1) / width);
-  const int64_t wanted = 2 * int64_t(ctx.multiprocessors) / tiles;
+  const int64_t wanted = ctx.tuning.split_k_blocks_per_sm * int64_t(ctx.multiprocessors) / tiles;
   const int splits = int(std::max<int64_t>(1, std::min<int64_t>(wanted, k_tiles / 4)));
   const int per_split = (k_tiles + splits - 1) / splits;
   return KSplit{per_split, (k_tiles + per_split - 1) / per_split};
