@@ -1,5 +1,6 @@
 #include "v3_tuning.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -16,6 +17,11 @@ long long env_number(const char* name, long long fallback) {
   return end && *end == '\0' ? value : fallback;
 }
 
+// The variable's value held to [low, high]; `fallback` when unset or not a number.
+int env_clamped(const char* name, int fallback, int low, int high) {
+  return static_cast<int>(std::clamp<long long>(env_number(name, fallback), low, high));
+}
+
 }  // namespace
 
 Tuning Tuning::from_environment() {
@@ -25,10 +31,8 @@ Tuning Tuning::from_environment() {
   t.column_cache_bytes = megabytes > 0 ? static_cast<size_t>(megabytes) << 20 : 0;
   t.fuse = env_number("CAE_V3_FUSE", 1) != 0;
   t.pool_choices = env_number("CAE_V3_POOL_CHOICES", 1) != 0;
-  const long long tiles = env_number("CAE_V3_SPLIT_TILES", 4);
-  t.split_tiles_per_sm = tiles < 0 ? 0 : tiles > 64 ? 64 : static_cast<int>(tiles);
-  const long long blocks = env_number("CAE_V3_SPLIT_K_BLOCKS", 2);
-  t.split_k_blocks_per_sm = blocks < 1 ? 1 : blocks > 8 ? 8 : static_cast<int>(blocks);
+  t.split_tiles_per_sm = env_clamped("CAE_V3_SPLIT_TILES", 4, 0, 64);
+  t.split_k_blocks_per_sm = env_clamped("CAE_V3_SPLIT_K_BLOCKS", 2, 1, 8);
   t.pageable_download = env_number("CAE_V3_PAGEABLE_DOWNLOAD", 0) != 0;
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
   t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;

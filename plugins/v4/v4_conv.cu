@@ -371,11 +371,12 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 // How the K tiles of a weight gradient are cut: as many slices as keep the
 // grid within one wave of two blocks per multiprocessor (a few blocks more
 // would run as a second wave of their own: run 31 measured 270 blocks for
-// 264 places), at least 4 K tiles each. CAE_V3_SPLIT_K_BLOCKS aims at another
-// number of blocks per multiprocessor; run 73 measured 1 and 3 slower than 2
-// at batch 64 and 256 (one block: half the partial sums, but the GEMM's own
-// time grows more than the data gradient beside it gains). count slices of per_split tiles (the
+// 264 places), at least 4 K tiles each. count slices of per_split tiles (the
 // last may be shorter) cover all k_tiles; the grid has count slices.
+// CAE_V3_SPLIT_K_BLOCKS aims at another number of blocks per multiprocessor;
+// run 73 measured 1 and 3 slower than 2 at batch 64 and 256 (one block: half
+// the partial sums, but the GEMM's own time grows more than the data gradient
+// beside it gains).
 struct KSplit {
   int per_split, count;
 };

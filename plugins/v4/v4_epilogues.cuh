@@ -11,10 +11,12 @@
 
 #include <cstdint>
 
+#include "kernel_queries.cuh"
+
 namespace cae_v4 {
 
 __device__ inline bool aligned_for_pair(const float* at) {
-  return (reinterpret_cast<uintptr_t>(at) & (sizeof(float2) - 1)) == 0;
+  return cae_plugin::cuda::aligned_to(at, sizeof(float2));
 }
 
 // Convolution output y[pixel][o] with the bias added and the ReLU fused.

@@ -40,7 +40,9 @@ int resident_blocks_of(void (*kernel)(Parameters...), int threads, size_t shared
   return blocks;
 }
 
-inline bool aligned_to(const void* pointer, uintptr_t bytes) {
+// Host and device: v4's epilogues ask it per store (a constant `bytes` folds
+// to a mask test).
+__host__ __device__ inline bool aligned_to(const void* pointer, uintptr_t bytes) {
   return reinterpret_cast<uintptr_t>(pointer) % bytes == 0;
 }
 
