@@ -145,6 +145,11 @@ class DeviceConvExecutor final : public ConvExecutor {
   }
 
   bool gemm(const GemmCall& call, const char* what) override {
+    if (c_.tuning.fp32_convolutions) {  // CAE_V3_FP32_CONV: no TF32 rounding anywhere
+      GemmCall exact = call;
+      exact.exact_fp32 = true;
+      return c_.gemm.run(exact, what);
+    }
     if (c_.tuning.short_k_products && short_k_product_fits(call)) {
       short_k_product(c_, call);
       return true;

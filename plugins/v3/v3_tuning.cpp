@@ -37,6 +37,8 @@ Tuning Tuning::from_environment() {
   t.side_stream = env_number("CAE_V3_SIDE_STREAM", 1) != 0;
   t.programmatic_launch = env_number("CAE_V3_PDL", 1) != 0;
   t.short_k_products = env_number("CAE_V3_SHORT_K", 1) != 0;
+  t.fp32_convolutions = env_number("CAE_V3_FP32_CONV", 0) != 0;
+  t.bf16_terms = env_clamped("CAE_V3_BF16_TERMS", 1, 1, 3);
   return t;
 }
 

@@ -1,7 +1,9 @@
 // Switches read once per context from the environment, for measuring
 // variants on a GPU without rebuilding. The defaults are the fast path; every
 // variant computes the same results except CAE_V3_SHORT_K and
-// CAE_V3_SPLIT_K_BLOCKS, which move them within the declared precision.
+// CAE_V3_SPLIT_K_BLOCKS, which move them within the declared precision, and
+// the two precision switches CAE_V3_FP32_CONV and CAE_V3_BF16_TERMS, which make
+// them more exact (for measuring what operand rounding costs in training).
 //   CAE_V3_VERBOSE=1          print each new GEMM shape and the algorithm chosen (stderr)
 //   CAE_V3_COLUMN_CACHE_MB=N  keep im2col matrices for the backward pass (default 2048; 0: off)
 //   CAE_V3_FUSE=0             no deferred fusion of relu_backward into the preceding
@@ -28,6 +30,15 @@
 //   CAE_V3_SHORT_K=0          products with K <= 32 and a wide output (conv1's forward,
 //                             conv5's data gradient) run on cuBLASLt instead of v3's own
 //                             TF32 kernel (v3_short_k_product.hpp)
+//   CAE_V3_FP32_CONV=1        v3's convolution GEMMs (all of v3's, and v4's 3-channel
+//                             layers) in FP32 arithmetic on cuBLASLt instead of TF32;
+//                             the short-K kernel, TF32 only, is not used
+//   CAE_V3_BF16_TERMS=N       v4's GEMMs multiply each FP32 operand as N BF16 terms
+//                             (default 1; at most 3), stacked along K, so one GEMM of
+//                             N times the K adds them: 2: the activation or gradient
+//                             side as hi + lo (hi = bf16(v), lo = bf16(v - hi)), the
+//                             other side hi; 3: also hi * lo of the other side. Three
+//                             terms carry about 16 mantissa bits instead of 8
 #pragma once
 
 #include <cstddef>
@@ -45,6 +56,8 @@ struct Tuning {
   bool side_stream = true;
   bool programmatic_launch = true;
   bool short_k_products = true;
+  bool fp32_convolutions = false;
+  int bf16_terms = 1;
 
   static Tuning from_environment();
 };

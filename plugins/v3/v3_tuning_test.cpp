@@ -26,6 +26,8 @@ TEST_CASE("defaults when nothing is set") {
   CHECK(t.split_tiles_per_sm == 4);
   CHECK(t.side_stream);
   CHECK(t.short_k_products);
+  CHECK_FALSE(t.fp32_convolutions);
+  CHECK(t.bf16_terms == 1);
 }
 
 TEST_CASE("CAE_V3_SPLIT_K_BLOCKS is clamped to 1..8") {
@@ -46,4 +48,14 @@ TEST_CASE("a value that is not a whole number keeps the default") {
 TEST_CASE("CAE_V3_SPLIT_TILES is clamped to 0..64") {
   CHECK(with("CAE_V3_SPLIT_TILES", "-1").split_tiles_per_sm == 0);
   CHECK(with("CAE_V3_SPLIT_TILES", "1000").split_tiles_per_sm == 64);
+}
+
+TEST_CASE("CAE_V3_BF16_TERMS is clamped to 1..3; CAE_V3_FP32_CONV is on for non-zero") {
+  CHECK(with("CAE_V3_BF16_TERMS", "2").bf16_terms == 2);
+  CHECK(with("CAE_V3_BF16_TERMS", "3").bf16_terms == 3);
+  CHECK(with("CAE_V3_BF16_TERMS", "0").bf16_terms == 1);
+  CHECK(with("CAE_V3_BF16_TERMS", "9").bf16_terms == 3);
+  CHECK(with("CAE_V3_BF16_TERMS", "three").bf16_terms == 1);
+  CHECK(with("CAE_V3_FP32_CONV", "1").fp32_convolutions);
+  CHECK_FALSE(with("CAE_V3_FP32_CONV", "0").fp32_convolutions);
 }

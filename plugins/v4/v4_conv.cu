@@ -19,6 +19,15 @@
 // derived once per weight version and kept with the weight tensor.
 // Split-K partial sums are added in a fixed order: results are deterministic.
 //
+// CAE_V3_BF16_TERMS=N (N = 2, 3) multiplies each FP32 operand as N BF16 terms,
+// hi = bf16(v) and lo = bf16(v - hi), without another kernel: the terms are
+// stacked along K, so the same GEMM of N times the K adds the N products.
+// Forward and data gradient stack them in each pixel's channels (x or dy with
+// N*C channels, the weight forms with N*C columns per tap); the weight
+// gradient stacks them as extra images (N*batch images of dy and of x, K being
+// the pixels). The terms of a product are (hi, hi), (lo, hi) and, for N = 3,
+// (hi, lo): the first operand's low half, then the second's.
+//
 // Layers with a channel count that is not a multiple of 8 (the RGB layers of
 // the model: 3 channels) run v3's TF32 convolutions instead: their GEMMs are
 // too thin for a 16-byte chunk per row, they are bound by the bytes of their
@@ -57,17 +66,43 @@ constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a
 
 int64_t round_up(int64_t value, int64_t to) { return (value + to - 1) / to * to; }
 
-// The three prepared weight forms, one allocation: forward Wf[o][t*C+c],
-// data gradient Wd[c][t*O+o], taps Wt[t*O+o][c].
+// Which BF16 terms of an FP32 operand the GEMMs multiply (CAE_V3_BF16_TERMS):
+// bit j of a mask set means term j is the low half of the value, clear the
+// high half. The first operand is the activation or gradient stacked in
+// channels (x forward, dy data gradient; dy in the weight gradient), the
+// second the weights (x in the weight gradient).
+struct Terms {
+  int count;
+  unsigned first_low, second_low;
+};
+Terms operand_terms(const Context& ctx) {
+  switch (ctx.tuning.bf16_terms) {
+    case 3:
+      return {3, 0b010, 0b100};  // (hi, hi) + (lo, hi) + (hi, lo)
+    case 2:
+      return {2, 0b10, 0b00};  // (hi, hi) + (lo, hi)
+    default:
+      return {1, 0, 0};
+  }
+}
+
+// Term j of v: its BF16 high half, or what that leaves (rounded to BF16 when packed).
+__device__ __forceinline__ float term_of(float v, unsigned low_mask, int j) {
+  return (low_mask >> j) & 1u ? v - __bfloat162float(__float2bfloat16_rn(v)) : v;
+}
+
+// The three prepared weight forms, one allocation: forward Wf[o][t*S*C+j*C+c],
+// data gradient Wd[c][t*S*O+j*O+o], taps Wt[t*O+o][j*C+c], for the S terms j
+// (S = 1: Wf[o][t*C+c], Wd[c][t*O+o], Wt[t*O+o][c]).
 struct WeightForms {
   int64_t forward_rows, forward_ld, data_rows, data_ld, taps_rows, taps_ld;
-  explicit WeightForms(const cae_plugin::ConvDims& d)
+  WeightForms(const cae_plugin::ConvDims& d, int terms)
       : forward_rows(round_up(d.O, kRowPadding)),
-        forward_ld(round_up(d.K * d.K * d.C, cae_v4::kTileK)),
+        forward_ld(round_up(d.K * d.K * terms * d.C, cae_v4::kTileK)),
         data_rows(round_up(d.C, kRowPadding)),
-        data_ld(round_up(d.K * d.K * d.O, cae_v4::kTileK)),
+        data_ld(round_up(d.K * d.K * terms * d.O, cae_v4::kTileK)),
         taps_rows(round_up(d.K * d.K * d.O, kRowPadding)),
-        taps_ld(round_up(d.C, cae_v4::kTileK)) {}
+        taps_ld(round_up(terms * d.C, cae_v4::kTileK)) {}
   int64_t forward_count() const { return forward_rows * forward_ld; }
   int64_t data_count() const { return data_rows * data_ld; }
   int64_t count() const { return forward_count() + data_count() + taps_rows * taps_ld; }
@@ -82,22 +117,26 @@ bool taps_forward(const cae_plugin::ConvDims& d) { return d.K > 1 && 4 * d.O <= 
 // that pad a form are zero from its allocation on, and the third form is not
 // written (a third of the work, with the padding two thirds, before).
 __global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps, bool per_tap,
+                                            int terms, unsigned low_mask,
                                             __nv_bfloat16* forward_form, int forward_ld,
                                             __nv_bfloat16* data_form, int data_ld) {
   begin_after_prior_kernels();
-  const int count = O * taps * C;  // < 2^30 (check_limits)
+  const int count = O * taps * C;  // terms * count < 2^30 (check_limits)
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < 2 * count; e += gridDim.x * blockDim.x) {
-    if (e < count && !per_tap) {  // Wf[o][t*C+c] = w[o][t][c]
-      const int o = e / (taps * C), k = e % (taps * C);
-      forward_form[int64_t(o) * forward_ld + k] = __float2bfloat16_rn(w[e]);
-    } else if (e < count) {  // Wt[t*O+o][c]
-      const int r = e / C, c = e % C, tap = r / O, o = r % O;
-      forward_form[int64_t(r) * forward_ld + c] =
-          __float2bfloat16_rn(w[(int64_t(o) * taps + tap) * C + c]);
-    } else {  // Wd[c][t*O+o]
-      const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
-      data_form[int64_t(c) * data_ld + k] =
-          __float2bfloat16_rn(w[(int64_t(o) * taps + tap) * C + c]);
+    for (int j = 0; j < terms; ++j) {
+      if (e < count && !per_tap) {  // Wf[o][t*S*C+j*C+c] = term j of w[o][t][c]
+        const int o = e / (taps * C), tap = e / C % taps, c = e % C;
+        forward_form[int64_t(o) * forward_ld + (tap * terms + j) * C + c] =
+            __float2bfloat16_rn(term_of(w[e], low_mask, j));
+      } else if (e < count) {  // Wt[t*O+o][j*C+c]
+        const int r = e / C, c = e % C, tap = r / O, o = r % O;
+        forward_form[int64_t(r) * forward_ld + j * C + c] =
+            __float2bfloat16_rn(term_of(w[(int64_t(o) * taps + tap) * C + c], low_mask, j));
+      } else {  // Wd[c][t*S*O+j*O+o]
+        const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
+        data_form[int64_t(c) * data_ld + (tap * terms + j) * O + o] =
+            __float2bfloat16_rn(term_of(w[(int64_t(o) * taps + tap) * C + c], low_mask, j));
+      }
     }
   }
 }
@@ -150,13 +189,32 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
   }
 }
 
+// out[(outer*S + j)*inner + i] = term j of in[outer*inner + i], for the S
+// terms (inner % 4 == 0, count % 4 == 0; 16-byte aligned). inner = the
+// channels stacks the terms in each pixel's channels; inner = the whole
+// tensor stacks whole copies, as extra images.
+__global__ void terms_to_bf16_kernel(const float4* in, int64_t inner4, int64_t count4, int terms,
+                                     unsigned low_mask, uint2* out) {
+  begin_after_prior_kernels();
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count4;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const float4 v = in[e];
+    const int64_t outer = e / inner4, i = e % inner4;
+    for (int j = 0; j < terms; ++j) {
+      out[(outer * terms + j) * inner4 + i] =
+          make_uint2(cae_v4::pack_bf16(term_of(v.x, low_mask, j), term_of(v.y, low_mask, j)),
+                     cae_v4::pack_bf16(term_of(v.z, low_mask, j), term_of(v.w, low_mask, j)));
+    }
+  }
+}
+
 unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
 }
 
-void check_limits(const cae_plugin::ConvDims& d) {
-  const int64_t pixels = d.N * d.H * d.W;
-  const int64_t widest = std::max(d.C, d.O) * d.K * d.K;
+void check_limits(const cae_plugin::ConvDims& d, int terms) {
+  const int64_t pixels = terms * d.N * d.H * d.W;
+  const int64_t widest = terms * std::max(d.C, d.O) * d.K * d.K;
   const int64_t limit = int64_t(1) << 30;
   if (pixels * std::max(d.C, d.O) >= limit || widest * std::max(d.C, d.O) >= limit ||
       pixels + kRowPadding >= limit) {
@@ -169,7 +227,8 @@ void check_limits(const cae_plugin::ConvDims& d) {
 
 // The BF16 weight forms of w, derived when w changed since they were made.
 const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, cae_tensor_s& w) {
-  const WeightForms forms(d);
+  const Terms terms = operand_terms(ctx);
+  const WeightForms forms(d, terms.count);
   const size_t bytes = size_t(forms.count()) * sizeof(__nv_bfloat16);
   // A tensor's forms keep one layout (its dimensions are fixed), so padding
   // zeroed at the allocation stays zero.
@@ -185,8 +244,8 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
     const int forward_ld = int(per_tap ? forms.taps_ld : forms.forward_ld);
     launch(ctx, "v4 prepare_weight_forms_kernel", prepare_weight_forms_kernel,
            flat_blocks(2 * d.O * d.C * d.K * d.K), 256, 0, w.data, int(d.O), int(d.C),
-           int(d.K * d.K), per_tap, forward_form, forward_ld, data + forms.forward_count(),
-           int(forms.data_ld));
+           int(d.K * d.K), per_tap, terms.count, terms.second_low, forward_form, forward_ld,
+           data + forms.forward_count(), int(forms.data_ld));
     w.prepared_weights.version = w.version;
   }
   return data;
@@ -232,28 +291,43 @@ void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t 
          reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4);
 }
 
+// Writes the S BF16 terms of count floats into out, `inner` floats of each
+// term side by side (see terms_to_bf16_kernel). One term: the plain copy.
+void convert_terms_to_bf16(Context& ctx, const float* in, int64_t inner, int terms,
+                           unsigned low_mask, __nv_bfloat16* out, int64_t count) {
+  if (terms == 1 && low_mask == 0) return convert_to_bf16(ctx, in, out, count);
+  launch(ctx, "v4 terms_to_bf16_kernel", terms_to_bf16_kernel, flat_blocks(count / 4), 256, 0,
+         reinterpret_cast<const float4*>(in), inner / 4, count / 4, terms, low_mask,
+         reinterpret_cast<uint2*>(out));
+}
+
 // Floats of scratch that hold count BF16 values.
 int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
-// The BF16 NHWC copy of x. A layer's forward pass writes it into the
+// The BF16 NHWC copy of x (with S terms: its S first-operand terms side by
+// side in each pixel, S*C channels). A layer's forward pass writes it into the
 // context's column cache, tagged with x's version; its backward pass finds it
 // still current and converts nothing (a batch-256 step converted the
-// largest activations twice). The slot's geometry has K = 0, so it never
-// meets the im2col slots of v3's TF32 path (K >= 1). Without a slot (cache
-// off or full) the copy goes to `fallback`, scratch the caller carved.
+// largest activations twice). The slot's geometry has K = 1 - S <= 0, so it
+// never meets the im2col slots of v3's TF32 path (K >= 1). Without a slot
+// (cache off or full) the copy goes to `fallback`, scratch the caller carved.
 const __nv_bfloat16* bf16_copy_of_x(Context& ctx, const cae_plugin::ConvDims& d,
                                     const cae_tensor_s& x, __nv_bfloat16* fallback) {
+  const Terms terms = operand_terms(ctx);
   const int64_t count = d.N * d.H * d.W * d.C;
-  ColumnCache::Slot* slot =
-      ctx.columns.slot_for({d.N, d.C, d.H, d.W, 0}, size_t(bf16_floats(count)));
+  auto convert = [&](__nv_bfloat16* out) {
+    convert_terms_to_bf16(ctx, x.data, d.C, terms.count, terms.first_low, out, count);
+  };
+  ColumnCache::Slot* slot = ctx.columns.slot_for({d.N, d.C, d.H, d.W, 1 - terms.count},
+                                                 size_t(bf16_floats(terms.count * count)));
   if (slot == nullptr) {
-    convert_to_bf16(ctx, x.data, fallback, count);
+    convert(fallback);
     return fallback;
   }
   auto* copy = reinterpret_cast<__nv_bfloat16*>(slot->memory.as());
   if (slot->version != x.version || x.version == 0) {
     slot->version = 0;  // being refilled: never stale if the launch fails
-    convert_to_bf16(ctx, x.data, copy, count);
+    convert(copy);
     slot->version = x.version;
   }
   return copy;
@@ -407,11 +481,13 @@ bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
   if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
-  check_limits(d);
-  const WeightForms forms(d);
+  const int terms = operand_terms(ctx).count;
+  check_limits(d, terms);
+  const WeightForms forms(d, terms);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w);
   const ConvGeometry g = geometry(d);
-  const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
+  const int taps = int(d.K * d.K), O = int(d.O);
+  const int C = terms * int(d.C);  // the channels of x's stacked BF16 copy
   const bool by_taps = taps_forward(d);
   const int64_t tap_width = int64_t(taps) * O;
 
@@ -444,26 +520,45 @@ namespace {
 
 // What both weight-gradient paths start from, carved from one scratch
 // request: the BF16 NHWC copies of dy and x, and `partial_floats` of split-K
-// partial sums.
+// partial sums. With one BF16 term, one copy of dy serves both GEMMs and x's
+// copy is the forward pass's. With S terms the data gradient reads dy's terms
+// side by side in its channels (S*O), and the weight gradient reads dy's and
+// x's terms as S*N images, `images` (= S*N) of each.
 struct BackwardOperands {
-  const __nv_bfloat16* dyb;
-  const __nv_bfloat16* xb;
+  const __nv_bfloat16* dy_by_channels;  // the data gradient's
+  const __nv_bfloat16* dyb;             // the weight gradient's
+  const __nv_bfloat16* xb;              // the weight gradient's
   float* partial;
+  int64_t images;
 };
 
 BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
                                    const cae_tensor_s& x, const float* dy, int64_t partial_floats) {
-  const int64_t P = d.N * d.H * d.W;
+  const Terms terms = operand_terms(ctx);
+  const int64_t P = d.N * d.H * d.W, S = terms.count;
   ScratchLayout carve;
-  const size_t at_dy = carve.add(bf16_floats(P * d.O));
-  const size_t at_x = carve.add(bf16_floats(P * d.C));
+  const size_t at_dy = carve.add(bf16_floats(S * P * d.O));
+  const size_t at_x = carve.add(bf16_floats(S * P * d.C));
+  const size_t at_dy_by_channels = S > 1 ? carve.add(bf16_floats(S * P * d.O)) : 0;
   const size_t at_partial = carve.add(partial_floats);
   float* scratch = ctx.scratch.get(carve.total());
   auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
-  convert_to_bf16(ctx, dy, dyb, P * d.O);
-  const __nv_bfloat16* xb =
-      bf16_copy_of_x(ctx, d, x, reinterpret_cast<__nv_bfloat16*>(scratch + at_x));
-  return {dyb, xb, scratch + at_partial};
+  auto* x_scratch = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
+  if (S == 1) {
+    convert_to_bf16(ctx, dy, dyb, P * d.O);
+    return {dyb, dyb, bf16_copy_of_x(ctx, d, x, x_scratch), scratch + at_partial, d.N};
+  }
+  auto* dy_by_channels = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy_by_channels);
+  convert_terms_to_bf16(ctx, dy, d.O, S, terms.first_low, dy_by_channels, P * d.O);
+  convert_terms_to_bf16(ctx, dy, P * d.O, S, terms.first_low, dyb, P * d.O);
+  convert_terms_to_bf16(ctx, x.data, P * d.C, S, terms.second_low, x_scratch, P * d.C);
+  return {dy_by_channels, dyb, x_scratch, scratch + at_partial, S * d.N};
+}
+
+// The weight gradient's dimensions: its operands' terms are extra images.
+cae_plugin::ConvDims with_images(cae_plugin::ConvDims d, int64_t images) {
+  d.N = images;
+  return d;
 }
 
 // The data gradient on the context's side stream while the weight gradient
@@ -516,32 +611,37 @@ void finish_weight_gradient(Context& ctx, const cae_plugin::ConvDims& d, const f
   column_sums(ctx, dy, d.N * d.H * d.W, int(d.O), db);
 }
 
-// dx[P][C] = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, dyb the BF16 NHWC copy of dy.
+// dx[P][C] = gather(dy, -1)[P][T*O] * Wd[C][T*O]^T, dyb the BF16 NHWC copy of
+// dy (its S terms side by side: S*O channels).
 void data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
                    cae_tensor_s& w, const __nv_bfloat16* dyb, float* dx) {
-  const WeightForms forms(d);
+  const int terms = operand_terms(ctx).count;
+  const WeightForms forms(d, terms);
   const __nv_bfloat16* prepared = weight_forms(ctx, d, w) + forms.forward_count();  // Wd
   const MatrixStore out{dx, g.pixels, int(d.C), 0};
-  gathering_gemm(ctx, d, g, dyb, int(d.O), -1, prepared, forms.data_rows, forms.data_ld, out, d.C,
-                 "v4 conv data-gradient GEMM");
+  gathering_gemm(ctx, d, g, dyb, terms * int(d.O), -1, prepared, forms.data_rows, forms.data_ld,
+                 out, d.C, "v4 conv data-gradient GEMM");
 }
 
 // The weight gradient on the TMA GEMM: dW[o][t*C+c] (its own layout) =
 // dy^T[O][P] * (x shifted by t)^T[C][P]^T, both operands read as MN-major
 // boxes of the BF16 NHWC copies; K = P split so that the grid fills the GPU.
+// (With S BF16 terms, K = the pixels of S*N images.)
 void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
                     const PixelBoxShape& box, const cae_tensor_s& x, cae_tensor_s& w,
                     const float* dy, float* dx, float* dw, float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
-  const int64_t P = g.pixels, M = O, N = int64_t(taps) * C;
+  const int64_t P = operand_terms(ctx).count * g.pixels, M = O, N = int64_t(taps) * C;
   const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
   const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
   const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
   const SideBySide beside(ctx, dx != nullptr);
-  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dyb, dx); });
+  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dy_by_channels, dx); });
 
-  const CUtensorMap a_map = cae_v4::image_box_map(ops.dyb, d.N, d.H, d.W, O, box.rows, box.images);
-  const CUtensorMap b_map = cae_v4::image_box_map(ops.xb, d.N, d.H, d.W, C, box.rows, box.images);
+  const CUtensorMap a_map =
+      cae_v4::image_box_map(ops.dyb, ops.images, d.H, d.W, O, box.rows, box.images);
+  const CUtensorMap b_map =
+      cae_v4::image_box_map(ops.xb, ops.images, d.H, d.W, C, box.rows, box.images);
   const TapShiftedPixels loads{int(d.K), C, int(d.H), int(d.W), box.width / 64};
   const MatrixStore out{ops.partial, int(M), int(N), M * N};
   if (box.width == 128) {
@@ -562,8 +662,9 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
 
   // Gather the tensor with fewer channels (it is read T times); the wider
-  // operand is the GEMM's M.
-  const int k_tiles = (g.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
+  // operand is the GEMM's M. With S BF16 terms, K = the pixels of S*N images.
+  const ConvGeometry gw = geometry(with_images(d, operand_terms(ctx).count * d.N));
+  const int k_tiles = (gw.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
   const bool gather_x = C <= O;
   const int gathered_count = taps * (gather_x ? C : O), plain_count = gather_x ? O : C;
   const bool gathered_rows = gathered_count >= plain_count;
@@ -577,13 +678,13 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
   const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
   const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
   const SideBySide beside(ctx, dx != nullptr);
-  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dyb, dx); });
+  if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dy_by_channels, dx); });
 
-  const TapChannelsByPixels gathered = gather_x
-                                           ? TapChannelsByPixels{ops.xb, g, C, taps * C, +1, by_C}
-                                           : TapChannelsByPixels{ops.dyb, g, O, taps * O, -1, by_O};
+  const TapChannelsByPixels gathered =
+      gather_x ? TapChannelsByPixels{ops.xb, gw, C, taps * C, +1, by_C}
+               : TapChannelsByPixels{ops.dyb, gw, O, taps * O, -1, by_O};
   const ChannelsByPixels plain =
-      gather_x ? ChannelsByPixels{ops.dyb, O, g.pixels} : ChannelsByPixels{ops.xb, C, g.pixels};
+      gather_x ? ChannelsByPixels{ops.dyb, O, gw.pixels} : ChannelsByPixels{ops.xb, C, gw.pixels};
   const MatrixStore out{ops.partial, int(M), int(N), M * N};
   if (gathered_rows) {
     launch_gemm(ctx, tile_width(N), gathered, plain, out, M, N, k_tiles, split.per_split,
@@ -600,7 +701,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
   if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
-  check_limits(d);
+  check_limits(d, operand_terms(ctx).count);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);
   if (box.fits) return boxed_backward(ctx, d, g, box, x, w, dy, dx, dw, db);
