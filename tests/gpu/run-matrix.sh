@@ -2,7 +2,8 @@
 # Runs the whole CTest matrix (every backend's conformance suite, loader, CLI
 # and unit tests) on a machine with a GPU, then sweeps every CUDA backend's
 # conformance over many seeds, all backends at the same time on the one GPU
-# (as users share a GPU), and prints the worst error per op per backend.
+# (as users share a GPU), and prints the worst error per op per backend (v4 also
+# at its precise setting, as "v4-precise").
 # usage: tests/gpu/run-matrix.sh [BUILD_DIR]
 #   SEEDS=200   seeds per CUDA backend (1..SEEDS)
 #   JOBS=4      seeds of one backend at a time (all backends run at once)
@@ -46,14 +47,24 @@ for b in $backends; do
     --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-$b.json" >"${OUT:-/tmp}/sweep-$b.log" 2>&1 &
   pids+=($!)
 done
+# v4's precise setting (plugins/v4/README.md, "Precision switches") runs other code paths:
+# swept as its own entry, "v4-precise".
+swept=$backends
+if [ -f "$plugins/libcae-backend-v4.so" ]; then
+  CAE_V3_BF16_TERMS=3 CAE_V3_FP32_CONV=1 "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-v4.so" \
+    --seed 1 --sweep "$seeds" --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-v4-precise.json" \
+    >"${OUT:-/tmp}/sweep-v4-precise.log" 2>&1 &
+  pids+=($!)
+  swept="$backends v4-precise"
+fi
 sweep_status=0
 i=0
-for b in $backends; do
+for b in $swept; do
   wait "${pids[$i]}" || sweep_status=1
   i=$((i + 1))
 done
 echo "---- sweeps: $seeds seeds per CUDA backend, all backends at once on one GPU ----"
-for b in $backends; do
+for b in $swept; do
   echo "== $b"
   sed -n '/^worst error per op/,$p' "${OUT:-/tmp}/sweep-$b.log"
   grep -E '^seed [0-9]+: (FAILED|CRASHED)' -A6 "${OUT:-/tmp}/sweep-$b.log" | head -60
