@@ -145,16 +145,15 @@ class DeviceConvExecutor final : public ConvExecutor {
   }
 
   bool gemm(const GemmCall& call, const char* what) override {
-    if (c_.tuning.fp32_convolutions) {  // CAE_V3_FP32_CONV: no TF32 rounding anywhere
-      GemmCall exact = call;
-      exact.exact_fp32 = true;
-      return c_.gemm.run(exact, what);
-    }
-    if (c_.tuning.short_k_products && short_k_product_fits(call)) {
-      short_k_product(c_, call);
+    GemmCall routed = call;
+    // CAE_V3_FP32_CONV: no TF32 rounding anywhere (the short-K kernel is TF32
+    // only, so it declines exact calls).
+    routed.exact_fp32 = call.exact_fp32 || c_.tuning.fp32_convolutions;
+    if (c_.tuning.short_k_products && short_k_product_fits(routed)) {
+      short_k_product(c_, routed);
       return true;
     }
-    return c_.gemm.run(call, what);
+    return c_.gemm.run(routed, what);
   }
 
   void bias_activation(float* y, const float* bias, int64_t rows, int64_t cols,

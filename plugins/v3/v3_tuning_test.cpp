@@ -21,6 +21,8 @@ cae_v3::Tuning with(const char* name, const char* value) {
 TEST_CASE("defaults when nothing is set") {
   unsetenv("CAE_V3_SPLIT_K_BLOCKS");
   unsetenv("CAE_V3_SPLIT_TILES");
+  unsetenv("CAE_V3_FP32_CONV");
+  unsetenv("CAE_V3_BF16_TERMS");
   const cae_v3::Tuning t = cae_v3::Tuning::from_environment();
   CHECK(t.split_k_blocks_per_sm == 2);
   CHECK(t.split_tiles_per_sm == 4);

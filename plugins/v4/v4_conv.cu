@@ -12,11 +12,12 @@
 //                read T times, and orients the wider operand as the GEMM's M.)
 //   bias grad    db        = column sums of dy (v3's deterministic reduction)
 // The GEMMs read BF16 NHWC copies of x and dy (one conversion pass each per
-// op) and gather inside their operand copies: boxes of the copy engine
-// shifted per tap (v4_tma_igemm.cuh) where whole image rows make a tile, else
-// 16-byte cp.async chunks (v4_operands.cuh). No im2col matrix reaches device
-// memory. Wf, Wd and Wt are BF16, zero-padded to whole tiles,
-// derived once per weight version and kept with the weight tensor.
+// op; with several BF16 terms, one per stacked copy) and gather inside their
+// operand copies: boxes of the copy engine shifted per tap (v4_tma_igemm.cuh)
+// where whole image rows make a tile, else 16-byte cp.async chunks
+// (v4_operands.cuh). No im2col matrix reaches device memory. Wf, Wd and Wt
+// are BF16, zero-padded to whole tiles, derived once per weight version and
+// kept with the weight tensor.
 // Split-K partial sums are added in a fixed order: results are deterministic.
 //
 // CAE_V3_BF16_TERMS=N (N = 2, 3) multiplies each FP32 operand as N BF16 terms,
@@ -73,7 +74,7 @@ int64_t round_up(int64_t value, int64_t to) { return (value + to - 1) / to * to;
 // second the weights (x in the weight gradient).
 struct Terms {
   int count;
-  unsigned first_low, second_low;
+  unsigned first_low_mask, second_low_mask;
 };
 Terms operand_terms(const Context& ctx) {
   switch (ctx.tuning.bf16_terms) {
@@ -86,9 +87,13 @@ Terms operand_terms(const Context& ctx) {
   }
 }
 
-// Term j of v: its BF16 high half, or what that leaves (rounded to BF16 when packed).
+// Term j of v: its BF16 high half, or what that leaves (rounded to BF16 when
+// packed). An infinite high half leaves 0, not Inf - Inf = NaN, so infinities
+// multiply as they do with one term.
 __device__ __forceinline__ float term_of(float v, unsigned low_mask, int j) {
-  return (low_mask >> j) & 1u ? v - __bfloat162float(__float2bfloat16_rn(v)) : v;
+  if (((low_mask >> j) & 1u) == 0) return v;
+  const float high = __bfloat162float(__float2bfloat16_rn(v));
+  return isinf(high) ? 0.0f : v - high;
 }
 
 // The three prepared weight forms, one allocation: forward Wf[o][t*S*C+j*C+c],
@@ -113,9 +118,9 @@ bool taps_forward(const cae_plugin::ConvDims& d) { return d.K > 1 && 4 * d.O <= 
 
 // Writes the two forms a layer multiplies, element by element of w: its
 // forward form (Wf, or Wt for a per-tap forward) and the data-gradient form
-// Wd. Only the O*C*taps elements each form takes from w: the rows and columns
-// that pad a form are zero from its allocation on, and the third form is not
-// written (a third of the work, with the padding two thirds, before).
+// Wd. Only the terms of the O*C*taps elements each form takes from w: the rows
+// and columns that pad a form are zero from its allocation on, and the third
+// form is not written (a third of the work, with the padding two thirds, before).
 __global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps, bool per_tap,
                                             int terms, unsigned low_mask,
                                             __nv_bfloat16* forward_form, int forward_ld,
@@ -193,8 +198,8 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
 // terms (inner % 4 == 0, count % 4 == 0; 16-byte aligned). inner = the
 // channels stacks the terms in each pixel's channels; inner = the whole
 // tensor stacks whole copies, as extra images.
-__global__ void terms_to_bf16_kernel(const float4* in, int64_t inner4, int64_t count4, int terms,
-                                     unsigned low_mask, uint2* out) {
+__global__ void terms_to_bf16_kernel(const float4* in, uint2* out, int64_t count4, int64_t inner4,
+                                     int terms, unsigned low_mask) {
   begin_after_prior_kernels();
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count4;
        e += int64_t(gridDim.x) * blockDim.x) {
@@ -212,16 +217,19 @@ unsigned flat_blocks(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 65535));
 }
 
+// With several BF16 terms the weight gradient's operands hold terms * N
+// images and the weight forms terms * C or O columns per tap.
 void check_limits(const cae_plugin::ConvDims& d, int terms) {
-  const int64_t pixels = terms * d.N * d.H * d.W;
-  const int64_t widest = terms * std::max(d.C, d.O) * d.K * d.K;
+  const int64_t pixels = d.N * d.H * d.W;
+  const int64_t widest = std::max(d.C, d.O) * d.K * d.K;
   const int64_t limit = int64_t(1) << 30;
-  if (pixels * std::max(d.C, d.O) >= limit || widest * std::max(d.C, d.O) >= limit ||
-      pixels + kRowPadding >= limit) {
+  if (terms * pixels * std::max(d.C, d.O) >= limit ||
+      terms * widest * std::max(d.C, d.O) >= limit || terms * pixels + kRowPadding >= limit) {
     cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
                      "conv2d: v4 indexes pixels, channels and weights in 31 bits (" +
                          std::to_string(pixels) + " pixels x " +
-                         std::to_string(std::max(d.C, d.O)) + " channels)");
+                         std::to_string(std::max(d.C, d.O)) + " channels" +
+                         (terms > 1 ? " x " + std::to_string(terms) + " BF16 terms)" : ")"));
   }
 }
 
@@ -244,7 +252,7 @@ const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, c
     const int forward_ld = int(per_tap ? forms.taps_ld : forms.forward_ld);
     launch(ctx, "v4 prepare_weight_forms_kernel", prepare_weight_forms_kernel,
            flat_blocks(2 * d.O * d.C * d.K * d.K), 256, 0, w.data, int(d.O), int(d.C),
-           int(d.K * d.K), per_tap, terms.count, terms.second_low, forward_form, forward_ld,
+           int(d.K * d.K), per_tap, terms.count, terms.second_low_mask, forward_form, forward_ld,
            data + forms.forward_count(), int(forms.data_ld));
     w.prepared_weights.version = w.version;
   }
@@ -293,41 +301,45 @@ void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t 
 
 // Writes the S BF16 terms of count floats into out, `inner` floats of each
 // term side by side (see terms_to_bf16_kernel). One term: the plain copy.
-void convert_terms_to_bf16(Context& ctx, const float* in, int64_t inner, int terms,
-                           unsigned low_mask, __nv_bfloat16* out, int64_t count) {
+void convert_terms_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t count,
+                           int64_t inner, int terms, unsigned low_mask) {
   if (terms == 1 && low_mask == 0) return convert_to_bf16(ctx, in, out, count);
   launch(ctx, "v4 terms_to_bf16_kernel", terms_to_bf16_kernel, flat_blocks(count / 4), 256, 0,
-         reinterpret_cast<const float4*>(in), inner / 4, count / 4, terms, low_mask,
-         reinterpret_cast<uint2*>(out));
+         reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4, inner / 4,
+         terms, low_mask);
 }
 
 // Floats of scratch that hold count BF16 values.
 int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
-// The BF16 NHWC copy of x (with S terms: its S first-operand terms side by
-// side in each pixel, S*C channels). A layer's forward pass writes it into the
+// The BF16 NHWC copy of x. A layer's forward pass writes it into the
 // context's column cache, tagged with x's version; its backward pass finds it
 // still current and converts nothing (a batch-256 step converted the
-// largest activations twice). The slot's geometry has K = 1 - S <= 0, so it
-// never meets the im2col slots of v3's TF32 path (K >= 1). Without a slot
-// (cache off or full) the copy goes to `fallback`, scratch the caller carved.
+// largest activations twice). The slot's geometry has K = 0, so it never
+// meets the im2col slots of v3's TF32 path (K >= 1). Without a slot (cache
+// off or full) the copy goes to `fallback`, scratch the caller carved.
+// With S BF16 terms the forward pass reads x's first-operand terms side by
+// side in each pixel (S*C channels) and the backward pass x's second-operand
+// terms as extra images: nothing to share, so the copy goes to `fallback`
+// (S*C channels of scratch) and takes no room in the cache.
 const __nv_bfloat16* bf16_copy_of_x(Context& ctx, const cae_plugin::ConvDims& d,
                                     const cae_tensor_s& x, __nv_bfloat16* fallback) {
   const Terms terms = operand_terms(ctx);
   const int64_t count = d.N * d.H * d.W * d.C;
-  auto convert = [&](__nv_bfloat16* out) {
-    convert_terms_to_bf16(ctx, x.data, d.C, terms.count, terms.first_low, out, count);
-  };
-  ColumnCache::Slot* slot = ctx.columns.slot_for({d.N, d.C, d.H, d.W, 1 - terms.count},
-                                                 size_t(bf16_floats(terms.count * count)));
+  if (terms.count > 1) {
+    convert_terms_to_bf16(ctx, x.data, fallback, count, d.C, terms.count, terms.first_low_mask);
+    return fallback;
+  }
+  ColumnCache::Slot* slot =
+      ctx.columns.slot_for({d.N, d.C, d.H, d.W, 0}, size_t(bf16_floats(count)));
   if (slot == nullptr) {
-    convert(fallback);
+    convert_to_bf16(ctx, x.data, fallback, count);
     return fallback;
   }
   auto* copy = reinterpret_cast<__nv_bfloat16*>(slot->memory.as());
   if (slot->version != x.version || x.version == 0) {
     slot->version = 0;  // being refilled: never stale if the launch fails
-    convert(copy);
+    convert_to_bf16(ctx, x.data, copy, count);
     slot->version = x.version;
   }
   return copy;
@@ -525,7 +537,7 @@ namespace {
 // side by side in its channels (S*O), and the weight gradient reads dy's and
 // x's terms as S*N images, `images` (= S*N) of each.
 struct BackwardOperands {
-  const __nv_bfloat16* dy_by_channels;  // the data gradient's
+  const __nv_bfloat16* dy_by_channels;  // the data gradient's (none when dx is not wanted)
   const __nv_bfloat16* dyb;             // the weight gradient's
   const __nv_bfloat16* xb;              // the weight gradient's
   float* partial;
@@ -533,13 +545,15 @@ struct BackwardOperands {
 };
 
 BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
-                                   const cae_tensor_s& x, const float* dy, int64_t partial_floats) {
+                                   const cae_tensor_s& x, const float* dy, int64_t partial_floats,
+                                   bool data_gradient_wanted) {
   const Terms terms = operand_terms(ctx);
   const int64_t P = d.N * d.H * d.W, S = terms.count;
+  const bool by_channels = S > 1 && data_gradient_wanted;
   ScratchLayout carve;
   const size_t at_dy = carve.add(bf16_floats(S * P * d.O));
   const size_t at_x = carve.add(bf16_floats(S * P * d.C));
-  const size_t at_dy_by_channels = S > 1 ? carve.add(bf16_floats(S * P * d.O)) : 0;
+  const size_t at_dy_by_channels = by_channels ? carve.add(bf16_floats(S * P * d.O)) : 0;
   const size_t at_partial = carve.add(partial_floats);
   float* scratch = ctx.scratch.get(carve.total());
   auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
@@ -548,10 +562,13 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
     convert_to_bf16(ctx, dy, dyb, P * d.O);
     return {dyb, dyb, bf16_copy_of_x(ctx, d, x, x_scratch), scratch + at_partial, d.N};
   }
-  auto* dy_by_channels = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy_by_channels);
-  convert_terms_to_bf16(ctx, dy, d.O, S, terms.first_low, dy_by_channels, P * d.O);
-  convert_terms_to_bf16(ctx, dy, P * d.O, S, terms.first_low, dyb, P * d.O);
-  convert_terms_to_bf16(ctx, x.data, P * d.C, S, terms.second_low, x_scratch, P * d.C);
+  __nv_bfloat16* dy_by_channels = nullptr;
+  if (by_channels) {
+    dy_by_channels = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy_by_channels);
+    convert_terms_to_bf16(ctx, dy, dy_by_channels, P * d.O, d.O, S, terms.first_low_mask);
+  }
+  convert_terms_to_bf16(ctx, dy, dyb, P * d.O, P * d.O, S, terms.first_low_mask);
+  convert_terms_to_bf16(ctx, x.data, x_scratch, P * d.C, P * d.C, S, terms.second_low_mask);
   return {dy_by_channels, dyb, x_scratch, scratch + at_partial, S * d.N};
 }
 
@@ -631,10 +648,11 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
                     const PixelBoxShape& box, const cae_tensor_s& x, cae_tensor_s& w,
                     const float* dy, float* dx, float* dw, float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
-  const int64_t P = operand_terms(ctx).count * g.pixels, M = O, N = int64_t(taps) * C;
+  const int64_t P = int64_t(operand_terms(ctx).count) * g.pixels, M = O, N = int64_t(taps) * C;
   const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
   const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
-  const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
+  const BackwardOperands ops =
+      backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N, dx != nullptr);
   const SideBySide beside(ctx, dx != nullptr);
   if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dy_by_channels, dx); });
 
@@ -675,7 +693,8 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
                                          : (gathered_rows ? GradientLayout::kTapOutputsByChannels
                                                           : GradientLayout::kChannelsByTapOutputs);
   const KSplit split = split_k(ctx, M, N, tile_width(N), k_tiles);
-  const BackwardOperands ops = backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N);
+  const BackwardOperands ops =
+      backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N, dx != nullptr);
   const FastDivide by_C{uint32_t(C)}, by_O{uint32_t(O)};
   const SideBySide beside(ctx, dx != nullptr);
   if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dy_by_channels, dx); });
