@@ -128,20 +128,26 @@ __global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int ta
   begin_after_prior_kernels();
   const int count = O * taps * C;  // terms * count < 2^30 (check_limits)
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < 2 * count; e += gridDim.x * blockDim.x) {
+    // Where term 0 of this element goes, and how far apart its terms lie.
+    __nv_bfloat16* out;
+    int64_t at;
+    int term_step;
+    float value;
+    if (e < count && !per_tap) {  // Wf[o][t*S*C+j*C+c] = term j of w[o][t][c]
+      const int o = e / (taps * C), tap = e / C % taps, c = e % C;
+      out = forward_form, at = int64_t(o) * forward_ld + tap * terms * C + c, term_step = C;
+      value = w[e];
+    } else if (e < count) {  // Wt[t*O+o][j*C+c]
+      const int r = e / C, c = e % C, tap = r / O, o = r % O;
+      out = forward_form, at = int64_t(r) * forward_ld + c, term_step = C;
+      value = w[(int64_t(o) * taps + tap) * C + c];
+    } else {  // Wd[c][t*S*O+j*O+o]
+      const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
+      out = data_form, at = int64_t(c) * data_ld + tap * terms * O + o, term_step = O;
+      value = w[(int64_t(o) * taps + tap) * C + c];
+    }
     for (int j = 0; j < terms; ++j) {
-      if (e < count && !per_tap) {  // Wf[o][t*S*C+j*C+c] = term j of w[o][t][c]
-        const int o = e / (taps * C), tap = e / C % taps, c = e % C;
-        forward_form[int64_t(o) * forward_ld + (tap * terms + j) * C + c] =
-            __float2bfloat16_rn(term_of(w[e], low_mask, j));
-      } else if (e < count) {  // Wt[t*O+o][j*C+c]
-        const int r = e / C, c = e % C, tap = r / O, o = r % O;
-        forward_form[int64_t(r) * forward_ld + j * C + c] =
-            __float2bfloat16_rn(term_of(w[(int64_t(o) * taps + tap) * C + c], low_mask, j));
-      } else {  // Wd[c][t*S*O+j*O+o]
-        const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
-        data_form[int64_t(c) * data_ld + (tap * terms + j) * O + o] =
-            __float2bfloat16_rn(term_of(w[(int64_t(o) * taps + tap) * C + c], low_mask, j));
-      }
+      out[at + int64_t(j) * term_step] = __float2bfloat16_rn(term_of(value, low_mask, j));
     }
   }
 }
@@ -299,11 +305,11 @@ void convert_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t 
          reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4);
 }
 
-// Writes the S BF16 terms of count floats into out, `inner` floats of each
-// term side by side (see terms_to_bf16_kernel). One term: the plain copy.
+// Writes the S > 1 BF16 terms of count floats into out, `inner` floats of
+// each term side by side (see terms_to_bf16_kernel). One term is
+// convert_to_bf16's plain copy.
 void convert_terms_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, int64_t count,
                            int64_t inner, int terms, unsigned low_mask) {
-  if (terms == 1 && low_mask == 0) return convert_to_bf16(ctx, in, out, count);
   launch(ctx, "v4 terms_to_bf16_kernel", terms_to_bf16_kernel, flat_blocks(count / 4), 256, 0,
          reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4, inner / 4,
          terms, low_mask);

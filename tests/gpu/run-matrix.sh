@@ -42,20 +42,25 @@ backends=$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -v
 # backends' sweeps together fill the machine without oversubscribing it.
 export OMP_NUM_THREADS=1
 pids=()
-for b in $backends; do
-  "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$b.so" --seed 1 --sweep "$seeds" \
-    --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-$b.json" >"${OUT:-/tmp}/sweep-$b.log" 2>&1 &
+swept=""
+# start_sweep ENTRY BACKEND [VAR=VALUE...]: sweeps BACKEND's plugin with the
+# given environment in the background, logged as sweep-ENTRY.
+start_sweep() {
+  local entry=$1 backend=$2
+  shift 2
+  env "$@" "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
+    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-$entry.json" \
+    >"${OUT:-/tmp}/sweep-$entry.log" 2>&1 &
   pids+=($!)
+  swept="$swept $entry"
+}
+for b in $backends; do
+  start_sweep "$b" "$b"
 done
 # v4's precise setting (plugins/v4/README.md, "Precision switches") runs other code paths:
 # swept as its own entry, "v4-precise".
-swept=$backends
 if [ -f "$plugins/libcae-backend-v4.so" ]; then
-  CAE_V3_BF16_TERMS=3 CAE_V3_FP32_CONV=1 "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-v4.so" \
-    --seed 1 --sweep "$seeds" --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-v4-precise.json" \
-    >"${OUT:-/tmp}/sweep-v4-precise.log" 2>&1 &
-  pids+=($!)
-  swept="$backends v4-precise"
+  start_sweep v4-precise v4 CAE_V3_BF16_TERMS=3 CAE_V3_FP32_CONV=1
 fi
 sweep_status=0
 i=0
