@@ -2,20 +2,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "data/cifar_format.hpp"
 
 namespace cae {
 
-// Images and their labels, as stored in the CIFAR-10 files: image i occupies
-// pixels[i * 3072, (i + 1) * 3072) in CHW order (R plane, G plane, B plane).
+// Images and their labels, whatever source they came from: image i occupies
+// pixels[i * image_bytes(), (i + 1) * image_bytes()) in CHW order (one plane
+// per channel, each row-major), 8 bits per sample. Every image of a set has
+// the same shape; sources that read other sizes resize or crop on the way in.
 struct ImageSet {
   std::vector<uint8_t> pixels;
   std::vector<uint8_t> labels;
+  int channels = int(cifar::kChannels);
+  int side = int(cifar::kImageSide);  // images are square: side x side
+  // Class names indexed by label, when the source names them (a folder's
+  // subfolders, CIFAR's meta file); empty when it does not.
+  std::vector<std::string> class_names;
 
   size_t size() const { return labels.size(); }
-  const uint8_t* image(size_t i) const { return pixels.data() + i * cifar::kImageBytes; }
+  size_t image_bytes() const { return size_t(channels) * size_t(side) * size_t(side); }
+  const uint8_t* image(size_t i) const { return pixels.data() + i * image_bytes(); }
 };
 
 }  // namespace cae
