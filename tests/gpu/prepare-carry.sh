@@ -22,6 +22,9 @@ find "$build/bin" "$build/lib" "$build/tests" -type f \( -perm -u+x -o -name '*.
   xargs -0 ldd 2>/dev/null | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libcublas|libcublasLt|libnccl)\.so' |
   while read -r lib; do cp -L "$lib" "$build/runtime-libs/"; done || true  # ldd fails on scripts
+# The commit the build was made from, for tests/gpu/bench-suite.sh's results
+# (the GPU machine's copy of the tree has no git history).
+git -C "$root" describe --always --dirty --abbrev=12 >"$build/source-commit" 2>/dev/null || rm -f "$build/source-commit"
 tar -cJf "$carry/build.tar.xz" -C "$root" --exclude='*.o' --exclude='*.a' --exclude='CMakeFiles' \
   --exclude='.ninja_*' .devbuild
 if [ $# -ge 1 ]; then

@@ -2,7 +2,10 @@
 # it (CUDA on) when it holds no build yet; a carried build records the
 # absolute source path of the machine it was built on, so that path is made
 # to lead to $root; its runtime-libs go on LD_LIBRARY_PATH.
-# needs: $root (the source tree) and $build (the build folder).
+# needs: $root (the source tree) and $build (the build folder), which it makes
+# absolute: CTest and the scripts change directory, and a relative
+# LD_LIBRARY_PATH entry would then lead nowhere.
+mkdir -p "$build" && build=$(cd "$build" && pwd) || exit 1
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCAE_WITH_CUDA=ON && cmake --build "$build" || exit 1
 fi

@@ -1,0 +1,563 @@
+#!/usr/bin/env python3
+"""Runs cae's benchmark suite and writes its results as JSON and Markdown.
+
+Called by tests/gpu/bench-suite.sh (which makes the build usable first); the
+parts, what each measures and how: docs/PERF.md, "Method". Standard library
+only: PyTorch is used through the peer scripts beside this file, in their own
+processes, so that a slow compilation can be stopped without losing the rest.
+
+Every step runs under a time limit taken from the command's budget (--budget):
+a step that does not fit is recorded as "not run" or "timed out" with the
+limit, and the command still writes everything it measured before its budget
+ends.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import perf_tables  # noqa: E402  (the renderer: same folder)
+
+PARTS = perf_tables.PARTS
+# Backends in the order the tables list them (slowest first); others found follow.
+KNOWN_BACKENDS = ["cpu", "naive", "v1", "v2", "v3", "winograd", "v4"]
+TORCH_FAST_CONFIGS = ["bf16-eager", "bf16-compile"]
+TORCH_MAX_CONFIG = "bf16-compile-max"
+
+# What --quick reduces (the tables say which mode measured each figure).
+SETTINGS = {
+    "full": {"images": 50000, "extract_images": 60000, "repeats": 20, "cpu_batches": 2,
+             "cpu_extract_images": 512, "cpu_repeats": 3, "torch_images": 50000,
+             "torch_repeats": 3, "sweep_seeds": 30, "sweep_quick_shapes": False,
+             "pipeline_args": [], "ddp_batches": [256, 512], "torch_max_batches": [64, 256],
+             "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
+             "pipeline_limit": 300, "sweep_limit": 480, "ddp_limit": 240},
+    "quick": {"images": 8192, "extract_images": 10000, "repeats": 5, "cpu_batches": 1,
+              "cpu_extract_images": 256, "cpu_repeats": 1, "torch_images": 8192,
+              "torch_repeats": 2, "sweep_seeds": 3, "sweep_quick_shapes": True,
+              "pipeline_args": ["--samples", "10000"], "ddp_batches": [256], "torch_max_batches": [64],
+              "bench_limit": 120, "torch_limit": 120, "torch_max_limit": 150,
+              "pipeline_limit": 120, "sweep_limit": 90, "ddp_limit": 150},
+    # Checks the suite itself on any machine (a CPU-only one included) in minutes: the
+    # figures mean nothing and the tables say so.
+    "smoke": {"images": 64, "extract_images": 64, "repeats": 1, "cpu_batches": 1,
+              "cpu_extract_images": 64, "cpu_repeats": 1, "torch_images": 256,
+              "torch_repeats": 1, "sweep_seeds": 2, "sweep_quick_shapes": True,
+              "pipeline_args": ["--samples", "300", "--epochs", "1", "--validation", "100"],
+              "ddp_batches": [64], "torch_max_batches": [64],
+              "bench_limit": 240, "torch_limit": 120, "torch_max_limit": 120,
+              "pipeline_limit": 240, "sweep_limit": 240, "ddp_limit": 120},
+}
+
+# The README's two pipeline commands ("Run it" and "What to expect"), as written there.
+PIPELINES = [
+    ("default", []),
+    ("best", ["--features", "pyramid-flip", "--augment", "flip", "--search"]),
+]
+
+
+class Budget:
+    """The seconds left to the whole command; each step gets at most its own
+    limit and never more than what is left less a reserve for writing results."""
+
+    def __init__(self, seconds, reserve=15.0):
+        self.end = time.monotonic() + seconds
+        self.reserve = reserve
+
+    def limit(self, wanted):
+        return max(0.0, min(float(wanted), self.end - time.monotonic() - self.reserve))
+
+
+class Step:
+    """One child process: exit code, wall time, peak resident memory, log."""
+
+    def __init__(self, rc, wall_s, peak_rss_bytes, timed_out, limit_s, log):
+        self.rc, self.wall_s, self.peak_rss_bytes = rc, wall_s, peak_rss_bytes
+        self.timed_out, self.limit_s, self.log = timed_out, limit_s, log
+
+    def failure(self):
+        """None when the step succeeded, else one line saying why not."""
+        if self.timed_out:
+            return f"timed out after {self.limit_s:.0f} s"
+        if self.rc != 0:
+            tail = [line for line in self.log.splitlines() if line.strip()][-1:]
+            return f"exit {self.rc}" + (f": {tail[0].strip()[:200]}" if tail else "")
+        return None
+
+
+def run_step(cmd, limit_s, log_path, env=None):
+    """Runs cmd in its own process group, logs its output to log_path, stops the
+    group when limit_s passes. Peak RSS comes from wait4 on the child itself."""
+    start = time.monotonic()
+    if limit_s <= 0:
+        return Step(None, 0.0, 0, True, 0.0, "not started: no time left in the budget")
+    with open(log_path, "w") as log:
+        log.write("$ " + " ".join(cmd) + "\n")
+        log.flush()
+        try:
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                    preexec_fn=os.setsid)
+        except OSError as e:
+            return Step(127, 0.0, 0, False, limit_s, f"cannot start {cmd[0]}: {e}")
+        timed_out, kill_at = False, None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid == proc.pid:
+                break
+            now = time.monotonic()
+            if not timed_out and now - start > limit_s:
+                timed_out, kill_at = True, now + 5  # SIGTERM first: cae cleans up on it
+                signal_group(proc.pid, signal.SIGTERM)
+            elif timed_out and now > kill_at:
+                signal_group(proc.pid, signal.SIGKILL)
+            time.sleep(0.05)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - start
+    with open(log_path, errors="replace") as f:
+        text = f.read()
+    return Step(proc.returncode, wall, usage.ru_maxrss * 1024, timed_out, limit_s, text)
+
+
+def signal_group(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+# ---------------------------------------------------------------- machine
+
+
+def command_output(cmd, timeout=60):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def parse_nvidia_smi_gpus(text):
+    """Rows of `nvidia-smi --query-gpu=name,memory.total,driver_version
+    --format=csv,noheader,nounits` as dicts."""
+    gpus = []
+    for line in (text or "").splitlines():
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) == 3 and cells[0]:
+            gpus.append({"name": cells[0], "memory_mib": int(float(cells[1])), "driver": cells[2]})
+    return gpus
+
+
+def parse_cuda_toolkit(cache_text):
+    """The CUDA toolkit the build was compiled with, from its CMakeCache.txt."""
+    m = re.search(r"FIND_PACKAGE_MESSAGE_DETAILS_CUDAToolkit:INTERNAL=.*\[v([0-9.]+)", cache_text)
+    return m.group(1) if m else None
+
+
+def source_commit(build, given):
+    if given:
+        return given
+    out = command_output(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"])
+    if out and out.strip():
+        return out.strip()
+    recorded = os.path.join(build, "source-commit")  # written by tests/gpu/prepare-carry.sh
+    if os.path.exists(recorded):
+        with open(recorded) as f:
+            return f.read().strip() or "unknown"
+    return "unknown"
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def torch_versions(python):
+    code = ("import json, torch; print(json.dumps({'torch': torch.__version__, "
+            "'cudnn': torch.backends.cudnn.version() if torch.cuda.is_available() else None, "
+            "'torch_cuda': torch.version.cuda, 'gpus': torch.cuda.device_count()}))")
+    out = command_output([python, "-c", code], timeout=120)
+    try:
+        return json.loads(out.strip().splitlines()[-1]) if out else None
+    except (ValueError, IndexError):
+        return None
+
+
+def machine_record(build, args, torch_info):
+    gpus = parse_nvidia_smi_gpus(command_output(
+        ["nvidia-smi", "--query-gpu=name,memory.total,driver_version",
+         "--format=csv,noheader,nounits"]))
+    smi = command_output(["nvidia-smi"]) or ""
+    cuda_driver = re.search(r"CUDA Version:\s*([0-9.]+)", smi)
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            toolkit = parse_cuda_toolkit(f.read())
+    except OSError:
+        toolkit = None
+    with open("/proc/meminfo") as f:
+        mem_kib = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
+    return {
+        "gpu": gpus[0]["name"] if gpus else None,
+        "gpus": len(gpus),
+        "gpu_memory_mib": gpus[0]["memory_mib"] if gpus else None,
+        "driver": gpus[0]["driver"] if gpus else None,
+        "cuda_driver": cuda_driver.group(1) if cuda_driver else None,
+        "cuda_toolkit": toolkit,
+        "torch": torch_info["torch"] if torch_info else None,
+        "torch_cuda": torch_info["torch_cuda"] if torch_info else None,
+        "cudnn": torch_info["cudnn"] if torch_info else None,
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gib": round(mem_kib / 1048576, 1),
+        "commit": source_commit(build, args.commit),
+    }
+
+
+def parse_backends(text):
+    """`cae backends` rows -> {name: None (available) or the reason it is not}."""
+    found = {}
+    for line in (text or "").splitlines():
+        m = re.match(r"^(\S+)\s+\S+\s+ABI \S+\s+(available|unavailable)(?::\s*(.*))?$", line)
+        if m:
+            found[m.group(1)] = None if m.group(2) == "available" else (m.group(3) or "unavailable")
+    return found
+
+
+def ordered_backends(found, wanted):
+    names = wanted if wanted else (
+        [b for b in KNOWN_BACKENDS if b in found] + sorted(b for b in found if b not in KNOWN_BACKENDS))
+    return names
+
+
+# ---------------------------------------------------------------- parts
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.mode = "smoke" if args.smoke else "quick" if args.quick else "full"
+        self.s = SETTINGS[self.mode]
+        self.build = os.path.abspath(args.build)
+        self.cae = os.path.join(self.build, "bin", "cae")
+        self.conformance = os.path.join(self.build, "bin", "cae-conformance")
+        self.out = os.path.abspath(args.out)
+        self.logs = os.path.join(self.out, "logs")
+        os.makedirs(self.logs, exist_ok=True)
+        self.budget = Budget(args.budget)
+        self.torch = torch_versions(args.python)
+        self.machine = machine_record(self.build, args, self.torch)
+        listing = command_output([self.cae, "backends"])
+        if listing is None:
+            sys.exit(f"bench-suite: {self.cae} backends failed: is {self.build} a cae build?")
+        self.found = parse_backends(listing)
+        unknown = [b for b in (args.backends or []) if b not in self.found]
+        if unknown:
+            sys.exit(f"bench-suite: --backends names {', '.join(unknown)}, not found by "
+                     f"`cae backends` (found: {', '.join(self.found)})")
+        self.backends = ordered_backends(self.found, args.backends)
+
+    def log(self, name):
+        return os.path.join(self.logs, name + ".log")
+
+    def header(self):
+        return {"mode": self.mode, "date": datetime.datetime.now(datetime.timezone.utc)
+                .strftime("%Y-%m-%d %H:%M UTC"), "machine": self.machine}
+
+    def say(self, text):
+        print(f"[bench-suite {time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+    # -- training epochs (and, at batch 64, feature extraction)
+
+    def bench_backend(self, backend, batch):
+        reason = self.found.get(backend)
+        if reason is not None:
+            return {"backend": backend, "status": "skipped", "reason": reason}
+        cpu = backend == "cpu"
+        images = self.s["cpu_batches"] * batch if cpu else self.s["images"]
+        extract = 0 if batch != 64 else (self.s["cpu_extract_images"] if cpu else self.s["extract_images"])
+        repeats = self.s["cpu_repeats"] if cpu else self.s["repeats"]
+        json_path = os.path.join(self.out, "raw", f"bench-{backend}-{batch}.json")
+        cmd = [self.cae, "bench", "--backend", backend, "--batch", str(batch), "--images",
+               str(images), "--extract-images", str(extract), "--repeats", str(repeats),
+               "--json", json_path]
+        step = run_step(cmd, self.budget.limit(self.s["bench_limit"]), self.log(f"bench-{backend}-{batch}"))
+        record = {"backend": backend, "command": "cae " + " ".join(cmd[1:-2])}
+        if step.failure():
+            return dict(record, status="failed", reason=step.failure())
+        with open(json_path) as f:
+            b = json.load(f)
+        record.update(status="measured", precision=b["precision"], device=b["device"],
+                      images=b["images"], epoch_s=b["epoch_seconds"], epoch_tflops=b["epoch_tflops"],
+                      extract_images=b["extract_images"], extract_s=b["extract_seconds"],
+                      extract_streams=b["extract_streams"], host_memory=b["host_memory"],
+                      peak_device_bytes=b["peak_device_bytes"],
+                      ops=[{k: op[k] for k in ("op", "layer", "ms", "tflops")} for op in b["ops"]])
+        return record
+
+    def torch_run(self, config, batch, limit, tag):
+        if not self.torch:
+            return {"config": config, "batch": batch, "status": "skipped",
+                    "reason": f"PyTorch is not importable by {self.args.python}"}
+        images = self.s["torch_images"]
+        json_path = os.path.join(self.out, "raw", f"torch-{config}-{batch}.json")
+        cmd = [self.args.python, os.path.join(HERE, "torch_reference.py"), "--configs", config,
+               "--batch", str(batch), "--images", str(images), "--repeats",
+               str(self.s["torch_repeats"]), "--json", json_path]
+        step = run_step(cmd, self.budget.limit(limit), self.log(tag))
+        if step.failure():
+            return {"config": config, "batch": batch, "status": "failed", "reason": step.failure()}
+        with open(json_path) as f:
+            r = json.load(f)["results"][0]
+        return {"config": config, "batch": batch, "status": "measured", "images": images,
+                "epoch_s": r["epoch_s"], "epochs_s": r["epochs_s"], "warmup_s": r["warmup_s"]}
+
+    def part_epoch(self, batch):
+        cae = []
+        for backend in self.backends:
+            self.say(f"batch {batch}: cae bench --backend {backend}")
+            cae.append(self.bench_backend(backend, batch))
+        torch = []
+        for config in TORCH_FAST_CONFIGS:
+            self.say(f"batch {batch}: PyTorch {config}")
+            torch.append(self.torch_run(config, batch, self.s["torch_limit"], f"torch-{config}-{batch}"))
+        return {"batch": batch, "cae": cae, "torch": torch}
+
+    def part_torch_max(self):
+        torch = []
+        for batch in self.s["torch_max_batches"]:
+            self.say(f"batch {batch}: PyTorch {TORCH_MAX_CONFIG}")
+            torch.append(self.torch_run(TORCH_MAX_CONFIG, batch, self.s["torch_max_limit"],
+                                        f"torch-{TORCH_MAX_CONFIG}-{batch}"))
+        return {"torch": torch}
+
+    # -- the whole job
+
+    def part_pipeline(self):
+        if not self.args.data:
+            return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        runs = []
+        for name, options in PIPELINES:
+            run_dir = os.path.join(self.out, "raw", f"pipeline-{name}")
+            extra = self.s["pipeline_args"]
+            readme_command = " ".join(["cae", "pipeline"] + options)
+            cmd = [self.cae, "pipeline", "--data", self.args.data] + extra + options + ["--out", run_dir]
+            self.say(f"pipeline {name}: {readme_command}")
+            step = run_step(cmd, self.budget.limit(self.s["pipeline_limit"]), self.log(f"pipeline-{name}"))
+            record = {"name": name, "readme_command": readme_command,
+                      "command": "cae " + " ".join(cmd[1:]).replace(self.out + "/", "")}
+            if step.failure():
+                runs.append(dict(record, status="failed", reason=step.failure()))
+                continue
+            with open(os.path.join(run_dir, "report.json")) as f:
+                report = json.load(f)
+            settings = dict(report["settings"])
+            runs.append(dict(record, status="measured", backend=report["backend"],
+                             device=report["device"], wall_s=step.wall_s,
+                             peak_rss_bytes=step.peak_rss_bytes, accuracy=report["accuracy"],
+                             validation_accuracy=settings.get("validation accuracy"),
+                             train_images=settings.get("train images"),
+                             stages=dict(report["stage_timings"]),
+                             svm={k: settings.get(k) for k in ("svm chosen by", "svm C", "svm gamma",
+                                                               "features", "validation rows")}))
+        return {"data": self.args.data, "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+
+    # -- conformance: every backend swept at once, as users share a GPU
+
+    def part_conformance(self):
+        seeds = self.s["sweep_seeds"]
+        available = [b for b in self.backends if self.found.get(b) is None]
+        jobs = max(1, (os.cpu_count() or 1) // max(1, len(available)))
+        env = dict(os.environ, OMP_NUM_THREADS="1")  # each child's float64 reference on one core
+        procs, records = {}, []
+        limit = self.budget.limit(self.s["sweep_limit"])
+        start = time.monotonic()
+        for backend in self.backends:
+            if backend not in available:
+                records.append({"backend": backend, "status": "skipped", "reason": self.found[backend]})
+                continue
+            json_path = os.path.join(self.out, "raw", f"sweep-{backend}.json")
+            cmd = [self.conformance, "--backend", backend, "--seed", "1", "--sweep", str(seeds),
+                   "--jobs", str(jobs), "--json", json_path] + (["--quick"] if self.s["sweep_quick_shapes"] else [])
+            log = open(self.log(f"sweep-{backend}"), "w")
+            procs[backend] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                               preexec_fn=os.setsid), json_path, log)
+            records.append({"backend": backend})
+        self.say(f"conformance: {seeds} seeds of {', '.join(available)} at once, {jobs} per backend")
+        for backend, (proc, json_path, log) in procs.items():
+            left = limit - (time.monotonic() - start)
+            try:
+                proc.wait(timeout=max(0.0, left))
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                signal_group(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    signal_group(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                timed_out = True
+            log.close()
+            record = next(r for r in records if r["backend"] == backend)
+            if timed_out:
+                record.update(status="failed", reason=f"timed out after {limit:.0f} s")
+            elif not os.path.exists(json_path):
+                record.update(status="failed", reason=f"exit {proc.returncode}, no JSON written")
+            else:
+                record.update(sweep_record(json_path, proc.returncode))
+        return {"seeds": seeds, "quick_shapes": self.s["sweep_quick_shapes"], "backends": records}
+
+    # -- two GPUs
+
+    def part_ddp(self):
+        if (self.machine["gpus"] or 0) < 2:
+            return {"status": "skipped",
+                    "reason": f"needs 2 GPUs; nvidia-smi lists {self.machine['gpus'] or 0}"}
+        runs = []
+        for batch in self.s["ddp_batches"]:
+            json_path = os.path.join(self.out, "raw", f"ddp-cae-{batch}.json")
+            cmd = [self.cae, "bench", "--devices", "0,1", "--batch", str(batch), "--images",
+                   str(self.s["images"]), "--json", json_path]
+            self.say(f"two GPUs: cae bench --devices 0,1 --batch {batch}")
+            step = run_step(cmd, self.budget.limit(self.s["ddp_limit"]), self.log(f"ddp-cae-{batch}"))
+            if step.failure():
+                runs.append({"who": "cae", "global_batch": batch, "status": "failed", "reason": step.failure()})
+            else:
+                with open(json_path) as f:
+                    d = json.load(f)
+                runs.append({"who": "cae", "status": "measured", "backend": d["backend"],
+                             "global_batch": d["global_batch"], "images": d["images"],
+                             "single_s": d["single_device_seconds"], "parallel_s": d["parallel_seconds"],
+                             "speedup": d["speedup"], "exchange_ms": d["exchange_ms"]})
+            runs.append(self.torch_ddp(batch))
+        return {"runs": runs}
+
+    def torch_ddp(self, batch):
+        if not self.torch:
+            return {"who": "torch", "global_batch": batch, "status": "skipped",
+                    "reason": f"PyTorch is not importable by {self.args.python}"}
+        json_path = os.path.join(self.out, "raw", f"ddp-torch-{batch}.json")
+        cmd = [self.args.python, os.path.join(HERE, "torch_ddp_reference.py"), "--global-batch",
+               str(batch), "--images", str(self.s["images"]), "--repeats",
+               str(self.s["torch_repeats"]), "--json", json_path]
+        self.say(f"two GPUs: PyTorch DDP bf16-eager, global batch {batch}")
+        step = run_step(cmd, self.budget.limit(self.s["ddp_limit"]), self.log(f"ddp-torch-{batch}"))
+        if step.failure():
+            return {"who": "torch", "global_batch": batch, "status": "failed", "reason": step.failure()}
+        with open(json_path) as f:
+            d = json.load(f)
+        return {"who": "torch", "status": "measured", "config": d["config"], "global_batch": batch,
+                "images": d["images"], "single_s": d["single_s"], "parallel_s": d["parallel_s"],
+                "speedup": d["single_s"] / d["parallel_s"]}
+
+    def run(self, parts):
+        os.makedirs(os.path.join(self.out, "raw"), exist_ok=True)
+        results = perf_tables.empty_results()
+        for part in parts:
+            self.say(f"part {part} ({self.budget.limit(1e9):.0f} s of budget left)")
+            record = self.header()
+            if part == "epoch-64":
+                record.update(self.part_epoch(64))
+            elif part == "epoch-256":
+                record.update(self.part_epoch(256))
+            elif part == "torch-max":
+                record.update(self.part_torch_max())
+            elif part == "pipeline":
+                record.update(self.part_pipeline())
+            elif part == "conformance":
+                record.update(self.part_conformance())
+            elif part == "ddp":
+                record.update(self.part_ddp())
+            record.setdefault("status", "measured")
+            results["parts"][part] = record
+            write_atomically(os.path.join(self.out, "perf-results.json"),
+                             json.dumps(results, indent=1, sort_keys=True) + "\n")
+        tables = perf_tables.render_all(results)
+        write_atomically(os.path.join(self.out, "perf-tables.md"),
+                         "\n\n".join(tables[name] for name in perf_tables.PERF_BLOCKS) + "\n")
+        self.say(f"wrote {self.out}/perf-results.json and perf-tables.md; logs in {self.logs}")
+        return results
+
+
+def sweep_record(json_path, rc):
+    """A sweep's JSON -> seeds run, verdict counts, worst err/bound per op."""
+    with open(json_path) as f:
+        d = json.load(f)
+    verdicts = [s.get("verdict", "failed") for s in d.get("seeds", [])]
+    record = {"status": "measured", "seeds_run": len(verdicts),
+              "passed": verdicts.count("passed"),
+              "failed": len(verdicts) - verdicts.count("passed") - verdicts.count("skipped"),
+              "worst": {w["op"]: {"ratio": w["ratio"], "seed": w["seed"]} for w in d.get("worst", [])}}
+    if verdicts and verdicts.count("skipped") == len(verdicts):
+        record.update(status="skipped", reason=d["seeds"][0].get("reason", "unavailable"))
+    elif rc not in (0, 77) and record["failed"] == 0:
+        record.update(status="failed", reason=f"cae-conformance exited {rc}")
+    return record
+
+
+def write_atomically(path, text):
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="tests/gpu/bench-suite.sh",
+                                description="cae's benchmark suite: results JSON and the tables "
+                                            "of docs/PERF.md.")
+    p.add_argument("build", help="a cae build folder (CUDA on for the GPU backends)")
+    p.add_argument("--out", required=True, help="folder for perf-results.json, perf-tables.md, logs/")
+    p.add_argument("--quick", action="store_true",
+                   help="fewer images, seeds and configurations: every part in under 10 minutes")
+    p.add_argument("--smoke", action="store_true",
+                   help="tiny sizes, to check the suite itself on any machine (figures meaningless)")
+    p.add_argument("--part", action="append", choices=PARTS + ["all"],
+                   help="run this part only (repeatable; default: all)")
+    p.add_argument("--data", help="CIFAR-10 binary folder for the pipeline part")
+    p.add_argument("--backends", help="comma-separated backends (default: every one found)")
+    p.add_argument("--budget", type=float, default=570,
+                   help="seconds the whole command may take (default 570)")
+    p.add_argument("--commit", help="the source commit to record (default: git describe, or the "
+                                    "build's source-commit file)")
+    p.add_argument("--python", default="python3", help="the Python that has PyTorch (default python3)")
+    args = p.parse_args(argv)
+    if not (args.budget > 0 and args.budget < float("inf")):
+        p.error(f"--budget {args.budget} must be a positive number of seconds")
+    if args.data and not os.path.isdir(args.data):
+        p.error(f"--data {args.data} is not a folder")
+    args.backends = [b for b in args.backends.split(",")] if args.backends else None
+    if args.backends is not None and (not all(args.backends) or len(set(args.backends)) != len(args.backends)):
+        p.error("--backends must list distinct names separated by commas")
+    parts = args.part or ["all"]
+    args.parts = PARTS if "all" in parts else [p_ for p_ in PARTS if p_ in parts]
+    if os.path.exists(os.path.join(args.out, "perf-results.json")):
+        p.error(f"--out {args.out} already holds perf-results.json: give a new folder")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not os.access(os.path.join(args.build, "bin", "cae"), os.X_OK):
+        print(f"bench-suite: {args.build}/bin/cae is not there: build first", file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    Suite(args).run(args.parts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""Renders the benchmark suite's results (docs/perf-results.json) as the tables
+of docs/PERF.md and the "What to expect" figures of README.md.
+
+Each generated block sits between `<!-- generated:NAME -->` and
+`<!-- end:NAME -->`; everything outside the markers is written by hand.
+
+usage:
+  perf_tables.py update [NEW_RESULTS.json ...]   merge new parts into the results, rewrite the docs
+  perf_tables.py check                            exit 1 when the docs and the results disagree
+  perf_tables.py render [RESULTS.json]            print every block
+options (all commands): --results docs/perf-results.json --perf docs/PERF.md --readme README.md
+
+Standard library only: it runs in CI, where there is neither a GPU nor PyTorch.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+
+FORMAT = "cae-perf-results"
+VERSION = 1
+EPOCH_IMAGES = 50000
+EXTRACT_IMAGES = 60000
+NOT_MEASURED = "Not measured yet: `tests/gpu/bench-suite.sh` fills this table (see Regenerating)."
+
+# The convolutions of host/nn/architecture.hpp: (in channels, out channels, side).
+LAYERS = [(3, 256, 32), (256, 128, 16), (128, 128, 8), (128, 256, 16), (256, 3, 32)]
+FORWARD_FLOP = sum(2 * side * side * c * o * 9 for c, o, side in LAYERS)
+# Backward: data and weight gradients, 2x the forward, but the first layer needs no data gradient.
+FIRST_LAYER_FLOP = 2 * 32 * 32 * 3 * 256 * 9
+TRAIN_FLOP_PER_IMAGE = 3 * FORWARD_FLOP - FIRST_LAYER_FLOP
+
+# Dense tensor-core (bf16, tf32) and CUDA-core (fp32) peaks in TFLOP/s, from NVIDIA's data
+# sheets, by a substring of the name nvidia-smi prints. H200 has H100 SXM's compute.
+PEAKS = [
+    ("H100 PCIe", {"bf16": 756.0, "tf32": 378.0, "fp32": 51.2}),
+    ("H100 NVL", {"bf16": 835.0, "tf32": 417.5, "fp32": 60.0}),
+    ("H100", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9}),
+    ("H200", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9}),
+]
+
+TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torch.compile bf16",
+               "bf16-compile-max": "PyTorch max-autotune bf16"}
+TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
+
+# The suite's parts, in the order it runs them and the machine table lists them.
+PARTS = ["epoch-64", "epoch-256", "torch-max", "pipeline", "conformance", "ddp"]
+PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "ddp", "conformance", "flops", "machine"]
+README_BLOCKS = ["expect"]
+
+
+class ResultsError(Exception):
+    pass
+
+
+def empty_results():
+    return {"format": FORMAT, "version": VERSION, "parts": {}}
+
+
+def validate(results, where):
+    if not isinstance(results, dict) or results.get("format") != FORMAT:
+        raise ResultsError(f"{where}: not a {FORMAT} file")
+    if results.get("version") != VERSION:
+        raise ResultsError(f"{where}: version {results.get('version')}, this renderer reads {VERSION}")
+    if not isinstance(results.get("parts"), dict):
+        raise ResultsError(f"{where}: no \"parts\" object")
+    return results
+
+
+def merge(base, new):
+    """Parts of `new` replace the same parts of `base`; the others stay."""
+    merged = {"format": FORMAT, "version": VERSION, "parts": dict(base["parts"])}
+    merged["parts"].update(new["parts"])
+    return merged
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def fmt_s(seconds):
+    if seconds >= 100:
+        return f"{seconds:.0f}"
+    if seconds >= 10:
+        return f"{seconds:.1f}"
+    if seconds >= 1:
+        return f"{seconds:.2f}"
+    return f"{seconds:.3f}"
+
+
+def fmt_count(n):
+    return f"{n:,.0f}"
+
+
+def fmt_ratio(r):
+    return f"{r:.2f}x"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def measured(records):
+    return [r for r in records if r.get("status") == "measured"]
+
+
+def part(results, name):
+    p = results["parts"].get(name)
+    return p if p and p.get("status", "measured") == "measured" else None
+
+
+def skipped_line(results, name):
+    p = results["parts"].get(name)
+    if p and p.get("status") == "skipped":
+        return f"Not measured: {p.get('reason', 'skipped')}."
+    return NOT_MEASURED
+
+
+def quick_note(p):
+    if p.get("mode") == "smoke":
+        return " Smoke mode (`--smoke`): tiny sizes that check the suite, figures meaningless."
+    if p.get("mode") == "quick":
+        return " Measured in quick mode (`--quick`): fewer images and seeds, scaled as noted."
+    return ""
+
+
+def peak_for(gpu, precision):
+    for key, peaks in PEAKS:
+        if gpu and key in gpu:
+            return peaks.get(precision)
+    return None
+
+
+# ---------------------------------------------------------------- epoch
+
+
+def per_epoch(record):
+    """Seconds per 50,000-image epoch, scaled when fewer images were timed."""
+    return record["epoch_s"] * EPOCH_IMAGES / record["images"]
+
+
+def torch_records(results, batch):
+    """PyTorch's configurations at `batch`, from the epoch part and torch-max."""
+    found = {}
+    for name in (f"epoch-{batch}", "torch-max"):
+        p = part(results, name)
+        for r in (p or {}).get("torch", []):
+            if r.get("batch") == batch:
+                found[r["config"]] = r
+    return [found[c] for c in TORCH_ORDER if c in found]
+
+
+def per_batch(results, render_batch):
+    """A "### Batch B" section per training batch: render_batch(results, batch,
+    part) paragraphs, or why that batch's part was not measured."""
+    out = []
+    for batch in (64, 256):
+        p = part(results, f"epoch-{batch}")
+        out.append(f"### Batch {batch}")
+        out += render_batch(results, batch, p) if p else [skipped_line(results, f"epoch-{batch}")]
+    return out
+
+
+def render_epoch(results):
+    return "\n\n".join(o for o in per_batch(results, epoch_batch) if o)
+
+
+def epoch_batch(results, batch, p):
+    out = []
+    torch = torch_records(results, batch)
+    torch_ok = measured(torch)
+    header = ["", "precision", "s per epoch", "images/s"] + [
+        f"÷ {TORCH_NAMES[t['config']].replace('PyTorch ', '')}" for t in torch_ok]
+    rows, notes = [], []
+    for r in p["cae"]:
+        if r.get("status") != "measured":
+            rows.append([r["backend"], "", f"not measured: {r.get('reason', '')}", ""] + [""] * len(torch_ok))
+            continue
+        seconds = per_epoch(r)
+        name = r["backend"]
+        if r["images"] != EPOCH_IMAGES:
+            mark = "¹" if r["backend"] == "cpu" else "²"
+            name += mark
+            note = (f"{mark} extrapolated from {fmt_count(r['images'])} images"
+                    + (f" (the cpu backend on all {results_cores(p)} cores; its own scale)"
+                       if r["backend"] == "cpu" else ""))
+            if note not in notes:
+                notes.append(note)
+        rows.append([name, r["precision"], fmt_s(seconds), fmt_count(EPOCH_IMAGES / seconds)]
+                    + [fmt_ratio(seconds / per_epoch(t)) for t in torch_ok])
+    for t in torch:
+        label = TORCH_NAMES[t["config"]]
+        if t.get("status") != "measured":
+            rows.append([label, "bf16", f"not measured: {t.get('reason', '')}", ""] + [""] * len(torch_ok))
+            continue
+        seconds = per_epoch(t)
+        name = label + ("²" if t["images"] != EPOCH_IMAGES else "")
+        if t["images"] != EPOCH_IMAGES:
+            note = f"² extrapolated from {fmt_count(t['images'])} images"
+            if note not in notes:
+                notes.append(note)
+        rows.append([name, "bf16", fmt_s(seconds), fmt_count(EPOCH_IMAGES / seconds)]
+                    + [fmt_ratio(seconds / per_epoch(o)) for o in torch_ok])
+    out.append(table(header, rows))
+    if not torch_ok:
+        out.append("PyTorch: " + "; ".join(
+            f"{TORCH_NAMES[t['config']]}: {t.get('reason', 'not measured')}" for t in torch) + "."
+                   if torch else "PyTorch: not measured.")
+    if torch_ok:
+        notes.insert(0, "Each ÷ column is the row's epoch time divided by that PyTorch "
+                        "configuration's: below 1.00x the row is faster")
+    out.append("\n\n".join(n + "." for n in notes))
+    out.append(f"Measured {p['date']}.{quick_note(p)}")
+    return out
+
+
+def results_cores(p):
+    return p.get("machine", {}).get("cores", "?")
+
+
+# ---------------------------------------------------------------- extraction
+
+
+def render_extract(results):
+    p = part(results, "epoch-64")
+    if not p:
+        return skipped_line(results, "epoch-64")
+    rows, notes = [], []
+    for r in p["cae"]:
+        if r.get("status") != "measured":
+            rows.append([r["backend"], f"not measured: {r.get('reason', '')}", "", "", ""])
+            continue
+        if not r.get("extract_images"):
+            continue
+        seconds = r["extract_s"] * EXTRACT_IMAGES / r["extract_images"]
+        name = r["backend"]
+        if r["extract_images"] != EXTRACT_IMAGES:
+            name += "¹"
+            note = "¹ extrapolated from fewer images: " + ", ".join(
+                f"{x['backend']} {fmt_count(x['extract_images'])}" for x in measured(p["cae"])
+                if x.get("extract_images") and x["extract_images"] != EXTRACT_IMAGES)
+            if note not in notes:
+                notes.append(note)
+        rows.append([name, fmt_s(seconds), fmt_count(EXTRACT_IMAGES / seconds),
+                     str(r["extract_streams"]), r["host_memory"]])
+    text = table(["backend", "s for 60,000 images", "images/s", "contexts", "host memory"], rows)
+    return "\n\n".join([text] + [n + "." for n in notes] + [f"Measured {p['date']}.{quick_note(p)}"])
+
+
+# ---------------------------------------------------------------- SVM and pipeline
+
+
+def pipeline_runs(results):
+    p = part(results, "pipeline")
+    return p, (p or {}).get("runs", [])
+
+
+def render_svm(results):
+    p, runs = pipeline_runs(results)
+    if not p:
+        return skipped_line(results, "pipeline")
+    rows = []
+    for r in runs:
+        if r.get("status") != "measured":
+            rows.append([f"`{r['readme_command']}`", f"not measured: {r.get('reason', '')}", "", "", ""])
+            continue
+        svm = r.get("svm", {})
+        rows.append([f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
+                     fmt_s(r["stages"].get("svm predict", 0.0)),
+                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}: "
+                     f"{svm.get('svm chosen by', '?')}", r.get("train_images", "?")])
+    text = table(["run", "SVM training (s)", "prediction (s)", "C and gamma", "training images"], rows)
+    return text + f"\n\nMeasured {p['date']}.{pipeline_quick_note(p)}"
+
+
+def trim_number(text):
+    try:
+        return f"{float(text):g}"
+    except (TypeError, ValueError):
+        return text or "?"
+
+
+def pipeline_quick_note(p):
+    if not p.get("added_options"):
+        return quick_note(p)
+    return quick_note(p) + f" `{p['added_options']}` added to each command."
+
+
+def render_pipeline(results):
+    p, runs = pipeline_runs(results)
+    if not p:
+        return skipped_line(results, "pipeline")
+    rows = []
+    for r in runs:
+        if r.get("status") != "measured":
+            rows.append([f"`{r['readme_command']}`", "", f"not measured: {r.get('reason', '')}"] + [""] * 6)
+            continue
+        st = r["stages"]
+        rows.append([f"`{r['readme_command']}`", r["backend"], fmt_s(st.get("train", 0.0)),
+                     fmt_s(st.get("extract features", 0.0)),
+                     fmt_s(st.get("svm train", 0.0) + st.get("svm predict", 0.0)),
+                     fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
+                     f"{100 * r['accuracy']:.2f}%", r.get("validation_accuracy") or "-"])
+    header = ["command", "backend", "training (s)", "features (s)", "SVM (s)", "wall (s)",
+              "peak RSS (GiB)", "test accuracy", "validation accuracy"]
+    return table(header, rows) + f"\n\nData: `{p.get('data', '?')}`. Measured {p['date']}.{pipeline_quick_note(p)}"
+
+
+# ---------------------------------------------------------------- two GPUs
+
+
+def render_ddp(results):
+    p = part(results, "ddp")
+    if not p:
+        return skipped_line(results, "ddp")
+    rows = []
+    for r in p["runs"]:
+        who = "cae" if r["who"] == "cae" else "PyTorch DDP"
+        if r.get("status") != "measured":
+            rows.append([who, "", str(r.get("global_batch", "")), f"not measured: {r.get('reason', '')}", "", ""])
+            continue
+        what = r.get("backend") if r["who"] == "cae" else r.get("config")
+        rows.append([who, what, str(r["global_batch"]), fmt_s(r["single_s"] * EPOCH_IMAGES / r["images"]),
+                     fmt_s(r["parallel_s"] * EPOCH_IMAGES / r["images"]), fmt_ratio(r["speedup"])])
+    header = ["", "backend / configuration", "global batch", "1 GPU, batch / 2 (s per epoch)",
+              "2 GPUs (s per epoch)", "speed-up"]
+    return table(header, rows) + f"\n\nMeasured {p['date']}.{quick_note(p)}"
+
+
+# ---------------------------------------------------------------- conformance
+
+
+def render_conformance(results):
+    p = part(results, "conformance")
+    if not p:
+        return skipped_line(results, "conformance")
+    backends = p["backends"]
+    swept = measured(backends)
+    ops = sorted({op for b in swept for op in b["worst"]})
+    header = ["op"] + [b["backend"] for b in swept]
+    rows = [[f"`{op}`"] + [f"{b['worst'][op]['ratio']:.1e}" if op in b["worst"] else "-" for b in swept]
+            for op in ops]
+    rows.append(["seeds passed"] + [f"{b['passed']} of {b['seeds_run']}" for b in swept])
+    lines = [table(header, rows) if swept else "No backend was swept."]
+    others = [b for b in backends if b.get("status") != "measured"]
+    if others:
+        lines.append("Not swept: " + "; ".join(f"{b['backend']} ({b.get('reason', '')})" for b in others) + ".")
+    shapes = "the `--quick` shapes" if p.get("quick_shapes") else "the full shapes"
+    lines.append(f"Worst err/bound per op over seeds 1..{p['seeds']} ({shapes}); 1 is the bound. "
+                 f"Measured {p['date']}.{quick_note(p)}")
+    return "\n\n".join(lines)
+
+
+# ---------------------------------------------------------------- TFLOP/s
+
+
+def render_flops(results):
+    out = per_batch(results, flops_batch)
+    out.append(f"TFLOP/s counts the convolutions' multiply-adds: {TRAIN_FLOP_PER_IMAGE / 1e9:.3f} GFLOP "
+               f"per training image ({FORWARD_FLOP / 1e9:.3f} forward). The peak is the GPU's dense "
+               "rate for the backend's declared precision (NVIDIA's data sheet); the cpu row has none.")
+    return "\n\n".join(out)
+
+
+def flops_batch(results, batch, p):
+    gpu = p.get("machine", {}).get("gpu")
+    rows = []
+    for r in measured(p["cae"]):
+        conv = [op for op in r["ops"] if op["op"].startswith("conv2d")]
+        best = max(conv, key=lambda op: op["tflops"]) if conv else None
+        rows.append(flops_row(r["backend"], r["precision"], per_epoch(r), gpu, best))
+    for t in measured(torch_records(results, batch)):
+        rows.append(flops_row(TORCH_NAMES[t["config"]], "bf16", per_epoch(t), gpu, None))
+    return [table(["", "precision", "epoch TFLOP/s", "share of peak", "fastest convolution op"], rows)]
+
+
+def flops_row(name, precision, epoch_s, gpu, best_op):
+    tflops = TRAIN_FLOP_PER_IMAGE * EPOCH_IMAGES / epoch_s / 1e12
+    peak = peak_for(gpu, precision) if name != "cpu" else None
+    share = f"{100 * tflops / peak:.1f}% of {peak:g}" if peak else "-"
+    best = f"{best_op['tflops']:.1f} ({best_op['op']}, {best_op['layer']})" if best_op else "-"
+    return [name, precision, f"{tflops:.2f}", share, best]
+
+
+# ---------------------------------------------------------------- machine
+
+
+MACHINE_ROWS = [("GPU", "gpu"), ("GPUs", "gpus"), ("GPU memory (MiB)", "gpu_memory_mib"),
+                ("driver", "driver"), ("CUDA (driver)", "cuda_driver"),
+                ("CUDA toolkit (build)", "cuda_toolkit"), ("PyTorch", "torch"),
+                ("PyTorch's CUDA", "torch_cuda"), ("cuDNN", "cudnn"), ("CPU", "cpu"),
+                ("cores", "cores"), ("memory (GiB)", "memory_gib"), ("commit", "commit")]
+
+
+def render_machine(results):
+    machines = []  # (machine, [(part, date, mode)])
+    names = [n for n in PARTS if n in results["parts"]] + sorted(set(results["parts"]) - set(PARTS))
+    for name in names:
+        p = results["parts"][name]
+        m = p.get("machine")
+        if m is None:
+            continue
+        for known, parts in machines:
+            if known == m:
+                parts.append((name, p.get("date", "?"), p.get("mode", "?")))
+                break
+        else:
+            machines.append((m, [(name, p.get("date", "?"), p.get("mode", "?"))]))
+    if not machines:
+        return NOT_MEASURED
+    header = [""] + [f"machine {i + 1}" if len(machines) > 1 else "value" for i in range(len(machines))]
+    rows = [[label] + [str(m.get(key)) if m.get(key) is not None else "-" for m, _ in machines]
+            for label, key in MACHINE_ROWS]
+    rows.append(["parts measured"] + ["<br>".join(f"{n} ({d}, {mode})" for n, d, mode in parts)
+                                      for _, parts in machines])
+    return table(header, rows)
+
+
+# ---------------------------------------------------------------- README
+
+
+def render_expect(results):
+    sentences = []
+    p, runs = pipeline_runs(results)
+    machine = None
+    ok = measured(runs)
+    if ok:
+        machine = p["machine"]
+        parts = []
+        for r in ok:
+            text = (f"`{r['readme_command']}` takes {fmt_s(r['wall_s'])} s "
+                    f"({fmt_s(r['stages'].get('svm train', 0.0))} s of it training the SVM), "
+                    f"{r['peak_rss_bytes'] / 2**30:.2f} GiB of memory and reaches "
+                    f"{100 * r['accuracy']:.2f}% test accuracy with {r['backend']}")
+            parts.append(text)
+        added = f" (`{p['added_options']}` added: {p.get('mode')} mode)" if p.get("added_options") else ""
+        sentences.append("On CIFAR-10" + added + ", " + "; ".join(parts) + ".")
+    for batch in (64, 256):
+        e = part(results, f"epoch-{batch}")
+        if not e:
+            continue
+        machine = machine or e["machine"]
+        cells = [f"{r['backend']} {fmt_s(per_epoch(r))} s" for r in measured(e["cae"]) if r["backend"] != "cpu"]
+        torch = measured(torch_records(results, batch))
+        if torch:
+            best = min(torch, key=per_epoch)
+            cells.append(f"PyTorch's fastest ({TORCH_NAMES[best['config']].replace('PyTorch ', '')}) "
+                         f"{fmt_s(per_epoch(best))} s")
+        if cells:
+            sentences.append(f"One training epoch of 50,000 images at batch {batch}: " + ", ".join(cells) + ".")
+        cpu = [r for r in measured(e["cae"]) if r["backend"] == "cpu"]
+        if cpu and batch == 64:
+            sentences.append(f"The cpu backend trains at about {fmt_s(cpu[0]['epoch_s'] * 1000 / cpu[0]['images'])} s "
+                             f"per 1,000 images on {results_cores(e)} cores.")
+    if not sentences:
+        return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh` (below, and "
+                "docs/PERF.md) produces these figures on a GPU machine.")
+    lead = (f"Measured on one {machine.get('gpu') or 'machine without a GPU'} at commit "
+            f"{machine.get('commit', '?')}; docs/PERF.md has every table and how it was measured.")
+    return " ".join([lead] + sentences)
+
+
+RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
+             "pipeline": render_pipeline, "ddp": render_ddp, "conformance": render_conformance,
+             "flops": render_flops, "machine": render_machine, "expect": render_expect}
+
+
+def render_all(results):
+    return {name: fn(results) for name, fn in RENDERERS.items()}
+
+
+# ---------------------------------------------------------------- files
+
+
+def replace_blocks(text, blocks, where):
+    """`text` with every block's content between its markers replaced."""
+    for name, body in blocks.items():
+        pattern = re.compile(r"(<!-- generated:%s -->\n).*?(\n<!-- end:%s -->)" % (name, name), re.S)
+        found = len(pattern.findall(text))
+        if found != 1:
+            raise ResultsError(f"{where}: {found} `<!-- generated:{name} -->` ... `<!-- end:{name} -->` "
+                               "blocks, expected 1")
+        text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+    return text
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return validate(json.load(f), path)
+    except OSError as e:
+        raise ResultsError(f"{path}: {e.strerror}")
+    except ValueError as e:
+        raise ResultsError(f"{path}: not JSON ({e})")
+
+
+def write_atomically(path, text):
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def documents(args):
+    return [(args.perf, PERF_BLOCKS), (args.readme, README_BLOCKS)]
+
+
+def main(argv=None):
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("command", choices=["update", "check", "render"])
+    p.add_argument("new", nargs="*", help="update: results to merge in; render: the results to render")
+    p.add_argument("--results", default=os.path.join(root, "docs", "perf-results.json"))
+    p.add_argument("--perf", default=os.path.join(root, "docs", "PERF.md"))
+    p.add_argument("--readme", default=os.path.join(root, "README.md"))
+    args = p.parse_args(argv)
+    try:
+        if args.command == "render":
+            if len(args.new) > 1:
+                p.error("render takes at most one results file")
+            blocks = render_all(load(args.new[0] if args.new else args.results))
+            print("\n\n".join(f"<!-- {n} -->\n{b}" for n, b in blocks.items()))
+            return 0
+        if args.command == "check" and args.new:
+            p.error("check takes no results files: it reads --results")
+        results = load(args.results)
+        for path in args.new:
+            results = merge(results, load(path))
+        blocks = render_all(results)
+        changed = []
+        for path, names in documents(args):
+            with open(path) as f:
+                text = f.read()
+            new_text = replace_blocks(text, {n: blocks[n] for n in names}, path)
+            if new_text != text:
+                changed.append(path)
+                if args.command == "update":
+                    write_atomically(path, new_text)
+        if args.command == "update":
+            if args.new:
+                write_atomically(args.results, json.dumps(results, indent=1, sort_keys=True) + "\n")
+            print(f"perf_tables: {len(changed)} file(s) rewritten" + (f": {', '.join(changed)}" if changed else ""))
+            return 0
+        if changed:
+            print(f"perf_tables: {', '.join(changed)} disagree(s) with {args.results}: "
+                  "run `python3 tests/gpu/perf_tables.py update`", file=sys.stderr)
+            return 1
+        print(f"perf_tables: docs agree with {args.results}")
+        return 0
+    except ResultsError as e:
+        print(f"perf_tables: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

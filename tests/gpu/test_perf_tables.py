@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Unit tests of the benchmark suite's renderer (perf_tables.py) on
+fixtures/perf-results-sample.json, and of the suite's own parsing and
+process handling (bench_suite.py) that need neither a GPU nor PyTorch."""
+import contextlib
+import copy
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_suite  # noqa: E402
+import perf_tables  # noqa: E402
+
+FIXTURE = os.path.join(HERE, "fixtures", "perf-results-sample.json")
+
+
+def sample():
+    with open(FIXTURE) as f:
+        return json.load(f)
+
+
+def rows_of(markdown, first_cell):
+    """The cells of the table rows whose first cell is first_cell."""
+    found = []
+    for line in markdown.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_cell:
+            found.append(cells)
+    return found
+
+
+class RenderTest(unittest.TestCase):
+    def test_empty_results_say_not_measured_in_every_block(self):
+        blocks = perf_tables.render_all(perf_tables.empty_results())
+        self.assertEqual(set(blocks), set(perf_tables.PERF_BLOCKS + perf_tables.README_BLOCKS))
+        for name, text in blocks.items():
+            self.assertIn("Not measured yet", text, name)
+            self.assertNotIn("|", text, name)  # no table without figures
+
+    def test_epoch_ratios_divide_by_each_torch_configuration(self):
+        text = perf_tables.render_epoch(sample())
+        batch64 = text.split("### Batch 256")[0]
+        self.assertEqual(rows_of(batch64, "v4"), [["v4", "bf16", "0.500", "100,000", "0.50x", "2.00x"]])
+        # max-autotune timed out: a row that says so, and no ratio column for it
+        self.assertIn("| PyTorch max-autotune bf16 | bf16 | not measured: timed out after 270 s |", batch64)
+        self.assertNotIn("÷ max-autotune", batch64)
+
+    def test_cpu_is_scaled_to_an_epoch_and_labelled_extrapolated(self):
+        text = perf_tables.render_epoch(sample())
+        # 2.56 s for 128 images -> 1,000 s for 50,000
+        self.assertEqual(rows_of(text, "cpu¹")[0][:4], ["cpu¹", "fp32", "1000", "50"])
+        self.assertIn("¹ extrapolated from 128 images", text)
+
+    def test_backends_not_measured_give_their_reason(self):
+        text = perf_tables.render_epoch(sample())
+        self.assertIn("not measured: timed out after 300 s", rows_of(text, "naive")[0])
+        self.assertIn("not measured: unavailable: no driver", rows_of(text, "winograd")[0])
+        self.assertIn("Not measured yet", text.split("### Batch 256")[1])
+
+    def test_extraction_scaled_to_60000_images(self):
+        text = perf_tables.render_extract(sample())
+        self.assertEqual(rows_of(text, "v4"), [["v4", "0.250", "240,000", "4", "pinned"]])
+        self.assertEqual(rows_of(text, "cpu¹")[0][1], "150")  # 1.28 s for 512 images
+
+    def test_pipeline_and_svm_tables(self):
+        results = sample()
+        pipeline = perf_tables.render_pipeline(results)
+        self.assertEqual(rows_of(pipeline, "`cae pipeline`"),
+                         [["`cae pipeline`", "v4", "10.0", "2.00", "9.00", "22.8", "5.32", "68.63%", "68.10%"]])
+        self.assertIn("not measured: exit 1: out of memory", pipeline)
+        svm = perf_tables.render_svm(results)
+        self.assertEqual(rows_of(svm, "`cae pipeline`")[0][1:4],
+                         ["7.50", "1.50", "C 5, gamma 0.000123: the options given"])
+
+    def test_quick_mode_is_stated(self):
+        results = sample()
+        results["parts"]["pipeline"].update(mode="quick", added_options="--samples 10000")
+        self.assertIn("quick mode", perf_tables.render_pipeline(results))
+        self.assertIn("`--samples 10000` added", perf_tables.render_pipeline(results))
+        self.assertIn("`--samples 10000` added", perf_tables.render_expect(results))
+
+    def test_conformance_worst_ratio_per_op_and_backend(self):
+        text = perf_tables.render_conformance(sample())
+        self.assertEqual(rows_of(text, "`conv2d_forward`"), [["`conv2d_forward`", "3.1e-01", "9.3e-02"]])
+        self.assertEqual(rows_of(text, "`relu_forward`"), [["`relu_forward`", "0.0e+00", "-"]])
+        self.assertEqual(rows_of(text, "seeds passed"), [["seeds passed", "30 of 30", "29 of 30"]])
+        self.assertIn("naive (unavailable: no driver)", text)
+
+    def test_flops_share_of_the_declared_precisions_peak(self):
+        text = perf_tables.render_flops(sample())
+        # 1.0334 GFLOP x 50,000 / 0.5 s = 103.3 TFLOP/s, of H100 SXM's 989.4 bf16
+        self.assertEqual(rows_of(text, "v4"), [["v4", "bf16", "103.34", "10.4% of 989.4",
+                                                "400.0 (conv2d_forward, encoder.conv2)"]])
+        self.assertEqual(rows_of(text, "cpu")[0][3], "-")
+
+    def test_flop_count_of_the_model(self):
+        # forward: conv1 14.2 + conv2 151.0 + conv3 18.9 + conv4 151.0 + conv5 14.2 MFLOP
+        self.assertEqual(perf_tables.FORWARD_FLOP, 349175808)
+        self.assertEqual(perf_tables.TRAIN_FLOP_PER_IMAGE, 3 * 349175808 - 14155776)
+
+    def test_peaks_by_gpu_name(self):
+        self.assertEqual(perf_tables.peak_for("NVIDIA H100 PCIe", "bf16"), 756.0)
+        self.assertEqual(perf_tables.peak_for("NVIDIA H100 80GB HBM3", "tf32"), 494.7)
+        self.assertEqual(perf_tables.peak_for("NVIDIA H200", "fp32"), 66.9)
+        self.assertIsNone(perf_tables.peak_for("NVIDIA A100-SXM4-80GB", "bf16"))
+
+    def test_machine_table_once_per_distinct_machine(self):
+        text = perf_tables.render_machine(sample())
+        self.assertEqual(rows_of(text, "GPU"), [["GPU", "NVIDIA H100 80GB HBM3", "NVIDIA H200"]])
+        self.assertIn("conformance (2026-01-02 03:30 UTC, full)", rows_of(text, "parts measured")[0][2])
+
+    def test_ddp_skipped_with_reason(self):
+        self.assertEqual(perf_tables.render_ddp(sample()), "Not measured: needs 2 GPUs; nvidia-smi lists 1.")
+        results = sample()
+        results["parts"]["ddp"] = {"status": "measured", "mode": "full", "date": "d", "runs": [
+            {"who": "cae", "status": "measured", "backend": "v4", "global_batch": 256, "images": 50000,
+             "single_s": 1.0, "parallel_s": 0.6, "speedup": 1.0 / 0.6, "exchange_ms": 0.1},
+            {"who": "torch", "status": "failed", "global_batch": 256, "reason": "exit 1"}]}
+        text = perf_tables.render_ddp(results)
+        self.assertEqual(rows_of(text, "cae"), [["cae", "v4", "256", "1.00", "0.600", "1.67x"]])
+        self.assertIn("not measured: exit 1", rows_of(text, "PyTorch DDP")[0])
+
+    def test_readme_sentence(self):
+        text = perf_tables.render_expect(sample())
+        self.assertIn("`cae pipeline` takes 22.8 s", text)
+        self.assertIn("5.32 GiB", text)
+        self.assertIn("v4 0.500 s", text)
+        self.assertNotIn("cpu 1000", text)  # the cpu backend gets its own scale
+        self.assertIn("about 20.0 s per 1,000 images on 16 cores", text)
+
+
+class ReadmeCommandsTest(unittest.TestCase):
+    def test_the_suite_runs_the_readmes_pipeline_commands_as_written(self):
+        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "README.md")) as f:
+            readme = f.read()
+        for name, options in bench_suite.PIPELINES:
+            command = " ".join(["cae pipeline"] + options)
+            self.assertIn(f"`{command}`" if options else "cae pipeline --out run", readme, name)
+
+
+class FilesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.results = os.path.join(self.dir, "results.json")
+        self.perf = os.path.join(self.dir, "PERF.md")
+        self.readme = os.path.join(self.dir, "README.md")
+        with open(self.results, "w") as f:
+            json.dump(perf_tables.empty_results(), f)
+        with open(self.perf, "w") as f:
+            f.write("# Perf\n\nhand-written\n\n" + "".join(
+                f"<!-- generated:{n} -->\nstale {n}\n<!-- end:{n} -->\n\nbetween\n\n" for n in perf_tables.PERF_BLOCKS))
+        with open(self.readme, "w") as f:
+            f.write("intro\n<!-- generated:expect -->\nabout 33 s\n<!-- end:expect -->\noutro\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def cli(self, *args):
+        return perf_tables.main(list(args) + ["--results", self.results, "--perf", self.perf,
+                                              "--readme", self.readme])
+
+    def test_check_fails_until_update_then_passes(self):
+        self.assertEqual(self.cli("check"), 1)
+        self.assertEqual(self.cli("update"), 0)
+        self.assertEqual(self.cli("check"), 0)
+        with open(self.readme) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("intro\n<!-- generated:expect -->\nNot measured yet"))
+        self.assertTrue(text.endswith("<!-- end:expect -->\noutro\n"))
+        with open(self.perf) as f:
+            perf = f.read()
+        self.assertEqual(perf.count("between"), len(perf_tables.PERF_BLOCKS))  # hand-written text kept
+        self.assertNotIn("stale", perf)
+
+    def test_update_merges_new_parts_and_check_sees_a_hand_edit(self):
+        self.assertEqual(self.cli("update", FIXTURE), 0)
+        with open(self.results) as f:
+            self.assertEqual(set(json.load(f)["parts"]), set(sample()["parts"]))
+        self.assertEqual(self.cli("check"), 0)
+        with open(self.readme) as f:
+            text = f.read()
+        with open(self.readme, "w") as f:
+            f.write(text.replace("22.8 s", "13 s"))
+        self.assertEqual(self.cli("check"), 1)
+
+    def test_merge_replaces_only_the_new_parts(self):
+        base = sample()
+        new = perf_tables.empty_results()
+        new["parts"]["conformance"] = {"status": "skipped", "reason": "x"}
+        merged = perf_tables.merge(base, new)
+        self.assertEqual(merged["parts"]["conformance"], {"status": "skipped", "reason": "x"})
+        self.assertEqual(merged["parts"]["epoch-64"], base["parts"]["epoch-64"])
+
+    def test_missing_or_doubled_marker_is_an_error(self):
+        with open(self.readme, "w") as f:
+            f.write("no markers\n")
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(self.cli("update"), 1)
+        self.assertIn("0 `<!-- generated:expect -->`", err.getvalue())
+        with self.assertRaises(perf_tables.ResultsError):
+            perf_tables.replace_blocks("<!-- generated:x -->\na\n<!-- end:x -->\n" * 2, {"x": "b"}, "f")
+
+    def test_wrong_format_is_an_error(self):
+        with open(self.results, "w") as f:
+            json.dump({"format": "other"}, f)
+        self.assertEqual(self.cli("check"), 1)
+        bad = copy.deepcopy(perf_tables.empty_results())
+        bad["version"] = 99
+        with self.assertRaises(perf_tables.ResultsError):
+            perf_tables.validate(bad, "x")
+
+
+class SuiteTest(unittest.TestCase):
+    def test_parse_backends(self):
+        text = ("cpu      1.0.0    ABI 1.3  available: AMD EPYC, 23.5 GiB, fp32, deterministic\n"
+                "         /x/libcae-backend-cpu.so\n"
+                "v4       0.1.0    ABI 1.3  unavailable: no NVIDIA driver found\n")
+        self.assertEqual(bench_suite.parse_backends(text), {"cpu": None, "v4": "no NVIDIA driver found"})
+        self.assertEqual(bench_suite.ordered_backends({"zz": None, "v4": None, "cpu": None}, None),
+                         ["cpu", "v4", "zz"])
+
+    def test_parse_nvidia_smi_and_toolkit(self):
+        gpus = bench_suite.parse_nvidia_smi_gpus("NVIDIA H100 80GB HBM3, 81559, 580.95.05\n"
+                                                 "NVIDIA H100 80GB HBM3, 81559, 580.95.05\n")
+        self.assertEqual(len(gpus), 2)
+        self.assertEqual(gpus[0], {"name": "NVIDIA H100 80GB HBM3", "memory_mib": 81559, "driver": "580.95.05"})
+        self.assertEqual(bench_suite.parse_nvidia_smi_gpus(None), [])
+        cache = "FIND_PACKAGE_MESSAGE_DETAILS_CUDAToolkit:INTERNAL=[/usr/local/cuda/include][v13.0.88()]\n"
+        self.assertEqual(bench_suite.parse_cuda_toolkit(cache), "13.0.88")
+        self.assertIsNone(bench_suite.parse_cuda_toolkit("nothing"))
+
+    def test_sweep_record(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"backend": "v4", "seeds": [{"verdict": "passed"}, {"verdict": "failed"}],
+                       "worst": [{"op": "conv2d_forward", "ratio": 0.5, "seed": 2, "check": "c"}]}, f)
+        try:
+            r = bench_suite.sweep_record(f.name, 1)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(r, {"status": "measured", "seeds_run": 2, "passed": 1, "failed": 1,
+                             "worst": {"conv2d_forward": {"ratio": 0.5, "seed": 2}}})
+
+    def test_run_step_times_out_and_measures_peak_memory(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "a.log")
+            step = bench_suite.run_step([sys.executable, "-c", "import time; time.sleep(30)"], 0.5, log)
+            self.assertTrue(step.timed_out)
+            self.assertLess(step.wall_s, 10)
+            self.assertEqual(step.failure(), "timed out after 0 s")
+            step = bench_suite.run_step(
+                [sys.executable, "-c", "b = bytearray(200 << 20); print('done')"], 60, log)
+            self.assertIsNone(step.failure())
+            self.assertGreater(step.peak_rss_bytes, 200 << 20)
+            self.assertIn("done", step.log)
+            step = bench_suite.run_step([sys.executable, "-c", "raise SystemExit('bad thing')"], 60, log)
+            self.assertEqual(step.failure(), "exit 1: bad thing")
+            self.assertTrue(bench_suite.run_step(["true"], 0, log).timed_out)  # no budget left
+
+    def test_budget_never_exceeds_what_is_left(self):
+        budget = bench_suite.Budget(100, reserve=10)
+        self.assertLessEqual(budget.limit(1000), 90)
+        self.assertEqual(budget.limit(5), 5)
+        self.assertEqual(bench_suite.Budget(5, reserve=10).limit(60), 0)
+
+    def test_bad_command_lines(self):
+        for argv in (["b"], ["b", "--out", "o", "--budget", "nan"], ["b", "--out", "o", "--budget", "-1"],
+                     ["b", "--out", "o", "--part", "nope"], ["b", "--out", "o", "--backends", "v4,,v3"],
+                     ["b", "--out", "o", "--backends", "v4,v4"], ["b", "--out", "o", "--data", "/nonexistent"]):
+            with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()):
+                bench_suite.parse_args(argv)
+            self.assertEqual(e.exception.code, 2, argv)
+        args = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--part", "ddp", "--part", "epoch-64"])
+        self.assertEqual(args.parts, ["epoch-64", "ddp"])
+
+
+if __name__ == "__main__":
+    unittest.main()
