@@ -163,16 +163,19 @@ def parse_cuda_toolkit(cache_text):
 
 
 def source_commit(build, given):
+    """--commit, else the commit a carried build was made from (written by
+    tests/gpu/prepare-carry.sh: a copied tree's git history may be stale),
+    else the source tree's own."""
     if given:
         return given
-    out = command_output(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"])
-    if out and out.strip():
-        return out.strip()
-    recorded = os.path.join(build, "source-commit")  # written by tests/gpu/prepare-carry.sh
+    recorded = os.path.join(build, "source-commit")
     if os.path.exists(recorded):
         with open(recorded) as f:
-            return f.read().strip() or "unknown"
-    return "unknown"
+            text = f.read().strip()
+        if text:
+            return text
+    out = command_output(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"])
+    return out.strip() if out and out.strip() else "unknown"
 
 
 def cpu_model():
@@ -255,8 +258,11 @@ class Suite:
         self.cae = os.path.join(self.build, "bin", "cae")
         self.conformance = os.path.join(self.build, "bin", "cae-conformance")
         self.out = os.path.abspath(args.out)
-        self.logs = os.path.join(self.out, "logs")
+        self.work = os.path.abspath(args.work or args.out)
+        self.logs = os.path.join(self.work, "logs")
+        self.raw = os.path.join(self.work, "raw")
         os.makedirs(self.logs, exist_ok=True)
+        os.makedirs(self.raw, exist_ok=True)
         self.budget = Budget(args.budget)
         self.torch = torch_versions(args.python)
         self.machine = machine_record(self.build, args, self.torch)
@@ -290,7 +296,7 @@ class Suite:
         images = self.s["cpu_batches"] * batch if cpu else self.s["images"]
         extract = 0 if batch != 64 else (self.s["cpu_extract_images"] if cpu else self.s["extract_images"])
         repeats = self.s["cpu_repeats"] if cpu else self.s["repeats"]
-        json_path = os.path.join(self.out, "raw", f"bench-{backend}-{batch}.json")
+        json_path = os.path.join(self.raw, f"bench-{backend}-{batch}.json")
         cmd = [self.cae, "bench", "--backend", backend, "--batch", str(batch), "--images",
                str(images), "--extract-images", str(extract), "--repeats", str(repeats),
                "--json", json_path]
@@ -313,7 +319,7 @@ class Suite:
             return {"config": config, "batch": batch, "status": "skipped",
                     "reason": f"PyTorch is not importable by {self.args.python}"}
         images = self.s["torch_images"]
-        json_path = os.path.join(self.out, "raw", f"torch-{config}-{batch}.json")
+        json_path = os.path.join(self.raw, f"torch-{config}-{batch}.json")
         cmd = [self.args.python, os.path.join(HERE, "torch_reference.py"), "--configs", config,
                "--batch", str(batch), "--images", str(images), "--repeats",
                str(self.s["torch_repeats"]), "--json", json_path]
@@ -351,14 +357,14 @@ class Suite:
             return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
         runs = []
         for name, options in PIPELINES:
-            run_dir = os.path.join(self.out, "raw", f"pipeline-{name}")
+            run_dir = os.path.join(self.raw, f"pipeline-{name}")
             extra = self.s["pipeline_args"]
             readme_command = " ".join(["cae", "pipeline"] + options)
             cmd = [self.cae, "pipeline", "--data", self.args.data] + extra + options + ["--out", run_dir]
             self.say(f"pipeline {name}: {readme_command}")
             step = run_step(cmd, self.budget.limit(self.s["pipeline_limit"]), self.log(f"pipeline-{name}"))
             record = {"name": name, "readme_command": readme_command,
-                      "command": "cae " + " ".join(cmd[1:]).replace(self.out + "/", "")}
+                      "command": "cae " + " ".join(cmd[1:]).replace(self.raw + "/", "")}
             if step.failure():
                 runs.append(dict(record, status="failed", reason=step.failure()))
                 continue
@@ -389,7 +395,7 @@ class Suite:
             if backend not in available:
                 records.append({"backend": backend, "status": "skipped", "reason": self.found[backend]})
                 continue
-            json_path = os.path.join(self.out, "raw", f"sweep-{backend}.json")
+            json_path = os.path.join(self.raw, f"sweep-{backend}.json")
             cmd = [self.conformance, "--backend", backend, "--seed", "1", "--sweep", str(seeds),
                    "--jobs", str(jobs), "--json", json_path] + (["--quick"] if self.s["sweep_quick_shapes"] else [])
             log = open(self.log(f"sweep-{backend}"), "w")
@@ -428,7 +434,7 @@ class Suite:
                     "reason": f"needs 2 GPUs; nvidia-smi lists {self.machine['gpus'] or 0}"}
         runs = []
         for batch in self.s["ddp_batches"]:
-            json_path = os.path.join(self.out, "raw", f"ddp-cae-{batch}.json")
+            json_path = os.path.join(self.raw, f"ddp-cae-{batch}.json")
             cmd = [self.cae, "bench", "--devices", "0,1", "--batch", str(batch), "--images",
                    str(self.s["images"]), "--json", json_path]
             self.say(f"two GPUs: cae bench --devices 0,1 --batch {batch}")
@@ -449,7 +455,7 @@ class Suite:
         if not self.torch:
             return {"who": "torch", "global_batch": batch, "status": "skipped",
                     "reason": f"PyTorch is not importable by {self.args.python}"}
-        json_path = os.path.join(self.out, "raw", f"ddp-torch-{batch}.json")
+        json_path = os.path.join(self.raw, f"ddp-torch-{batch}.json")
         cmd = [self.args.python, os.path.join(HERE, "torch_ddp_reference.py"), "--global-batch",
                str(batch), "--images", str(self.s["images"]), "--repeats",
                str(self.s["torch_repeats"]), "--json", json_path]
@@ -464,7 +470,6 @@ class Suite:
                 "speedup": d["single_s"] / d["parallel_s"]}
 
     def run(self, parts):
-        os.makedirs(os.path.join(self.out, "raw"), exist_ok=True)
         results = perf_tables.empty_results()
         for part in parts:
             self.say(f"part {part} ({self.budget.limit(1e9):.0f} s of budget left)")
@@ -521,6 +526,8 @@ def parse_args(argv):
                                             "of docs/PERF.md.")
     p.add_argument("build", help="a cae build folder (CUDA on for the GPU backends)")
     p.add_argument("--out", required=True, help="folder for perf-results.json, perf-tables.md, logs/")
+    p.add_argument("--work", help="folder for logs/ and raw/ (every step's output and the JSON "
+                                  "of every command; default: --out)")
     p.add_argument("--quick", action="store_true",
                    help="fewer images, seeds and configurations: every part in under 10 minutes")
     p.add_argument("--smoke", action="store_true",

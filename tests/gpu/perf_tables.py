@@ -105,6 +105,13 @@ def table(header, rows):
     return "\n".join(lines)
 
 
+def unmeasured_row(first, record, width, at=1):
+    """A table row for a record that was not measured: its reason in cell `at`."""
+    row = [first] + [""] * (width - 1)
+    row[at] = f"not measured: {record.get('reason', '')}"
+    return row
+
+
 def measured(records):
     return [r for r in records if r.get("status") == "measured"]
 
@@ -179,7 +186,7 @@ def epoch_batch(results, batch, p):
     rows, notes = [], []
     for r in p["cae"]:
         if r.get("status") != "measured":
-            rows.append([r["backend"], "", f"not measured: {r.get('reason', '')}", ""] + [""] * len(torch_ok))
+            rows.append(unmeasured_row(r["backend"], r, len(header), at=2))
             continue
         seconds = per_epoch(r)
         name = r["backend"]
@@ -196,7 +203,7 @@ def epoch_batch(results, batch, p):
     for t in torch:
         label = TORCH_NAMES[t["config"]]
         if t.get("status") != "measured":
-            rows.append([label, "bf16", f"not measured: {t.get('reason', '')}", ""] + [""] * len(torch_ok))
+            rows.append(unmeasured_row(label, t, len(header), at=2))
             continue
         seconds = per_epoch(t)
         name = label + ("²" if t["images"] != EPOCH_IMAGES else "")
@@ -207,10 +214,8 @@ def epoch_batch(results, batch, p):
         rows.append([name, "bf16", fmt_s(seconds), fmt_count(EPOCH_IMAGES / seconds)]
                     + [fmt_ratio(seconds / per_epoch(o)) for o in torch_ok])
     out.append(table(header, rows))
-    if not torch_ok:
-        out.append("PyTorch: " + "; ".join(
-            f"{TORCH_NAMES[t['config']]}: {t.get('reason', 'not measured')}" for t in torch) + "."
-                   if torch else "PyTorch: not measured.")
+    if not torch:
+        out.append("PyTorch: not measured.")
     if torch_ok:
         notes.insert(0, "Each ÷ column is the row's epoch time divided by that PyTorch "
                         "configuration's: below 1.00x the row is faster")
@@ -233,7 +238,7 @@ def render_extract(results):
     rows, notes = [], []
     for r in p["cae"]:
         if r.get("status") != "measured":
-            rows.append([r["backend"], f"not measured: {r.get('reason', '')}", "", "", ""])
+            rows.append(unmeasured_row(r["backend"], r, 5))
             continue
         if not r.get("extract_images"):
             continue
@@ -267,7 +272,7 @@ def render_svm(results):
     rows = []
     for r in runs:
         if r.get("status") != "measured":
-            rows.append([f"`{r['readme_command']}`", f"not measured: {r.get('reason', '')}", "", "", ""])
+            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, 5))
             continue
         svm = r.get("svm", {})
         rows.append([f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
@@ -298,7 +303,7 @@ def render_pipeline(results):
     rows = []
     for r in runs:
         if r.get("status") != "measured":
-            rows.append([f"`{r['readme_command']}`", "", f"not measured: {r.get('reason', '')}"] + [""] * 6)
+            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, 9, at=2))
             continue
         st = r["stages"]
         rows.append([f"`{r['readme_command']}`", r["backend"], fmt_s(st.get("train", 0.0)),
@@ -322,7 +327,7 @@ def render_ddp(results):
     for r in p["runs"]:
         who = "cae" if r["who"] == "cae" else "PyTorch DDP"
         if r.get("status") != "measured":
-            rows.append([who, "", str(r.get("global_batch", "")), f"not measured: {r.get('reason', '')}", "", ""])
+            rows.append(unmeasured_row(who, r, 6, at=3))
             continue
         what = r.get("backend") if r["who"] == "cae" else r.get("config")
         rows.append([who, what, str(r["global_batch"]), fmt_s(r["single_s"] * EPOCH_IMAGES / r["images"]),
@@ -427,10 +432,10 @@ def render_machine(results):
 def render_expect(results):
     sentences = []
     p, runs = pipeline_runs(results)
-    machine = None
+    machine, date = None, "?"
     ok = measured(runs)
     if ok:
-        machine = p["machine"]
+        machine, date = p["machine"], p["date"]
         parts = []
         for r in ok:
             text = (f"`{r['readme_command']}` takes {fmt_s(r['wall_s'])} s "
@@ -444,7 +449,8 @@ def render_expect(results):
         e = part(results, f"epoch-{batch}")
         if not e:
             continue
-        machine = machine or e["machine"]
+        if machine is None:
+            machine, date = e["machine"], e["date"]
         cells = [f"{r['backend']} {fmt_s(per_epoch(r))} s" for r in measured(e["cae"]) if r["backend"] != "cpu"]
         torch = measured(torch_records(results, batch))
         if torch:
@@ -460,7 +466,7 @@ def render_expect(results):
     if not sentences:
         return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh` (below, and "
                 "docs/PERF.md) produces these figures on a GPU machine.")
-    lead = (f"Measured on one {machine.get('gpu') or 'machine without a GPU'} at commit "
+    lead = (f"Measured on one {machine.get('gpu') or 'machine without a GPU'} on {date[:10]} at commit "
             f"{machine.get('commit', '?')}; docs/PERF.md has every table and how it was measured.")
     return " ".join([lead] + sentences)
 
