@@ -2,6 +2,7 @@
 // the report.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "backend_session.hpp"
 #include "commands.hpp"
@@ -10,6 +11,7 @@
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
+#include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
 
 namespace cae::cli {
@@ -23,14 +25,23 @@ int run_evaluate(const po::variables_map& vm) {
   const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   const std::string svm_path = vm["svm"].as<std::string>();
-  svm::OvoModel svm_model = svm::load_model(svm_path);
+  // `cae svm` writes either classifier; the file says which.
+  std::optional<svm::LinearModel> linear;
+  svm::OvoModel svm_model;
+  if (svm::is_linear_model_file(svm_path)) {
+    linear = svm::load_linear_model(svm_path);
+  } else {
+    svm_model = svm::load_model(svm_path);
+  }
+  const int64_t model_dim = linear ? linear->dim : svm_model.dim;
+  const std::vector<int32_t>& model_classes = linear ? linear->classes : svm_model.classes;
   // A model of other features or classes would only fail after encoding.
-  if (svm_model.dim != recipe.dim()) {
-    throw std::runtime_error(svm_path + " classifies " + std::to_string(svm_model.dim) +
+  if (model_dim != recipe.dim()) {
+    throw std::runtime_error(svm_path + " classifies " + std::to_string(model_dim) +
                              "-d features; --features " + recipe.name + " gives " +
                              std::to_string(recipe.dim()));
   }
-  for (int32_t label : svm_model.classes) {
+  for (int32_t label : model_classes) {
     if (label < 0 || label >= 10) {
       throw std::runtime_error(svm_path + " has class " + std::to_string(label) +
                                ", not a CIFAR-10 class 0..9");
@@ -55,8 +66,14 @@ int run_evaluate(const po::variables_map& vm) {
                      {"test images", std::to_string(test.rows)}};
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
-  EvaluationOutcome outcome = evaluate_and_report(*session.context, model, svm_model, data, test,
-                                                  checkpoint.state, report, out);
+  if (linear) report.settings.push_back({"classifier", "linear"});
+  EvaluationOutcome outcome =
+      linear ? evaluate_and_report(
+                   *session.context, model,
+                   [&](const svm::FeatureSet& rows) { return svm::predict_linear(*linear, rows); },
+                   "linear predict", data, test, checkpoint.state, report, out)
+             : evaluate_and_report(*session.context, model, svm_model, data, test,
+                                   checkpoint.state, report, out);
   std::printf("test accuracy: %.2f%%\nreport: %s\n", 100.0 * outcome.accuracy, outcome.report_path.c_str());
   return 0;
 }
@@ -74,7 +91,7 @@ Command evaluate_command() {
             add_features_option(options);
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
-                ("svm", po::value<std::string>()->required()->value_name("MODEL"), "model from `cae svm`")
+                ("svm", po::value<std::string>()->required()->value_name("MODEL"), "classifier from `cae svm` (kernel SVM or --classifier linear: the file says which)")
                 ("out", po::value<std::string>()->required()->value_name("DIR"), "report folder");
           },
           run_evaluate};

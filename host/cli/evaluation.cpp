@@ -65,16 +65,28 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
                                       const std::vector<Context*>& predict_contexts) {
+  const std::vector<Context*> contexts =
+      predict_contexts.empty() ? std::vector<Context*>{&context} : predict_contexts;
+  return evaluate_and_report(
+      context, model,
+      [&](const svm::FeatureSet& rows) { return svm::predict(contexts, svm_model, rows).labels; },
+      "svm predict", data, test_features, training, std::move(report), out_dir);
+}
+
+EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
+                                      const Classify& classify, const std::string& stage_name,
+                                      const CifarData& data,
+                                      const svm::FeatureSet& test_features,
+                                      const nn::TrainingState& training, ReportData report,
+                                      const std::string& out_dir) {
   ensure_directory(out_dir);
   Stopwatch stage;
-  svm::Prediction prediction = svm::predict(
-      predict_contexts.empty() ? std::vector<Context*>{&context} : predict_contexts, svm_model,
-      test_features);
-  report.stage_timings.emplace_back("svm predict", stage.seconds());
+  const std::vector<int32_t> labels = classify(test_features);
+  report.stage_timings.emplace_back(stage_name, stage.seconds());
 
   stage.restart();
   std::vector<int> truth(test_features.labels.begin(), test_features.labels.end());
-  std::vector<int> predicted(prediction.labels.begin(), prediction.labels.end());
+  std::vector<int> predicted(labels.begin(), labels.end());
   const int classes = int(data.class_names.size());
   ConfusionMatrix confusion = ConfusionMatrix::from_labels(truth, predicted, classes);
   write_confusion_csv(out_dir + "/confusion.csv", confusion, data.class_names);

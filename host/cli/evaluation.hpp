@@ -2,6 +2,7 @@
 // the test set, then write the metrics, pictures and report.html.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,15 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
                                       const std::vector<Context*>& predict_contexts = {});
+
+// The same with any classifier: `classify` labels the test rows (e.g. the
+// linear classifier, svm/linear_model.hpp); its time is the stage `stage`.
+using Classify = std::function<std::vector<int32_t>(const svm::FeatureSet& rows)>;
+EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
+                                      const Classify& classify, const std::string& stage,
+                                      const CifarData& data,
+                                      const svm::FeatureSet& test_features,
+                                      const nn::TrainingState& training, ReportData report,
+                                      const std::string& out_dir);
 
 }  // namespace cae::cli

@@ -4,18 +4,22 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <map>
 
 #include "backend_session.hpp"
+#include "classifier_options.hpp"
 #include "commands.hpp"
 #include "data/cifar_dataset.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "device_list.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
+#include "linear_selection.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
+#include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
 #include "svm/solver_kind.hpp"
 #include "svm_options.hpp"
@@ -49,12 +53,47 @@ std::string find_or_make_data(const po::variables_map& vm, const std::string& ou
   return dir;
 }
 
+// The report's title, device and the settings of the stages before the classifier.
+ReportData pipeline_report(const BackendSession& session, const CifarData& data,
+                           const std::string& data_dir, bool synthetic,
+                           const nn::TrainOptions& train_options, const nn::FeatureRecipe& recipe) {
+  ReportData report;
+  report.title = "cae pipeline";
+  report.backend = session.backend->name;
+  report.device = session.device.name;
+  report.settings = {{"data", data_dir + (synthetic ? " (synthetic)" : "")},
+                     {"train images", std::to_string(data.train.size())},
+                     {"test images", std::to_string(data.test.size())},
+                     {"recipe", train_options.recipe},
+                     {"optimizer", train_options.optimizer.kind},
+                     {"learning rate", std::to_string(train_options.optimizer.learning_rate)},
+                     {"epochs", std::to_string(train_options.epochs)},
+                     {"batch", std::to_string(train_options.batch_size)},
+                     {"seed", std::to_string(train_options.seed)},
+                     {"augment", augmentation_name(train_options.augment)},
+                     {"input noise", std::to_string(train_options.input_noise)},
+                     {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
+                     feature_setting(recipe)};
+  return report;
+}
+
+int finish(const EvaluationOutcome& outcome, const BackendSession& session, bool synthetic,
+           const std::string& data_dir) {
+  std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
+  std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
+              session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),
+              outcome.report_path.c_str());
+  return 0;
+}
+
 int run_pipeline(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
+  const ClassifierKind classifier = classifier_from(vm);
+  const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const OutputLock lock = claim_output_directory(out);
   BackendSession session = select_backend_session(vm);
@@ -66,6 +105,14 @@ int run_pipeline(const po::variables_map& vm) {
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   CifarData data = load_cifar(data_dir, size_t(samples));
   require_available(samples, data.train.size(), "--samples", data_dir, "training images");
+  if (classifier == ClassifierKind::Svm) {
+    // Before hours of training: the features are still to come.
+    const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
+    require_kernel_svm_fits(
+        class_rows_after_split(labels, validation_rows(validation.rows, int64_t(labels.size()))),
+        recipe.dim(), svm_options,
+        uint64_t(data.train.size() + data.test.size()) * uint64_t(recipe.dim()) * sizeof(float));
+  }
   start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size()
@@ -98,6 +145,47 @@ int run_pipeline(const po::variables_map& vm) {
   write_features_json(out + "/features.json", recipe, train_options.checkpoint_path);
   timings.emplace_back("extract features", stage.seconds());
 
+  if (classifier == ClassifierKind::Linear) {
+    stage.restart();
+    const SelectedLinear selected =
+        select_and_train_linear(train_features, linear_options, validation, std::cout);
+    const std::string model_path = out + "/linear.model";
+    std::map<std::string, std::string> provenance{
+        {"features", out + "/features.json"},
+        {"checkpoint", train_options.checkpoint_path},
+        {"validation_rows", std::to_string(selected.validation_rows)},
+        {"validation_seed", std::to_string(validation.seed)}};
+    svm::save_linear_model(selected.model, model_path, provenance);
+    timings.emplace_back("linear train", stage.seconds());
+    ReportData report =
+        pipeline_report(session, data, data_dir, synthetic, train_options, recipe);
+    report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
+    report.settings.push_back({"linear C", std::to_string(selected.C)});
+    report.settings.push_back({"linear iterations", std::to_string(selected.model.iterations) +
+                                                        (selected.model.converged ? " (converged)"
+                                                                                  : " (limit)")});
+    report.settings.push_back({"C chosen by", selected.search.empty()
+                                                  ? "the options given"
+                                                  : "search on the validation split"});
+    report.settings.push_back({"standardize", linear_options.standardize ? "yes" : "no"});
+    report.settings.push_back({"validation rows", std::to_string(selected.validation_rows) +
+                                                      " (seed " + std::to_string(validation.seed) +
+                                                      ")"});
+    if (selected.validation_rows > 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2f%%", 100.0 * selected.validation_accuracy);
+      report.settings.push_back({"validation accuracy", text});
+    }
+    report.stage_timings = timings;
+    const EvaluationOutcome outcome = evaluate_and_report(
+        context, model,
+        [&](const svm::FeatureSet& rows) {
+          return svm::predict_linear(selected.model, rows, linear_options.threads);
+        },
+        "linear predict", data, test_features, trained.final_state.state, report, out);
+    return finish(outcome, session, synthetic, data_dir);
+  }
+
   stage.restart();
   auto progress = attach_svm_progress(svm_options);
   SelectedSvm selected =
@@ -117,30 +205,17 @@ int run_pipeline(const po::variables_map& vm) {
       std::launch::async, [&svm_model, &out] { svm::save_model(svm_model, out + "/svm.model"); });
   timings.emplace_back("svm train", stage.seconds());
 
-  ReportData report;
-  report.title = "cae pipeline";
-  report.backend = session.backend->name;
-  report.device = session.device.name;
-  report.settings = {{"data", data_dir + (synthetic ? " (synthetic)" : "")},
-                     {"train images", std::to_string(data.train.size())},
-                     {"test images", std::to_string(data.test.size())},
-                     {"recipe", train_options.recipe},
-                     {"optimizer", train_options.optimizer.kind},
-                     {"learning rate", std::to_string(train_options.optimizer.learning_rate)},
-                     {"epochs", std::to_string(train_options.epochs)},
-                     {"batch", std::to_string(train_options.batch_size)},
-                     {"seed", std::to_string(train_options.seed)},
-                     {"augment", augmentation_name(train_options.augment)},
-                     {"input noise", std::to_string(train_options.input_noise)},
-                     {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
-                     feature_setting(recipe),
-                     {"svm C", std::to_string(svm_options.C)},
-                     {"svm gamma", std::to_string(stats.gamma)},
-                     {"standardize", svm_options.standardize ? "yes" : "no"},
-                     {"svm chosen by", selected.search.empty() ? "the options given"
-                                                               : "search on the validation split"},
-                     {"validation rows", std::to_string(selected.validation_rows) + " (seed " +
-                                             std::to_string(validation.seed) + ")"}};
+  ReportData report =
+      pipeline_report(session, data, data_dir, synthetic, train_options, recipe);
+  report.settings.insert(
+      report.settings.end(),
+      {{"svm C", std::to_string(svm_options.C)},
+       {"svm gamma", std::to_string(stats.gamma)},
+       {"standardize", svm_options.standardize ? "yes" : "no"},
+       {"svm chosen by",
+        selected.search.empty() ? "the options given" : "search on the validation split"},
+       {"validation rows", std::to_string(selected.validation_rows) + " (seed " +
+                               std::to_string(validation.seed) + ")"}});
   for (auto& setting : svm_phase_settings(stats)) report.settings.push_back(std::move(setting));
   if (selected.validation_rows > 0) {
     char text[32];
@@ -152,11 +227,7 @@ int run_pipeline(const po::variables_map& vm) {
       evaluate_and_report(context, model, svm_model, data, test_features, trained.final_state.state,
                           report, out, session.contexts());
   model_saved.get();
-  std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
-  std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
-              session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),
-              outcome.report_path.c_str());
-  return 0;
+  return finish(outcome, session, synthetic, data_dir);
 }
 
 }  // namespace
@@ -175,6 +246,7 @@ Command pipeline_command() {
             add_training_options(options);
             add_features_option(options);
             add_svm_options(options);
+            add_classifier_options(options);
             add_validation_options(options, "auto");
           },
           run_pipeline};

@@ -2,14 +2,18 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 
 #include "backend_session.hpp"
+#include "classifier_options.hpp"
+#include "linear_selection.hpp"
 #include "commands.hpp"
 #include "io/npy.hpp"
 #include "option_checks.hpp"
 #include "svm/libsvm_export.hpp"
+#include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
 #include "svm/predictor.hpp"
 #include "svm/solver_kind.hpp"
@@ -55,9 +59,41 @@ void check_splits(const svm::FeatureSet& train, const std::optional<svm::Feature
   }
 }
 
+void print_test_accuracy(const std::vector<int32_t>& labels, const svm::FeatureSet& test) {
+  int64_t correct = 0;
+  for (int64_t i = 0; i < test.rows; ++i) correct += labels[size_t(i)] == test.labels[size_t(i)];
+  std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test.rows),
+              static_cast<long long>(correct), static_cast<long long>(test.rows));
+}
+
+// --classifier linear: no backend, no kernels; the model file records where
+// its features came from and how C was chosen.
+int run_linear(const svm::FeatureSet& train,
+               const std::optional<svm::FeatureSet>& test, const svm::LinearOptions& options,
+               const ValidationChoice& validation, const std::string& dir, const std::string& out) {
+  const SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
+  std::map<std::string, std::string> provenance{
+      {"features", dir},
+      {"chosen_by", selected.search.empty() ? "the options given" : "search on the validation split"},
+      {"validation_rows", std::to_string(selected.validation_rows)},
+      {"validation_seed", std::to_string(validation.seed)}};
+  if (selected.validation_rows > 0) {
+    provenance["validation_accuracy"] = std::to_string(selected.validation_accuracy);
+  }
+  svm::save_linear_model(selected.model, out, provenance);
+  std::cout << "model: " << out << "\n";
+  if (test && test->rows > 0) print_test_accuracy(svm::predict_linear(selected.model, *test, options.threads), *test);
+  return 0;
+}
+
 int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
+  const ClassifierKind classifier = classifier_from(vm);
+  const svm::LinearOptions linear = linear_options_from(vm, options);
+  if (classifier == ClassifierKind::Linear && vm.count("export-libsvm")) {
+    throw UsageError("--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
+  }
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
@@ -78,12 +114,21 @@ int run_svm(const po::variables_map& vm) {
     export_lock.emplace(
         claim_output_file(vm["export-libsvm"].as<std::string>(), "--export-libsvm"));
   }
-  BackendSession session = select_backend_session(vm);
+  // The backend is chosen (and a bad --backend refused) before the features are read.
+  std::optional<BackendSession> chosen;
+  if (classifier == ClassifierKind::Svm) chosen.emplace(select_backend_session(vm));
   svm::FeatureSet train = read_split(dir, "train");
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
   if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
   check_splits(train, test, dir);
+  if (classifier == ClassifierKind::Linear) {
+    return run_linear(train, test, linear, validation, dir, out);
+  }
+  require_kernel_svm_fits(
+      class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
+      train.dim, options, 0);
+  BackendSession& session = *chosen;
   start_backend_session(session, vm, std::cout);
   auto progress = attach_svm_progress(options);
   SelectedSvm selected =
@@ -110,13 +155,7 @@ int run_svm(const po::variables_map& vm) {
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
   }
   if (test && test->rows > 0) {
-    svm::Prediction prediction = svm::predict(session.contexts(), model, *test);
-    int64_t correct = 0;
-    for (int64_t i = 0; i < test->rows; ++i) {
-      correct += prediction.labels[size_t(i)] == test->labels[size_t(i)];
-    }
-    std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * double(correct) / double(test->rows),
-                static_cast<long long>(correct), static_cast<long long>(test->rows));
+    print_test_accuracy(svm::predict(session.contexts(), model, *test).labels, *test);
   }
   return 0;
 }
@@ -124,8 +163,8 @@ int run_svm(const po::variables_map& vm) {
 }  // namespace
 
 Command svm_command() {
-  return {"svm", "cae svm [--backend B] --features DIR [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] --out MODEL",
-          "Train the one-vs-one SVM (libsvm, kernels on the backend) on extracted features",
+  return {"svm", "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] --out MODEL",
+          "Train the classifier on extracted features: the one-vs-one kernel SVM (kernels on the backend), or --classifier linear",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             options.add_options()
@@ -133,6 +172,7 @@ Command svm_command() {
                 ("out", po::value<std::string>()->required()->value_name("MODEL"), "SVM model file to write")
                 ("export-libsvm", po::value<std::string>()->value_name("FILE"), "also write the model in libsvm's own format");
             add_svm_options(options);
+            add_classifier_options(options);
             add_validation_options(options, "0");
           },
           run_svm};

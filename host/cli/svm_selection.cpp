@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "svm/kernel_params.hpp"
 #include "svm/predictor.hpp"
+#include "svm/warm_search.hpp"
 #include "svm_options.hpp"
 
 namespace cae::cli {
@@ -38,23 +40,24 @@ double parse_positive(const std::string& option, const std::string& text) {
   return value;
 }
 
-int64_t validation_rows(const std::string& rows, int64_t train_rows) {
-  if (rows == "auto") return std::min(kDefaultValidationRows, train_rows / 10);
-  return static_cast<int64_t>(std::stoll(rows));
-}
-
-// "Kx" is K times the "scale" gamma of the rows the SVM is trained on.
+// "Kx" is K times the "scale" gamma of the rows the SVM is trained on,
+// computed once (`scale`) for every such item of the list: it costs a pass
+// over the training features.
 svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& train,
-                          const std::vector<int64_t>& fit_rows, const svm::TrainOptions& base) {
+                          const std::vector<int64_t>& fit_rows, const svm::TrainOptions& base,
+                          std::optional<double>& scale) {
   if (text.size() > 1 && text.back() == 'x') {
     const double factor = parse_positive("--search-gamma", text.substr(0, text.size() - 1));
-    const svm::Standardizer standardizer =
-        base.standardize ? svm::Standardizer::fit(train, fit_rows, base.threads)
-                         : svm::Standardizer();
+    if (!scale) {
+      const svm::Standardizer standardizer =
+          base.standardize ? svm::Standardizer::fit(train, fit_rows, base.threads)
+                           : svm::Standardizer();
+      scale = svm::resolve_gamma(svm::GammaPolicy::parse("scale"), train, fit_rows, standardizer,
+                                 base.threads);
+    }
     svm::GammaPolicy policy;
     policy.mode = svm::GammaPolicy::Mode::Value;
-    policy.value = factor * svm::resolve_gamma(svm::GammaPolicy::parse("scale"), train, fit_rows,
-                                               standardizer, base.threads);
+    policy.value = factor * *scale;
     return policy;
   }
   try {
@@ -66,6 +69,28 @@ svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& train,
 
 }  // namespace
 
+int64_t validation_rows(const std::string& rows, int64_t train_rows) {
+  if (rows == "auto") return std::min(kDefaultValidationRows, train_rows / 10);
+  return static_cast<int64_t>(std::stoll(rows));
+}
+
+svm::ValidationSplit split_and_say(const svm::FeatureSet& train, int64_t rows,
+                                   const ValidationChoice& choice, const std::string& trainer,
+                                   std::ostream& log) {
+  svm::ValidationSplit split = svm::split_for_validation(train, rows, choice.seed);
+  log << "validation: " << split.validation.rows << " of " << train.rows
+      << " training rows held out (seed " << choice.seed << "); " << trainer
+      << " trains on the other " << split.fit_rows.size() << "\n";
+  return split;
+}
+
+void say_validation_accuracy(double accuracy, int64_t rows, std::ostream& log) {
+  char line[96];
+  std::snprintf(line, sizeof line, "validation accuracy: %.2f%% (%lld rows)\n", 100.0 * accuracy,
+                static_cast<long long>(rows));
+  log << line;
+}
+
 void add_validation_options(po::options_description& options, const std::string& default_rows) {
   options.add_options()(
       "validation", po::value<std::string>()->default_value(default_rows)->value_name("N|auto"),
@@ -76,6 +101,10 @@ void add_validation_options(po::options_description& options, const std::string&
       "choose C and gamma on the validation split (every pair of --search-C, --search-gamma)")(
       "search-C", po::value<std::string>()->default_value("1,2,5,10,20")->value_name("LIST"),
       "values of C the search tries")(
+      "search-exhaustive",
+      "train every search candidate from scratch (the reference the default search is tested "
+      "against: per gamma, the default computes the kernels once and seeds each C with the "
+      "previous C's solution)")(
       "search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
       "gammas the search tries: scale, auto, a number, or Kx (K times scale)");
 }
@@ -91,6 +120,8 @@ ValidationChoice validation_choice_from(const po::variables_map& vm) {
   }
   c.seed = vm["validation-seed"].as<uint64_t>();
   c.search = vm.count("search") > 0;
+  c.exhaustive = vm.count("search-exhaustive") > 0;
+  if (c.exhaustive && !c.search) throw UsageError("--search-exhaustive needs --search");
   for (const std::string& item : split_list(vm["search-C"].as<std::string>())) {
     c.Cs.push_back(parse_positive("--search-C", item));
   }
@@ -117,18 +148,21 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
     return selected;
   }
   const svm::ValidationSplit split =
-      svm::split_for_validation(train, selected.validation_rows, choice.seed);
-  log << "validation: " << split.validation.rows << " of " << train.rows
-      << " training rows held out (seed " << choice.seed << "); the SVM trains on the other "
-      << split.fit_rows.size() << "\n";
+      split_and_say(train, selected.validation_rows, choice, "the SVM", log);
   if (choice.search) {
     std::vector<svm::GammaPolicy> gammas;
+    std::optional<double> scale;
     for (const std::string& g : choice.gammas)
-      gammas.push_back(gamma_of(g, train, split.fit_rows, base));
+      gammas.push_back(gamma_of(g, train, split.fit_rows, base, scale));
     char line[160];
     log << "search: " << choice.Cs.size() * gammas.size()
         << " (C, gamma) pairs, scored on the validation rows\n";
-    svm::SearchOutcome outcome = svm::search_hyper_parameters(
+    const bool warm = !choice.exhaustive && base.solver == svm::SolverKind::Smo;
+    log << "search: " << (warm ? "one kernel per gamma, every C seeded with the last one's solution"
+                               : "every candidate trained from scratch")
+        << "\n";
+    auto search = warm ? svm::search_hyper_parameters_warm : svm::search_hyper_parameters;
+    svm::SearchOutcome outcome = search(
         contexts, train, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
           std::snprintf(line, sizeof line,
@@ -154,11 +188,7 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
     const svm::Prediction predicted = svm::predict(contexts, selected.model, split.validation);
     selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
   }
-  char line[96];
-  std::snprintf(line, sizeof line, "validation accuracy: %.2f%% (%lld rows)\n",
-                100.0 * selected.validation_accuracy,
-                static_cast<long long>(split.validation.rows));
-  log << line;
+  say_validation_accuracy(selected.validation_accuracy, split.validation.rows, log);
   return selected;
 }
 

@@ -4,7 +4,11 @@
 //   --validation N|auto     rows held out (auto: min(5000, rows / 10); 0: none)
 //   --validation-seed S     which rows (the same seed, the same split)
 //   --search                try every C of --search-C with every gamma of
-//                           --search-gamma, keep the best on the split
+//                           --search-gamma, keep the best on the split: per
+//                           gamma one kernel for every C, each C seeded with
+//                           the previous one's solution (svm/warm_search.hpp)
+//   --search-exhaustive     train every candidate from scratch instead (the
+//                           reference; also what the libsvm solver does)
 // With a split, the model is trained on the other rows and its validation
 // accuracy is reported; the test set is scored once, by the caller.
 #pragma once
@@ -26,12 +30,25 @@ struct ValidationChoice {
   std::string rows = "auto";  // "auto", or a number of rows (0: no split)
   uint64_t seed = 1;
   bool search = false;
+  bool exhaustive = false;  // one cold training per candidate
   std::vector<double> Cs;
   std::vector<std::string> gammas;  // "scale", "auto", a number, or "Kx" (K times scale)
 };
 
 // `default_rows`: what --validation defaults to for this command ("0" or "auto").
 void add_validation_options(po::options_description& options, const std::string& default_rows);
+
+// Rows --validation holds out of `train_rows` ("auto", or a count).
+int64_t validation_rows(const std::string& rows, int64_t train_rows);
+
+// The split of `rows` held-out rows (seeded by choice.seed), said to `log`
+// with `trainer` (who trains on the other rows, "the SVM").
+svm::ValidationSplit split_and_say(const svm::FeatureSet& train, int64_t rows,
+                                   const ValidationChoice& choice, const std::string& trainer,
+                                   std::ostream& log);
+
+// "validation accuracy: 74.04% (5000 rows)".
+void say_validation_accuracy(double accuracy, int64_t rows, std::ostream& log);
 
 // Throws UsageError for a bad list or count.
 ValidationChoice validation_choice_from(const po::variables_map& vm);

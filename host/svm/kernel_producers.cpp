@@ -37,12 +37,13 @@ std::vector<int> pairs_per_class(const ClassLayout& layout) {
 }
 
 PairScheduler::Job job_for(const ClassLayout& layout, const ClassPair& pair,
-                           const SolverSettings& settings) {
+                           const ProducerInput& input) {
   PairScheduler::Job job;
   job.rows.pair = pair;
   job.rows.rows[0] = &layout.rows[static_cast<size_t>(pair.first)];
   job.rows.rows[1] = &layout.rows[static_cast<size_t>(pair.second)];
-  job.solver_bytes = pair_solver_bytes(job.rows.size(), settings);
+  job.solver_bytes = pair_solver_bytes(job.rows.size(), input.settings) +
+                     input.extra_solver_bytes_per_row * static_cast<uint64_t>(job.rows.size());
   return job;
 }
 
@@ -95,7 +96,7 @@ void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
                 n, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
           }
         } else {
-          job = job_for(*in.layout, task.pair, in.settings);
+          job = job_for(*in.layout, task.pair, in);
           reserved = scheduler.reserve(job);
         }
         times.memory_wait += seconds_since(phase);

@@ -43,6 +43,7 @@ struct ProducerInput {
   KernelSpec spec;
   int64_t tile_rows = kDefaultTileRows;
   SolverSettings settings;
+  uint64_t extra_solver_bytes_per_row = 0;  // reserved per pair beyond pair_solver_bytes
   std::vector<ClassPair> order;
 };
 

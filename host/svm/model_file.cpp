@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "io/safetensors.hpp"
+#include "svm/exact_text.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -15,12 +16,6 @@ constexpr char kFormat[] = "cae-svm-ovo";
 constexpr char kFormatVersion[] = "1";
 constexpr int64_t kLargestExactInteger = int64_t{1} << 24;  // of a float
 constexpr int64_t kMaxClasses = 4096;
-
-std::string exact_text(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 // --- writing ---
 

@@ -66,6 +66,14 @@ struct TrainStats {
 uint64_t default_memory_cap(SolverKind solver, int workers, uint64_t largest_pair_bytes,
                             uint64_t shared_bytes = 0);
 
+// Host bytes a training on classes of `class_rows` rows of `dim` features
+// holds at its peak besides the features themselves: the class-pair kernels
+// the memory cap above lets it hold (without its half-the-RAM limit) and the
+// model's support vectors (at most every row). It grows as rows^2: what
+// `cae svm` checks against the memory available before it starts.
+uint64_t kernel_svm_host_bytes(const std::vector<int64_t>& class_rows, int64_t dim,
+                               const TrainOptions& options);
+
 // Throws SvmError (bad options, a pair that needs more than the cap),
 // BackendError, or what libsvm's worker threads threw.
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,

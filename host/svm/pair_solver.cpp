@@ -141,6 +141,11 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
     throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
   }
   if (settings.solver == SolverKind::Libsvm) return solve_with_libsvm(rows, workspace, settings);
+  return solve_pair_smo(rows, smo_pair_kernel(rows, workspace, diagonal), settings).solution;
+}
+
+PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
+                           const float* const diagonal[2]) {
   if (rows.size() > workspace.capacity_rows()) {
     throw SvmError(pair_name(rows.pair) + " of " + std::to_string(rows.size()) +
                    " rows does not fit its workspace");
@@ -151,7 +156,7 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
   float* off_diagonal = workspace.kernel(rows.size());
   transpose_block(off_diagonal, rows.count(0), rows.count(1),
                   off_diagonal + rows.count(0) * rows.count(1));
-  return solve_pair_smo(rows, shared_pair_kernel(rows, off_diagonal, diagonal), settings).solution;
+  return shared_pair_kernel(rows, off_diagonal, diagonal);
 }
 
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
@@ -161,11 +166,15 @@ SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
 
 SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
                                const SolverSettings& settings) {
-  const int64_t l = rows.size();
   if (kernel.first_rows != rows.count(0) || kernel.second_rows != rows.count(1)) {
     throw SvmError(pair_name(rows.pair) + ": the kernel's blocks do not match the pair's rows");
   }
-  const SmoResult result = solve_smo(kernel, {settings.C, settings.eps, settings.shrinking, 0});
+  return pair_solution_of(rows,
+                          solve_smo(kernel, {settings.C, settings.eps, settings.shrinking, 0}));
+}
+
+SmoPairSolution pair_solution_of(const PairRows& rows, const SmoResult& result) {
+  const int64_t l = rows.size();
   std::vector<std::pair<int64_t, float>> entries;
   for (int64_t r = 0; r < l; ++r) {
     const double alpha = result.alpha[static_cast<size_t>(r)];

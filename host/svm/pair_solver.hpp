@@ -9,6 +9,7 @@
 #include "svm/class_layout.hpp"
 #include "svm/pair_kernel.hpp"
 #include "svm/pair_workspace.hpp"
+#include "svm/smo_solver.hpp"
 #include "svm/solver_kind.hpp"
 
 namespace cae::svm {
@@ -57,6 +58,12 @@ uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings);
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
                         const SolverSettings& settings, const float* const diagonal[2] = nullptr);
 
+// SMO's view of the pair whose off-diagonal block K(a,b) the workspace holds:
+// completes it with K(b,a) (the transpose, on the worker thread) and joins
+// the shared diagonal blocks. Throws SvmError when something is missing.
+PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
+                           const float* const diagonal[2]);
+
 // The pair's kernel from its shared diagonal blocks and the workspace's
 // off-diagonal ones (K(b,a) already written).
 PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
@@ -77,6 +84,8 @@ SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
 // On a dense [l, l] kernel.
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
                                const SolverSettings& settings);
+// The solution of SMO's result (alpha per row in the pair's row order).
+SmoPairSolution pair_solution_of(const PairRows& rows, const SmoResult& result);
 
 // libsvm prints its progress to stdout; keep it quiet unless `verbose` (then
 // it goes to stderr). Process-wide: call before starting worker threads.

@@ -102,6 +102,15 @@ class Smo {
 
   bool all_active() const { return active_.size() == l_; }
 
+  // Starts from `alpha` instead of 0 (checked in [0, C] by the caller): every
+  // gradient from the support vectors, as reactivate_all() computes the
+  // inactive ones.
+  void seed(const std::vector<double>& alpha) {
+    alpha_ = alpha;
+    active_.clear();  // every variable "inactive": reactivate_all() recomputes all gradients
+    reactivate_all();
+  }
+
   // Shrinking: a variable at a bound whose gradient says it would not move
   // even paired with the most violating variable of the other set leaves the
   // active set (its gradient is then no longer updated). When the violation
@@ -253,6 +262,11 @@ SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
 }
 
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
+  return solve_smo(kernel, settings, {});
+}
+
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha) {
   const int64_t l = kernel.size();
   if (kernel.first_rows < 0 || kernel.second_rows < 0 || l < 1) {
     throw SvmError("SMO needs a kernel of at least one row (got " +
@@ -266,6 +280,18 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
   const int64_t limit =
       settings.max_iterations > 0 ? settings.max_iterations : std::max<int64_t>(10000000, 100 * l);
   Smo smo(kernel, settings.C);
+  if (!initial_alpha.empty()) {
+    if (static_cast<int64_t>(initial_alpha.size()) != l) {
+      throw SvmError("SMO's starting point has " + std::to_string(initial_alpha.size()) +
+                     " values for " + std::to_string(l) + " rows");
+    }
+    for (const double a : initial_alpha) {
+      if (!(a >= 0.0 && a <= settings.C)) {
+        throw SvmError("SMO's starting point has a value outside [0, C]");
+      }
+    }
+    smo.seed(initial_alpha);
+  }
   // Shrink every min(l, 1000) iterations, as libsvm does.
   const int64_t shrink_interval = std::min<int64_t>(l, 1000);
   int64_t until_shrink = shrink_interval;

@@ -43,6 +43,13 @@ struct SmoResult {
 // `kernel`'s first class (rows [0, first_rows)) is labelled +1, the second
 // -1. Throws SvmError for an empty problem or settings out of range.
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings);
+// The same from a feasible starting point (alpha seeding, e.g. the solution
+// for a smaller C): `initial_alpha` has one value per row in [0, C] with
+// sum y_i a_i = 0 (within rounding). The gradient is recomputed from it,
+// G_t = y_t sum_j y_j a_j K_tj - 1, so the result meets the same stopping
+// rule as a cold start. Throws SvmError for a start outside the box.
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha);
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 

@@ -1,0 +1,116 @@
+#include "classifier_options.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "option_checks.hpp"
+
+namespace cae::cli {
+namespace {
+
+constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+
+// The first number of a one-line file ("max" and unreadable: no limit).
+uint64_t file_number(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  if (!(in >> text) || text == "max") return kNoLimit;
+  try {
+    return std::stoull(text);
+  } catch (const std::exception&) {
+    return kNoLimit;
+  }
+}
+
+uint64_t limit_left(const std::string& limit_path, const std::string& usage_path) {
+  const uint64_t limit = file_number(limit_path);
+  if (limit == kNoLimit) return kNoLimit;
+  const uint64_t usage = file_number(usage_path);
+  if (usage == kNoLimit) return limit;
+  return usage >= limit ? 0 : limit - usage;
+}
+
+std::string gib_text(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(uint64_t{1} << 30));
+  return text;
+}
+
+}  // namespace
+
+void add_classifier_options(po::options_description& options) {
+  options.add_options()
+      ("classifier", po::value<std::string>()->default_value("svm")->value_name("svm|linear"),
+       "svm: the one-vs-one kernel SVM (memory grows as rows^2); linear: multinomial logistic "
+       "regression on the same features (memory grows as rows x dim; --C is its "
+       "regularisation, --search chooses it among --search-C)")
+      ("linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
+       "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
+       "is 1e-3 of its start)");
+}
+
+ClassifierKind classifier_from(const po::variables_map& vm) {
+  const std::string name = vm["classifier"].as<std::string>();
+  if (name == "svm") return ClassifierKind::Svm;
+  if (name == "linear") return ClassifierKind::Linear;
+  throw UsageError("--classifier must be svm or linear, got '" + name + "'");
+}
+
+const char* classifier_name(ClassifierKind kind) {
+  return kind == ClassifierKind::Linear ? "linear" : "svm";
+}
+
+svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm) {
+  svm::LinearOptions options;
+  options.C = svm.C;
+  options.standardize = svm.standardize;
+  options.threads = svm.threads;
+  options.max_iterations = option_in_range(vm, "linear-iterations", 1, 100000);
+  return options;
+}
+
+std::vector<int64_t> class_rows_after_split(const std::vector<int32_t>& labels, int64_t held_out) {
+  std::map<int32_t, int64_t> counts;
+  for (const int32_t label : labels) ++counts[label];
+  const int64_t total = static_cast<int64_t>(labels.size());
+  std::vector<int64_t> rows;
+  for (const auto& [label, n] : counts) rows.push_back(total ? n - n * held_out / total : 0);
+  return rows;
+}
+
+uint64_t available_memory_bytes() {
+  uint64_t available = kNoLimit;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    uint64_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") available = kib * 1024;
+  }
+  available = std::min(available, limit_left("/sys/fs/cgroup/memory.max",
+                                             "/sys/fs/cgroup/memory.current"));
+  available = std::min(available, limit_left("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                             "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
+  return available;
+}
+
+void require_kernel_svm_fits(const std::vector<int64_t>& class_rows, int64_t dim,
+                             const svm::TrainOptions& options, uint64_t bytes_to_come) {
+  const uint64_t need = svm::kernel_svm_host_bytes(class_rows, dim, options) + bytes_to_come;
+  const uint64_t available = available_memory_bytes();
+  if (need <= available) return;
+  int64_t rows = 0;
+  for (const int64_t n : class_rows) rows += n;
+  throw UsageError("the kernel SVM on " + std::to_string(rows) + " rows of " +
+                   std::to_string(class_rows.size()) + " classes needs about " + gib_text(need) +
+                   " of host memory (its class-pair kernels grow as rows^2), " +
+                   gib_text(available) +
+                   " is available: use --classifier linear (memory grows as rows x dim)");
+}
+
+}  // namespace cae::cli

@@ -1,0 +1,45 @@
+// Which classifier the last stage trains (`cae svm`, `cae pipeline`):
+//   --classifier svm      the one-vs-one kernel SVM (default): its class-pair
+//                         kernels grow as rows^2
+//   --classifier linear   multinomial logistic regression (svm/linear_trainer.hpp):
+//                         memory grows as rows x dim
+// and the check that refuses, before any work, a kernel SVM that would not
+// fit the memory available, naming --classifier linear.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "svm/linear_trainer.hpp"
+#include "svm/ovo_trainer.hpp"
+
+namespace cae::cli {
+
+enum class ClassifierKind { Svm, Linear };
+
+void add_classifier_options(po::options_description& options);
+// Throws UsageError for an unknown --classifier or a bad iteration count.
+ClassifierKind classifier_from(const po::variables_map& vm);
+const char* classifier_name(ClassifierKind kind);
+// --C, --standardize, --svm-threads and --linear-iterations as the linear
+// classifier reads them.
+svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm);
+
+// Rows per class of `labels` once `held_out` of them (a validation split,
+// spread over the classes in proportion) are set aside.
+std::vector<int64_t> class_rows_after_split(const std::vector<int32_t>& labels, int64_t held_out);
+
+// Bytes this process may still allocate: /proc/meminfo's MemAvailable, or
+// less under a cgroup memory limit (v2 memory.max, v1 limit_in_bytes).
+uint64_t available_memory_bytes();
+
+// Throws UsageError (exit 2) when the kernel SVM on classes of `class_rows`
+// rows of `dim` features, plus `bytes_to_come` the command will allocate
+// before it (e.g. the features a pipeline has yet to extract), needs more
+// host memory than is available; the message names --classifier linear.
+void require_kernel_svm_fits(const std::vector<int64_t>& class_rows, int64_t dim,
+                             const svm::TrainOptions& options, uint64_t bytes_to_come);
+
+}  // namespace cae::cli

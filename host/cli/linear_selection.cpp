@@ -1,0 +1,89 @@
+#include "linear_selection.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <ostream>
+
+#include "svm/validation.hpp"
+
+namespace cae::cli {
+namespace {
+
+void log_model(std::ostream& log, const svm::LinearModel& model, double seconds) {
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "linear: C %g, %d L-BFGS iterations (%s), training cross-entropy %.4f, %.1f s\n",
+                model.C, model.iterations, model.converged ? "converged" : "iteration limit",
+                model.loss, seconds);
+  log << line;
+}
+
+}  // namespace
+
+SelectedLinear select_and_train_linear(const svm::FeatureSet& train,
+                                       const svm::LinearOptions& base,
+                                       const ValidationChoice& choice, std::ostream& log) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  SelectedLinear selected;
+  selected.C = base.C;
+  selected.validation_rows = validation_rows(choice.rows, train.rows);
+  if (selected.validation_rows == 0) {
+    selected.model = svm::train_linear(train, svm::all_rows(train), base);
+    selected.seconds = seconds();
+    log_model(log, selected.model, selected.seconds);
+    return selected;
+  }
+  const svm::ValidationSplit split =
+      split_and_say(train, selected.validation_rows, choice, "the classifier", log);
+  auto score = [&](const svm::LinearModel& model) {
+    return svm::accuracy(svm::predict_linear(model, split.validation, base.threads),
+                         split.validation.labels);
+  };
+  if (!choice.search) {
+    selected.model = svm::train_linear(train, split.fit_rows, base);
+    selected.validation_accuracy = score(selected.model);
+  } else {
+    std::vector<size_t> order(choice.Cs.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return choice.Cs[a] < choice.Cs[b]; });
+    selected.search.resize(choice.Cs.size());
+    log << "search: " << choice.Cs.size()
+        << " values of C in ascending order, each starting from the last one's weights\n";
+    svm::LinearModel previous;
+    bool have_previous = false;
+    for (const size_t i : order) {
+      svm::LinearOptions options = base;
+      options.C = choice.Cs[i];
+      svm::LinearModel model =
+          svm::train_linear(train, split.fit_rows, options, have_previous ? &previous : nullptr);
+      const double accuracy = score(model);
+      selected.search[i] = {options.C, accuracy};
+      char line[128];
+      std::snprintf(line, sizeof line, "  C %-8g validation %.2f%%  (%d iterations)\n", options.C,
+                    100.0 * accuracy, model.iterations);
+      log << line << std::flush;
+      // Highest accuracy; on a tie the smaller C (met first in ascending order).
+      if (!have_previous || accuracy > selected.validation_accuracy) {
+        selected.validation_accuracy = accuracy;
+        selected.model = model;
+        selected.C = options.C;
+      }
+      previous = std::move(model);
+      have_previous = true;
+    }
+    char line[96];
+    std::snprintf(line, sizeof line, "search: chose C %g\n", selected.C);
+    log << line;
+  }
+  selected.seconds = seconds();
+  log_model(log, selected.model, selected.seconds);
+  say_validation_accuracy(selected.validation_accuracy, split.validation.rows, log);
+  return selected;
+}
+
+}  // namespace cae::cli

@@ -1,0 +1,53 @@
+// A linear classifier for training sets the kernel SVM cannot hold: one
+// weight vector per class (multinomial logistic regression), so its memory
+// is the features (rows x dim) plus classes x dim, where the one-vs-one
+// kernel SVM's grows with rows^2 (class-pair kernels).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "svm/features.hpp"
+
+namespace cae::svm {
+
+struct LinearModel {
+  std::vector<int32_t> classes;  // labels, ascending; class index = position
+  int64_t dim = 0;
+  Standardizer standardizer;  // empty: features are used as they are
+  // score_c(x) = weights[c] . standardize(x) + bias[c]; the highest score wins
+  // (the lowest class index on ties).
+  std::vector<float> weights;  // [classes, dim]
+  std::vector<float> bias;     // [classes]
+  // How it was trained (stored with the model).
+  double C = 1.0;  // objective: 1/2 |W|^2 + C * sum of the rows' cross-entropy
+  int64_t training_rows = 0;
+  int iterations = 0;
+  bool converged = false;
+  double loss = 0.0;  // mean cross-entropy on the training rows at the end
+
+  int32_t class_count() const { return static_cast<int32_t>(classes.size()); }
+  // Throws SvmError("<where>: <first inconsistency>").
+  void validate(const std::string& where) const;
+};
+
+// Labels of `features`' rows (raw: the model's standardizer is applied
+// here). Throws SvmError when the dimension is not the model's.
+std::vector<int32_t> predict_linear(const LinearModel& model, const FeatureSet& features,
+                                    int threads = 0);
+
+// The model on disk: safetensors, metadata format "cae-linear", format_version
+// "1", objective, C, dim, training_rows, iterations, converged, loss (and what
+// the caller adds in `provenance`, e.g. the features' folder); tensors
+// classes [k], weights [k, dim], bias [k], standardizer_mean/scale [dim].
+void save_linear_model(const LinearModel& model, const std::string& path,
+                       const std::map<std::string, std::string>& provenance = {});
+LinearModel load_linear_model(const std::string& path);
+
+// Whether the file at `path` is a linear model (the "format" metadata of its
+// safetensors header); false for anything else, an SVM model included.
+bool is_linear_model_file(const std::string& path);
+
+}  // namespace cae::svm

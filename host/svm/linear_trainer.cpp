@@ -1,0 +1,295 @@
+#include "svm/linear_trainer.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numeric>
+
+#include "common/parallel.hpp"
+#include "svm/class_layout.hpp"
+#include "svm/linear_scores.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+constexpr int64_t kBlockRows = 256;
+// The rows are cut into at most this many groups, each summed on its own and
+// the groups added in order: the result is the same for any thread count.
+constexpr int64_t kMaxGroups = 64;
+constexpr size_t kHistory = 10;           // L-BFGS correction pairs
+constexpr double kArmijo = 1e-4;          // sufficient decrease
+constexpr int kMaxStepHalvings = 40;
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+// The objective divided by C N (the same minimiser):
+//   f(W, b) = mean cross-entropy + lambda / 2 |W|^2,  lambda = 1 / (C N),
+// and its gradient. theta = [W (classes x dim, row-major), b (classes)].
+class Objective {
+ public:
+  Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
+            std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
+            double C, int threads)
+      : train_(train),
+        rows_(rows),
+        targets_(std::move(targets)),
+        k_(classes),
+        d_(train.dim),
+        standardizer_(standardizer),
+        lambda_(1.0 / (C * static_cast<double>(rows.size()))),
+        threads_(threads) {
+    const int64_t blocks = (static_cast<int64_t>(rows_.size()) + kBlockRows - 1) / kBlockRows;
+    groups_ = std::min(kMaxGroups, std::max<int64_t>(blocks, 1));
+    blocks_ = blocks;
+  }
+
+  int64_t size() const { return k_ * d_ + k_; }
+
+  // f(theta); fills `gradient` and the mean cross-entropy.
+  double evaluate(const std::vector<double>& theta, std::vector<double>& gradient,
+                  double& mean_loss) {
+    const std::vector<double> weights(theta.begin(), theta.begin() + k_ * d_);
+    const std::vector<double> bias(theta.begin() + k_ * d_, theta.end());
+    const FoldedWeights folded = fold_standardizer(weights, bias, standardizer_, k_, d_);
+    const size_t kd = static_cast<size_t>(k_ * d_);
+    products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
+    residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
+    losses_.assign(static_cast<size_t>(groups_), 0.0);
+    single_threaded_blas();
+    parallel_chunks(threads_, groups_, [&](int64_t begin, int64_t end) {
+      std::vector<float> gathered, scores;
+      for (int64_t g = begin; g < end; ++g) run_group(g, folded, gathered, scores);
+    });
+    // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = (p_i - e_{y_i}) / N.
+    std::vector<double> A(kd, 0.0);
+    std::vector<double> r(static_cast<size_t>(k_), 0.0);
+    double loss = 0.0;
+    for (int64_t g = 0; g < groups_; ++g) {
+      const float* part = products_.data() + static_cast<size_t>(g) * kd;
+      for (size_t i = 0; i < kd; ++i) A[i] += part[i];
+      for (int64_t c = 0; c < k_; ++c) r[static_cast<size_t>(c)] += residual_sums_[g * k_ + c];
+      loss += losses_[static_cast<size_t>(g)];
+    }
+    mean_loss = loss / static_cast<double>(rows_.size());
+    // d/dW of the standardised model: (A - r mean^T) / scale, plus the penalty.
+    gradient.assign(theta.size(), 0.0);
+    double penalty = 0.0;
+    for (int64_t c = 0; c < k_; ++c) {
+      for (int64_t j = 0; j < d_; ++j) {
+        const size_t at = static_cast<size_t>(c * d_ + j);
+        double g = A[at];
+        if (!standardizer_.empty()) {
+          g = (g - r[static_cast<size_t>(c)] * standardizer_.mean()[static_cast<size_t>(j)]) /
+              standardizer_.scale()[static_cast<size_t>(j)];
+        }
+        gradient[at] = g + lambda_ * theta[at];
+        penalty += theta[at] * theta[at];
+      }
+      gradient[kd + static_cast<size_t>(c)] = r[static_cast<size_t>(c)];
+    }
+    return mean_loss + 0.5 * lambda_ * penalty;
+  }
+
+ private:
+  // Rows [first, first + n) of rows_ as one pointer: the features themselves
+  // when they are consecutive rows, else gathered into `gathered`.
+  const float* block_rows(int64_t first, int64_t n, std::vector<float>& gathered) const {
+    const int64_t a = rows_[static_cast<size_t>(first)];
+    if (rows_[static_cast<size_t>(first + n - 1)] - a == n - 1) return train_.row(a);
+    gathered.resize(static_cast<size_t>(n * d_));
+    for (int64_t i = 0; i < n; ++i) {
+      const float* source = train_.row(rows_[static_cast<size_t>(first + i)]);
+      std::copy(source, source + d_, gathered.begin() + i * d_);
+    }
+    return gathered.data();
+  }
+
+  void run_group(int64_t g, const FoldedWeights& folded, std::vector<float>& gathered,
+                 std::vector<float>& scores) {
+    const int64_t total = static_cast<int64_t>(rows_.size());
+    const double inverse_n = 1.0 / static_cast<double>(total);
+    float* product = products_.data() + static_cast<size_t>(g * k_ * d_);
+    double* residual_sum = residual_sums_.data() + g * k_;
+    for (int64_t block = blocks_ * g / groups_; block < blocks_ * (g + 1) / groups_; ++block) {
+      const int64_t first = block * kBlockRows;
+      const int64_t n = std::min(kBlockRows, total - first);
+      const float* x = block_rows(first, n, gathered);
+      scores_of(folded, x, n, scores);
+      // Softmax, cross-entropy, and the residuals R = (p - e_y) / N in place.
+      for (int64_t i = 0; i < n; ++i) {
+        float* s = scores.data() + i * k_;
+        const double top = *std::max_element(s, s + k_);
+        double sum = 0.0;
+        for (int64_t c = 0; c < k_; ++c) sum += std::exp(double(s[c]) - top);
+        const int32_t y = targets_[static_cast<size_t>(first + i)];
+        losses_[static_cast<size_t>(g)] += std::log(sum) - (double(s[y]) - top);
+        for (int64_t c = 0; c < k_; ++c) {
+          const double p = std::exp(double(s[c]) - top) / sum;
+          const double residual = (p - (c == y ? 1.0 : 0.0)) * inverse_n;
+          s[c] = static_cast<float>(residual);
+          residual_sum[c] += residual;
+        }
+      }
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(k_),
+                  static_cast<int>(d_), static_cast<int>(n), 1.0f, scores.data(),
+                  static_cast<int>(k_), x, static_cast<int>(d_), 1.0f, product,
+                  static_cast<int>(d_));
+    }
+  }
+
+  const FeatureSet& train_;
+  const std::vector<int64_t>& rows_;
+  const std::vector<int32_t> targets_;  // class index per entry of rows_
+  const int64_t k_;
+  const int64_t d_;
+  const Standardizer& standardizer_;
+  const double lambda_;
+  const int threads_;
+  int64_t groups_ = 1;
+  int64_t blocks_ = 0;
+  std::vector<float> products_;        // [groups, classes, dim]
+  std::vector<double> residual_sums_;  // [groups, classes]
+  std::vector<double> losses_;         // [groups]
+};
+
+// L-BFGS's search direction -H g from the stored pairs (the two-loop recursion).
+std::vector<double> direction(const std::vector<double>& gradient,
+                              const std::deque<std::vector<double>>& steps,
+                              const std::deque<std::vector<double>>& changes) {
+  std::vector<double> q = gradient;
+  std::vector<double> alphas(steps.size());
+  for (size_t m = steps.size(); m-- > 0;) {
+    alphas[m] = dot(steps[m], q) / dot(changes[m], steps[m]);
+    for (size_t i = 0; i < q.size(); ++i) q[i] -= alphas[m] * changes[m][i];
+  }
+  if (!steps.empty()) {
+    const double scale = dot(steps.back(), changes.back()) / dot(changes.back(), changes.back());
+    for (double& v : q) v *= scale;
+  }
+  for (size_t m = 0; m < steps.size(); ++m) {
+    const double beta = dot(changes[m], q) / dot(changes[m], steps[m]);
+    for (size_t i = 0; i < q.size(); ++i) q[i] += (alphas[m] - beta) * steps[m][i];
+  }
+  for (double& v : q) v = -v;
+  return q;
+}
+
+}  // namespace
+
+uint64_t linear_training_bytes(int64_t classes, int64_t dim, int threads) {
+  const uint64_t kd = static_cast<uint64_t>(classes * dim + classes);
+  const uint64_t per_thread = static_cast<uint64_t>(kBlockRows) * (dim + classes) * sizeof(float);
+  // products of every group (float), the history (2 kHistory vectors) and
+  // about eight working vectors (double), per-thread gather buffers.
+  return kMaxGroups * kd * sizeof(float) + (2 * kHistory + 8) * kd * sizeof(double) +
+         static_cast<uint64_t>(resolve_thread_count(threads)) * per_thread;
+}
+
+LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& rows,
+                         const LinearOptions& options, const LinearModel* start) {
+  if (!(options.C > 0.0) || !std::isfinite(options.C) || options.max_iterations < 1 ||
+      !(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) {
+    throw SvmError("the linear classifier needs C > 0, at least one iteration and a tolerance > 0");
+  }
+  if (rows.empty()) throw SvmError("the linear classifier needs training rows");
+  const ClassLayout layout = ClassLayout::of(train, rows);  // throws for fewer than two classes
+  const int64_t k = layout.class_count();
+  std::vector<int32_t> targets(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int32_t label = train.labels[static_cast<size_t>(rows[i])];
+    targets[i] = static_cast<int32_t>(
+        std::lower_bound(layout.labels.begin(), layout.labels.end(), label) -
+        layout.labels.begin());
+  }
+  const int threads = resolve_thread_count(options.threads);
+  LinearModel model;
+  model.classes = layout.labels;
+  model.dim = train.dim;
+  model.C = options.C;
+  model.training_rows = static_cast<int64_t>(rows.size());
+  model.standardizer =
+      options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
+  Objective objective(train, rows, targets, k, model.standardizer, options.C, threads);
+
+  std::vector<double> theta(static_cast<size_t>(objective.size()), 0.0);
+  if (start) {
+    if (start->classes != model.classes || start->dim != model.dim) {
+      throw SvmError("the linear classifier's starting point has other classes or dimensions");
+    }
+    std::copy(start->weights.begin(), start->weights.end(), theta.begin());
+    std::copy(start->bias.begin(), start->bias.end(), theta.begin() + k * model.dim);
+  }
+  std::vector<double> gradient;
+  double loss = 0.0;
+  double f = objective.evaluate(theta, gradient, loss);
+  const double reference = std::sqrt(dot(gradient, gradient));
+  std::deque<std::vector<double>> steps, changes;
+  std::vector<double> trial(theta.size()), trial_gradient;
+  int iteration = 0;
+  bool converged = false;
+  while (iteration < options.max_iterations) {
+    const double norm = std::sqrt(dot(gradient, gradient));
+    if (norm <= options.tolerance * reference || norm == 0.0) {
+      converged = true;
+      break;
+    }
+    std::vector<double> d = direction(gradient, steps, changes);
+    double slope = dot(gradient, d);
+    if (!(slope < 0.0)) {  // not a descent direction: start over from steepest descent
+      steps.clear();
+      changes.clear();
+      d = gradient;
+      for (double& v : d) v = -v;
+      slope = -norm * norm;
+    }
+    double t = steps.empty() ? std::min(1.0, 1.0 / norm) : 1.0;
+    double trial_f = 0.0;
+    double trial_loss = 0.0;
+    bool accepted = false;
+    for (int halving = 0; halving < kMaxStepHalvings; ++halving, t *= 0.5) {
+      for (size_t i = 0; i < theta.size(); ++i) trial[i] = theta[i] + t * d[i];
+      trial_f = objective.evaluate(trial, trial_gradient, trial_loss);
+      if (std::isfinite(trial_f) && trial_f <= f + kArmijo * t * slope) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;  // no decrease left at float precision
+    std::vector<double> step(theta.size()), change(theta.size());
+    for (size_t i = 0; i < theta.size(); ++i) {
+      step[i] = trial[i] - theta[i];
+      change[i] = trial_gradient[i] - gradient[i];
+    }
+    if (dot(step, change) > 1e-12 * dot(change, change)) {
+      steps.push_back(std::move(step));
+      changes.push_back(std::move(change));
+      if (steps.size() > kHistory) {
+        steps.pop_front();
+        changes.pop_front();
+      }
+    }
+    theta.swap(trial);
+    gradient.swap(trial_gradient);
+    f = trial_f;
+    loss = trial_loss;
+    ++iteration;
+    if (options.progress) options.progress(iteration, loss);
+  }
+  model.weights.assign(theta.begin(), theta.begin() + k * model.dim);
+  model.bias.assign(theta.begin() + k * model.dim, theta.end());
+  model.iterations = iteration;
+  model.converged = converged;
+  model.loss = loss;
+  model.validate("the trained linear classifier");
+  return model;
+}
+
+}  // namespace cae::svm

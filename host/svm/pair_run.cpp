@@ -1,0 +1,149 @@
+#include "svm/pair_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "common/parallel.hpp"
+#include "svm/kernel_producers.hpp"
+#include "svm/pair_scheduler.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string gib_text(uint64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
+  return buffer;
+}
+
+// Largest pairs first: they take longest, and starting them early keeps the
+// workers busy to the end.
+std::vector<ClassPair> pairs_largest_first(const ClassLayout& layout) {
+  std::vector<ClassPair> pairs = class_pairs(layout.class_count());
+  auto size = [&](const ClassPair& p) {
+    return layout.rows[static_cast<size_t>(p.first)].size() +
+           layout.rows[static_cast<size_t>(p.second)].size();
+  };
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [&](const ClassPair& a, const ClassPair& b) { return size(a) > size(b); });
+  return pairs;
+}
+
+void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
+  for (;;) {
+    PairScheduler::Job job;  // fresh each time: nothing of the last pair lingers in it
+    if (!scheduler.next(job)) return;
+    try {
+      const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values() : nullptr,
+                                  job.diagonal[1] ? job.diagonal[1]->values() : nullptr};
+      PairSolution solution = solve(job.rows, *job.workspace, diagonal);
+      scheduler.complete(std::move(solution), std::move(job));
+    } catch (...) {
+      scheduler.fail(std::current_exception());
+      return;
+    }
+  }
+}
+
+// Bytes of every class's diagonal block: the SMO path may hold them all at
+// once (whatever the pair order, when the first class has had all its pairs
+// every other class has started and still has pairs to come).
+uint64_t all_diagonal_bytes(const ClassLayout& layout, SolverKind solver) {
+  if (solver != SolverKind::Smo) return 0;
+  uint64_t bytes = 0;
+  for (const std::vector<int64_t>& rows : layout.rows) {
+    bytes += diagonal_block_bytes(static_cast<int64_t>(rows.size()));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
+                            const Standardizer& standardizer, const KernelSpec& spec,
+                            const TrainOptions& options) {
+  PairRunInput input;
+  input.train = &train;
+  input.layout = &layout;
+  input.standardizer = &standardizer;
+  input.spec = spec;
+  input.options = options;
+  return input;
+}
+
+SolverSettings solver_settings(const TrainOptions& options) {
+  return {options.C, options.eps, options.cache_mb, options.shrinking, options.solver};
+}
+
+std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
+                                          const PairRunInput& in, const PairSolve& solve,
+                                          TrainStats& stats) {
+  const TrainOptions& options = in.options;
+  const ClassLayout& layout = *in.layout;
+  const SolverSettings settings = solver_settings(options);
+  const std::vector<ClassPair> order = pairs_largest_first(layout);
+  const int workers =
+      std::min<int>(resolve_thread_count(options.threads), static_cast<int>(order.size()));
+  const int64_t largest = static_cast<int64_t>(layout.rows[order[0].first].size() +
+                                               layout.rows[order[0].second].size());
+  const uint64_t largest_bytes = PairWorkspace::bytes_for(largest, options.solver) +
+                                 pair_solver_bytes(largest, settings) +
+                                 in.extra_solver_bytes_per_row * static_cast<uint64_t>(largest);
+  const uint64_t shared_bytes = all_diagonal_bytes(layout, options.solver);
+  const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes
+                                                : default_memory_cap(options.solver, workers,
+                                                                     largest_bytes, shared_bytes);
+  if (largest_bytes + shared_bytes > cap) {
+    throw SvmError(
+        "SVM memory cap of " + gib_text(cap) + " is too small: the largest class pair (" +
+        std::to_string(largest) + " rows) needs about " + gib_text(largest_bytes) +
+        (shared_bytes
+             ? " next to the classes' diagonal kernel blocks (" + gib_text(shared_bytes) + ")"
+             : std::string()));
+  }
+
+  configure_libsvm_output(options.verbose);
+  PairScheduler scheduler(cap, static_cast<int>(order.size()), options.solver, options.progress);
+  ProducerInput input;
+  input.train = in.train;
+  input.layout = in.layout;
+  input.standardizer = in.standardizer;
+  input.spec = in.spec;
+  input.tile_rows = options.tile_rows ? options.tile_rows : kDefaultTileRows;
+  input.settings = settings;
+  input.extra_solver_bytes_per_row = in.extra_solver_bytes_per_row;
+  input.order = order;
+  std::vector<std::thread> pool;
+  try {
+    for (int w = 0; w < workers; ++w) pool.emplace_back(run_worker, std::ref(scheduler), solve);
+    const ProducerTimes times = produce_kernels(contexts, input, scheduler);
+    stats.upload_seconds = times.upload;
+    stats.kernel_seconds = times.kernel;
+    stats.memory_wait_seconds = times.memory_wait;
+  } catch (...) {
+    scheduler.fail(std::current_exception());
+  }
+  scheduler.close();
+  const auto drain = Clock::now();
+  scheduler.wait_for_workers();
+  stats.drain_seconds = std::chrono::duration<double>(Clock::now() - drain).count();
+  for (std::thread& thread : pool) thread.join();
+  scheduler.release_workspaces();
+  scheduler.rethrow_if_failed();
+
+  stats.producers = static_cast<int>(contexts.size());
+  stats.pairs = static_cast<int>(order.size());
+  stats.threads = workers;
+  stats.memory_cap_bytes = cap;
+  stats.peak_reserved_bytes = scheduler.peak_bytes();
+  stats.peak_pairs_in_flight = scheduler.peak_pairs_in_flight();
+  return scheduler.take_solutions();
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,54 @@
+// One pass over every class pair of a one-vs-one training: the backend
+// computes the kernels on one producer thread per context
+// (svm/kernel_producers.hpp) and worker threads solve the pairs under a host
+// memory cap (svm/pair_scheduler.hpp). What a worker does with a pair's
+// kernel is the caller's: train_ovo solves it for one C, the hyper-parameter
+// search (svm/warm_search.hpp) for every C of its list on the same kernel.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "plugin/context.hpp"
+#include "svm/class_layout.hpp"
+#include "svm/features.hpp"
+#include "svm/kernel_blocks.hpp"
+#include "svm/ovo_trainer.hpp"
+#include "svm/pair_solver.hpp"
+
+namespace cae::svm {
+
+// Solves one pair whose kernel the workspace holds (as solve_pair reads it).
+// Runs on a worker thread; may run for several pairs at once.
+using PairSolve = std::function<PairSolution(const PairRows& rows, PairWorkspace& workspace,
+                                             const float* const diagonal[2])>;
+
+struct PairRunInput {
+  const FeatureSet* train = nullptr;
+  const ClassLayout* layout = nullptr;
+  const Standardizer* standardizer = nullptr;
+  KernelSpec spec;
+  // options.C is the solver setting; threads, memory cap, tile rows,
+  // verbosity and progress come from here too.
+  TrainOptions options;
+  // Host bytes `solve` allocates per row beyond pair_solver_bytes (0 for one C).
+  uint64_t extra_solver_bytes_per_row = 0;
+};
+
+// The input for these rows, kernel and options.
+PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
+                            const Standardizer& standardizer, const KernelSpec& spec,
+                            const TrainOptions& options);
+
+// Runs `solve` on every pair (largest first) and returns the solutions in
+// the order they finished. Fills stats' phase times, pair and thread counts,
+// memory cap and peaks. Throws SvmError (a pair larger than the cap),
+// BackendError, or what a worker threw.
+std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
+                                          const PairRunInput& input, const PairSolve& solve,
+                                          TrainStats& stats);
+
+// The solver settings of `options`.
+SolverSettings solver_settings(const TrainOptions& options);
+
+}  // namespace cae::svm

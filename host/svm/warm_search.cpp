@@ -1,0 +1,248 @@
+#include "svm/warm_search.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "common/parallel.hpp"
+#include "svm/class_layout.hpp"
+#include "svm/kernel_blocks.hpp"
+#include "svm/kernel_params.hpp"
+#include "svm/pair_run.hpp"
+#include "svm/predictor.hpp"
+#include "svm/smo_solver.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The previous C's alphas, feasible for the larger box: scaled by
+// C_new / C_old, with those at the old bound set exactly to the new one (the
+// solver tests bounds by equality).
+std::vector<double> seed_alphas(std::vector<double> alpha, double old_C, double new_C) {
+  const double ratio = new_C / old_C;
+  for (double& a : alpha) a = a >= old_C ? new_C : std::min(new_C, a * ratio);
+  return alpha;
+}
+
+// Index of the pair (first, second) in class_pairs() order.
+size_t pair_index(const ClassPair& pair, int32_t classes) {
+  const size_t first = static_cast<size_t>(pair.first);
+  const size_t k = static_cast<size_t>(classes);
+  return first * (2 * k - first - 1) / 2 + static_cast<size_t>(pair.second - pair.first - 1);
+}
+
+// Decision values of the validation rows for every pair and every C:
+// decisions[a][v * pairs + p] for C number `a` of the chain. One kernel block
+// per class, K(class rows, validation rows), multiplied by the coefficients
+// of every pair of that class and every C at once (one SGEMM).
+std::vector<std::vector<double>> validation_decisions(
+    Context& context, const FeatureSet& train, const ClassLayout& layout,
+    const Standardizer& standardizer, const KernelSpec& spec, int64_t tile_rows,
+    const FeatureSet& validation, const std::vector<std::vector<SmoPairSolution>>& chains) {
+  const int32_t classes = layout.class_count();
+  const std::vector<ClassPair> pairs = class_pairs(classes);
+  const size_t chain_length = chains.front().size();
+  const int64_t nv = validation.rows;
+  std::vector<std::vector<double>> decisions(
+      chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0));
+  const DeviceRows held_out =
+      upload_rows(context, validation, all_rows(validation), standardizer, tile_rows);
+  KernelBlocks blocks(context, spec);
+  std::vector<float> weights;
+  std::vector<float> products;
+  for (int32_t c = 0; c < classes; ++c) {
+    const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
+    const int64_t n = static_cast<int64_t>(rows.size());
+    std::vector<size_t> mine;  // pairs of class c
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      if (pairs[p].first == c || pairs[p].second == c) mine.push_back(p);
+    }
+    // weights [mine x chain, n]: each solution's coefficients on class c's rows.
+    const int64_t m = static_cast<int64_t>(mine.size() * chain_length);
+    weights.assign(static_cast<size_t>(m * n), 0.0f);
+    for (size_t q = 0; q < mine.size(); ++q) {
+      for (size_t a = 0; a < chain_length; ++a) {
+        const PairSolution& s = chains[mine[q]][a].solution;
+        float* out = weights.data() + (q * chain_length + a) * static_cast<size_t>(n);
+        for (size_t k = 0; k < s.support.size(); ++k) {
+          const auto at = std::lower_bound(rows.begin(), rows.end(), s.support[k]);
+          if (at != rows.end() && *at == s.support[k]) out[at - rows.begin()] = s.coef[k];
+        }
+      }
+    }
+    std::unique_ptr<float[]> kernel;
+    {
+      const DeviceRows class_rows = upload_rows(context, train, rows, standardizer, tile_rows);
+      kernel = blocks.compute(class_rows, held_out);  // [n, nv]
+    }
+    products.resize(static_cast<size_t>(m * nv));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
+                static_cast<int>(nv), static_cast<int>(n), 1.0f, weights.data(),
+                static_cast<int>(n), kernel.get(), static_cast<int>(nv), 0.0f, products.data(),
+                static_cast<int>(nv));
+    for (size_t q = 0; q < mine.size(); ++q) {
+      for (size_t a = 0; a < chain_length; ++a) {
+        const float* row = products.data() + (q * chain_length + a) * static_cast<size_t>(nv);
+        std::vector<double>& out = decisions[a];
+        for (int64_t v = 0; v < nv; ++v) out[static_cast<size_t>(v) * pairs.size() + mine[q]] += row[v];
+      }
+    }
+  }
+  blocks.release();
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    for (size_t a = 0; a < chain_length; ++a) {
+      const double rho = chains[p][a].solution.rho;
+      for (int64_t v = 0; v < nv; ++v) decisions[a][static_cast<size_t>(v) * pairs.size() + p] -= rho;
+    }
+  }
+  return decisions;
+}
+
+// Validation accuracy of decision values [rows, pairs], voting as predict() does.
+double accuracy_of(const std::vector<double>& decisions, const ClassLayout& layout,
+                   const FeatureSet& validation) {
+  OvoModel voter;  // only what vote() reads
+  voter.classes = layout.labels;
+  for (const ClassPair& pair : class_pairs(layout.class_count())) {
+    voter.pairs.push_back({pair, {}, {}, 0.0f});
+  }
+  const size_t pair_count = voter.pairs.size();
+  std::vector<float> row(pair_count);
+  std::vector<int> votes;
+  std::vector<int32_t> labels(static_cast<size_t>(validation.rows));
+  for (size_t v = 0; v < labels.size(); ++v) {
+    for (size_t p = 0; p < pair_count; ++p) {
+      row[p] = static_cast<float>(decisions[v * pair_count + p]);
+    }
+    labels[v] = vote(voter, row.data(), votes);
+  }
+  return accuracy(labels, validation.labels);
+}
+
+}  // namespace
+
+std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
+                                                   const std::vector<double>& ascending_Cs,
+                                                   const SolverSettings& settings) {
+  std::vector<SmoPairSolution> out;
+  std::vector<double> alpha;
+  double previous_C = 0.0;
+  for (const double C : ascending_Cs) {
+    if (!out.empty() && C < previous_C) throw SvmError("alpha seeding needs the Cs ascending");
+    const SmoSettings smo{C, settings.eps, settings.shrinking, 0};
+    SmoResult result = alpha.empty() ? solve_smo(kernel, smo)
+                                     : solve_smo(kernel, smo, seed_alphas(alpha, previous_C, C));
+    alpha = result.alpha;
+    previous_C = C;
+    out.push_back(pair_solution_of(rows, result));
+  }
+  return out;
+}
+
+SearchOutcome search_hyper_parameters_warm(
+    const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
+  if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
+  if (base.solver != SolverKind::Smo) {
+    throw SvmError("the warm-started search needs the smo solver");
+  }
+  if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
+  for (const double C : Cs) {
+    if (!(C > 0.0) || !std::isfinite(C)) throw SvmError("SVM C must be a positive number");
+  }
+  const ClassLayout layout = ClassLayout::of(train, split.fit_rows);
+  const int threads = resolve_thread_count(base.threads);
+  auto phase = Clock::now();
+  const Standardizer standardizer =
+      base.standardize ? Standardizer::fit(train, split.fit_rows, threads) : Standardizer();
+  const double standardize_seconds =
+      std::chrono::duration<double>(Clock::now() - phase).count();
+  // The chain runs in ascending C; position[i] is Cs[i]'s place in it.
+  std::vector<size_t> order(Cs.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return Cs[a] < Cs[b]; });
+  std::vector<double> ascending;
+  std::vector<size_t> position(Cs.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    ascending.push_back(Cs[order[k]]);
+    position[order[k]] = k;
+  }
+  const std::vector<ClassPair> pairs = class_pairs(layout.class_count());
+  const size_t total = Cs.size() * gammas.size();
+  std::vector<SearchResult> grid(total);  // C-major, as the exhaustive search orders them
+  SearchOutcome outcome;
+  const SearchResult* best = nullptr;
+  size_t done = 0;
+  for (size_t g = 0; g < gammas.size(); ++g) {
+    const auto start = Clock::now();
+    TrainStats stats;
+    stats.standardize_seconds = g == 0 ? standardize_seconds : 0.0;
+    phase = Clock::now();
+    const KernelSpec spec{base.kernel,
+                          static_cast<float>(resolve_gamma(gammas[g], train, split.fit_rows,
+                                                           standardizer, threads))};
+    stats.gamma_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
+    PairRunInput input = pair_run_input(train, layout, standardizer, spec, base);
+    input.options.progress = nullptr;
+    // Every C's solution (alphas as floats, support rows) and the chain's alphas.
+    input.extra_solver_bytes_per_row = ascending.size() * 16 + sizeof(double);
+    const SolverSettings settings = solver_settings(base);
+    std::vector<std::vector<SmoPairSolution>> chains(pairs.size());
+    run_class_pairs(
+        contexts, input,
+        [&](const PairRows& rows, PairWorkspace& workspace, const float* const diagonal[2]) {
+          std::vector<SmoPairSolution>& chain =
+              chains[pair_index(rows.pair, layout.class_count())];
+          chain = solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
+                                        ascending, settings);
+          return chain.back().solution;  // the scheduler's record; the chain is what counts
+        },
+        stats);
+    const std::vector<std::vector<double>> decisions =
+        validation_decisions(*contexts.front(), train, layout, standardizer, spec,
+                             base.tile_rows ? base.tile_rows : kDefaultTileRows,
+                             split.validation, chains);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const SearchResult* best_before = best;
+    size_t best_link = 0;
+    for (size_t i = 0; i < Cs.size(); ++i) {
+      SearchResult& r = grid[i * gammas.size() + g];
+      r.candidate = {Cs[i], gammas[g]};
+      r.validation_accuracy = accuracy_of(decisions[position[i]], layout, split.validation);
+      r.gamma_value = spec.gamma;
+      r.seconds = seconds / static_cast<double>(Cs.size());
+      if (!best || better_than(r, *best)) {
+        best = &r;
+        best_link = position[i];
+      }
+      if (progress) progress(++done, total, r);
+    }
+    if (best != best_before) {
+      std::vector<PairSolution> solutions;
+      int unconverged = 0;
+      for (const std::vector<SmoPairSolution>& chain : chains) {
+        solutions.push_back(chain[best_link].solution);
+        unconverged += chain[best_link].converged ? 0 : 1;
+      }
+      outcome.best_model = assemble_model(train, layout, standardizer, std::move(solutions),
+                                          base.kernel, spec.gamma, ascending[best_link]);
+      stats.gamma = spec.gamma;
+      stats.support_vectors = outcome.best_model.sv_count;
+      stats.unconverged_pairs = unconverged;
+      stats.seconds = seconds;
+      outcome.best_stats = stats;
+    }
+  }
+  outcome.results = std::move(grid);
+  return outcome;
+}
+
+}  // namespace cae::svm

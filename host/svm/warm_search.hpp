@@ -1,0 +1,42 @@
+// The (C, gamma) search at the cost of one training per gamma.
+//
+// An exhaustive search trains one SVM per candidate: every C recomputes the
+// kernels its gamma already produced, and every solve starts from zero. Here,
+// for each gamma, every class pair's kernel is computed once (the same
+// producers, scheduler and memory cap as train_ovo) and the pair's worker
+// solves every C on it, in ascending order, each starting from the previous
+// C's solution (alpha seeding: alphas in [0, C_old] scaled by C_new / C_old
+// stay feasible for the box [0, C_new] and keep y'a = 0, and bounded ones stay
+// at the bound). Solutions of all Cs are scored on the validation rows from
+// one kernel between them and the training rows, per class. The pairs run in
+// parallel on the worker threads, as many as the memory cap allows.
+//
+// The stopping rule is SMO's (KKT violation <= eps), so each model is the
+// cold start's within the solver's tolerance and the search chooses the same
+// candidate as search_hyper_parameters, short of a tie that tolerance can
+// tip (tests/unit/svm/warm_search_test.cpp).
+#pragma once
+
+#include <vector>
+
+#include "svm/pair_solver.hpp"
+#include "svm/validation.hpp"
+
+namespace cae::svm {
+
+// As search_hyper_parameters: results in the same (C-major) order, ties
+// broken the same way, the winner's model kept. Each result's `seconds` is
+// its gamma's wall time divided by the number of Cs (they share the work).
+// Needs the SMO solver (base.solver); throws SvmError otherwise.
+SearchOutcome search_hyper_parameters_warm(
+    const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
+    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
+
+// The SMO solutions of one pair for every C of `ascending_Cs` (ascending), each
+// seeded with the previous one's alphas.
+std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
+                                                   const std::vector<double>& ascending_Cs,
+                                                   const SolverSettings& settings);
+
+}  // namespace cae::svm

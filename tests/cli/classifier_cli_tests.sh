@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The classifier stage's choices on tiny inputs: `--classifier linear` through
+# `cae svm`, `cae pipeline` and `cae evaluate` (model file told apart from an
+# SVM's), its C search, bad values as one clear line, and the default
+# (warm-started) `--search` choosing what `--search-exhaustive` chooses.
+# usage: classifier_cli_tests.sh CAE
+set -u
+CAE=$1
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/cli/test_lib.sh
+source "$here/test_lib.sh"
+cd "$work" || exit 1
+
+B="--backend cpu"
+# 4 overlapping classes: neither chance nor perfect.
+python3 "$here/write_features.py" F 480 240 48 4 0.25 5 || { echo "setup: write_features.py failed"; exit 1; }
+
+run "linear" 0 "$CAE" svm --features F --classifier linear --out W/linear.model
+expect "linear" "linear: C 5, [0-9]+ L-BFGS iterations \(converged\)"
+expect "linear" "test accuracy: [0-9.]+%"
+exists "linear model" W/linear.model
+checks=$((checks + 1))
+head -c 4096 W/linear.model | grep -q '"format":"cae-linear"' || fail "linear format" "no cae-linear format in the header"
+checks=$((checks + 1))
+pct=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
+awk -v a="$pct" 'BEGIN { exit !(a > 40 && a < 99.9) }' || fail "linear accuracy range" "$pct%"
+
+run "linear search" 0 "$CAE" svm --features F --classifier linear --search --search-C 0.01,1,0.1 \
+  --validation 60 --out W/linear-search.model
+expect "linear search" "validation: 60 of 480 training rows held out \(seed 1\)"
+expect "linear search" "C 0.01 +validation [0-9.]+%"
+expect "linear search" "search: chose C (0.01|0.1|1)"
+expect "linear search" "validation accuracy: [0-9.]+% \(60 rows\)"
+
+run "bad classifier" 2 "$CAE" svm --features F --classifier forest --out W/bad.model
+expect "bad classifier" "--classifier must be svm or linear, got 'forest'"
+one_line "bad classifier"
+absent "bad classifier writes nothing" W/bad.model
+run "linear export" 2 "$CAE" svm --features F --classifier linear --export-libsvm W/x.libsvm --out W/bad.model
+expect "linear export" "--export-libsvm writes a kernel SVM; it does not apply to --classifier linear"
+absent "linear export writes nothing" W/bad.model
+run "bad iterations" 2 "$CAE" svm --features F --classifier linear --linear-iterations 0 --out W/bad.model
+one_line "bad iterations"
+
+# The default search (one kernel per gamma, Cs seeded) chooses the exhaustive one's candidate.
+search=(--search --search-C 0.3,1,3,10 --search-gamma 0.5x,1x,2x --validation 80)
+run "warm search" 0 "$CAE" svm $B --features F "${search[@]}" --out W/warm.model
+expect "warm search" "search: one kernel per gamma, every C seeded with the last one's solution"
+warm=$(grep -E "^search: chose" <<<"$out")
+run "exhaustive search" 0 "$CAE" svm $B --features F "${search[@]}" --search-exhaustive --out W/cold.model
+expect "exhaustive search" "search: every candidate trained from scratch"
+cold=$(grep -E "^search: chose" <<<"$out")
+checks=$((checks + 1))
+[ -n "$warm" ] && [ "$warm" = "$cold" ] || fail "same choice" "warm '$warm' vs exhaustive '$cold'"
+run "exhaustive without search" 2 "$CAE" svm $B --features F --search-exhaustive --out W/bad.model
+expect "exhaustive without search" "--search-exhaustive needs --search"
+
+# Through the pipeline and `cae evaluate`.
+run "synth" 0 "$CAE" data synth D --train 130 --test 40 --seed 3
+run "pipeline linear" 0 "$CAE" pipeline $B --data D --epochs 1 --batch 32 --classifier linear \
+  --validation 20 --out P
+expect "pipeline linear" "linear predict"
+expect "pipeline linear" "test accuracy: [0-9.]+%"
+exists "pipeline linear model" P/linear.model
+absent "no svm model" P/svm.model
+checks=$((checks + 1))
+grep -q "multinomial logistic regression" P/report.html || fail "report names the classifier" "P/report.html"
+run "evaluate linear" 0 "$CAE" evaluate $B --weights P/model.safetensors --svm P/linear.model --data D --out R
+expect "evaluate linear" "test accuracy: [0-9.]+%"
+exists "evaluate report" R/report.html
+
+for command in svm pipeline; do
+  run "$command help" 0 "$CAE" "$command" --help
+  expect "$command help" "--classifier svm\|linear"
+  expect "$command help" "--search-exhaustive"
+done
+
+finish

@@ -1,0 +1,114 @@
+// The linear classifier: multinomial logistic regression by L-BFGS on raw
+// rows with the standardisation folded into the weights.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+
+#include <unistd.h>
+
+#include "svm/linear_model.hpp"
+#include "svm/linear_trainer.hpp"
+#include "svm/model_file.hpp"
+#include "svm/ovo_trainer.hpp"
+#include "svm/svm_error.hpp"
+#include "test_data.hpp"
+
+namespace cae::svm {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("cae-linear-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+TEST_CASE("the linear classifier separates clusters and generalises") {
+  const FeatureSet train = test::clustered(4, 60, 10, 2.0, 7, 1);
+  const FeatureSet test = test::clustered(4, 40, 10, 2.0, 7, 2);
+  LinearOptions options;
+  options.threads = 2;
+  const LinearModel model = train_linear(train, all_rows(train), options);
+  CHECK(model.converged);
+  CHECK(model.iterations > 0);
+  CHECK(model.classes == std::vector<int32_t>{10, 20, 30, 40});
+  CHECK(model.training_rows == train.rows);
+  const std::vector<int32_t> predicted = predict_linear(model, test, 2);
+  CHECK(test::agreement(predicted, test.labels) > 0.9);
+  // A larger C penalises the weights less: a lower training loss.
+  options.C = 100.0;
+  const LinearModel loose = train_linear(train, all_rows(train), options);
+  CHECK(loose.loss < model.loss);
+}
+
+TEST_CASE("the linear classifier's result does not depend on threads or on copying the rows") {
+  const FeatureSet train = test::clustered(3, 300, 6, 1.0, 9, 1);  // several blocks of rows
+  std::vector<int64_t> rows;
+  for (int64_t r = 0; r < train.rows; r += 2) rows.push_back(r);  // not consecutive: gathered
+  LinearOptions options;
+  options.threads = 1;
+  const LinearModel one = train_linear(train, rows, options);
+  options.threads = 3;
+  const LinearModel three = train_linear(train, rows, options);
+  CHECK(one.weights == three.weights);
+  CHECK(one.bias == three.bias);
+  FeatureSet copy;
+  copy.dim = train.dim;
+  for (const int64_t r : rows) {
+    copy.values.insert(copy.values.end(), train.row(r), train.row(r) + train.dim);
+    copy.labels.push_back(train.labels[static_cast<size_t>(r)]);
+    ++copy.rows;
+  }
+  const LinearModel copied = train_linear(copy, all_rows(copy), options);
+  CHECK(copied.weights == one.weights);
+  CHECK(copied.iterations == one.iterations);
+}
+
+TEST_CASE("a warm start from another C converges to the same classifier") {
+  const FeatureSet train = test::clustered(3, 80, 8, 1.0, 4, 1);
+  LinearOptions options;
+  options.C = 0.1;
+  options.tolerance = 1e-6;
+  const LinearModel small = train_linear(train, all_rows(train), options);
+  options.C = 1.0;
+  const LinearModel cold = train_linear(train, all_rows(train), options);
+  const LinearModel warm = train_linear(train, all_rows(train), options, &small);
+  CHECK(warm.loss == doctest::Approx(cold.loss).epsilon(1e-4));
+  CHECK(predict_linear(warm, train) == predict_linear(cold, train));
+  const FeatureSet other = test::clustered(2, 20, 8, 1.0, 4, 1);
+  CHECK_THROWS_AS(train_linear(other, all_rows(other), options, &small), SvmError);
+}
+
+TEST_CASE("the linear model file round-trips and is told apart from an SVM model") {
+  const FeatureSet train = test::clustered(3, 30, 5, 2.0, 2, 1);
+  const LinearModel model = train_linear(train, all_rows(train), LinearOptions{});
+  const std::string path = temp_path("model");
+  save_linear_model(model, path, {{"features", "somewhere"}});
+  CHECK(is_linear_model_file(path));
+  const LinearModel loaded = load_linear_model(path);
+  CHECK(loaded.weights == model.weights);
+  CHECK(loaded.bias == model.bias);
+  CHECK(loaded.classes == model.classes);
+  CHECK(loaded.standardizer.mean() == model.standardizer.mean());
+  CHECK(loaded.iterations == model.iterations);
+  CHECK(predict_linear(loaded, train) == predict_linear(model, train));
+  TrainOptions svm_options;
+  svm_options.threads = 1;
+  save_model(train_ovo(test::cpu_context(), train, svm_options), path);
+  CHECK_FALSE(is_linear_model_file(path));
+  CHECK_THROWS_WITH_AS(load_linear_model(path), doctest::Contains("not a valid cae linear model"),
+                       SvmError);
+  std::filesystem::remove(path);
+  CHECK_FALSE(is_linear_model_file(path));
+  FeatureSet wrong = train;
+  wrong.dim = 4;
+  wrong.values.resize(static_cast<size_t>(wrong.rows * 4));
+  CHECK_THROWS_AS(predict_linear(model, wrong), SvmError);
+  LinearOptions bad;
+  bad.C = 0.0;
+  CHECK_THROWS_AS(train_linear(train, all_rows(train), bad), SvmError);
+}
+
+}  // namespace
+}  // namespace cae::svm

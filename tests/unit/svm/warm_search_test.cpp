@@ -1,0 +1,168 @@
+// The warm-started search: SMO seeded with a smaller C's alphas reaches the
+// cold start's solution within the solver's tolerance (both stop at a KKT
+// violation <= eps = 1e-3), and the search that solves every C on one kernel
+// per gamma chooses the candidate the exhaustive search chooses.
+#include "svm/warm_search.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "svm/predictor.hpp"
+#include "svm/smo_solver.hpp"
+#include "svm/svm_error.hpp"
+#include "test_data.hpp"
+
+namespace cae::svm {
+namespace {
+
+// Two overlapping classes, the first class's rows first, and their RBF kernel.
+struct TwoClasses {
+  std::vector<int64_t> first, second;
+  std::vector<float> kernel;  // [l, l] in that row order
+  PairRows rows;
+};
+
+TwoClasses two_classes(uint64_t seed) {
+  const FeatureSet set = test::clustered(2, 90, 6, 0.6, seed, 1);
+  TwoClasses out;
+  for (int64_t r = 0; r < set.rows; ++r) {
+    (set.labels[static_cast<size_t>(r)] == 10 ? out.first : out.second).push_back(r);
+  }
+  std::vector<int64_t> order = out.first;
+  order.insert(order.end(), out.second.begin(), out.second.end());
+  const size_t l = order.size();
+  out.kernel.resize(l * l);
+  for (size_t i = 0; i < l; ++i) {
+    for (size_t j = 0; j < l; ++j) {
+      double distance = 0.0;
+      for (int64_t d = 0; d < set.dim; ++d) {
+        const double diff = set.row(order[i])[d] - set.row(order[j])[d];
+        distance += diff * diff;
+      }
+      out.kernel[i * l + j] = static_cast<float>(std::exp(-distance / 6.0));
+    }
+  }
+  out.rows.pair = {0, 1};
+  out.rows.rows[0] = &out.first;
+  out.rows.rows[1] = &out.second;
+  return out;
+}
+
+// Decision values on the training rows themselves (support rows are row indices).
+std::vector<double> training_decisions(const TwoClasses& data, const PairSolution& s) {
+  const size_t l = data.first.size() + data.second.size();
+  std::vector<int64_t> order = data.first;
+  order.insert(order.end(), data.second.begin(), data.second.end());
+  std::vector<size_t> position(l);
+  for (size_t i = 0; i < l; ++i) position[static_cast<size_t>(order[i])] = i;
+  std::vector<double> out(l, -double(s.rho));
+  for (size_t t = 0; t < l; ++t) {
+    for (size_t k = 0; k < s.support.size(); ++k) {
+      out[t] += double(s.coef[k]) * data.kernel[t * l + position[static_cast<size_t>(s.support[k])]];
+    }
+  }
+  return out;
+}
+
+TEST_CASE("a warm-started SMO solve reaches the cold start's model within the solver's tolerance") {
+  for (const uint64_t seed : {3u, 4u, 5u}) {
+    INFO("seed " << seed);
+    const TwoClasses data = two_classes(seed);
+    const PairKernel kernel =
+        PairKernel::dense(data.kernel.data(), data.rows.size(), data.rows.count(0));
+    SolverSettings settings;
+    const std::vector<double> Cs = {0.5, 1.0, 2.0, 5.0, 10.0, 20.0};
+    const std::vector<SmoPairSolution> chain = solve_pair_for_each_C(data.rows, kernel, Cs, settings);
+    REQUIRE(chain.size() == Cs.size());
+    int64_t warm_iterations = 0;
+    int64_t cold_iterations = 0;
+    for (size_t a = 0; a < Cs.size(); ++a) {
+      INFO("C " << Cs[a]);
+      settings.C = Cs[a];
+      const SmoPairSolution cold = solve_pair_smo(data.rows, kernel, settings);
+      CHECK(chain[a].converged);
+      CHECK(cold.converged);
+      CHECK(std::fabs(chain[a].objective - cold.objective) <= 1e-3 * std::fabs(cold.objective));
+      CHECK(std::fabs(chain[a].solution.rho - cold.solution.rho) <= 0.05);
+      const std::vector<double> warm_dec = training_decisions(data, chain[a].solution);
+      const std::vector<double> cold_dec = training_decisions(data, cold.solution);
+      for (size_t t = 0; t < warm_dec.size(); ++t) {
+        if ((warm_dec[t] > 0) != (cold_dec[t] > 0)) CHECK(std::fabs(cold_dec[t]) < 0.05);
+      }
+      if (a > 0) {
+        warm_iterations += chain[a].iterations;
+        cold_iterations += cold.iterations;
+      }
+    }
+    // What seeding is for: the later Cs start close to their solution.
+    INFO("SMO iterations after the first C: warm " << warm_iterations << ", cold " << cold_iterations);
+    CHECK(warm_iterations < cold_iterations);
+  }
+}
+
+TEST_CASE("SMO refuses a starting point outside the box") {
+  const TwoClasses data = two_classes(3);
+  const PairKernel kernel =
+      PairKernel::dense(data.kernel.data(), data.rows.size(), data.rows.count(0));
+  std::vector<double> start(static_cast<size_t>(data.rows.size()), 0.0);
+  start[0] = 2.0;  // above C = 1
+  CHECK_THROWS_AS(solve_smo(kernel, SmoSettings{}, start), SvmError);
+  start.pop_back();
+  start[0] = 0.0;
+  CHECK_THROWS_AS(solve_smo(kernel, SmoSettings{}, start), SvmError);
+  CHECK_THROWS_AS(solve_pair_for_each_C(data.rows, kernel, {1.0, 0.5}, SolverSettings{}),
+                  SvmError);
+}
+
+TEST_CASE("the warm search chooses the exhaustive search's candidate and model") {
+  const FeatureSet train = test::clustered(3, 70, 8, 0.9, 21, 2);
+  const ValidationSplit split = split_for_validation(train, 60, 5);
+  TrainOptions base;
+  base.threads = 2;
+  // Not ascending: the warm search orders its chain itself.
+  const std::vector<double> Cs = {2.0, 0.02, 0.3, 20.0};
+  std::vector<GammaPolicy> gammas = {GammaPolicy::parse("scale"), GammaPolicy::parse("0.5")};
+  const std::vector<Context*> contexts = {&test::cpu_context()};
+  const SearchOutcome cold = search_hyper_parameters(contexts, train, split, base, Cs, gammas);
+  size_t calls = 0;
+  const SearchOutcome warm = search_hyper_parameters_warm(
+      contexts, train, split, base, Cs, gammas,
+      [&](size_t done, size_t total, const SearchResult&) {
+        CHECK(done == ++calls);
+        CHECK(total == Cs.size() * gammas.size());
+      });
+  CHECK(calls == Cs.size() * gammas.size());
+  REQUIRE(warm.results.size() == cold.results.size());
+  bool spread = false;  // the candidates must not all score alike, or the test says nothing
+  for (size_t i = 0; i < cold.results.size(); ++i) {
+    const SearchResult& w = warm.results[i];
+    const SearchResult& c = cold.results[i];
+    INFO("candidate " << i << ": C " << c.candidate.C << ", gamma " << c.gamma_value);
+    CHECK(w.candidate.C == c.candidate.C);
+    CHECK(w.gamma_value == c.gamma_value);
+    CHECK(std::fabs(w.validation_accuracy - c.validation_accuracy) <= 1.0 / 60 + 1e-12);
+    spread = spread || c.validation_accuracy != cold.results[0].validation_accuracy;
+  }
+  CHECK(spread);
+  const SearchResult& warm_best = best_of(warm.results);
+  const SearchResult& cold_best = best_of(cold.results);
+  CHECK(warm_best.candidate.C == cold_best.candidate.C);
+  CHECK(warm_best.gamma_value == cold_best.gamma_value);
+  CHECK(warm_best.validation_accuracy == cold_best.validation_accuracy);
+  CHECK(warm.best_model.C == cold.best_model.C);
+  CHECK(warm.best_model.gamma == cold.best_model.gamma);
+  CHECK(warm.best_stats.support_vectors == warm.best_model.sv_count);
+  // The kept model is the winner's: it predicts the validation rows as the cold one does.
+  const Prediction a = predict(contexts, warm.best_model, split.validation);
+  const Prediction b = predict(contexts, cold.best_model, split.validation);
+  CHECK(test::agreement(a.labels, b.labels) >= 0.98);
+  CHECK(accuracy(a.labels, split.validation.labels) == doctest::Approx(warm_best.validation_accuracy));
+
+  base.solver = SolverKind::Libsvm;
+  CHECK_THROWS_AS(search_hyper_parameters_warm(contexts, train, split, base, Cs, gammas), SvmError);
+}
+
+}  // namespace
+}  // namespace cae::svm
