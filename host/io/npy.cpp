@@ -1,7 +1,10 @@
 #include "io/npy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
@@ -33,8 +36,10 @@ std::string shape_text(const std::vector<uint64_t>& shape) {
 // The header of `bytes`, after checking the dtype (item_bytes_of_descr gives 0
 // for one we cannot read; `wanted` describes the acceptable ones), the number
 // of dimensions, and that the data has exactly the size the shape calls for.
-NpyHeader checked_header(const std::string& bytes, const std::string& path, size_t ndim,
-                         size_t item_bytes_of_descr(const std::string&), const char* wanted) {
+// `bytes` holds at least the header; the file is `file_bytes` long.
+NpyHeader checked_header(const std::string& bytes, uint64_t file_bytes, const std::string& path,
+                         size_t ndim, size_t item_bytes_of_descr(const std::string&),
+                         const char* wanted) {
   NpyHeader header = parse_npy_header(bytes, path);
   const size_t item_bytes = item_bytes_of_descr(header.descr);
   if (item_bytes == 0) {
@@ -50,7 +55,7 @@ NpyHeader checked_header(const std::string& bytes, const std::string& path, size
     if (dim != 0 && expected > UINT64_MAX / dim) throw IoError(path + ": shape too large");
     expected *= dim;
   }
-  const uint64_t actual = bytes.size() - header.data_offset;
+  const uint64_t actual = file_bytes - header.data_offset;
   if (actual != expected) {
     throw IoError(path + ": holds " + std::to_string(actual) + " data bytes, but shape " +
                   shape_text(header.shape) + " of '" + header.descr + "' needs " +
@@ -101,6 +106,16 @@ int64_t load_integer(const char* at, char kind, size_t bytes, const std::string&
   }
 }
 
+void check_finite_matrix(const FloatMatrix& matrix, const std::string& path) {
+  const size_t bad = first_non_finite(matrix.values.data(), matrix.values.size());
+  if (bad != matrix.values.size()) {
+    throw IoError(path + ": value at row " + std::to_string(bad / matrix.cols) + ", column " +
+                  std::to_string(bad % matrix.cols) + " is " +
+                  (std::isnan(matrix.values[bad]) ? "NaN" : "infinite") +
+                  " (features must be finite numbers)");
+  }
+}
+
 }  // namespace
 
 void write_npy_matrix(const std::string& path, const float* data, size_t rows, size_t cols) {
@@ -118,11 +133,37 @@ void write_npy_vector(const std::string& path, const std::vector<int32_t>& value
 }
 
 FloatMatrix read_npy_matrix(const std::string& path) {
-  return parse_npy_matrix(read_binary_file(path), path);
+  // The header first, then the values straight into the matrix: reading the
+  // whole file before copying would hold a feature file (6 GiB at 200,000 x
+  // 8,192) twice. Anything unusual (not a regular file, a header beyond the
+  // first MiB) takes the whole-file path, whose messages say what is wrong.
+  constexpr size_t kHeadBytes = size_t{1} << 20;
+  std::error_code error;
+  const bool regular = std::filesystem::is_regular_file(path, error);
+  const uint64_t file_bytes = regular ? std::filesystem::file_size(path, error) : 0;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(static_cast<size_t>(std::min<uint64_t>(file_bytes, kHeadBytes)), '\0');
+  if (!regular || error || !in || !in.read(head.data(), static_cast<std::streamsize>(head.size()))) {
+    return parse_npy_matrix(read_binary_file(path), path);
+  }
+  const NpyHeader header =
+      checked_header(head, file_bytes, path, 2, float32_item_bytes, "'<f4' float32");
+  FloatMatrix matrix;
+  matrix.rows = header.shape[0];
+  matrix.cols = header.shape[1];
+  matrix.values.resize(matrix.rows * matrix.cols);
+  in.seekg(static_cast<std::streamoff>(header.data_offset));
+  if (!in.read(reinterpret_cast<char*>(matrix.values.data()),
+               static_cast<std::streamsize>(matrix.values.size() * sizeof(float)))) {
+    throw IoError("cannot read " + path + ": the file ended early");
+  }
+  check_finite_matrix(matrix, path);
+  return matrix;
 }
 
 FloatMatrix parse_npy_matrix(const std::string& bytes, const std::string& path) {
-  const NpyHeader header = checked_header(bytes, path, 2, float32_item_bytes, "'<f4' float32");
+  const NpyHeader header =
+      checked_header(bytes, bytes.size(), path, 2, float32_item_bytes, "'<f4' float32");
   FloatMatrix matrix;
   matrix.rows = header.shape[0];
   matrix.cols = header.shape[1];
@@ -131,13 +172,7 @@ FloatMatrix parse_npy_matrix(const std::string& bytes, const std::string& path) 
     std::memcpy(matrix.values.data(), bytes.data() + header.data_offset,
                 matrix.values.size() * sizeof(float));
   }
-  const size_t bad = first_non_finite(matrix.values.data(), matrix.values.size());
-  if (bad != matrix.values.size()) {
-    throw IoError(path + ": value at row " + std::to_string(bad / matrix.cols) + ", column " +
-                  std::to_string(bad % matrix.cols) + " is " +
-                  (std::isnan(matrix.values[bad]) ? "NaN" : "infinite") +
-                  " (features must be finite numbers)");
-  }
+  check_finite_matrix(matrix, path);
   return matrix;
 }
 
@@ -146,7 +181,7 @@ std::vector<int64_t> read_npy_integers(const std::string& path) {
 }
 
 std::vector<int64_t> parse_npy_integers(const std::string& bytes, const std::string& path) {
-  const NpyHeader header = checked_header(bytes, path, 1, integer_item_bytes,
+  const NpyHeader header = checked_header(bytes, bytes.size(), path, 1, integer_item_bytes,
                                           "a little-endian integer type such as '<i4'");
   const size_t item_bytes = integer_item_bytes(header.descr);
   std::vector<int64_t> values(header.shape[0]);

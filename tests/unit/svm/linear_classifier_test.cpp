@@ -112,3 +112,25 @@ TEST_CASE("the linear model file round-trips and is told apart from an SVM model
 
 }  // namespace
 }  // namespace cae::svm
+
+namespace cae::svm {
+namespace {
+
+TEST_CASE("the kernel SVM's memory estimate grows as rows^2; the linear classifier's not with rows") {
+  TrainOptions options;
+  options.threads = 2;
+  const std::vector<int64_t> cifar(10, 4500);    // 45,000 rows
+  const std::vector<int64_t> large(10, 20000);   // 200,000 rows
+  const uint64_t gib = uint64_t{1} << 30;
+  // 45,000 x 8,192: 0.75 GiB of diagonal blocks, 4 pairs of 0.15 GiB (2 workers + 2),
+  // 1.4 GiB of support vectors.
+  const uint64_t small_bytes = kernel_svm_host_bytes(cifar, 8192, options);
+  CHECK(small_bytes > 2 * gib);
+  CHECK(small_bytes < 4 * gib);
+  // 200,000 rows: 14.9 GiB of diagonal blocks alone.
+  CHECK(kernel_svm_host_bytes(large, 8192, options) > 20 * gib);
+  CHECK(linear_training_bytes(10, 8192, 2) < gib / 10);
+}
+
+}  // namespace
+}  // namespace cae::svm
