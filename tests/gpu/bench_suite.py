@@ -37,7 +37,7 @@ TORCH_MAX_CONFIG = "bf16-compile-max"
 SETTINGS = {
     "full": {"images": 50000, "extract_images": 60000, "repeats": 20, "cpu_batches": 2,
              "cpu_extract_images": 512, "cpu_repeats": 3, "torch_images": 50000,
-             "torch_repeats": 3, "sweep_seeds": 30, "sweep_quick_shapes": False,
+             "torch_repeats": 3, "sweep_seeds": 60, "sweep_quick_shapes": False,
              "pipeline_args": [], "ddp_batches": [256, 512], "torch_max_batches": [64, 256],
              "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
              "pipeline_limit": 300, "sweep_limit": 480, "ddp_limit": 240},
@@ -379,7 +379,7 @@ class Suite:
                              stages=dict(report["stage_timings"]),
                              svm={k: settings.get(k) for k in ("svm chosen by", "svm C", "svm gamma",
                                                                "features", "validation rows")}))
-        return {"data": self.args.data, "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+        return {"data": self.args.data_name or f"`{self.args.data}`", "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
 
     # -- conformance: every backend swept at once, as users share a GPU
 
@@ -535,6 +535,7 @@ def parse_args(argv):
     p.add_argument("--part", action="append", choices=PARTS + ["all"],
                    help="run this part only (repeatable; default: all)")
     p.add_argument("--data", help="CIFAR-10 binary folder for the pipeline part")
+    p.add_argument("--data-name", help="what the tables call the --data set (default: its path)")
     p.add_argument("--backends", help="comma-separated backends (default: every one found)")
     p.add_argument("--budget", type=float, default=570,
                    help="seconds the whole command may take (default 570)")

@@ -278,9 +278,18 @@ def render_svm(results):
         rows.append([f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
                      fmt_s(r["stages"].get("svm predict", 0.0)),
                      f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}: "
-                     f"{svm.get('svm chosen by', '?')}", r.get("train_images", "?")])
-    text = table(["run", "SVM training (s)", "prediction (s)", "C and gamma", "training images"], rows)
+                     f"{svm.get('svm chosen by', '?')}", svm_rows(r)])
+    text = table(["run", "SVM training (s)", "prediction (s)", "C and gamma", "rows: fit + validation"], rows)
     return text + f"\n\nMeasured {p['date']}.{pipeline_quick_note(p)}"
+
+
+def svm_rows(run):
+    """"45,000 + 5,000": the rows the SVM is fitted on and the held-out ones."""
+    try:
+        held_out = int(str(run["svm"]["validation rows"]).split()[0])
+        return f"{int(run['train_images']) - held_out:,} + {held_out:,}"
+    except (KeyError, TypeError, ValueError, IndexError):
+        return "?"
 
 
 def trim_number(text):
@@ -313,7 +322,7 @@ def render_pipeline(results):
                      f"{100 * r['accuracy']:.2f}%", r.get("validation_accuracy") or "-"])
     header = ["command", "backend", "training (s)", "features (s)", "SVM (s)", "wall (s)",
               "peak RSS (GiB)", "test accuracy", "validation accuracy"]
-    return table(header, rows) + f"\n\nData: `{p.get('data', '?')}`. Measured {p['date']}.{pipeline_quick_note(p)}"
+    return table(header, rows) + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
 
 
 # ---------------------------------------------------------------- two GPUs

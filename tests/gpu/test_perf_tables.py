@@ -75,8 +75,9 @@ class RenderTest(unittest.TestCase):
                          [["`cae pipeline`", "v4", "10.0", "2.00", "9.00", "22.8", "5.32", "68.63%", "68.10%"]])
         self.assertIn("not measured: exit 1: out of memory", pipeline)
         svm = perf_tables.render_svm(results)
-        self.assertEqual(rows_of(svm, "`cae pipeline`")[0][1:4],
-                         ["7.50", "1.50", "C 5, gamma 0.000123: the options given"])
+        self.assertEqual(rows_of(svm, "`cae pipeline`")[0][1:5],
+                         ["7.50", "1.50", "C 5, gamma 0.000123: the options given", "45,000 + 5,000"])
+        self.assertIn("Data: CIFAR-10 (test copy).", pipeline)
 
     def test_quick_mode_is_stated(self):
         results = sample()
