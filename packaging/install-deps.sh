@@ -11,6 +11,7 @@ packages=(
   libopenblas-dev                                    # CBLAS for the cpu backend
   nlohmann-json3-dev                                 # safetensors headers, bench JSON
   libcairo2-dev                                      # report figures: PNG and SVG surfaces
+  libstb-dev                                         # stb_image: PNG/JPEG/BMP image folders as data
   fonts-dejavu-core                                  # the sans-serif face figures are drawn in
   chromium                                           # browser test of report.html / bench page
   python3                                            # test helpers

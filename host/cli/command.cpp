@@ -19,6 +19,7 @@ void print_command_help(const Command& command, std::ostream& out) {
   po::positional_options_description positionals;
   command.declare(options, positionals);
   out << "usage: " << command.synopsis << "\n\n" << command.summary << "\n\n" << options;
+  if (!command.details.empty()) out << "\n" << command.details;
 }
 
 int run_command(const Command& command, const std::vector<std::string>& args) {

@@ -25,6 +25,8 @@ struct Command {
   // Declares options and positionals; the body receives the parsed map.
   std::function<void(po::options_description&, po::positional_options_description&)> declare;
   std::function<int(const po::variables_map&)> run;
+  // Longer text after the options in `cae help <command>` (formats, rules).
+  std::string details = {};
 };
 
 const std::vector<Command>& all_commands();

@@ -6,6 +6,8 @@
 
 #include "backend_session.hpp"
 #include "commands.hpp"
+#include "data_formats_help.hpp"
+#include "data_options.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
 #include "nn/features.hpp"
@@ -20,7 +22,7 @@ namespace {
 int run_evaluate(const po::variables_map& vm) {
   const std::string weights = vm["weights"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
-  const std::string data_dir = resolve_data_dir(vm);
+  const DataRequest request = data_request_from(vm);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
@@ -41,14 +43,17 @@ int run_evaluate(const po::variables_map& vm) {
                              "-d features; --features " + recipe.name + " gives " +
                              std::to_string(recipe.dim()));
   }
+  BackendSession session = select_backend_session(vm);
+  const DataSplits data = load_data(request.path, request.options);
+  require_labelled(data, "cae evaluate");
+  require_network_input(data.test, data.location);
+  const int classes = int(data.class_names.size());
   for (int32_t label : model_classes) {
-    if (label < 0 || label >= 10) {
-      throw std::runtime_error(svm_path + " has class " + std::to_string(label) +
-                               ", not a CIFAR-10 class 0..9");
+    if (label < 0 || label >= classes) {
+      throw std::runtime_error(svm_path + " has class " + std::to_string(label) + ", but " +
+                               data.location + " has classes 0.." + std::to_string(classes - 1));
     }
   }
-  BackendSession session = select_backend_session(vm);
-  CifarData data = load_cifar(data_dir);
   start_backend_session(session, vm, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
@@ -64,6 +69,7 @@ int run_evaluate(const po::variables_map& vm) {
                      {"svm", svm_path},
                      feature_setting(recipe),
                      {"test images", std::to_string(test.rows)}};
+  for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   if (linear) report.settings.push_back({"classifier", "linear"});
@@ -82,19 +88,21 @@ int run_evaluate(const po::variables_map& vm) {
 
 Command evaluate_command() {
   return {"evaluate",
-          "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data DIR] [--features NAME] "
+          "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data PATH] [--data-format F] "
+          "[--features NAME] "
           "--out DIR",
           "Classify the test set; write accuracy, confusion matrix, predictions and report.html",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
-            add_data_option(options);
+            add_data_options(options);
             add_features_option(options);
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
                 ("svm", po::value<std::string>()->required()->value_name("MODEL"), "classifier from `cae svm` (kernel SVM or --classifier linear: the file says which)")
                 ("out", po::value<std::string>()->required()->value_name("DIR"), "report folder");
           },
-          run_evaluate};
+          run_evaluate,
+          kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -17,13 +17,16 @@
 namespace cae::cli {
 namespace {
 
-// One test image per class (the first of each), reconstructed by the model.
-void write_reconstructions(Context& context, nn::Autoencoder& model, const CifarData& data,
+// One test image per class (the first of each; of the first kMaxPictured
+// classes, so a 100-class grid stays readable), reconstructed by the model.
+void write_reconstructions(Context& context, nn::Autoencoder& model, const DataSplits& data,
                            const std::string& path) {
+  constexpr size_t kMaxPictured = 10;
+  const ImageSet& test = data.test;
   std::vector<size_t> picks;
-  for (int c = 0; c < 10; ++c) {
-    for (size_t i = 0; i < data.test.size(); ++i) {
-      if (data.test.labels[i] == c) {
+  for (size_t c = 0; c < data.class_names.size() && c < kMaxPictured; ++c) {
+    for (size_t i = 0; i < test.size(); ++i) {
+      if (test.labels[i] == c) {
         picks.push_back(i);
         break;
       }
@@ -31,21 +34,25 @@ void write_reconstructions(Context& context, nn::Autoencoder& model, const Cifar
   }
   if (picks.empty()) return;
   const int64_t n = int64_t(picks.size());
-  std::vector<float> originals(picks.size() * nn::kImageFloats);
-  fill_batch(data.test, picks, originals.data());
-  Tensor input = context.alloc({n, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+  const size_t floats = test.image_bytes();
+  std::vector<float> originals(picks.size() * floats);
+  fill_batch(test, picks, originals.data());
+  Tensor input = context.alloc({n, test.channels, test.side, test.side});
   Tensor output = context.alloc(input.dims());
   input.upload(originals);
   model.reconstruct(input, output);
   std::vector<float> reconstructed = output.download();
   std::vector<ReconstructionSample> samples;
   for (size_t k = 0; k < picks.size(); ++k) {
-    int label = data.test.labels[picks[k]];
-    samples.push_back({label < int(data.class_names.size()) ? data.class_names[size_t(label)] : std::to_string(label),
-                       originals.data() + k * nn::kImageFloats,
-                       reconstructed.data() + k * nn::kImageFloats});
+    const size_t label = test.labels[picks[k]];
+    samples.push_back({label < data.class_names.size() ? data.class_names[label] : std::to_string(label),
+                       originals.data() + k * floats, reconstructed.data() + k * floats});
   }
-  write_reconstruction_grid_png(path, samples);
+  ReconstructionGridOptions grid;
+  grid.channels = test.channels;
+  grid.height = grid.width = test.side;
+  grid.scale = test.side >= 64 ? 1 : 3;  // large images are shown at their own size
+  write_reconstruction_grid_png(path, samples, grid);
 }
 
 }  // namespace
@@ -60,7 +67,7 @@ svm::FeatureSet to_feature_set(std::vector<float> features, int64_t dim, const I
 }
 
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
-                                      const svm::OvoModel& svm_model, const CifarData& data,
+                                      const svm::OvoModel& svm_model, const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
@@ -75,7 +82,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
 
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const Classify& classify, const std::string& stage_name,
-                                      const CifarData& data,
+                                      const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "data/cifar_dataset.hpp"
+#include "data/data_source.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
 #include "report/html_report.hpp"
@@ -30,7 +30,7 @@ struct EvaluationOutcome {
 // timings are added to it. The SVM predicts on `predict_contexts` (split
 // by rows, one per device), or on `context` alone when that is empty.
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
-                                      const svm::OvoModel& svm_model, const CifarData& data,
+                                      const svm::OvoModel& svm_model, const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
@@ -41,7 +41,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
 using Classify = std::function<std::vector<int32_t>(const svm::FeatureSet& rows)>;
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const Classify& classify, const std::string& stage,
-                                      const CifarData& data,
+                                      const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir);

@@ -3,8 +3,9 @@
 
 #include "backend_session.hpp"
 #include "commands.hpp"
+#include "data_formats_help.hpp"
 #include "feature_options.hpp"
-#include "data/cifar_dataset.hpp"
+#include "data_options.hpp"
 #include "io/npy.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/features.hpp"
@@ -19,12 +20,13 @@ int run_extract(const po::variables_map& vm) {
   const int batch = option_in_range(vm, "batch", 1, nn::kMaxBatchSize);
   const int streams = option_in_range(vm, "streams", 0, 16);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
-  const std::string data_dir = resolve_data_dir(vm);
+  const DataRequest request = data_request_from(vm);
   const OutputLock lock = claim_output_directory(out);
   const std::string weights = vm["weights"].as<std::string>();
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
-  CifarData data = load_cifar(data_dir);
+  const DataSplits data = load_data(request.path, request.options);
+  require_network_input(data.train, data.location);
   start_backend_session(session, vm, std::cout);
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
@@ -45,13 +47,14 @@ int run_extract(const po::variables_map& vm) {
 
 Command extract_command() {
   return {"extract",
-          "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data DIR] [--features NAME] "
+          "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data PATH] [--data-format F] "
+          "[--features NAME] "
           "--out DIR",
           "Encode every image into its feature vector (default: the 8,192-d latent); write features "
           "and labels as .npy",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
-            add_data_option(options);
+            add_data_options(options);
             add_features_option(options);
             options.add_options()
                 ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
@@ -61,7 +64,8 @@ Command extract_command() {
                  "contexts per device, each on its own thread, so that one's copies overlap "
                  "another's compute (0 = auto: 4 for a backend with page-locked host memory, else 1)");
           },
-          run_extract};
+          run_extract,
+          kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

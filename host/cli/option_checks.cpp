@@ -127,22 +127,4 @@ void require_available(int64_t requested, size_t available, const std::string& o
   }
 }
 
-void add_data_option(po::options_description& options) {
-  options.add_options()("data", po::value<std::string>()->value_name("DIR"),
-                        "CIFAR-10 binary folder (default: data/, if `cae data fetch data` put it there)");
-}
-
-std::string resolve_data_dir(const po::variables_map& vm) {
-  if (vm.count("data")) {
-    const std::string dir = vm["data"].as<std::string>();
-    if (dir.empty()) throw UsageError("--data is empty; it must name a CIFAR-10 folder");
-    return dir;
-  }
-  for (const char* candidate : {"data/cifar-10-batches-bin", "data"}) {
-    if (std::filesystem::exists(std::string(candidate) + "/test_batch.bin")) return candidate;
-  }
-  throw UsageError(
-      "no --data given and no CIFAR-10 under data/: run `cae data fetch data` or `cae data synth DIR`");
-}
-
 }  // namespace cae::cli

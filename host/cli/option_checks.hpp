@@ -67,8 +67,4 @@ void require_not_an_input(const std::string& output, const std::vector<std::stri
 void require_available(int64_t requested, size_t available, const std::string& option,
                        const std::string& where, const std::string& what);
 
-// --data DIR, or data/ (CIFAR-10 fetched there) when not given.
-void add_data_option(po::options_description& options);
-std::string resolve_data_dir(const po::variables_map& vm);
-
 }  // namespace cae::cli

@@ -9,8 +9,9 @@
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
 #include "commands.hpp"
-#include "data/cifar_dataset.hpp"
+#include "data_formats_help.hpp"
 #include "data/synthetic_dataset.hpp"
+#include "data_options.hpp"
 #include "device_list.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
@@ -35,27 +36,32 @@ constexpr int64_t kSynthTrain = 3000;
 constexpr int64_t kSynthTest = 600;
 constexpr int kSynthEpochs = 4;
 
-std::string find_or_make_data(const po::variables_map& vm, const std::string& out,
+// The data the options name; without --data and without CIFAR-10 under data/,
+// a synthetic set written inside --out.
+DataRequest find_or_make_data(const po::variables_map& vm, const std::string& out,
                               bool& synthetic) {
   synthetic = false;
+  if (data_given(vm)) return data_request_from(vm);
   try {
-    return resolve_data_dir(vm);
+    return data_request_from(vm);
   } catch (const UsageError&) {
   }
   synthetic = true;
   const std::string dir = out + "/synthetic-data";
   std::cout << "no CIFAR-10 under data/ and no --data: using a synthetic 10-class set ("
             << kSynthTrain << " train, " << kSynthTest << " test) in " << dir
-            << "\n  for real data: cae data fetch data, or --data DIR\n";
+            << "\n  for real data: cae data fetch data, or --data PATH\n";
   // The folder is the pipeline's own (inside --out): replacing a set an
   // earlier run generated there is expected.
   write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
-  return dir;
+  DataRequest request = data_request_from(vm);
+  request.path = dir;
+  return request;
 }
 
 // The report's title, device and the settings of the stages before the classifier.
-ReportData pipeline_report(const BackendSession& session, const CifarData& data,
-                           const std::string& data_dir, bool synthetic,
+ReportData pipeline_report(const BackendSession& session, const DataSplits& data,
+                           const DataRequest& request, const std::string& data_dir, bool synthetic,
                            const nn::TrainOptions& train_options, const nn::FeatureRecipe& recipe) {
   ReportData report;
   report.title = "cae pipeline";
@@ -74,6 +80,7 @@ ReportData pipeline_report(const BackendSession& session, const CifarData& data,
                      {"input noise", std::to_string(train_options.input_noise)},
                      {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
                      feature_setting(recipe)};
+  for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   return report;
 }
 
@@ -95,16 +102,22 @@ int run_pipeline(const po::variables_map& vm) {
   const ClassifierKind classifier = classifier_from(vm);
   const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
+  if (data_given(vm)) data_request_from(vm);  // every data option checked before any work
   const OutputLock lock = claim_output_directory(out);
   BackendSession session = select_backend_session(vm);
 
   StageTimings timings;
   Stopwatch stage;
   bool synthetic = false;
-  const std::string data_dir = find_or_make_data(vm, out, synthetic);
+  DataRequest request = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
-  CifarData data = load_cifar(data_dir, size_t(samples));
-  require_available(samples, data.train.size(), "--samples", data_dir, "training images");
+  request.options.max_train = size_t(samples);
+  const DataSplits data = load_data(request.path, request.options);
+  const std::string data_dir = data.location;
+  require_labelled(data, "cae pipeline");
+  const ImageSet& train_images = autoencoder_images(data, request);
+  require_available(samples, train_images.size(), "--samples", data_dir, "training images");
+  require_network_input(train_images, data_dir);
   if (classifier == ClassifierKind::Svm) {
     // Before hours of training: the features are still to come.
     const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
@@ -116,7 +129,12 @@ int run_pipeline(const po::variables_map& vm) {
   start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size()
-            << " test images from " << data_dir << "\n";
+            << " test images from " << data_dir << " (" << data_format_name(data.format) << ", "
+            << data.class_names.size() << " classes"
+            << (&train_images == &data.unlabelled
+                    ? ", autoencoder on " + std::to_string(train_images.size()) + " unlabelled"
+                    : std::string())
+            << ")\n";
 
   Context& context = *session.context;
   train_options.backend = session.backend->name;
@@ -126,7 +144,7 @@ int run_pipeline(const po::variables_map& vm) {
   nn::Checkpoint start;
   start.parameters = nn::Parameters::he_normal(train_options.seed);
   require_batch_divisible(train_options.batch_size, session.contexts().size());
-  nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), data.train, data.test,
+  nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), train_images, data.test,
                                                    train_options, start, std::cout);
   if (trained.interrupted) return 128 + trained.signal;
   timings.emplace_back("train", stage.seconds());
@@ -158,7 +176,7 @@ int run_pipeline(const po::variables_map& vm) {
     svm::save_linear_model(selected.model, model_path, provenance);
     timings.emplace_back("linear train", stage.seconds());
     ReportData report =
-        pipeline_report(session, data, data_dir, synthetic, train_options, recipe);
+        pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe);
     report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
     report.settings.push_back({"linear C", std::to_string(selected.C)});
     report.settings.push_back({"linear iterations", std::to_string(selected.model.iterations) +
@@ -206,7 +224,7 @@ int run_pipeline(const po::variables_map& vm) {
   timings.emplace_back("svm train", stage.seconds());
 
   ReportData report =
-      pipeline_report(session, data, data_dir, synthetic, train_options, recipe);
+      pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe);
   report.settings.insert(
       report.settings.end(),
       {{"svm C", std::to_string(svm_options.C)},
@@ -234,11 +252,13 @@ int run_pipeline(const po::variables_map& vm) {
 
 Command pipeline_command() {
   return {"pipeline",
-          "cae pipeline [--backend B] [--data DIR] [--out DIR] [training and SVM options]",
+          "cae pipeline [--backend B] [--data PATH] [--data-format F] [--unlabelled] [--out DIR] "
+          "[training and SVM options]",
           "Run every stage: train, extract features, SVM, evaluate; print stage timings",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
-            add_data_option(options);
+            add_data_options(options);
+            add_unlabelled_option(options);
             options.add_options()(
                 "out", po::value<std::string>()->default_value("run")->value_name("DIR"),
                 "output folder")("samples", po::value<int64_t>()->default_value(0)->value_name("N"),
@@ -249,7 +269,8 @@ Command pipeline_command() {
             add_classifier_options(options);
             add_validation_options(options, "auto");
           },
-          run_pipeline};
+          run_pipeline,
+          kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -5,10 +5,10 @@
 
 #include "backend_session.hpp"
 #include "commands.hpp"
+#include "data_formats_help.hpp"
 #include "device_list.hpp"
 #include "distributed_options.hpp"
-#include "data/cifar_dataset.hpp"
-#include "data/cifar_files.hpp"
+#include "data_options.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
@@ -18,7 +18,7 @@ namespace {
 int run_train(const po::variables_map& vm) {
   // Everything the command line can get wrong is checked before any work.
   nn::TrainOptions options = training_options_from(vm);
-  const std::string data_dir = resolve_data_dir(vm);
+  DataRequest request = data_request_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const auto test_samples = option_in_range<int64_t>(vm, "test-samples", 0, 100000000);
   const std::string resume = vm.count("resume") ? vm["resume"].as<std::string>() : "";
@@ -59,22 +59,28 @@ int run_train(const po::variables_map& vm) {
   }
 
   BackendSession session = select_backend_session(vm);
-  if (primary) require_not_an_input(options.checkpoint_path, locate_cifar(data_dir).all());
-  CifarData data = load_cifar(data_dir, size_t(samples), size_t(test_samples));
-  require_available(samples, data.train.size(), "--samples", data_dir, "training images");
-  require_available(test_samples, data.test.size(), "--test-samples", data_dir, "test images");
-  if (start.state.batches_done > 0 && uint64_t(start.state.samples) != data.train.size()) {
+  request.options.max_train = size_t(samples);
+  request.options.max_test = size_t(test_samples);
+  const DataSplits data = load_data(request.path, request.options);
+  if (primary) require_not_an_input(options.checkpoint_path, data.files);
+  const ImageSet& train_images = autoencoder_images(data, request);
+  require_available(samples, train_images.size(), "--samples", data.location, "training images");
+  require_available(test_samples, data.test.size(), "--test-samples", data.location, "test images");
+  require_network_input(train_images, data.location);
+  if (start.state.batches_done > 0 && uint64_t(start.state.samples) != train_images.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
-                     std::to_string(start.state.samples) + " training images, but " + data_dir +
-                     " gives " + std::to_string(data.train.size()) +
+                     std::to_string(start.state.samples) + " training images, but " + data.location +
+                     " gives " + std::to_string(train_images.size()) +
                      "; resume with the same --data and --samples");
   }
   start_backend_session(session, vm, std::cout);
   if (!resume.empty()) {
     std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
   }
-  std::cout << "training on " << data.train.size() << " images from " << data_dir << ", testing on "
+  std::cout << "training on " << train_images.size() << " images from " << data.location << " ("
+            << data_format_name(data.format) << (&train_images == &data.unlabelled ? ", unlabelled split" : "")
+            << (train_images.on_disk() ? ", read from disk batch by batch" : "") << "), testing on "
             << data.test.size() << "\n";
   if (start.state.epochs_done >= options.epochs) {
     std::cout << resume << " has already done its " << options.epochs
@@ -91,7 +97,7 @@ int run_train(const po::variables_map& vm) {
     options.processes = processes.get();
   }
   nn::TrainOutcome outcome =
-      nn::train_autoencoder(session.contexts(), data.train, data.test, options, start, std::cout);
+      nn::train_autoencoder(session.contexts(), train_images, data.test, options, start, std::cout);
   if (outcome.interrupted) return 128 + outcome.signal;
   if (primary) {
     std::cout << "checkpoint: " << options.checkpoint_path << "\n";
@@ -105,14 +111,15 @@ int run_train(const po::variables_map& vm) {
 
 Command train_command() {
   return {"train",
-          "cae train [--backend B] [--devices LIST|all] [--data DIR] [--samples N] [--epochs E] "
+          "cae train [--backend B] [--devices LIST|all] [--data PATH] [--data-format F] [--unlabelled] [--samples N] [--epochs E] "
           "[--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
           "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
-            add_data_option(options);
+            add_data_options(options);
+            add_unlabelled_option(options);
             add_training_options(options);
             add_distributed_options(options);
             options.add_options()
@@ -121,7 +128,8 @@ Command train_command() {
                 ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
                 ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run");
           },
-          run_train};
+          run_train,
+          kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

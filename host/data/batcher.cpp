@@ -42,14 +42,17 @@ size_t EpochBatcher::batches_per_epoch() const {
 
 void fill_batch(const ImageSet& images, const std::vector<size_t>& indices, float* out_nchw) {
   constexpr float kScale = 1.0f / 255.0f;
+  const size_t image_bytes = images.image_bytes();
+  std::vector<uint8_t> from_disk(images.on_disk() ? image_bytes : 0);
   for (size_t b = 0; b < indices.size(); ++b) {
     if (indices[b] >= images.size()) {
       throw std::out_of_range("fill_batch: image " + std::to_string(indices[b]) +
                               " is past the end of a set of " + std::to_string(images.size()));
     }
-    const uint8_t* source = images.image(indices[b]);
-    float* target = out_nchw + b * cifar::kImageBytes;
-    for (size_t i = 0; i < cifar::kImageBytes; ++i) target[i] = source[i] * kScale;
+    const uint8_t* source = images.on_disk() ? from_disk.data() : images.image(indices[b]);
+    if (images.on_disk()) images.reader->read(indices[b], from_disk.data());
+    float* target = out_nchw + b * image_bytes;
+    for (size_t i = 0; i < image_bytes; ++i) target[i] = source[i] * kScale;
   }
 }
 

@@ -40,8 +40,9 @@ class EpochBatcher {
 };
 
 // Copies the images `indices` of `images` into `out_nchw` (indices.size() *
-// 3 * 32 * 32 floats), scaled from 0..255 to [0, 1]. Throws std::out_of_range
-// for an index past the end of the set.
+// images.image_bytes() floats), scaled from 0..255 to [0, 1]; a set kept on
+// disk is read image by image. Throws std::out_of_range for an index past the
+// end of the set.
 void fill_batch(const ImageSet& images, const std::vector<size_t>& indices, float* out_nchw);
 
 }  // namespace cae

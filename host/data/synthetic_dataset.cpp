@@ -29,17 +29,22 @@ std::vector<uint8_t> shuffled_labels(size_t count, uint64_t seed, Split split) {
   return std::vector<uint8_t>(order.begin(), order.end());
 }
 
+// Image `index` of a split, from its own seeded stream so that it does not
+// depend on how the split is cut into files.
+void render_split_image(uint8_t label, size_t index, uint64_t seed, Split split, uint8_t* chw) {
+  std::mt19937_64 rng(mix_seed(mix_seed(seed, static_cast<uint64_t>(split)), index));
+  synthetic::render_image(label, rng, chw);
+}
+
 // Records [first, first + count) of a split, each image from its own seeded
 // stream so that an image does not depend on how the split is cut into files.
 void write_batch_file(const std::string& path, const std::vector<uint8_t>& labels, size_t first,
                       size_t count, uint64_t seed, Split split) {
   std::vector<uint8_t> records(count * cifar::kRecordBytes);
-  const uint64_t split_seed = mix_seed(seed, static_cast<uint64_t>(split));
   for (size_t i = 0; i < count; ++i) {
     uint8_t* record = records.data() + i * cifar::kRecordBytes;
     record[0] = labels[first + i];
-    std::mt19937_64 rng(mix_seed(split_seed, first + i));
-    synthetic::render_image(record[0], rng, record + 1);
+    render_split_image(record[0], first + i, seed, split, record + 1);
   }
   AtomicFile file(path);
   file.write(records.data(), records.size());
@@ -91,6 +96,18 @@ void refuse_to_overwrite(const std::string& dir) {
 }
 
 }  // namespace
+
+ImageSet synthetic_image_set(size_t count, uint64_t seed, bool test) {
+  const Split split = test ? Split::kTest : Split::kTrain;
+  ImageSet images;
+  images.labels = shuffled_labels(count, seed, split);
+  images.pixels.resize(count * cifar::kImageBytes);
+  for (size_t i = 0; i < count; ++i) {
+    render_split_image(images.labels[i], i, seed, split, images.pixels.data() + i * cifar::kImageBytes);
+  }
+  for (const char* name : synthetic::class_names()) images.class_names.push_back(name);
+  return images;
+}
 
 void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed,
                            SyntheticOverwrite overwrite) {

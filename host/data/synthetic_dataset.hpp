@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "data/image_set.hpp"
+
 namespace cae {
 
 // What to do when the folder already holds CIFAR-10 files: they may be the
@@ -22,5 +24,9 @@ enum class SyntheticOverwrite { kRefuse, kReplace };
 // Throws DataError for n_train or n_test of 0, IoError for file problems.
 void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed,
                            SyntheticOverwrite overwrite = SyntheticOverwrite::kRefuse);
+
+// The same images in memory: split `test` (or train) of a set of `count`
+// images, identical to what write_synthetic_cifar writes for that count.
+ImageSet synthetic_image_set(size_t count, uint64_t seed, bool test);
 
 }  // namespace cae

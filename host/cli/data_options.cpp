@@ -1,0 +1,158 @@
+#include "data_options.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include "nn/architecture.hpp"
+#include "option_checks.hpp"
+
+namespace cae::cli {
+namespace {
+
+constexpr int64_t kMaxMemoryCapMiB = int64_t(1) << 30;
+
+template <class Parse>
+auto parsed(const po::variables_map& vm, const char* name, Parse parse) {
+  try {
+    return parse(vm[name].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::string default_data_dir() {
+  for (const char* candidate : {"data/cifar-10-batches-bin", "data"}) {
+    if (std::filesystem::exists(std::string(candidate) + "/test_batch.bin")) return candidate;
+  }
+  throw UsageError(
+      "no --data given and no CIFAR-10 under data/: run `cae data fetch data`, `cae data synth "
+      "DIR`, or give --data PATH (see `cae help data` for the formats)");
+}
+
+}  // namespace
+
+void add_data_options(po::options_description& options) {
+  options.add_options()
+      ("data", po::value<std::string>()->value_name("PATH"),
+       "the images: a CIFAR-10, CIFAR-100 or STL-10 binary folder, a folder of PNG/JPEG/BMP "
+       "images (one subfolder per class), or .npy arrays; the format is recognised from what PATH "
+       "holds (default: data/, if `cae data fetch data` put CIFAR-10 there)");
+  add_data_format_options(options);
+}
+
+void add_data_format_options(po::options_description& options) {
+  options.add_options()
+      ("data-format", po::value<std::string>()->default_value("auto")->value_name("F"),
+       "auto | cifar10 | cifar100 | stl10 | folder | npy | synthetic (the generated 10-class set, "
+       "made in memory; no --data)")
+      ("labels", po::value<std::string>()->default_value("fine")->value_name("fine|coarse"),
+       "CIFAR-100: the 100 classes (fine) or the 20 superclasses (coarse)")
+      ("image-size", po::value<int>()->default_value(0)->value_name("N"),
+       "image folders: side of the square images every file is brought to (0 = the first "
+       "image's shorter side)")
+      ("resize", po::value<std::string>()->default_value("box")->value_name("box|crop"),
+       "image folders: box-filter the whole image to the square, or keep its centred square")
+      ("test-fraction", po::value<double>()->default_value(0.2)->value_name("F"),
+       "image folders without train/ and test/, and a single images.npy: the share of each "
+       "class held out for testing")
+      ("split-seed", po::value<uint64_t>()->default_value(1)->value_name("S"),
+       "the seed of that split (the same seed gives the same split in every command)")
+      ("memory-cap", po::value<int64_t>()->default_value(int64_t(kDefaultMemoryCapBytes >> 20))->value_name("MIB"),
+       "a split whose pixels exceed this many MiB stays on disk and is read batch by batch "
+       "(results are the same either way)");
+}
+
+void add_unlabelled_option(po::options_description& options) {
+  options.add_options()("unlabelled",
+                        "train the autoencoder on the source's unlabelled split (STL-10's "
+                        "unlabeled_X.bin, 100,000 images) instead of its training split");
+}
+
+bool data_given(const po::variables_map& vm) {
+  return vm.count("data") || vm["data-format"].as<std::string>() == "synthetic";
+}
+
+DataOptions data_options_from(const po::variables_map& vm) {
+  DataOptions options;
+  options.format = parsed(vm, "data-format", parse_data_format);
+  options.resize = parsed(vm, "resize", parse_resize_mode);
+  const std::string labels = vm["labels"].as<std::string>();
+  if (labels != "fine" && labels != "coarse") {
+    throw UsageError("--labels must be fine or coarse, got '" + labels + "'");
+  }
+  options.coarse_labels = labels == "coarse";
+  options.image_size = option_in_range(vm, "image-size", 0, 4096);
+  options.test_fraction = vm["test-fraction"].as<double>();
+  if (!(options.test_fraction > 0.0 && options.test_fraction < 1.0)) {
+    throw UsageError("--test-fraction must be between 0 and 1 (exclusive), got " +
+                     number_text(options.test_fraction));
+  }
+  options.split_seed = vm["split-seed"].as<uint64_t>();
+  options.memory_cap_bytes =
+      uint64_t(option_in_range<int64_t>(vm, "memory-cap", 0, kMaxMemoryCapMiB)) << 20;
+  options.unlabelled = vm.count("unlabelled") > 0;
+  return options;
+}
+
+DataRequest data_request_from(const po::variables_map& vm) {
+  DataRequest request;
+  request.options = data_options_from(vm);
+  if (request.options.format == DataFormat::kSynthetic) {
+    if (vm.count("data")) throw UsageError("--data-format synthetic makes its images; drop --data");
+    return request;
+  }
+  if (vm.count("data")) {
+    request.path = vm["data"].as<std::string>();
+    if (request.path.empty()) throw UsageError("--data is empty; it must name a data set");
+  } else {
+    request.path = default_data_dir();
+  }
+  return request;
+}
+
+std::vector<std::pair<std::string, std::string>> data_settings(const DataRequest& request,
+                                                               const DataSplits& data) {
+  std::vector<std::pair<std::string, std::string>> settings = {
+      {"data format", data_format_name(data.format)},
+      {"image shape", std::to_string(data.train.channels) + "x" + std::to_string(data.train.side) +
+                          "x" + std::to_string(data.train.side)},
+      {"classes", std::to_string(data.class_names.size())}};
+  const DataOptions& options = request.options;
+  if (data.format == DataFormat::kCifar100) {
+    settings.push_back({"labels", options.coarse_labels ? "coarse" : "fine"});
+  }
+  if (data.format == DataFormat::kFolder) {
+    settings.push_back({"resize", resize_mode_name(options.resize)});
+  }
+  if (!data.unlabelled.labels.empty()) {
+    settings.push_back({"autoencoder images", "unlabelled split (" + std::to_string(data.unlabelled.size()) + ")"});
+  }
+  return settings;
+}
+
+const ImageSet& autoencoder_images(const DataSplits& data, const DataRequest& request) {
+  if (!request.options.unlabelled) return data.train;
+  if (data.unlabelled.size() == 0) {
+    throw UsageError(std::string("--unlabelled: ") + data_format_name(data.format) + " data in " +
+                     data.location + " has no unlabelled split (only STL-10 has one)");
+  }
+  return data.unlabelled;
+}
+
+void require_network_input(const ImageSet& images, const std::string& where) {
+  if (images.channels == nn::kImageChannels && images.side == nn::kImageSize) return;
+  throw std::runtime_error(
+      where + " holds " + std::to_string(images.side) + "x" + std::to_string(images.side) +
+      " images with " + std::to_string(images.channels) + " channel(s); the network takes " +
+      std::to_string(nn::kImageSize) + "x" + std::to_string(nn::kImageSize) + " images with " +
+      std::to_string(nn::kImageChannels) + " channels (for an image folder, --image-size 32)");
+}
+
+void require_labelled(const DataSplits& data, const std::string& command) {
+  if (data.labelled) return;
+  throw UsageError(command + " needs labelled images, but " + data.location +
+                   " has none (a flat folder, or .npy images without labels.npy); put the images "
+                   "in one subfolder per class, or use `cae train` alone");
+}
+
+}  // namespace cae::cli

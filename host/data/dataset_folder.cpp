@@ -1,0 +1,42 @@
+#include "data/dataset_folder.hpp"
+
+#include <fstream>
+
+#include "data/data_error.hpp"
+
+namespace cae {
+
+namespace fs = std::filesystem;
+
+fs::path dataset_folder(const std::string& path, const char* subdirectory,
+                        const std::function<bool(const fs::path&)>& holds, const std::string& format,
+                        const std::string& files) {
+  std::error_code error;
+  if (!fs::is_directory(path, error)) {
+    throw DataError(format + " directory " + path +
+                    (fs::exists(path, error) ? " is not a directory" : " does not exist"));
+  }
+  if (holds(path)) return path;
+  if (holds(fs::path(path) / subdirectory)) return fs::path(path) / subdirectory;
+  throw DataError("missing " + format + " files: no " + files + " in " + path + " or " +
+                  (fs::path(path) / subdirectory).string());
+}
+
+std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
+                                         const std::string& format) {
+  std::ifstream in(path);
+  if (!in) throw DataError("missing " + format + " class names file " + path.string());
+  std::vector<std::string> names;
+  std::string line;
+  while (names.size() < expected && std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) names.push_back(line);
+  }
+  if (names.size() != expected) {
+    throw DataError(path.string() + " names " + std::to_string(names.size()) + " classes, not " +
+                    std::to_string(expected));
+  }
+  return names;
+}
+
+}  // namespace cae
