@@ -10,7 +10,7 @@
 namespace cae::cli {
 
 // "seed": the seed project's plain SGD, lr 0.001, batch 64, 20 epochs.
-// "default": Adam 3e-4, batch 64, 20 epochs (see docs/PERF.md for the measurement).
+// "default": Adam 3e-4, batch 64, 20 epochs (docs/PERF.md says how it was chosen).
 nn::TrainOptions recipe_options(const std::string& recipe);
 
 void add_training_options(po::options_description& options);

@@ -2,7 +2,7 @@
 //
 // Why: a copy from ordinary (pageable) memory goes through the driver's bounce
 // buffers, about 3.5x slower than one from page-locked memory (H200, PCIe 5:
-// 14-15 against 48-53 GB/s, docs/PERF.md). A backend that offers ABI 1.3's
+// 14-15 against 48-53 GB/s). A backend that offers ABI 1.3's
 // host_alloc hands out page-locked memory; this buffer takes it when it can
 // and ordinary memory otherwise, so every caller is written once.
 #pragma once
