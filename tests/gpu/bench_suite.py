@@ -554,6 +554,10 @@ def parse_args(argv):
     args.parts = PARTS if "all" in parts else [p_ for p_ in PARTS if p_ in parts]
     if os.path.exists(os.path.join(args.out, "perf-results.json")):
         p.error(f"--out {args.out} already holds perf-results.json: give a new folder")
+    for sub in ("logs", "raw"):  # a previous run's files would mix with this one's
+        if os.path.exists(os.path.join(args.work or args.out, sub)):
+            p.error(f"{args.work or args.out} already holds {sub}/ of a previous run: give a new "
+                    f"{'--work' if args.work else '--out'} folder")
     return args
 
 

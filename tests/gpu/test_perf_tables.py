@@ -278,6 +278,12 @@ class SuiteTest(unittest.TestCase):
             self.assertEqual(e.exception.code, 2, argv)
         args = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--part", "ddp", "--part", "epoch-64"])
         self.assertEqual(args.parts, ["epoch-64", "ddp"])
+        with tempfile.TemporaryDirectory() as d:  # a previous run's work folder is not reused
+            os.makedirs(os.path.join(d, "raw"))
+            for argv in (["b", "--out", d], ["b", "--out", "/nonexistent/o", "--work", d]):
+                with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()):
+                    bench_suite.parse_args(argv)
+                self.assertEqual(e.exception.code, 2, argv)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,12 @@
 # it (CUDA on) when it holds no build yet; a carried build records the
 # absolute source path of the machine it was built on, so that path is made
 # to lead to $root; its runtime-libs go on LD_LIBRARY_PATH.
-# needs: $root (the source tree) and $build (the build folder), which it makes
-# absolute: CTest and the scripts change directory, and a relative
-# LD_LIBRARY_PATH entry would then lead nowhere.
+# uses: $root (the source tree; default: the tree holding this file) and $build
+# (the build folder; default: $root/.devbuild), which it makes absolute: CTest
+# and the scripts change directory, and a relative LD_LIBRARY_PATH entry would
+# then lead nowhere.
+root=${root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+build=${build:-$root/.devbuild}
 mkdir -p "$build" && build=$(cd "$build" && pwd) || exit 1
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCAE_WITH_CUDA=ON && cmake --build "$build" || exit 1
