@@ -14,7 +14,7 @@ packages=(
   libstb-dev                                         # stb_image: PNG/JPEG/BMP image folders as data
   fonts-dejavu-core                                  # the sans-serif face figures are drawn in
   chromium                                           # browser test of report.html / bench page
-  python3                                            # test helpers
+  python3                                            # test scripts   
   clang libclang-rt-14-dev                           # libFuzzer targets (tests/fuzz)
 )
 missing=()

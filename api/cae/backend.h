@@ -116,7 +116,12 @@ typedef struct cae_group_s* cae_group;
 /* ---- plain-data structs crossing the boundary ---------------------------- */
 
 /* Numeric precision an implementation computes in. It sets the tolerance the
- * conformance suite applies: FP32 1e-4 relative L2 error, the others 5e-3. */
+ * conformance suite applies to matrix products (convolutions, kernel_matrix),
+ * element by element: |out - ref| <= tol * sum|a||b| over the element's terms,
+ * tol = 1e-5 for FP32, 2.5e-3 for TF32 and FP16, 2e-2 for BF16, plus
+ * 8 * 2^-24 * sqrt(terms) for the float32 accumulation. Element-wise ops and
+ * optimizer steps are float32 whatever the precision (tol 1e-5). docs/abi.md,
+ * "What cae-conformance requires", has the rule for every op. */
 typedef enum cae_precision {
   CAE_PRECISION_FP32 = 0, /* float32 arithmetic throughout */
   CAE_PRECISION_TF32 = 1, /* TF32 matrix products, float32 accumulation */

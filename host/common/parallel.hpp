@@ -1,4 +1,4 @@
-// A minimal fork-join helper for the host's data-parallel loops (the SVM's
+// A minimal fork-join loop for the host's data-parallel loops (the SVM's
 // standardising and voting, input noise): contiguous chunks of an index range
 // on short-lived std::threads.
 #pragma once

@@ -101,8 +101,8 @@ void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, si
   if (sigma <= 0) return;
   // One random stream per block of values, so the draws do not depend on how
   // many threads share the work. Why threads: a batch of 64 images is 196,608
-  // draws (~5 ms on one core), several times a GPU step, which made denoising
-  // runs 10x slower than plain ones (docs/PERF.md, run 8).
+  // draws (~5 ms on one core), several times a GPU step: on one thread, denoising training
+  // ran about 10x slower than plain training.
   const uint64_t batch_seed = mix_seed(mix_seed(mix_seed(seed, kNoiseStream), epoch), batch_number);
   const size_t blocks = (count + kNoiseBlock - 1) / kNoiseBlock;
   auto fill = [&](size_t first, size_t end) {

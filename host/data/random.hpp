@@ -2,7 +2,7 @@
 // Random numbers that are the same on every platform for a given seed: the
 // standard distributions (uniform_real_distribution, shuffle, ...) are
 // implementation-defined, so data/ draws only raw std::mt19937_64 output
-// through these helpers.
+// through these functions.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Learning-rate schedules over a whole training run (issue 12, item 2: longer
-// schedules only pay when the rate decays at the end). The rate of a step is
+// Learning-rate schedules over a whole training run (longer schedules only
+// pay when the rate decays at the end). The rate of a step is
 // a pure function of (step, steps in the run), so an interrupted run resumes
 // on the same curve and every device or process of a data-parallel run uses
 // the same rate without exchanging it.

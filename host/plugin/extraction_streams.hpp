@@ -6,8 +6,8 @@
 // and the GPU take turns, and the host's own work (converting pixels, moving
 // 2 GB of feature rows into ordinary memory) waits too. Contexts driven from
 // threads of their own (the ABI allows it) let the copy engines and the host
-// run while another context computes (the figures per count: docs/PERF.md,
-// "Eighth session", "Four contexts per device"). Worth it only where copies
+// run while another context computes (`cae bench` times extraction at each
+// count). Worth it only where copies
 // have an engine of their own: the backends that offer page-locked host
 // memory (ABI 1.3); a CPU backend would only split its threads.
 #pragma once

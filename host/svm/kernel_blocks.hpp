@@ -24,8 +24,8 @@ class DeviceRows {
  public:
   // fill(first, n, out) writes rows [first, first + n) into out (n * dim floats).
   // It is called on disjoint sub-ranges of a tile from several threads at once:
-  // copying and standardising 1.5 GB on one thread took 1.1 s of the 5.4 s SVM
-  // training on the H200 (docs/PERF.md, run 11).
+  // copying and standardising 1.5 GB on one thread took about a fifth of
+  // the SVM training time on an H200.
   using Fill = std::function<void(int64_t first, int64_t n, float* out)>;
 
   struct Tile {

@@ -1,4 +1,4 @@
-// Helpers every C++ backend shares: error capture at the ABI boundary, the
+// Code every C++ backend shares: error capture at the ABI boundary, the
 // thread-local error for context-less calls, and tensor shapes.
 //
 // Plugins only. The host never includes this file (host and plugins meet in

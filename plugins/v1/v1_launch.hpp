@@ -1,4 +1,4 @@
-// Kernel launches go through one helper so that every launch is checked the
+// Kernel launches go through one function so that every launch is checked the
 // same way (launch-configuration errors surface at once, named).
 #pragma once
 

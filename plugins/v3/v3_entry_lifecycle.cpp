@@ -12,7 +12,8 @@ namespace cae_v3 {
 namespace entry {
 
 namespace {
-// Above v2 (40): the default backend wherever a CUDA GPU is.
+// Above v2 (40): the default backend on a CUDA GPU, except on Hopper, where
+// v4 (55) is.
 constexpr int32_t kProbePriority = 50;
 
 // Convolutions use TF32 tensor cores; every reduction has a fixed order

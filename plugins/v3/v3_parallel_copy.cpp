@@ -7,9 +7,9 @@ namespace cae_v3 {
 
 ParallelCopy::ParallelCopy() {
   const unsigned cores = std::thread::hardware_concurrency();
-  const unsigned helpers = cores > 2 ? std::min(3u, cores - 1) : 0u;
+  const unsigned workers = cores > 2 ? std::min(3u, cores - 1) : 0u;
   try {
-    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { worker(); });
+    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { worker(); });
   } catch (...) {
     // No threads (or fewer): copies simply run on the caller.
   }

@@ -89,11 +89,10 @@ __global__ void __launch_bounds__(kThreads)
 // Column sums are bound by the latency of their rounds of loads, not by their
 // adds: four-column float4 loads where the columns allow, eight independent
 // loads in flight per thread, and a grid of at most 128 blocks, whose partial
-// rows the last block adds in a few rounds. (Before: scalar loads, four in
-// flight, 264 blocks: one batch-64 step's column sums took 58 us, now 41 us.
-// Blocks of 1024 threads took 35 us alone but made the epoch 2% slower: they
-// fill an SM, and v4 runs the column sums beside the side stream's GEMM.
-// docs/PERF.md, tenth session.)
+// rows the last block adds in a few rounds. (With scalar loads, four in
+// flight and 264 blocks, one batch-64 step's column sums take 58 us; this way
+// 41 us. Blocks of 1024 threads take 35 us alone but make the epoch 2% slower:
+// they fill an SM, and v4 runs the column sums beside the side stream's GEMM.)
 constexpr int64_t kMaxColumnSumBlocks = 128;
 
 __device__ __forceinline__ void accumulate(float& a, float b) { a += b; }

@@ -7,7 +7,7 @@
 // of 9 taps x 3 channels, plus a column of ones -> 256 outputs) and conv5's
 // data gradient (9 taps x 3 gathered dy values -> 256 channels). The output,
 // P x 256 FP32, is what costs: cuBLASLt's kernels for K = 28 wrote it at
-// about 1.5 TB/s at batch 64 (docs/PERF.md, eighth session). This kernel
+// about 1.5 TB/s at batch 64. This kernel
 // keeps all of B in registers, stages A tiles through shared memory one tile
 // ahead of the tensor cores (cp.async), and runs as a persistent grid, so each
 // block's loads for its next tile overlap the stores of its current one.

@@ -18,8 +18,7 @@
 //   CAE_V3_PAGEABLE_DOWNLOAD=1  download into pageable memory with one DMA (the driver's
 //                             own staging) instead of v3's pinned double buffer with
 //                             host copies on several threads. Faster into a hot buffer,
-//                             slower into feature rows spread over 2 GB (run 39,
-//                             docs/PERF.md "Eighth session")
+//                             slower into feature rows spread over 2 GB
 //   CAE_V3_SIDE_STREAM=0      v4's convolution backward runs its data-gradient GEMM on
 //                             the context's stream after the weight gradient's inputs,
 //                             not beside the weight gradient on a second stream

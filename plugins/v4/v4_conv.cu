@@ -33,7 +33,7 @@
 // the model: 3 channels) run v3's TF32 convolutions instead: their GEMMs are
 // too thin for a 16-byte chunk per row, they are bound by the bytes of their
 // wide side, which TF32 reads as it is while BF16 would add a conversion pass
-// (measured: docs/PERF.md, fifth session). Which path a layer takes depends on
+// (measured slower per op). Which path a layer takes depends on
 // its weight shape only, so a weight's prepared forms always belong to one.
 #include <cuda_bf16.h>
 
@@ -462,11 +462,11 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 
 // How the K tiles of a weight gradient are cut: as many slices as keep the
 // grid within one wave of two blocks per multiprocessor (a few blocks more
-// would run as a second wave of their own: run 31 measured 270 blocks for
-// 264 places), at least 4 K tiles each. count slices of per_split tiles (the
+// would run as a second wave of their own: 270 blocks for 264 places
+// measured slower than 264), at least 4 K tiles each. count slices of per_split tiles (the
 // last may be shorter) cover all k_tiles; the grid has count slices.
 // CAE_V3_SPLIT_K_BLOCKS aims at another number of blocks per multiprocessor;
-// run 73 measured 1 and 3 slower than 2 at batch 64 and 256 (one block: half
+// 1 and 3 measure slower than 2 at batch 64 and 256 (one block: half
 // the partial sums, but the GEMM's own time grows more than the data gradient
 // beside it gains).
 struct KSplit {
@@ -487,10 +487,9 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
 // Layers whose channels do not come in whole 16-byte BF16 chunks (the
 // model's conv1 and conv5) take v3's TF32 convolutions (cuBLASLt, and v3's
 // own short-K kernel for conv1's forward and conv5's data gradient). Two other ways
-// measured slower per op (docs/PERF.md, ninth session): direct FP32 kernels,
-// 1.2-2.8x (runs 45, 46: 27 multiply-adds per wide element are CUDA-core
-// bound), and v4's own GEMMs over 8-channel zero-padded copies, 1.6-3.2x
-// (run 48: with K = 72, two K tiles, each tile waits for its loads and then
+// measured slower per op: direct FP32 kernels, 1.2-2.8x (27 multiply-adds per
+// wide element are CUDA-core bound), and v4's own GEMMs over 8-channel
+// zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each tile waits for its loads and then
 // for its stores, with nothing to overlap them).
 bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
 
@@ -622,9 +621,9 @@ class SideBySide {
 
 // What both paths end with: dw from the split partials (in the GEMM's
 // layout), db from dy's column sums. Queued after the weight gradient, they
-// overlap the data gradient's tail on the side stream (run 56: the column sums
-// made in the pass that converts dy, before the fork, lost that overlap and
-// 2% of a batch-64 epoch).
+// overlap the data gradient's tail on the side stream (column sums made in
+// the pass that converts dy, before the fork, lose that overlap and 2% of a
+// batch-64 epoch).
 void finish_weight_gradient(Context& ctx, const cae_plugin::ConvDims& d, const float* partial,
                             int splits, int64_t M, int64_t N, GradientLayout layout,
                             const float* dy, float* dw, float* db) {

@@ -11,7 +11,7 @@ namespace entry {
 
 namespace {
 // Above v3 (50): v4 measures faster at batch 256 and 64 with the accuracy held
-// (docs/PERF.md, sixth session). On a GPU other than Hopper v4 is unavailable
+// (docs/PERF.md). On a GPU other than Hopper v4 is unavailable
 // and v3 stays the default.
 constexpr int32_t kProbePriority = 55;
 

@@ -3,8 +3,8 @@
 //
 // A wgmma accumulator gives each thread two neighbouring columns, so a warp's
 // store covers 8 rows x 8 columns. Written as two 4-byte stores, each touches
-// every 32-byte sector half-full (ncu, run 69: 50% excess store sectors in
-// every epilogue); one 8-byte store fills them. The pair is written as a
+// every 32-byte sector half-full (ncu reports 50% excess store sectors
+// in every epilogue); one 8-byte store fills them. The pair is written as a
 // float2 when both columns exist and the address is 8-byte aligned (always,
 // for an even column count and an aligned base); otherwise element by element.
 #pragma once

@@ -37,8 +37,8 @@ __device__ __forceinline__ uint64_t swizzled_descriptor(uint32_t shared_address)
 
 // MN-major, 128-byte swizzle: LBO is the stride between 64-wide atom columns
 // along M or N (8 KiB), SBO the stride between 8-row groups along K (1 KiB).
-// (Measured, run 28: the other order fails conformance once an operand is
-// two atom columns wide.)
+// (The other order fails conformance once an operand is two atom columns
+// wide.)
 __device__ __forceinline__ uint64_t mn_major_descriptor(uint32_t shared_address) {
   return uint64_t((shared_address & 0x3FFFF) >> 4) | (uint64_t(kMnAtomColumnBytes >> 4) << 16) |
          (uint64_t(kSwizzleAtomBytes >> 4) << 32) | (uint64_t(1) << 62);

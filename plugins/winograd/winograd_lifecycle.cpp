@@ -10,8 +10,8 @@ namespace cae_winograd {
 namespace entry {
 
 namespace {
-// Below v2 (40) and v3 (50): not the default until it measures fastest with
-// its accuracy held (issue 10); selected with --backend winograd.
+// Below v2 (40) and v3 (50): not the default, since it does not measure fastest
+// with its accuracy held; selected with --backend winograd.
 constexpr int32_t kProbePriority = 35;
 
 // FP32 SGEMMs (no TF32), fixed reduction orders, no atomics: deterministic.

@@ -11,7 +11,7 @@
 // conv1 and conv5 run by the direct path on the GPU (winograd_direct_test.cpp);
 // the Winograd steps are still checked on them here, as the error record of
 // the method on 3-channel layers (README.md, "Numerical error").
-// Shared helpers: winograd_test_support.hpp.
+// Shared test code: winograd_test_support.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 

@@ -18,9 +18,9 @@ void expect_deterministic(const std::string& op, const std::string& what,
     const Outputs third = run();
     for (size_t i = 0; i < first.size(); ++i) {
       const std::string name = what + " " + first[i].first;
-      if (!expect_identical(op, "run 2 = run 1: " + name, first[i].second, second[i].second))
+      if (!expect_identical(op, "call 2 = call 1: " + name, first[i].second, second[i].second))
         continue;
-      expect_identical(op, "run 3 = run 1: " + name, first[i].second, third[i].second);
+      expect_identical(op, "call 3 = call 1: " + name, first[i].second, third[i].second);
     }
   });
 }

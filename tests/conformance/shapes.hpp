@@ -1,7 +1,7 @@
 // The shapes every op is checked at: odd batches (1, 3), one channel,
 // non-square sizes that are not multiples of 16, the autoencoder's real
 // layers at a small batch, and batches past any plausible internal tile or
-// chunk (65 and 257 images: the host runs 64 to 256), for every op, some of
+// chunk (65 and 257 images: the host's batches are 64 to 256), for every op, some of
 // them at real layer shapes. --quick keeps a few of each, a batch of 65 among them.
 #pragma once
 

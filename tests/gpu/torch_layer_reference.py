@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the vendor libraries reach on each of the autoencoder's convolutions, to
-put beside `cae bench`'s per-op figures in the same device call (issue 10's
-batch-64 bound). Two figures per layer and pass, BF16 operands, FP32 accumulation:
+put beside `cae bench`'s per-op figures measured on the same machine at the
+same time. Two figures per layer and pass, BF16 operands, FP32 accumulation:
 
   cudnn   the convolution itself: torch's conv2d in bf16, channels_last,
           cudnn.benchmark on (cuDNN's fastest algorithm for the shape);
@@ -15,7 +15,7 @@ bias gradient for cudnn), except the first layer, whose input needs no gradient
 (as in training: cae's conv1 backward computes no dx either).
 Each figure is the median of --rounds replays of a CUDA graph of --iterations
 calls, timed by CUDA events after warm-up: device time only (a Python loop of
-small calls would time the host's launch overhead instead, as run 69 did first).
+small calls would time the host's launch overhead instead).
 
 usage: tests/gpu/torch_layer_reference.py [--batch 64 256] [--iterations 50] [--rounds 5]
 """

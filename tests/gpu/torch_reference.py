@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PyTorch's time for the seed's autoencoder, to put beside `cae bench` in the
-same device call (issue 10's ratios). One 50,000-image epoch, data already on
+same job on the same machine (cae's ratios to PyTorch). One 50,000-image epoch, data already on
 the GPU, Adam(1e-3), MSE, after warm-up; median of --repeats epochs.
 
 usage: tests/gpu/torch_reference.py [--batch 256 64] [--configs bf16-compile bf16-eager]

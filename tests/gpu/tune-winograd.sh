@@ -4,8 +4,8 @@
 # by the plugin at create, so no rebuild), prints every convolution's time per
 # candidate, the best candidate per layer and op (the rows to copy into
 # plugins/winograd/winograd_tuning_table.cpp), and v2's time on the same
-# layer for comparison (issue 10's target: winograd's forward of conv2/conv4
-# faster than v2's).
+# layer for comparison (winograd aims at a forward of conv2/conv4 faster than
+# v2's).
 # usage: tests/gpu/tune-winograd.sh [BUILD_DIR]
 #   BATCHES="256 64"            batch sizes (the table is per shape: one row per layer)
 #   THREADS="128 256 512"       transform-kernel block sizes

@@ -39,16 +39,16 @@ const cae_backend_table& mutant(const std::string& id) {
 }
 
 // One context of one backend, with tensors made from and read into vectors.
-class Session {
+class OpenContext {
  public:
-  explicit Session(const cae_backend_table& table) : t(table) {
+  explicit OpenContext(const cae_backend_table& table) : t(table) {
     cae_create_options options{};
     options.struct_size = sizeof options;
     REQUIRE(t.create(&options, &ctx) == CAE_STATUS_OK);
   }
-  ~Session() { t.destroy(ctx); }
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
+  ~OpenContext() { t.destroy(ctx); }
+  OpenContext(const OpenContext&) = delete;
+  OpenContext& operator=(const OpenContext&) = delete;
 
   cae_tensor tensor(const Dims& dims, const Floats& values) {
     cae_tensor out = nullptr;
@@ -85,7 +85,7 @@ class Session {
 Floats identity_kernel() { return {0, 0, 0, 0, 1, 0, 0, 0, 0}; }
 
 Floats conv_forward(const cae_backend_table& t, const Dims& x_dims, const Floats& x) {
-  Session s(t);
+  OpenContext s(t);
   Dims y_dims = x_dims;
   cae_tensor y = s.filled(y_dims, 42.0f);
   REQUIRE(t.conv2d_forward(s.ctx, s.tensor(x_dims, x), s.tensor({1, 1, 3, 3}, identity_kernel()),
@@ -95,7 +95,7 @@ Floats conv_forward(const cae_backend_table& t, const Dims& x_dims, const Floats
 
 // dw of a 1-channel conv over images x [N,1,1,1] with gradients dy: its centre tap.
 float conv_dw_centre(const cae_backend_table& t, const Floats& x, const Floats& dy) {
-  Session s(t);
+  OpenContext s(t);
   const Dims dims = {int64_t(x.size()), 1, 1, 1};
   cae_tensor dw = s.filled({1, 1, 3, 3}, 42.0f), db = s.filled({1}, 42.0f);
   REQUIRE(t.conv2d_backward(s.ctx, s.tensor(dims, x), s.tensor({1, 1, 3, 3}, identity_kernel()),
@@ -105,7 +105,7 @@ float conv_dw_centre(const cae_backend_table& t, const Floats& x, const Floats& 
 
 // One Adam step from param 0, m = v = 0, with gradient g: the update.
 float adam_update(const cae_backend_table& t, float g) {
-  Session s(t);
+  OpenContext s(t);
   cae_tensor p = s.tensor({1}, {0.0f});
   const cae_adam_params hp{0.1f, 0.9f, 0.999f, 1e-8f, 0.0f, 1};
   REQUIRE(t.adam_step(s.ctx, p, s.tensor({1}, {g}), s.tensor({1}, {0.0f}), s.tensor({1}, {0.0f}),
@@ -114,14 +114,14 @@ float adam_update(const cae_backend_table& t, float g) {
 }
 
 Floats upsample(const cae_backend_table& t, int64_t images) {
-  Session s(t);
+  OpenContext s(t);
   cae_tensor y = s.filled({images, 1, 2, 2}, 42.0f);
   REQUIRE(t.upsample2x_forward(s.ctx, s.filled({images, 1, 1, 1}, 3.0f), y) == CAE_STATUS_OK);
   return s.values(y);
 }
 
 Floats maxpool(const cae_backend_table& t, int64_t images) {
-  Session s(t);
+  OpenContext s(t);
   cae_tensor y = s.filled({images, 1, 1, 1}, 42.0f);
   REQUIRE(t.maxpool2x2_forward(s.ctx, s.filled({images, 1, 2, 2}, 3.0f), y) == CAE_STATUS_OK);
   return s.values(y);
@@ -149,7 +149,7 @@ int signal_of_child(Body body) {
 
 TEST_CASE("maxpool-tie: a window of equal values gives its gradient to the last") {
   auto run = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     cae_tensor dx = s.filled({1, 1, 2, 2}, 9.0f);
     REQUIRE(t.maxpool2x2_backward(s.ctx, s.filled({1, 1, 2, 2}, 0.0f), s.tensor({1, 1, 1, 1}, {1}),
                                   dx) == CAE_STATUS_OK);
@@ -161,7 +161,7 @@ TEST_CASE("maxpool-tie: a window of equal values gives its gradient to the last"
 
 TEST_CASE("relu-ge: dy passes where y == 0") {
   auto run = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     cae_tensor dx = s.filled({4}, 9.0f);
     REQUIRE(t.relu_backward(s.ctx, s.tensor({4}, {0, 1, 0, 2}), s.tensor({4}, {5, 6, 7, 8}), dx) ==
             CAE_STATUS_OK);
@@ -180,7 +180,7 @@ TEST_CASE("stale-x: the backward pass uses the x of the forward pass, not x's cu
   // x [2,1,1,1] = {2, 3}, dy = {5, 7}: dw's centre is sum x * dy. After the
   // forward pass x becomes {1, 1}: the right answer is 12, the stale one 31.
   auto run = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     const Dims dims = {2, 1, 1, 1};
     cae_tensor x = s.tensor(dims, {2, 3}), w = s.tensor({1, 1, 3, 3}, identity_kernel());
     cae_tensor y = s.filled(dims, 42.0f), dw = s.filled({1, 1, 3, 3}, 42.0f),
@@ -216,7 +216,7 @@ TEST_CASE("adam-eps: epsilon outside the bias correction shows on tiny gradients
 
 TEST_CASE("rbf-gamma-squared: exp(-gamma^2 d)") {
   auto run = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     cae_tensor k = s.filled({1, 1}, 9.0f);
     REQUIRE(t.kernel_matrix(s.ctx, s.tensor({1, 1}, {1}), s.tensor({1, 1}, {0}), k, CAE_KERNEL_RBF,
                             0.5f) == CAE_STATUS_OK);
@@ -272,7 +272,7 @@ TEST_CASE("first-64-images: image 64 of the output keeps its old contents") {
 
 TEST_CASE("leaky-free: tensor_free releases nothing") {
   auto growth = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     const uint64_t before = s.bytes_in_use();
     for (int i = 0; i < 4; ++i) t.tensor_free(s.ctx, s.filled({1024, 256}, 1.0f));
     return s.bytes_in_use() - before;
@@ -283,7 +283,7 @@ TEST_CASE("leaky-free: tensor_free releases nothing") {
 
 TEST_CASE("download-overrun: tensor_download writes dst[count]") {
   auto after_end = [](const cae_backend_table& t) {
-    Session s(t);
+    OpenContext s(t);
     Floats dst = {7, 7, 7, 7};  // three floats asked for, a sentinel behind them
     REQUIRE(t.tensor_download(s.ctx, s.filled({3}, 1.0f), dst.data(), 3) == CAE_STATUS_OK);
     return dst[3];
@@ -316,7 +316,7 @@ TEST_CASE("crash: conv2d_backward dies with SIGSEGV above 64 images, not at 64")
   const cae_backend_table& crash = mutant("crash");
   CHECK(conv_dw_centre(crash, Floats(64, 1.0f), Floats(64, 1.0f)) == doctest::Approx(64));
   // Everything is set up before the fork: the child only makes the one call.
-  Session s(crash);
+  OpenContext s(crash);
   const Dims dims = {65, 1, 1, 1};
   cae_tensor x = s.filled(dims, 1.0f), w = s.tensor({1, 1, 3, 3}, identity_kernel());
   cae_tensor dy = s.filled(dims, 1.0f), dw = s.filled({1, 1, 3, 3}, 0.0f), db = s.filled({1}, 0.0f);

@@ -81,7 +81,7 @@ def sweep_support(suite):
     missing = [o for o in ("--sweep", "--json") if o not in help_text]
     if missing:
         return (f"{suite} has no {' or '.join(missing)} (the sweep mode of the conformance "
-                f"suite, issue 9): the mutants cannot be swept")
+                f"suite): the mutants cannot be swept")
     return None
 
 

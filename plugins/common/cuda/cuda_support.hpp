@@ -1,4 +1,4 @@
-// CUDA helpers shared by the CUDA backends (naive, v1, v2, ...): checked calls
+// CUDA support shared by the CUDA backends (naive, v1, v2, ...): checked calls
 // that become cae statuses naming the call, probing, tracked device memory,
 // and the context state every CUDA backend has (device, stream, timer).
 //

@@ -1,7 +1,7 @@
 // Programmatic dependent launch (compute capability 9.0 and later): a kernel
 // launched with it may be scheduled while the kernel before it on the stream
 // is finishing its last wave, so the gap between two dependent kernels (about
-// 1.3 us each on an H200, docs/PERF.md run 54) overlaps that tail instead of
+// 1.3 us each on an H200) overlaps that tail instead of
 // following it. The kernel itself then waits, at its first instruction, until
 // the previous kernel has completed and its writes are visible.
 //
