@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the binary formats published as a folder (CIFAR-100,
+// Code shared by the binary formats published as a folder (CIFAR-100,
 // STL-10): finding the folder and reading its class-names file.
 
 #include <cstddef>
