@@ -75,7 +75,7 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 3
+#define CAE_ABI_MINOR 4
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -138,6 +138,13 @@ typedef struct cae_probe_result {
   char reason[256];     /* NUL-terminated; why it is unavailable, "" otherwise */
 } cae_probe_result;
 
+/* ABI 1.4: one chosen value of a backend option (create_with_options), both
+ * as text, the value in the canonical form of its cae_option_type (below). */
+typedef struct cae_option_value {
+  const char* name;
+  const char* value;
+} cae_option_value;
+
 /* Passed to create. The caller sets struct_size = sizeof(cae_create_options). */
 typedef struct cae_create_options {
   uint32_t struct_size;
@@ -145,6 +152,30 @@ typedef struct cae_create_options {
   int32_t thread_count; /* host threads a CPU backend may use; 0 = its default */
   int32_t reserved;
 } cae_create_options;
+
+/* ABI 1.4: the kind of value a backend option takes, and the canonical text
+ * of its values (what cae_option_value.value and default_value hold). */
+typedef enum cae_option_type {
+  CAE_OPTION_BOOL = 0,  /* "true" or "false" */
+  CAE_OPTION_INT = 1,   /* a decimal integer ("-12"), in [min_value, max_value] */
+  CAE_OPTION_FLOAT = 2, /* a finite decimal number ("0.25", "1e-3"), in [min_value, max_value] */
+  CAE_OPTION_ENUM = 3   /* one of the words of `choices` */
+} cae_option_type;
+
+/* ABI 1.4: the declaration of one backend option, filled by option_describe.
+ * The caller sets struct_size = sizeof(cae_option_desc). Every string is
+ * NUL-terminated and statically allocated: it lives as long as the library. */
+typedef struct cae_option_desc {
+  uint32_t struct_size;
+  int32_t type;              /* cae_option_type */
+  const char* name;          /* unique in the backend, lower case, [a-z0-9-]: "bf16-terms" */
+  const char* default_value; /* canonical text of the value used when none is chosen */
+  const char* choices;       /* ENUM: the allowed words separated by '|' ("fast|precise");
+                                NULL for the other types */
+  double min_value;          /* INT, FLOAT: inclusive bounds; ignored for BOOL and ENUM */
+  double max_value;
+  const char* help;          /* one line: what the option changes */
+} cae_option_desc;
 
 /* Filled by device_info. The caller sets struct_size = sizeof(cae_device_info). */
 typedef struct cae_device_info {
@@ -398,7 +429,42 @@ typedef struct cae_backend_table {
    * (no-op); a pointer host_alloc did not return is ignored. */
   void (*host_free)(cae_context ctx, void* ptr);
 
-  /* ABI 1.4 and later append members here. */
+  /* -- ABI 1.4: optional declared options (may be NULL) --
+   *
+   * A backend provides both or neither. Options are the user's choices that
+   * change what a backend computes or how (a precision setting, a tuning
+   * worth keeping): each is declared here with its type, default, allowed
+   * values and one line of help, chosen on the host's command line
+   * (`--backend-option NAME=VALUE`), passed to create_with_options, listed
+   * by `cae info` and recorded in checkpoints and reports. A backend reads no
+   * environment variable that changes its results: an option takes its
+   * place. A backend provides all three members or none; without them it
+   * has no options, and the host refuses any that a user chooses. (The values
+   * travel as a separate argument, not inside cae_create_options, so that
+   * struct keeps its size and alignment for every backend.) */
+
+  /* The number of options this backend declares (>= 0). */
+  int32_t (*option_count)(void);
+
+  /* Describes option `index` (0 <= index < option_count()) into *out (whose
+   * struct_size the caller set). CAE_STATUS_INVALID_ARGUMENT for another
+   * index. The same index always gives the same option. */
+  cae_status (*option_describe)(int32_t index, cae_option_desc* out);
+
+  /* create, with `count` (>= 0) chosen option values (`values` may be NULL
+   * when count is 0); every option not listed takes its default, so
+   * create_with_options(o, NULL, 0, out) is create(o, out). It checks every
+   * value before it does anything else: a name the backend does not declare
+   * gives CAE_STATUS_UNSUPPORTED, a value that is not the canonical text of
+   * the option's type, lies outside its range or choices, or a name given
+   * twice, CAE_STATUS_INVALID_ARGUMENT; last_error(NULL) then names the
+   * option and its allowed values. A backend never clamps or ignores a
+   * chosen value. The strings need to live only for the duration of the call. */
+  cae_status (*create_with_options)(const cae_create_options* options,
+                                    const cae_option_value* values, int32_t count,
+                                    cae_context* out);
+
+  /* ABI 1.5 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -421,6 +487,10 @@ typedef struct cae_backend_table {
 
 #define CAE_BACKEND_TABLE_SIZE_1_3 \
   (offsetof(cae_backend_table, host_free) + sizeof(((cae_backend_table*)0)->host_free))
+
+#define CAE_BACKEND_TABLE_SIZE_1_4                     \
+  (offsetof(cae_backend_table, create_with_options) + \
+   sizeof(((cae_backend_table*)0)->create_with_options))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -34,7 +34,21 @@ void add_backend_options(po::options_description& options) {
       ("devices", po::value<std::string>()->value_name("LIST|all")->notifier(check_device_list_syntax),
        "several devices, e.g. 0,1 or all: data-parallel training, extraction split by rows")
       ("threads", po::value<int>()->default_value(0)->value_name("N"),
-       "host threads for CPU backends (0 = all cores, at most 1024)");
+       "host threads for CPU backends (0 = all cores, at most 1024)")
+      ("backend-option", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+       "set one of the backend's declared options (repeatable; `cae info --backend B` lists "
+       "them with their defaults and allowed values), e.g. v4's precision=precise");
+}
+
+BackendOptionValues chosen_backend_options(const BackendRecord& backend,
+                                           const po::variables_map& vm) {
+  if (!vm.count("backend-option")) return {};
+  try {
+    return check_backend_options(backend.table(),
+                                 vm["backend-option"].as<std::vector<std::string>>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
 }
 
 Registry discover_backends(const po::variables_map& vm) {

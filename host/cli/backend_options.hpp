@@ -1,8 +1,9 @@
 // Options every backend-using command shares (--backend, --plugin-dir,
-// --device, --threads) and the discovery they drive.
+// --device, --threads, --backend-option) and the discovery they drive.
 #pragma once
 
 #include "command.hpp"
+#include "plugin/declared_options.hpp"
 #include "plugin/registry.hpp"
 
 namespace cae::cli {
@@ -15,6 +16,12 @@ Registry discover_backends(const po::variables_map& vm);
 // The backend the user asked for (or the best available): throws UsageError
 // with the list of choices when the name is unknown or it cannot run here.
 const BackendRecord& select_backend(const Registry& registry, const po::variables_map& vm);
+
+// The --backend-option values, checked against the backend's declarations:
+// UsageError (exit 2) for an undeclared name, a bad value or a backend
+// without options.
+BackendOptionValues chosen_backend_options(const BackendRecord& backend,
+                                           const po::variables_map& vm);
 
 // The devices the backend's probe reports (1 for a CPU), or -1 when the probe
 // fails (the registry has already reported that as "unavailable").

@@ -11,6 +11,7 @@ BackendSession select_backend_session(const po::variables_map& vm) {
   session.registry = discover_backends(vm);
   print_discovery_warnings(session.registry);
   session.backend = &select_backend(session.registry, vm);
+  session.options = chosen_backend_options(*session.backend, vm);
   return session;
 }
 
@@ -18,15 +19,17 @@ void start_backend_session(BackendSession& session, const po::variables_map& vm,
   const std::vector<int> devices =
       requested_devices(vm, session.backend->device_count, session.backend->name);
   const int threads = vm["threads"].as<int>();
-  session.context = std::make_unique<Context>(session.backend->table(), devices[0], threads);
+  session.context =
+      std::make_unique<Context>(session.backend->table(), devices[0], threads, session.options);
   for (size_t i = 1; i < devices.size(); ++i) {
-    session.more_contexts.push_back(
-        std::make_unique<Context>(session.backend->table(), devices[i], threads));
+    session.more_contexts.push_back(std::make_unique<Context>(session.backend->table(), devices[i],
+                                                              threads, session.options));
   }
   session.device = session.context->device_info();
   log << "backend " << session.backend->name << " on " << session.device.name << " ("
       << precision_name(session.device.precision) << ")";
   if (devices.size() > 1) log << ", " << devices.size() << " devices";
+  if (!session.options.empty()) log << ", options " << options_text(session.options);
   log << "\n";
 }
 
@@ -34,6 +37,15 @@ BackendSession open_backend_session(const po::variables_map& vm, std::ostream& l
   BackendSession session = select_backend_session(vm);
   start_backend_session(session, vm, log);
   return session;
+}
+
+BackendOptionValues BackendSession::options_in_effect() const {
+  return backend ? cae::options_in_effect(backend->table(), options) : BackendOptionValues{};
+}
+
+void add_backend_options_setting(const BackendSession& session, ReportData& report) {
+  const BackendOptionValues options = session.options_in_effect();
+  if (!options.empty()) report.settings.emplace_back("backend options", options_text(options));
 }
 
 std::vector<Context*> BackendSession::contexts() const {

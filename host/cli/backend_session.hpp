@@ -8,12 +8,17 @@
 
 #include "backend_options.hpp"
 #include "plugin/context.hpp"
+#include "report/html_report.hpp"
 
 namespace cae::cli {
 
 struct BackendSession {
   Registry registry;
   const BackendRecord* backend = nullptr;
+  BackendOptionValues options;  // the --backend-option values, checked
+  // Every declared option with its chosen or default value (recorded in
+  // checkpoints and reports).
+  BackendOptionValues options_in_effect() const;
   std::unique_ptr<Context> context;  // the first device's
   std::vector<std::unique_ptr<Context>> more_contexts;  // further devices of --devices
   DeviceInfo device;
@@ -32,5 +37,9 @@ void start_backend_session(BackendSession& session, const po::variables_map& vm,
 
 // Both at once.
 BackendSession open_backend_session(const po::variables_map& vm, std::ostream& log);
+
+// Adds "backend options" (every declared option with its value in effect) to
+// the report's settings; nothing for a backend without options.
+void add_backend_options_setting(const BackendSession& session, ReportData& report);
 
 }  // namespace cae::cli

@@ -48,6 +48,12 @@ void print_table(const bench::BenchResult& r, const bench::BenchSettings& s) {
   }
 }
 
+// The options in effect, as {"name": "value", ...}.
+nlohmann::json options_object(const BackendSession& session) {
+  const BackendOptionValues options = session.options_in_effect();
+  return std::map<std::string, std::string>(options.begin(), options.end());
+}
+
 nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& s,
                        const BackendSession& session) {
   nlohmann::json ops = nlohmann::json::array();
@@ -59,6 +65,7 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
   return {{"backend", session.backend->name},
           {"device", session.device.name},
           {"precision", precision_name(session.device.precision)},
+          {"backend_options", options_object(session)},
           {"batch", s.batch},
           {"images", s.images},
           {"ops", ops},
@@ -93,6 +100,7 @@ void print_data_parallel(const bench::DataParallelResult& r, const std::string& 
 nlohmann::json to_json(const bench::DataParallelResult& r, const BackendSession& session) {
   return {{"backend", session.backend->name},
           {"device", session.device.name},
+          {"backend_options", options_object(session)},
           {"devices", r.devices},
           {"global_batch", r.global_batch},
           {"images", r.images},
@@ -177,8 +185,8 @@ std::vector<const BackendRecord*> chosen_backends(const Registry& registry, cons
   return chosen;
 }
 
-bench::BackendBench bench_one(const BackendRecord& record, const po::variables_map& vm,
-                              const bench::BenchSettings& s) {
+bench::BackendBench bench_one(const BackendRecord& record, const BackendOptionValues& options,
+                              const po::variables_map& vm, const bench::BenchSettings& s) {
   bench::BackendBench result;
   result.name = record.name;
   if (!record.available) {
@@ -187,7 +195,7 @@ bench::BackendBench bench_one(const BackendRecord& record, const po::variables_m
   }
   std::cout << "\n== " << record.name << " ==\n";
   try {
-    Context context(record.table(), vm["device"].as<int>(), vm["threads"].as<int>());
+    Context context(record.table(), vm["device"].as<int>(), vm["threads"].as<int>(), options);
     DeviceInfo device = context.device_info();
     result.device = device.name;
     result.precision = precision_name(device.precision);
@@ -228,9 +236,15 @@ int compare_backends(const po::variables_map& vm, const bench::BenchSettings& s)
                    [&](const BackendRecord* r) { return lower(r->name) == lower(reference); })) {
     throw UsageError("--reference " + reference + " is not among the backends benchmarked");
   }
+  // --backend-option applies to every compared backend: each must declare it
+  // (checked for all before any runs).
+  std::vector<BackendOptionValues> options;
+  for (const BackendRecord* record : chosen) options.push_back(chosen_backend_options(*record, vm));
   bench::BenchComparison comparison;
   comparison.settings = s;
-  for (const BackendRecord* record : chosen) comparison.backends.push_back(bench_one(*record, vm, s));
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    comparison.backends.push_back(bench_one(*chosen[i], options[i], vm, s));
+  }
   try {
     comparison.reference = bench::choose_reference(comparison.backends, reference);
   } catch (const std::invalid_argument& e) {

@@ -70,6 +70,7 @@ int run_evaluate(const po::variables_map& vm) {
                      feature_setting(recipe),
                      {"test images", std::to_string(test.rows)}};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
+  add_backend_options_setting(session, report);
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   if (linear) report.settings.push_back({"classifier", "linear"});

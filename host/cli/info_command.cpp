@@ -1,5 +1,5 @@
 // `cae info`: one backend in detail — where it was loaded from, its device,
-// and which ops of the ABI it implements.
+// the options it declares and which ops of the ABI it implements.
 #include <iostream>
 
 #include "backend_options.hpp"
@@ -40,12 +40,34 @@ void print_members(const cae_backend_table* t) {
   }
 }
 
+// The declared options (ABI 1.4) with their defaults, allowed values and
+// help, and the value each has in this context.
+void print_options(const cae_backend_table& table, const BackendOptionValues& chosen) {
+  const std::vector<OptionDeclaration> declared = declared_options(table);
+  if (declared.empty()) {
+    std::cout << "options:       none" << (has_option_members(table) ? "" : " (options need ABI 1.4)")
+              << "\n";
+    return;
+  }
+  std::cout << "options:       (--backend-option NAME=VALUE)\n";
+  const BackendOptionValues in_effect = options_in_effect(table, chosen);
+  for (size_t i = 0; i < declared.size(); ++i) {
+    const OptionDeclaration& o = declared[i];
+    const std::string& value = in_effect[i].second;
+    std::cout << "  " << o.name << "=" << value
+              << (value == o.default_value ? "  (default)" : "  (default " + o.default_value + ")")
+              << "\n    " << o.help << "\n    " << option_type_name(o.type) << ": "
+              << allowed_values(o) << "\n";
+  }
+}
+
 int run_info(const po::variables_map& vm) {
   Registry registry = discover_backends(vm);
   print_discovery_warnings(registry);
   const BackendRecord& backend = select_backend(registry, vm);
   const cae_backend_table& table = backend.table();
-  Context context(table, vm["device"].as<int>(), vm["threads"].as<int>());
+  const BackendOptionValues chosen = chosen_backend_options(backend, vm);
+  Context context(table, vm["device"].as<int>(), vm["threads"].as<int>(), chosen);
   DeviceInfo info = context.device_info();
   std::cout << "backend:       " << backend.name << " " << (table.version ? table.version : "?")
             << " (ABI " << table.abi_major << "." << table.abi_minor << ", table "
@@ -59,6 +81,7 @@ int run_info(const po::variables_map& vm) {
             << "compute units: " << info.compute_units << "\n"
             << "precision:     " << precision_name(info.precision) << "\n"
             << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n";
+  print_options(table, chosen);
   print_members(&table);
   return 0;
 }
@@ -66,8 +89,11 @@ int run_info(const po::variables_map& vm) {
 }  // namespace
 
 Command info_command() {
-  return {"info", "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I]",
-          "Show one backend in detail: library, device, precision and supported ops",
+  return {"info",
+          "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I] "
+          "[--backend-option NAME=VALUE]...",
+          "Show one backend in detail: library, device, precision, its options (defaults, "
+          "allowed values, help) and supported ops",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
           },

@@ -138,6 +138,7 @@ int run_pipeline(const po::variables_map& vm) {
 
   Context& context = *session.context;
   train_options.backend = session.backend->name;
+  train_options.backend_options = session.options_in_effect();
   train_options.checkpoint_path = out + "/model.safetensors";
 
   stage.restart();
@@ -234,6 +235,7 @@ int run_pipeline(const po::variables_map& vm) {
         selected.search.empty() ? "the options given" : "search on the validation split"},
        {"validation rows", std::to_string(selected.validation_rows) + " (seed " +
                                std::to_string(validation.seed) + ")"}});
+  add_backend_options_setting(session, report);
   for (auto& setting : svm_phase_settings(stats)) report.settings.push_back(std::move(setting));
   if (selected.validation_rows > 0) {
     char text[32];

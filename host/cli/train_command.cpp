@@ -88,6 +88,7 @@ int run_train(const po::variables_map& vm) {
     return 0;
   }
   options.backend = session.backend->name;
+  options.backend_options = session.options_in_effect();
   require_batch_divisible(options.batch_size, session.contexts().size());
   require_one_device_per_rank(rendezvous, session.contexts().size());
   std::unique_ptr<ProcessGroup> processes;

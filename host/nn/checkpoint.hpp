@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nn/optimizer.hpp"
@@ -21,6 +22,8 @@ struct TrainingState {
   uint64_t seed = 0;
   std::string recipe;
   std::string backend;
+  // Every option the backend declares, with the value the run used (ABI 1.4).
+  std::vector<std::pair<std::string, std::string>> backend_options;
   OptimizerSettings optimizer;
   int batch_size = 64;
   int64_t samples = 0;           // training images used

@@ -142,6 +142,20 @@ std::vector<double> parse_losses(const MetadataReader& reader, const char* key) 
   return losses;
 }
 
+// {"name": "value", ...}; files from before backend options have none.
+std::vector<std::pair<std::string, std::string>> parse_backend_options(
+    const MetadataReader& reader) {
+  const char* key = "backend_options";
+  const Json values = reader.json(key, "{}");
+  if (!values.is_object()) reader.fail(key, "is not a JSON object");
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const auto& [name, value] : values.items()) {
+    if (!value.is_string()) reader.fail(key, "holds " + value.dump() + " for " + name + ", not a string");
+    options.emplace_back(name, value.get<std::string>());
+  }
+  return options;
+}
+
 }  // namespace
 
 SafetensorsMetadata training_state_metadata(const TrainingState& s) {
@@ -156,6 +170,9 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   meta["seed"] = std::to_string(s.seed);
   meta["recipe"] = s.recipe;
   meta["backend"] = s.backend;
+  Json backend_options = Json::object();
+  for (const auto& [name, value] : s.backend_options) backend_options[name] = value;
+  meta["backend_options"] = backend_options.dump();
   meta["batch_size"] = std::to_string(s.batch_size);
   meta["samples"] = std::to_string(s.samples);
   meta["augment"] = s.augment;
@@ -187,6 +204,7 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   s.seed = reader.integer<uint64_t>("seed", 0, 0, std::numeric_limits<uint64_t>::max());
   s.recipe = reader.text("recipe", "");
   s.backend = reader.text("backend", "");
+  s.backend_options = parse_backend_options(reader);
   s.batch_size = reader.integer<int>("batch_size", 64, 1, kMaxBatchSize);
   s.samples = reader.integer<int64_t>("samples", 0, 0, kMaxImages);
   s.augment = reader.text("augment", "none");

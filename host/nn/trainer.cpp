@@ -78,6 +78,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.seed = options.seed;
   state.recipe = options.recipe;
   state.backend = options.backend;
+  state.backend_options = options.backend_options;
   state.optimizer = options.optimizer;
   state.batch_size = options.batch_size;
   state.epochs_planned = options.epochs;

@@ -37,6 +37,7 @@ struct TrainOptions {
   Augmentation augment = Augmentation::None;
   float input_noise = 0;
   std::string backend;
+  std::vector<std::pair<std::string, std::string>> backend_options;  // in effect, recorded
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
   int eval_batch_size = 256;
   // Several devices: sum gradients through host memory even when the backend

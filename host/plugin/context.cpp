@@ -1,6 +1,7 @@
 #include "context.hpp"
 
 #include <cstring>
+#include <utility>
 
 namespace cae {
 
@@ -81,13 +82,31 @@ std::string with_call(const char* call, const char* message, cae_status status) 
   return text.compare(0, prefix.size(), prefix) == 0 ? text : prefix + " " + text;
 }
 
-Context::Context(const cae_backend_table& table, int32_t device_index, int32_t thread_count)
-    : table_(&table), device_index_(device_index), thread_count_(thread_count) {
-  cae_create_options options{};
-  options.struct_size = sizeof options;
-  options.device_index = device_index;
-  options.thread_count = thread_count;
-  cae_status status = table_->create(&options, &ctx_);
+Context::Context(const cae_backend_table& table, int32_t device_index, int32_t thread_count,
+                 BackendOptionValues options)
+    : table_(&table),
+      device_index_(device_index),
+      thread_count_(thread_count),
+      options_(std::move(options)) {
+  cae_create_options create_options{};
+  create_options.struct_size = sizeof create_options;
+  create_options.device_index = device_index;
+  create_options.thread_count = thread_count;
+  cae_status status = CAE_STATUS_OK;
+  if (has_option_members(table)) {
+    std::vector<cae_option_value> values;
+    for (const auto& [name, value] : options_) values.push_back({name.c_str(), value.c_str()});
+    status = table_->create_with_options(&create_options, values.data(),
+                                         static_cast<int32_t>(values.size()), &ctx_);
+  } else if (!options_.empty()) {
+    throw BackendError(CAE_STATUS_UNSUPPORTED,
+                       backend_name() + ": create: this backend declares no options (ABI " +
+                           std::to_string(table.abi_major) + "." +
+                           std::to_string(table.abi_minor) + "), so " +
+                           options_text(options_) + " cannot be set");
+  } else {
+    status = table_->create(&create_options, &ctx_);
+  }
   if (status != CAE_STATUS_OK || !ctx_) {
     const cae_status reported = status == CAE_STATUS_OK ? CAE_STATUS_INTERNAL : status;
     throw BackendError(reported,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend_error.hpp"
+#include "declared_options.hpp"
 
 namespace cae {
 
@@ -63,8 +64,12 @@ std::string with_call(const char* call, const char* message, cae_status status);
 // One backend context. Not copyable; movable. Use from one thread at a time.
 class Context {
  public:
-  // Throws BackendError (status + plugin message) when create fails.
-  Context(const cae_backend_table& table, int32_t device_index = 0, int32_t thread_count = 0);
+  // Throws BackendError (status + plugin message) when create fails. With
+  // `options` (checked by check_backend_options) the backend must carry the
+  // ABI 1.4 option members: a backend without them is refused, never given
+  // a context that silently ignores the choice.
+  Context(const cae_backend_table& table, int32_t device_index = 0, int32_t thread_count = 0,
+          BackendOptionValues options = {});
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -73,6 +78,7 @@ class Context {
   // What create was given: another context "like this one" (extraction_streams.hpp).
   int32_t device_index() const { return device_index_; }
   int32_t thread_count() const { return thread_count_; }
+  const BackendOptionValues& options() const { return options_; }
   std::string backend_name() const { return table_->name ? table_->name : "?"; }
   DeviceInfo device_info() const;
 
@@ -121,6 +127,7 @@ class Context {
   const cae_backend_table* table_;
   int32_t device_index_ = 0;
   int32_t thread_count_ = 0;
+  BackendOptionValues options_;
   cae_context ctx_ = nullptr;
 };
 

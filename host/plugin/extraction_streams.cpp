@@ -12,7 +12,8 @@ ExtractionContexts::ExtractionContexts(const std::vector<Context*>& contexts, in
   for (int extra = 1; extra < streams; ++extra) {
     for (const Context* context : contexts) {
       companions_.push_back(std::make_unique<Context>(context->table(), context->device_index(),
-                                                      context->thread_count()));
+                                                      context->thread_count(),
+                                                      context->options()));
       all_.push_back(companions_.back().get());
     }
   }

@@ -128,6 +128,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_2;
     case 3:
       return CAE_BACKEND_TABLE_SIZE_1_3;
+    case 4:
+      return CAE_BACKEND_TABLE_SIZE_1_4;
     default:
       return 0;
   }

@@ -85,6 +85,16 @@
   X(cae_status, host_alloc, (cae_context ctx, size_t bytes, void** out))                           \
   X(void, host_free, (cae_context ctx, void* ptr))
 
+// The optional members of ABI 1.4 (declared options). A backend that declares
+// options builds them with backend_options.hpp and names
+// CAE_OPTIONS_MEMBER_SET in CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_OPTIONS_MEMBERS(X)                                                             \
+  X(int32_t, option_count, ())                                                                     \
+  X(cae_status, option_describe, (int32_t index, cae_option_desc * out))                           \
+  X(cae_status, create_with_options,                                                               \
+    (const cae_create_options* options, const cae_option_value* values, int32_t count,             \
+     cae_context* out))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -104,6 +114,10 @@
 #define CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS()                \
   CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
+  CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_OPTIONS_MEMBERS needs a ';'")
 
 // Assigned by name, so the list's order cannot put a function into the
 // wrong slot; a signature that differs from the ABI does not compile.
@@ -148,6 +162,7 @@
 #define CAE_PROCESS_GROUP_MEMBER_SET \
   CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_HOST_MEMORY_MEMBER_SET CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_OPTIONS_MEMBER_SET CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -176,6 +191,7 @@ CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -183,7 +199,8 @@ constexpr size_t kListedOffsets[] = {
     CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
             CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                    CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

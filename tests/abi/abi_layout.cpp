@@ -80,6 +80,17 @@ std::vector<Struct> abi_structs() {
        alignof(cae_create_options),
        {CAE_MEMBER(cae_create_options, struct_size), CAE_MEMBER(cae_create_options, device_index),
         CAE_MEMBER(cae_create_options, thread_count), CAE_MEMBER(cae_create_options, reserved)}},
+      {"cae_option_value",
+       sizeof(cae_option_value),
+       alignof(cae_option_value),
+       {CAE_MEMBER(cae_option_value, name), CAE_MEMBER(cae_option_value, value)}},
+      {"cae_option_desc",
+       sizeof(cae_option_desc),
+       alignof(cae_option_desc),
+       {CAE_MEMBER(cae_option_desc, struct_size), CAE_MEMBER(cae_option_desc, type),
+        CAE_MEMBER(cae_option_desc, name), CAE_MEMBER(cae_option_desc, default_value),
+        CAE_MEMBER(cae_option_desc, choices), CAE_MEMBER(cae_option_desc, min_value),
+        CAE_MEMBER(cae_option_desc, max_value), CAE_MEMBER(cae_option_desc, help)}},
       {"cae_device_info",
        sizeof(cae_device_info),
        alignof(cae_device_info),
@@ -134,7 +145,10 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, group_unique_id),
         CAE_MEMBER(cae_backend_table, group_join),
         CAE_MEMBER(cae_backend_table, host_alloc),
-        CAE_MEMBER(cae_backend_table, host_free)}},
+        CAE_MEMBER(cae_backend_table, host_free),
+        CAE_MEMBER(cae_backend_table, option_count),
+        CAE_MEMBER(cae_backend_table, option_describe),
+        CAE_MEMBER(cae_backend_table, create_with_options)}},
   };
 }
 
@@ -156,6 +170,10 @@ std::vector<std::pair<std::string, std::string>> abi_constants() {
           {"CAE_PRECISION_FP16", std::to_string(CAE_PRECISION_FP16)},
           {"CAE_KERNEL_LINEAR", std::to_string(CAE_KERNEL_LINEAR)},
           {"CAE_KERNEL_RBF", std::to_string(CAE_KERNEL_RBF)},
+          {"CAE_OPTION_BOOL", std::to_string(CAE_OPTION_BOOL)},
+          {"CAE_OPTION_INT", std::to_string(CAE_OPTION_INT)},
+          {"CAE_OPTION_FLOAT", std::to_string(CAE_OPTION_FLOAT)},
+          {"CAE_OPTION_ENUM", std::to_string(CAE_OPTION_ENUM)},
           {"sizeof(cae_status)", std::to_string(sizeof(cae_status))}};
 }
 

@@ -222,16 +222,16 @@ TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members 
   CHECK(y.download() == std::vector<float>{0, 2});
 }
 
-TEST_CASE("a 1.3 table's size is known: one that declares 1.3 with a 1.2 size is warned about") {
+TEST_CASE("a 1.4 table's size is known: one that declares 1.4 with a 1.3 size is warned about") {
   LoadOutcome outcome = load_plugin_file(STUB_GOOD);
   REQUIRE(outcome.ok);
   cae_backend_table table = *outcome.plugin.table;
-  REQUIRE(table.abi_minor == 3);
-  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_3);
+  REQUIRE(table.abi_minor == 4);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_4);
   CHECK(table_size_mismatch(table).empty());
-  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_2);
-  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_3) +
-                                                 " bytes of a 1.3 table"));
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_3);
+  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_4) +
+                                                 " bytes of a 1.4 table"));
 }
 
 namespace {

@@ -6,10 +6,15 @@
  *
  * It keeps tensors in host memory and implements only relu_forward and
  * relu_backward; every other op is NULL ("unsupported"). With STUB_FAILING_OP
- * relu_forward always fails with a device error.
+ * relu_forward always fails with a device error. With STUB_OPTIONS it declares
+ * one option of each type (ABI 1.4), whose values show in device_info and in
+ * relu_forward's output, so a test can see that they arrived.
  */
 #include <cae/backend.h>
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +24,10 @@
 
 struct cae_context_s {
   char last_error[256];
+  float scale;          /* option "scale": relu_forward multiplies its output by it */
+  int32_t units;        /* option "units": device_info's compute_units */
+  int32_t exact;        /* option "exact": device_info's deterministic */
+  char colour[16];      /* option "colour": appended to device_info's device_name */
 };
 
 struct cae_tensor_s {
@@ -30,8 +39,7 @@ static char g_thread_error[256]; /* tests are single-threaded */
 
 static cae_status fail(cae_context ctx, cae_status status, const char* message) {
   char* slot = ctx ? ctx->last_error : g_thread_error;
-  strncpy(slot, message, 255);
-  slot[255] = '\0';
+  snprintf(slot, 256, "%s", message);
   return status;
 }
 
@@ -58,8 +66,105 @@ static cae_status create(const cae_create_options* options, cae_context* out) {
   (void)options;
   if (!out) return fail(NULL, CAE_STATUS_INVALID_ARGUMENT, "create: out is NULL");
   *out = calloc(1, sizeof(struct cae_context_s));
-  return *out ? CAE_STATUS_OK : fail(NULL, CAE_STATUS_OUT_OF_MEMORY, "create: out of memory");
+  if (!*out) return fail(NULL, CAE_STATUS_OUT_OF_MEMORY, "create: out of memory");
+  (*out)->scale = 1.0f;
+  (*out)->units = 1;
+  (*out)->exact = 1;
+  return CAE_STATUS_OK;
 }
+
+#ifdef STUB_OPTIONS
+/* ABI 1.4: one option of each type. */
+static const cae_option_desc g_options[] = {
+    {sizeof(cae_option_desc), CAE_OPTION_FLOAT, "scale", "1", NULL, 0.25, 4.0,
+     "relu_forward multiplies its output by this"},
+    {sizeof(cae_option_desc), CAE_OPTION_INT, "units", "1", NULL, 1.0, 64.0,
+     "the compute units device_info reports"},
+    {sizeof(cae_option_desc), CAE_OPTION_BOOL, "exact", "true", NULL, 0.0, 0.0,
+     "whether device_info reports deterministic results"},
+    {sizeof(cae_option_desc), CAE_OPTION_ENUM, "colour", "red", "red|green|blue", 0.0, 0.0,
+     "a word device_info appends to the device name"}};
+#define STUB_OPTION_COUNT ((int32_t)(sizeof g_options / sizeof g_options[0]))
+
+static int32_t option_count(void) { return STUB_OPTION_COUNT; }
+
+static cae_status option_describe(int32_t index, cae_option_desc* out) {
+  size_t n;
+  if (index < 0 || index >= STUB_OPTION_COUNT || !out || out->struct_size < sizeof(uint32_t))
+    return fail(NULL, CAE_STATUS_INVALID_ARGUMENT, "option_describe: no such option");
+  n = out->struct_size < sizeof g_options[0] ? out->struct_size : sizeof g_options[0];
+  memcpy(out, &g_options[index], n);
+  return CAE_STATUS_OK;
+}
+
+static int is_choice(const char* choices, const char* word) {
+  size_t len = strlen(word);
+  const char* p = choices;
+  while (len > 0 && *p) {
+    const char* bar = strchr(p, '|');
+    size_t item = bar ? (size_t)(bar - p) : strlen(p);
+    if (item == len && strncmp(p, word, len) == 0) return 1;
+    p += item + (bar ? 1 : 0);
+  }
+  return 0;
+}
+
+/* Sets one option on ctx; 0 when the value is not allowed. */
+static int apply_option(cae_context ctx, const cae_option_desc* d, const char* text) {
+  char* end = NULL;
+  errno = 0;
+  if (d->type == CAE_OPTION_FLOAT) {
+    double v = strtod(text, &end);
+    if (!*text || errno || *end || !isfinite(v) || v < d->min_value || v > d->max_value) return 0;
+    ctx->scale = (float)v;
+  } else if (d->type == CAE_OPTION_INT) {
+    long v = strtol(text, &end, 10);
+    if (!*text || errno || *end || v < d->min_value || v > d->max_value) return 0;
+    ctx->units = (int32_t)v;
+  } else if (d->type == CAE_OPTION_BOOL) {
+    if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0) return 0;
+    ctx->exact = strcmp(text, "true") == 0;
+  } else {
+    if (!is_choice(d->choices, text) || strlen(text) >= sizeof ctx->colour) return 0;
+    strcpy(ctx->colour, text);
+  }
+  return 1;
+}
+
+static cae_status create_with_options(const cae_create_options* options,
+                                      const cae_option_value* values, int32_t count,
+                                      cae_context* out) {
+  char message[256];
+  int32_t i, j, k;
+  cae_status status = create(options, out);
+  if (status != CAE_STATUS_OK) return status;
+  strcpy((*out)->colour, "red");
+  for (i = 0; i < count; ++i) {
+    const cae_option_desc* d = NULL;
+    status = CAE_STATUS_INVALID_ARGUMENT;
+    for (k = 0; k < STUB_OPTION_COUNT && values[i].name; ++k)
+      if (strcmp(values[i].name, g_options[k].name) == 0) d = &g_options[k];
+    for (j = 0; j < i && d; ++j)
+      if (strcmp(values[j].name, d->name) == 0) break;
+    if (!d) {
+      status = CAE_STATUS_UNSUPPORTED;
+      snprintf(message, sizeof message, "create: no option '%s' (options: scale, units, exact, colour)",
+               values[i].name ? values[i].name : "(null)");
+    } else if (j < i) {
+      snprintf(message, sizeof message, "create: option %s given twice", d->name);
+    } else if (!values[i].value || !apply_option(*out, d, values[i].value)) {
+      snprintf(message, sizeof message, "create: option %s=%s is not allowed", d->name,
+               values[i].value ? values[i].value : "(null)");
+    } else {
+      continue;
+    }
+    free(*out);
+    *out = NULL;
+    return fail(NULL, status, message);
+  }
+  return CAE_STATUS_OK;
+}
+#endif
 
 static void destroy(cae_context ctx) { free(ctx); }
 
@@ -72,9 +177,13 @@ static cae_status device_info(cae_context ctx, cae_device_info* out) {
   memset(&info, 0, sizeof info);
   info.struct_size = out->struct_size;
   info.precision = CAE_PRECISION_FP32;
-  info.deterministic = 1;
-  info.compute_units = 1;
+  info.deterministic = ctx ? ctx->exact : 1;
+  info.compute_units = ctx ? ctx->units : 1;
   strcpy(info.device_name, "minimal host memory");
+  if (ctx && ctx->colour[0]) {
+    strcat(info.device_name, " ");
+    strcat(info.device_name, ctx->colour);
+  }
   n = out->struct_size < sizeof info ? out->struct_size : sizeof info;
   memcpy(out, &info, n);
   return CAE_STATUS_OK;
@@ -118,8 +227,8 @@ static cae_status relu_forward(cae_context ctx, cae_tensor x, cae_tensor y) {
   return fail(ctx, CAE_STATUS_DEVICE_ERROR, "stub: simulated device failure in relu_forward");
 #else
   int64_t i;
-  if (!x || !y || x->count != y->count) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "relu_forward: shapes differ");
-  for (i = 0; i < x->count; ++i) y->data[i] = x->data[i] > 0.0f ? x->data[i] : 0.0f;
+  if (!ctx || !x || !y || x->count != y->count) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "relu_forward: shapes differ");
+  for (i = 0; i < x->count; ++i) y->data[i] = x->data[i] > 0.0f ? x->data[i] * ctx->scale : 0.0f;
   return CAE_STATUS_OK;
 #endif
 }
@@ -152,6 +261,11 @@ static cae_status join_never_called(cae_context ctx, int32_t rank, int32_t world
   (void)ctx, (void)rank, (void)world, (void)id, (void)bytes, (void)out;
   abort();
 }
+#endif
+
+#ifdef STUB_ABI_1_3
+/* An ABI 1.4 member placed beyond a 1.3 table's struct_size: never called. */
+static int32_t option_count_never_called(void) { abort(); }
 #endif
 
 #ifdef STUB_ABI_1_2
@@ -223,6 +337,11 @@ static cae_backend_table make_table(void) {
   t.synchronize = synchronize;
   t.host_alloc = host_alloc;
   t.host_free = host_free;
+#ifdef STUB_OPTIONS
+  t.option_count = option_count;
+  t.option_describe = option_describe;
+  t.create_with_options = create_with_options;
+#endif
 #ifdef STUB_WRONG_MAJOR
   t.abi_major = CAE_ABI_MAJOR + 1;
 #endif
@@ -248,6 +367,12 @@ static cae_backend_table make_table(void) {
   t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_2;
   t.abi_minor = 2;
   t.host_alloc = host_alloc_never_called;
+#endif
+#ifdef STUB_ABI_1_3
+  /* Built against ABI 1.3: the table ends at host_free (no options). */
+  t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_3;
+  t.abi_minor = 3;
+  t.option_count = option_count_never_called;
 #endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);
