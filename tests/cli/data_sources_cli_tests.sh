@@ -30,6 +30,13 @@ grep -q "horizontal-stripes" RF/report.html && grep -q "checkerboard" RF/confusi
 checks=$((checks + 1))
 grep -q "data format.*folder" RF/report.html || { echo "FAIL [data format in the report]"; failures=$((failures + 1)); }
 
+run "evaluate folder" 0 "$CAE" evaluate $B --weights RF/model.safetensors --svm RF/svm.model --data PF --out RE
+expect "evaluate folder" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+grep -q "vertical-stripes" RE/report.html || { echo "FAIL [the folder's class names in evaluate's report]"; failures=$((failures + 1)); }
+run "extract folder" 0 "$CAE" extract $B --weights RF/model.safetensors --data PF --out FE
+exists "extract folder labels" FE/test_labels.npy
+
 # Images over the memory cap are read from disk batch by batch, to the same model.
 run "train folder in memory" 0 "$CAE" train $B --data PF $T --out M1.safetensors
 run "train folder from disk" 0 "$CAE" train $B --data PF $T --memory-cap 0 --out M2.safetensors
@@ -90,6 +97,14 @@ expect "truncated stl10" "test_X.bin is 5000 bytes, not a multiple of the 27648-
 mkdir E && echo "notes" >E/readme.txt
 run_err "nothing recognised" 1 "$CAE" data check E
 expect "nothing recognised" "is not a data set cae recognises"
+
+# fetch: an archive already there is checked against the published MD5 (no network).
+mkdir FX && echo "not the archive" >FX/cifar-100-binary.tar.gz
+run_err "fetch checks the MD5" 1 "$CAE" data fetch FX --dataset cifar100
+expect "fetch checks the MD5" "FX/cifar-100-binary.tar.gz does not have the published MD5 03b5dce01913d631647c71ecec9e9cb8"
+run_err "fetch unknown dataset" 2 "$CAE" data fetch FY --dataset imagenet
+expect "fetch unknown dataset" "--dataset must be cifar10, cifar100 or stl10, got 'imagenet'"
+absent "fetch unknown dataset writes nothing" FY
 
 run "help data" 0 "$CAE" help data
 expect "help data" "Data formats"
