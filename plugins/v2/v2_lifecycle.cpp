@@ -11,7 +11,7 @@ namespace cae_v2 {
 namespace entry {
 
 namespace {
-// Above the cpu and the simpler CUDA backends: the default where a GPU is.
+// Above the cpu and the simpler CUDA backends, below v3 and v4.
 constexpr int32_t kProbePriority = 40;
 
 // FP32 cuBLAS with fixed reduction orders: deterministic.

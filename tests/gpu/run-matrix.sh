@@ -9,6 +9,9 @@
 #   JOBS=4      seeds of one backend at a time (all backends run at once)
 #   QUICK=1     sweep at --quick shapes
 #   CTEST=0     only the sweeps (the CTest matrix already ran on this build)
+#   MUTANT_SEEDS=20  seeds of the conformance suite's own test (the mutants, on
+#               the cpu backend) after the GPU sweeps; CI sweeps fewer
+#               (CMake's CAE_MUTANT_SEEDS); 0 skips it
 #   BUILD_DIR: a carried build (tests/gpu/prepare-carry.sh makes .devbuild), or
 #   a folder to configure and build into when it holds no build yet.
 set -uo pipefail
@@ -57,7 +60,7 @@ start_sweep() {
 for b in $backends; do
   start_sweep "$b" "$b"
 done
-# v4's precise setting (plugins/v4/README.md, "Precision switches") runs other code paths:
+# v4's precise setting (plugins/v4/README.md, "The precise setting") runs other code paths:
 # swept as its own entry, "v4-precise".
 if [ -f "$plugins/libcae-backend-v4.so" ]; then
   start_sweep v4-precise v4 CAE_V3_BF16_TERMS=3 CAE_V3_FP32_CONV=1
@@ -75,4 +78,27 @@ for b in $swept; do
   grep -E '^seed [0-9]+: (FAILED|CRASHED)' -A6 "${OUT:-/tmp}/sweep-$b.log" | head -60
 done
 [ "$status" = 0 ] && status=$sweep_status
+
+# ---- the conformance suite's own test, at the long sweep ----
+# The mutants load the cpu backend by the path they were built with, and the
+# manifest names them by path: a build carried from another folder cannot run
+# them, which is reported as skipped, not passed.
+mutant_seeds=${MUTANT_SEEDS:-20}
+manifest=$build/tests/mutants/mutants.json
+if [ "$mutant_seeds" != 0 ]; then
+  echo "---- mutants: $mutant_seeds seeds each, and the control ----"
+  if [ ! -f "$manifest" ]; then
+    echo "SKIPPED: mutants: $manifest does not exist (a build without tests/mutants)"
+  elif ! python3 -c 'import json, os, sys
+m = json.load(open(sys.argv[1]))
+sys.exit(0 if all(os.path.exists(p) for p in [m["control"]] + [x["library"] for x in m["mutants"]]) else 1)' "$manifest"; then
+    echo "SKIPPED: mutants: the build was made in another folder (its manifest's paths do not exist here)"
+  else
+    mutant_run=(python3 "$root/tests/mutants/run_mutants.py" --suite "$build/bin/cae-conformance"
+                --manifest "$manifest" --seeds "$mutant_seeds" --jobs "$(nproc)"
+                --work-dir "${OUT:-/tmp}/mutants")
+    "${mutant_run[@]}" || status=1
+    "${mutant_run[@]}" --control || status=1
+  fi
+fi
 exit "$status"
