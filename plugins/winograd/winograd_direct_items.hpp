@@ -7,7 +7,7 @@
 // Every output element is one float32 dot product of its terms in a fixed
 // order (input channel, then tap row, then tap column; FMA), the error of a
 // direct convolution: the Winograd transforms' amplified rounding is what made
-// the 3-channel layers fail the FP32 bound (README.md, "Numerical error").
+// the 3-channel layers fail the FP32 bound (README.md, "Precision and conformance").
 #pragma once
 
 #include <cmath>

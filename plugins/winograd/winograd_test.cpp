@@ -10,7 +10,7 @@
 //  - the tuning table's lookup, override parsing and pass sizing.
 // conv1 and conv5 run by the direct path on the GPU (winograd_direct_test.cpp);
 // the Winograd steps are still checked on them here, as the error record of
-// the method on 3-channel layers (README.md, "Numerical error").
+// the method on 3-channel layers (README.md, "Precision and conformance").
 // Shared test code: winograd_test_support.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>

@@ -15,9 +15,8 @@ struct TableEntry {
 };
 
 // The autoencoder's five convolutions (C, O, H, W) -> {threads, images per
-// pass}. NOT YET MEASURED: these are the starting values README.md ("Tuning")
-// reasons out, to be replaced by the best rows of tests/gpu/tune-winograd.sh
-// on an H200. Rule behind them: a pass's transformed tiles (36 (C + O) tiles
+// pass}: starting values from one rule (README.md, "Method"), until
+// tests/gpu/tune-winograd.sh's best rows replace them. The rule: a pass's transformed tiles (36 (C + O) tiles
 // floats per image) stay within ~40 MB of the H200's 50 MB L2, so the GEMMs
 // read what the input transform just wrote from L2 instead of HBM.
 // conv1 and conv5 run by the direct path (uses_direct_path): there only the

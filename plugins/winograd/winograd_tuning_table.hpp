@@ -1,7 +1,7 @@
 // Launch parameters per convolution shape: a measured table, a default for
 // shapes not in it, and an environment override for sweeps.
 //
-// The two parameters that matter for this backend (README.md, "Tuning"):
+// The two parameters that matter for this backend (README.md, "Method"):
 //   transform_threads  threads per block of the tile-transform kernels;
 //   images_per_chunk   images transformed and multiplied per pass (0: the
 //                      whole batch, up to the workspace budget). Smaller chunks
