@@ -45,6 +45,16 @@ double meta_number(const SafetensorsFile& file, const std::string& key) {
   return value;
 }
 
+// A non-negative whole number of metadata, at most `limit` (checked before
+// converting: a double out of range would not convert to an integer).
+int64_t count(const SafetensorsFile& file, const std::string& key, double limit) {
+  const double value = meta_number(file, key);
+  if (value < 0 || value > limit || value != std::floor(value)) {
+    fail(file.path, "metadata '" + key + "' is not a count");
+  }
+  return static_cast<int64_t>(value);
+}
+
 const std::vector<float>& tensor(const SafetensorsFile& file, const std::string& name,
                                  const std::vector<int64_t>& shape) {
   const NamedTensor* found = file.find(name);
@@ -152,8 +162,8 @@ LinearModel load_linear_model(const std::string& path) {
   model.dim = static_cast<int64_t>(dim);
   model.C = meta_number(file, "C");
   model.loss = meta_number(file, "loss");
-  model.training_rows = static_cast<int64_t>(meta_number(file, "training_rows"));
-  model.iterations = static_cast<int>(meta_number(file, "iterations"));
+  model.training_rows = count(file, "training_rows", 1e15);
+  model.iterations = static_cast<int>(count(file, "iterations", 1e9));
   model.converged = meta(file, "converged") == "yes";
   const NamedTensor* classes = file.find("classes");
   if (!classes || classes->shape.size() != 1) fail(path, "no tensor 'classes' of rank 1");

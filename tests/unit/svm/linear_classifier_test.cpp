@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "io/safetensors.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/linear_trainer.hpp"
 #include "svm/model_file.hpp"
@@ -130,6 +131,36 @@ TEST_CASE("the kernel SVM's memory estimate grows as rows^2; the linear classifi
   // 200,000 rows: 14.9 GiB of diagonal blocks alone.
   CHECK(kernel_svm_host_bytes(large, 8192, options) > 20 * gib);
   CHECK(linear_training_bytes(10, 8192, 2) < gib / 10);
+}
+
+}  // namespace
+}  // namespace cae::svm
+
+namespace cae::svm {
+namespace {
+
+TEST_CASE("a linear model file with damaged metadata is refused") {
+  const std::string path = temp_path("damaged");
+  const std::vector<NamedTensor> tensors{{"classes", {2}, {1.0f, 2.0f}},
+                                         {"weights", {2, 3}, {0, 1, 2, 3, 4, 5}},
+                                         {"bias", {2}, {0.5f, -0.5f}}};
+  const SafetensorsMetadata good{{"format", "cae-linear"}, {"format_version", "1"},
+                                 {"C", "1"},           {"dim", "3"},
+                                 {"training_rows", "10"}, {"iterations", "4"},
+                                 {"converged", "yes"}, {"loss", "0.5"}};
+  write_safetensors(path, tensors, good);
+  CHECK(load_linear_model(path).weights == std::vector<float>{0, 1, 2, 3, 4, 5});
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"training_rows", "1e300"}, {"iterations", "-1"}, {"iterations", "2.5"},
+           {"C", "0"}, {"dim", "4"}, {"format", "cae-svm-ovo"}}) {
+    INFO(key << " = " << value);
+    SafetensorsMetadata bad = good;
+    bad[key] = value;
+    write_safetensors(path, tensors, bad);
+    CHECK_THROWS_WITH_AS(load_linear_model(path), doctest::Contains("not a valid cae linear model"),
+                         SvmError);
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
