@@ -180,6 +180,9 @@ SearchOutcome search_hyper_parameters_warm(
   std::vector<SearchResult> grid(total);  // C-major, as the exhaustive search orders them
   SearchOutcome outcome;
   const SearchResult* best = nullptr;
+  std::vector<PairSolution> best_solutions;
+  float best_gamma = 0.0f;
+  double best_C = 0.0;
   size_t done = 0;
   for (size_t g = 0; g < gammas.size(); ++g) {
     const auto start = Clock::now();
@@ -226,21 +229,25 @@ SearchOutcome search_hyper_parameters_warm(
       if (progress) progress(++done, total, r);
     }
     if (best != best_before) {
-      std::vector<PairSolution> solutions;
+      // Only the winner's coefficients are kept; its model (a copy of the
+      // support vectors, gigabytes at CIFAR-10's size) is assembled once, at the end.
+      best_solutions.clear();
       int unconverged = 0;
       for (const std::vector<SmoPairSolution>& chain : chains) {
-        solutions.push_back(chain[best_link].solution);
+        best_solutions.push_back(chain[best_link].solution);
         unconverged += chain[best_link].converged ? 0 : 1;
       }
-      outcome.best_model = assemble_model(train, layout, standardizer, std::move(solutions),
-                                          base.kernel, spec.gamma, ascending[best_link]);
+      best_gamma = spec.gamma;
+      best_C = ascending[best_link];
       stats.gamma = spec.gamma;
-      stats.support_vectors = outcome.best_model.sv_count;
       stats.unconverged_pairs = unconverged;
       stats.seconds = seconds;
       outcome.best_stats = stats;
     }
   }
+  outcome.best_model = assemble_model(train, layout, standardizer, std::move(best_solutions),
+                                      base.kernel, best_gamma, best_C);
+  outcome.best_stats.support_vectors = outcome.best_model.sv_count;
   outcome.results = std::move(grid);
   return outcome;
 }
