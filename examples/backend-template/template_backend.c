@@ -3,7 +3,8 @@
  *
  * It implements every member of the cae ABI 1.0 table with plain loops over
  * host memory: float32 tensors, float64 accumulation, one thread, bit-for-bit
- * deterministic. It is slow on purpose (readable first) and passes
+ * deterministic, and declares one option (ABI 1.4) to show how a backend
+ * takes settings from the user (`cae ... --backend-option zero-tensors=true`). It is slow on purpose (readable first) and passes
  * cae-conformance. Copy this folder, rename the backend (BACKEND_NAME below
  * and the name in CMakeLists.txt), then replace the loops with your own
  * device code one op at a time, re-running cae-conformance after each.
@@ -48,6 +49,7 @@ struct cae_tensor_s {
 
 struct cae_context_s {
   char last_error[512];
+  int zero_tensors;             /* option zero-tensors: tensor_alloc fills with zeros */
   struct cae_tensor_s* tensors; /* every live tensor of this context */
   uint64_t bytes_in_use;        /* for the optional memory_stats member */
   uint64_t peak_bytes;
@@ -180,17 +182,62 @@ static cae_status probe(cae_probe_result* out) {
   return CAE_STATUS_OK;
 }
 
-static cae_status create(const cae_create_options* options, cae_context* out) {
+/* The declared options (ABI 1.4): what `cae info` lists and
+ * `--backend-option NAME=VALUE` sets. Values arrive as text in the canonical
+ * form of their type (backend.h, cae_option_type); create_with_options checks
+ * them before it does anything else and never clamps one. */
+static const cae_option_desc backend_options[] = {
+    {sizeof(cae_option_desc), CAE_OPTION_BOOL, "zero-tensors", "false", NULL, 0.0, 0.0,
+     "fill new tensors with zeros (by default their contents are undefined until written)"}};
+#define BACKEND_OPTION_COUNT ((int32_t)(sizeof backend_options / sizeof backend_options[0]))
+
+static int32_t option_count(void) { return BACKEND_OPTION_COUNT; }
+
+static cae_status option_describe(int32_t index, cae_option_desc* out) {
+  if (!out) return INVALID(NULL, "option_describe: out is NULL");
+  if (index < 0 || index >= BACKEND_OPTION_COUNT) {
+    return INVALID(NULL, "option_describe: index %d is outside 0..%d", (int)index,
+                   (int)BACKEND_OPTION_COUNT - 1);
+  }
+  write_out_struct(out, &backend_options[index], sizeof backend_options[index]);
+  return CAE_STATUS_OK;
+}
+
+static cae_status create_with_options(const cae_create_options* options,
+                                      const cae_option_value* values, int32_t count,
+                                      cae_context* out) {
   cae_context ctx;
+  int zero_tensors = 0, seen = 0;
+  int32_t i;
   (void)options; /* one device, one thread: device_index and thread_count do not matter */
   if (!out) return fail(NULL, CAE_STATUS_INVALID_ARGUMENT, "create: out is NULL");
   *out = NULL;
+  if (count < 0 || (count > 0 && !values)) return INVALID(NULL, "create: bad option list");
+  for (i = 0; i < count; ++i) {
+    const char* name = values[i].name ? values[i].name : "(null)";
+    const char* value = values[i].value ? values[i].value : "(null)";
+    if (strcmp(name, "zero-tensors") != 0) {
+      return fail(NULL, CAE_STATUS_UNSUPPORTED, "create: no option '%s' (options: zero-tensors)",
+                  name);
+    }
+    if (seen++) return INVALID(NULL, "create: option zero-tensors given twice");
+    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+      return INVALID(NULL, "create: option zero-tensors=%s is not allowed (true or false)", value);
+    }
+    zero_tensors = strcmp(value, "true") == 0;
+  }
   ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
     return fail(NULL, CAE_STATUS_OUT_OF_MEMORY, "create: cannot allocate %zu bytes", sizeof *ctx);
   }
+  ctx->zero_tensors = zero_tensors;
   *out = ctx;
   return CAE_STATUS_OK;
+}
+
+/* Without options: every option at its default. */
+static cae_status create(const cae_create_options* options, cae_context* out) {
+  return create_with_options(options, NULL, 0, out);
 }
 
 static void free_tensor_memory(struct cae_tensor_s* t) {
@@ -251,7 +298,10 @@ static cae_status tensor_alloc(cae_context ctx, int32_t ndim, const int64_t* dim
     count *= dims[i];
   }
   t = calloc(1, sizeof *t);
-  if (t) t->data = malloc((size_t)count * sizeof(float));
+  if (t) {
+    t->data = ctx->zero_tensors ? calloc((size_t)count, sizeof(float))
+                                : malloc((size_t)count * sizeof(float));
+  }
   if (!t || !t->data) {
     free(t);
     return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "tensor_alloc: cannot allocate %lld bytes",
@@ -646,7 +696,8 @@ static cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t
 
 /* Constant and statically allocated, as the ABI requires. Designated
  * initialisers leave every member not named NULL: here the optional timer
- * (timer_start, timer_stop), which the host then treats as unsupported. */
+ * (timer_start, timer_stop), the collectives and the page-locked host memory,
+ * which the host then treats as unsupported. */
 static const cae_backend_table backend_table = {
     .struct_size = sizeof(cae_backend_table),
     .abi_major = CAE_ABI_MAJOR,
@@ -677,6 +728,9 @@ static const cae_backend_table backend_table = {
     .kernel_matrix = kernel_matrix,
     .synchronize = synchronize,
     .memory_stats = memory_stats,
+    .option_count = option_count,
+    .option_describe = option_describe,
+    .create_with_options = create_with_options,
 };
 
 /* The one exported symbol. A host of another ABI major gets NULL, and

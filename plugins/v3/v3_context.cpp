@@ -1,6 +1,5 @@
 #include "v3_context.hpp"
 
-#include <cstdio>
 
 #include "v3_ops.hpp"
 
@@ -18,26 +17,19 @@ int multiprocessors_of(int device) {
 
 }  // namespace
 
-cae_context_s::cae_context_s(const cae_create_options* options)
+cae_context_s::cae_context_s(const cae_create_options* options, const cae_v3::Tuning& chosen)
     : CudaContextBase(options),
-      tuning(cae_v3::Tuning::from_environment()),
+      tuning(chosen),
       multiprocessors(multiprocessors_of(device)),
-      programmatic_launch(tuning.programmatic_launch && cae_v3::kernels_wait_for_prior_kernels()),
+      programmatic_launch(cae_v3::kernels_wait_for_prior_kernels()),
       gemm_workspace(kGemmWorkspaceBytes, memory, "the cuBLASLt workspace"),
-      gemm(stream, gemm_workspace.as<void>(), gemm_workspace.bytes(), tuning.verbose),
+      gemm(stream, gemm_workspace.as<void>(), gemm_workspace.bytes()),
       counters(cae_v3::kCounterSlots * sizeof(uint32_t), memory, "reduction counters"),
-      scratch(memory, stream),
-      reduction_area(memory, stream),
-      columns(memory, tuning.column_cache_bytes) {
+      scratch(memory, stream, tuning.poison_scratch),
+      reduction_area(memory, stream, tuning.poison_scratch),
+      columns(memory, cae_v3::kColumnCacheBytes) {
   CAE_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, counters.bytes(), stream));
   CAE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (tuning.verbose) {
-    std::fprintf(stderr, "[v3] device %d: programmatic dependent launch %s\n", device,
-                 programmatic_launch           ? "on"
-                 : !tuning.programmatic_launch ? "off (CAE_V3_PDL=0)"
-                                               : "off (needs compute capability 9.0 and "
-                                                 "kernels compiled for it)");
-  }
 }
 
 cae_context_s::~cae_context_s() {

@@ -16,7 +16,9 @@
 #include "v3_tuning.hpp"
 
 struct cae_context_s : cae_plugin::cuda::CudaContextBase {
-  explicit cae_context_s(const cae_create_options* options);
+  // `tuning`: the precision settings (v4's options; v3 takes the defaults).
+  explicit cae_context_s(const cae_create_options* options,
+                         const cae_v3::Tuning& tuning = cae_v3::Tuning{});
   ~cae_context_s() override;
 
   // Gives t a new version: its contents changed (see v3_tensor.hpp).
@@ -28,8 +30,8 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   cae_v3::Tuning tuning;
   int multiprocessors = 0;
   // Kernels may be scheduled during the previous kernel's last wave
-  // (programmatic_launch.cuh): the device supports it, the kernels were
-  // compiled with the waits it relies on, and tuning allows it.
+  // (programmatic_launch.cuh): the device supports it and the kernels were
+  // compiled with the waits it relies on.
   bool programmatic_launch = false;
   uint64_t versions = 0;
   // Declaration order matters for destruction: cuBLASLt before its workspace.

@@ -90,7 +90,7 @@ class DeviceConvExecutor final : public ConvExecutor {
   explicit DeviceConvExecutor(Context& ctx) : c_(ctx) {}
 
   int64_t split_target_tiles() const override {
-    return int64_t(c_.multiprocessors) * c_.tuning.split_tiles_per_sm;
+    return int64_t(c_.multiprocessors) * kSplitTilesPerSm;
   }
   float* scratch(size_t floats) override { return c_.scratch.get(floats); }
 
@@ -146,10 +146,10 @@ class DeviceConvExecutor final : public ConvExecutor {
 
   bool gemm(const GemmCall& call, const char* what) override {
     GemmCall routed = call;
-    // CAE_V3_FP32_CONV: no TF32 rounding anywhere (the short-K kernel is TF32
-    // only, so it declines exact calls).
+    // FP32 convolutions (v4's fp32-conv option): no TF32 rounding anywhere
+    // (the short-K kernel is TF32 only, so it declines exact calls).
     routed.exact_fp32 = call.exact_fp32 || c_.tuning.fp32_convolutions;
-    if (c_.tuning.short_k_products && short_k_product_fits(routed)) {
+    if (short_k_product_fits(routed)) {
       short_k_product(c_, routed);
       return true;
     }

@@ -2,8 +2,6 @@
 // growable scratch area for the temporaries of one op at a time.
 #pragma once
 
-#include <cstdlib>
-
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -75,15 +73,16 @@ class ScratchLayout {
 // Growth waits for the stream first, since queued kernels may still use the
 // old area (it happens only when a larger shape appears).
 //
-// CAE_V3_POISON_SCRATCH=1 fills the area with NaN (all bits set) on every
-// get(): any temporary read before an op's kernels wrote it then turns the
-// op's output into NaN, which conformance reports. It tells a real
-// uninitialised read from a sanitizer that cannot see some writes (initcheck
-// counts the memset as a write, so run it without the sanitizer).
+// With `poison` (the option poison-scratch=true) it fills the area with NaN
+// (all bits set) on every get(): any temporary read before an op's kernels
+// wrote it then turns the op's output into NaN, which conformance reports. It
+// tells a real uninitialised read from a sanitizer that cannot see some
+// writes (initcheck counts the memset as a write, so run it without the
+// sanitizer).
 class Scratch {
  public:
-  Scratch(cae_plugin::cuda::MemoryTracker& tracker, cudaStream_t stream)
-      : tracker_(tracker), stream_(stream), poison_(poison_requested()) {}
+  Scratch(cae_plugin::cuda::MemoryTracker& tracker, cudaStream_t stream, bool poison)
+      : tracker_(tracker), stream_(stream), poison_(poison) {}
   float* get(size_t floats) {
     if (floats > capacity_ || !memory_.as()) {
       const size_t grown = (floats + kGranule - 1) / kGranule * kGranule + kGranule;
@@ -103,11 +102,6 @@ class Scratch {
   DeviceMemory memory_;
   size_t capacity_ = 0;
   bool poison_ = false;
-
-  static bool poison_requested() {
-    const char* value = std::getenv("CAE_V3_POISON_SCRATCH");
-    return value && value[0] == '1';
-  }
 };
 
 // A device buffer derived from a tensor (see v3_tensor.hpp), grown on demand;

@@ -30,6 +30,7 @@ CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
 CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
+CAE_DECLARE_BACKEND_OPTIONS_MEMBERS();  // declared options (ABI 1.4), v3_options.hpp
 
 }  // namespace entry
 }  // namespace cae_v3

@@ -102,14 +102,11 @@ cae_status maxpool2x2_forward(cae_context ctx, cae_tensor x, cae_tensor y) {
     cae_tensor_s& tx = tensor_arg(c, x, op, "x");
     cae_tensor_s& ty = tensor_arg(c, y, op, "y");
     cae_plugin::check_pool2x2(op, tx.shape, ty.shape);
-    uint8_t* choice = nullptr;
-    if (c.tuning.pool_choices) {
-      choice = static_cast<uint8_t*>(derived_storage(
-          tx.pool_choice, static_cast<size_t>(ty.shape.count()), c.memory, "max-pool choices"));
-      tx.pool_choice.version = 0;  // being rewritten
-    }
+    uint8_t* choice = static_cast<uint8_t*>(derived_storage(
+        tx.pool_choice, static_cast<size_t>(ty.shape.count()), c.memory, "max-pool choices"));
+    tx.pool_choice.version = 0;  // being rewritten
     cae_v3::maxpool2x2_forward(c, tx.shape, tx.data, ty.data, choice);
-    if (choice) tx.pool_choice.version = tx.version;
+    tx.pool_choice.version = tx.version;
     c.wrote(ty);
   });
 }
@@ -124,7 +121,6 @@ cae_status maxpool2x2_backward(cae_context ctx, cae_tensor x, cae_tensor dy, cae
     cae_plugin::check_pool2x2(op, tx.shape, tdy.shape);
     cae_plugin::check_same_shape(op, "dx", tdx.shape, "x", tx.shape);
     c.deferred.resample = PendingResampleBackward{Kind::maxpool, &tx, &tdy, &tdx};
-    if (!c.tuning.fuse) flush_deferred(c);
     c.wrote(tdx);
   });
 }
@@ -149,7 +145,6 @@ cae_status upsample2x_backward(cae_context ctx, cae_tensor dy, cae_tensor dx) {
     cae_tensor_s& tdx = tensor_arg(c, dx, op, "dx");
     cae_plugin::check_upsample2x(op, tdx.shape, tdy.shape);
     c.deferred.resample = PendingResampleBackward{Kind::upsample, nullptr, &tdy, &tdx};
-    if (!c.tuning.fuse) flush_deferred(c);
     c.wrote(tdx);
   });
 }

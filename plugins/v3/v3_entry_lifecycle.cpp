@@ -7,6 +7,7 @@
 #include "cuda_lifecycle_entries.hpp"
 #include "v3_context.hpp"
 #include "v3_entry.hpp"
+#include "v3_options.hpp"
 
 namespace cae_v3 {
 namespace entry {
@@ -30,7 +31,9 @@ using Group = cae_plugin::cuda::GroupEntries<Context, enter, record_write>;
 
 // destroy drops deferred work: nobody can read it.
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
-CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
+// ABI 1.4: the options (v3_options.hpp) become the context's Tuning; a bad
+// value fails before any device work.
+CAE_DEFINE_CUDA_LIFECYCLE_CREATE_WITH_OPTIONS(Lifecycle, kV3Options, v3_tuning);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 // The ABI 1.1 collectives: NCCL over the members' devices, after deferred work.
 CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);

@@ -87,10 +87,6 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
     }
     if (c.host_memory.holds(dst, count * sizeof(float))) {
       cae_plugin::cuda::download_to_pinned(c.stream, dst, boundary, count);
-    } else if (c.tuning.pageable_download) {
-      CAE_CUDA_CHECK(
-          cudaMemcpyAsync(dst, boundary, count * sizeof(float), cudaMemcpyDeviceToHost, c.stream));
-      CAE_CUDA_CHECK(cudaStreamSynchronize(c.stream));
     } else {
       c.staging.download(c.stream, dst, boundary, count);
     }

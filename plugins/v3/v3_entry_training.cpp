@@ -77,7 +77,7 @@ cae_status adam_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_ten
     // Only other Adam steps on tensors of the same storage order stay queued
     // in front of this one (the staging of a mixed-order step reads its
     // operands now, so everything before it must have been issued).
-    const bool queue = c.tuning.fuse && same_element_order(tparam.shape, tgrad.shape) &&
+    const bool queue = same_element_order(tparam.shape, tgrad.shape) &&
                        same_element_order(tparam.shape, tm.shape) &&
                        same_element_order(tparam.shape, tv.shape);
     if (!queue || c.deferred.resample.kind != PendingResampleBackward::Kind::none) {

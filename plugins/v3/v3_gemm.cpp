@@ -1,6 +1,5 @@
 #include "v3_gemm.hpp"
 
-#include <cstdio>
 #include <string>
 
 #include "plugin_support.hpp"
@@ -63,8 +62,8 @@ struct LtGemm::Plan {
   }
 };
 
-LtGemm::LtGemm(cudaStream_t stream, void* workspace, size_t workspace_bytes, bool verbose)
-    : stream_(stream), workspace_(workspace), workspace_bytes_(workspace_bytes), verbose_(verbose) {
+LtGemm::LtGemm(cudaStream_t stream, void* workspace, size_t workspace_bytes)
+    : stream_(stream), workspace_(workspace), workspace_bytes_(workspace_bytes) {
   V3_LT_CHECK(cublasLtCreate(&handle_), "handle");
 }
 
@@ -176,27 +175,6 @@ LtGemm::Plan* LtGemm::plan_for(const GemmCall& c, bool exact, const char* what) 
   plan->usable =
       status == CUBLAS_STATUS_SUCCESS && returned > 0 && result.state == CUBLAS_STATUS_SUCCESS;
   if (plan->usable) plan->algo = result.algo;
-  if (verbose_) {
-    int32_t algo_id = -1, tile = -1, splits = -1;
-    if (plan->usable) {
-      size_t written = 0;
-      cublasLtMatmulAlgoConfigGetAttribute(&plan->algo, CUBLASLT_ALGO_CONFIG_ID, &algo_id,
-                                           sizeof algo_id, &written);
-      cublasLtMatmulAlgoConfigGetAttribute(&plan->algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
-                                           sizeof tile, &written);
-      cublasLtMatmulAlgoConfigGetAttribute(&plan->algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits,
-                                           sizeof splits, &written);
-    }
-    std::fprintf(
-        stderr,
-        "[v3 gemm] %-40s %s m=%lld n=%lld k=%lld batch=%d op=%c%c lda=%lld ldb=%lld "
-        "ldd=%lld epilogue=%d -> %s (algo %d tile %d splitk %d, waves %.2f)\n",
-        what, exact ? "fp32" : "tf32", static_cast<long long>(c.m), static_cast<long long>(c.n),
-        static_cast<long long>(c.k), c.batch, c.transpose_a ? 'T' : 'N', c.transpose_b ? 'T' : 'N',
-        static_cast<long long>(c.lda), static_cast<long long>(c.ldb), static_cast<long long>(c.ldd),
-        static_cast<int>(c.epilogue), plan->usable ? "ok" : "NO ALGORITHM", algo_id, tile, splits,
-        plan->usable ? result.wavesCount : 0.0f);
-  }
   Plan* raw = plan.get();
   plans_.emplace(key, std::move(plan));
   return raw;
@@ -232,10 +210,6 @@ bool LtGemm::execute(Plan& plan, const GemmCall& call, const char* what) {
       cublasLtMatmul(handle_, plan.desc, &one, call.a, plan.a, call.b, plan.b, &zero, call.d,
                      plan.d, call.d, plan.d, &plan.algo, workspace_, workspace_bytes_, stream_);
   if (status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_INVALID_VALUE) {
-    if (verbose_) {
-      std::fprintf(stderr, "[v3 gemm] %-40s refused at run time: %s\n", what,
-                   cublasLtGetStatusName(status));
-    }
     return false;
   }
   check_lt(status, "cublasLtMatmul", what);

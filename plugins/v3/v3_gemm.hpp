@@ -48,7 +48,7 @@ struct GemmCall {
 
 class LtGemm {
  public:
-  LtGemm(cudaStream_t stream, void* workspace, size_t workspace_bytes, bool verbose);
+  LtGemm(cudaStream_t stream, void* workspace, size_t workspace_bytes);
   ~LtGemm();
   LtGemm(const LtGemm&) = delete;
   LtGemm& operator=(const LtGemm&) = delete;
@@ -67,7 +67,6 @@ class LtGemm {
   cudaStream_t stream_;
   void* workspace_;
   size_t workspace_bytes_;
-  bool verbose_;
   std::map<Key, std::unique_ptr<Plan>> plans_;
 };
 

@@ -4,7 +4,7 @@
 // kernels, so every read of a GEMM result by our own kernels was reported as
 // an uninitialised read (1,006,700 reports at quick shapes, all in the tap
 // sums that read GEMM output; docs/PERF.md). Filling the scratch with NaN
-// first (CAE_V3_POISON_SCRATCH=1) changes no result, so every value read was
+// first (the option poison-scratch=true) changes no result, so every value read was
 // written. NVTX's memory API (nvtxMemCudaMarkInitialized) is the documented
 // way to tell the tool about writes it cannot see; we mark exactly the
 // matrix cuBLASLt was asked to write (m rows of each of n columns, per batch),

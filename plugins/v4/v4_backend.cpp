@@ -8,4 +8,5 @@ CAE_DEFINE_BACKEND_ENTRY_WITH(
     cae_v3::entry, "v4", "0.1.0",
     "CUDA, BF16 tensor cores (Hopper wgmma): implicit-GEMM convolutions, im2col fused into the "
     "operand loads",
-    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET
+        CAE_OPTIONS_MEMBER_SET);

@@ -20,7 +20,7 @@
 // kept with the weight tensor.
 // Split-K partial sums are added in a fixed order: results are deterministic.
 //
-// CAE_V3_BF16_TERMS=N (N = 2, 3) multiplies each FP32 operand as N BF16 terms,
+// The option bf16-terms=N (N = 2, 3) multiplies each FP32 operand as N BF16 terms,
 // hi = bf16(v) and lo = bf16(v - hi), without another kernel: the terms are
 // stacked along K, so the same GEMM of N times the K adds the N products.
 // Forward and data gradient stack them in each pixel's channels (x or dy with
@@ -67,7 +67,7 @@ constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a
 
 int64_t round_up(int64_t value, int64_t to) { return (value + to - 1) / to * to; }
 
-// Which BF16 terms of an FP32 operand the GEMMs multiply (CAE_V3_BF16_TERMS):
+// Which BF16 terms of an FP32 operand the GEMMs multiply (option bf16-terms):
 // bit j of a mask set means term j is the low half of the value, clear the
 // high half. The first operand is the activation or gradient stacked in
 // channels (x forward, dy data gradient; dy in the weight gradient), the
@@ -465,8 +465,8 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 // would run as a second wave of their own: 270 blocks for 264 places
 // measured slower than 264), at least 4 K tiles each. count slices of per_split tiles (the
 // last may be shorter) cover all k_tiles; the grid has count slices.
-// CAE_V3_SPLIT_K_BLOCKS aims at another number of blocks per multiprocessor;
-// 1 and 3 measure slower than 2 at batch 64 and 256 (one block: half
+// Another number of blocks per multiprocessor (kSplitKBlocksPerSm) measured
+// slower: 1 and 3 against 2 at batch 64 and 256 (one block: half
 // the partial sums, but the GEMM's own time grows more than the data gradient
 // beside it gains).
 struct KSplit {
@@ -474,7 +474,7 @@ struct KSplit {
 };
 KSplit split_k(const Context& ctx, int64_t M, int64_t N, int width, int k_tiles) {
   const int64_t tiles = ((M + cae_v4::kTileM - 1) / cae_v4::kTileM) * ((N + width - 1) / width);
-  const int64_t wanted = ctx.tuning.split_k_blocks_per_sm * int64_t(ctx.multiprocessors) / tiles;
+  const int64_t wanted = cae_v3::kSplitKBlocksPerSm * int64_t(ctx.multiprocessors) / tiles;
   const int splits = int(std::max<int64_t>(1, std::min<int64_t>(wanted, k_tiles / 4)));
   const int per_split = (k_tiles + splits - 1) / splits;
   return KSplit{per_split, (k_tiles + per_split - 1) / per_split};
@@ -591,7 +591,7 @@ cae_plugin::ConvDims with_images(cae_plugin::ConvDims d, int64_t images) {
 // GEMMs share only read-only operands; each writes its own outputs.
 class SideBySide {
  public:
-  SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted && ctx.tuning.side_stream) {
+  SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted) {
     if (wanted_) ctx_.side.fork(ctx_.stream);
   }
   ~SideBySide() {

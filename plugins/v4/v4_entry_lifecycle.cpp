@@ -5,6 +5,7 @@
 #include "cuda_lifecycle_entries.hpp"
 #include "v3_context.hpp"
 #include "v3_entry.hpp"
+#include "v3_options.hpp"
 
 namespace cae_v3 {
 namespace entry {
@@ -30,10 +31,13 @@ cae_status probe(cae_probe_result* out) {
     cae_plugin::cuda::probe_capability(out, kProbePriority, 9, 0, "sm_90a (Hopper)");
   });
 }
-// v3's create, then the device it was given is checked once here, so that no
-// op has to ask again: a machine may hold a Hopper beside other GPUs.
-cae_status create(const cae_create_options* options, cae_context* out) {
-  const cae_status made = Lifecycle::create(options, out);
+// The options (bf16-terms, fp32-conv, poison-scratch: v3_options.hpp) become
+// the context's Tuning, checked before any device work; then v3's create, and
+// the device it was given is checked once here, so that no op has to ask
+// again: a machine may hold a Hopper beside other GPUs.
+cae_status create_with_options(const cae_create_options* options, const cae_option_value* values,
+                               int32_t count, cae_context* out) {
+  const cae_status made = Lifecycle::create_with_options(options, values, count, out, v4_tuning);
   if (made != CAE_STATUS_OK) return made;
   return cae_plugin::guard(nullptr, [&] {
     try {
@@ -45,6 +49,10 @@ cae_status create(const cae_create_options* options, cae_context* out) {
     }
   });
 }
+cae_status create(const cae_create_options* options, cae_context* out) {
+  return create_with_options(options, nullptr, 0, out);
+}
+CAE_DEFINE_BACKEND_OPTION_MEMBERS(kV4Options);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);

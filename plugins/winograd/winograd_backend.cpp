@@ -5,4 +5,4 @@
 CAE_DEFINE_BACKEND_ENTRY_WITH(
     cae_winograd::entry, "winograd", "1.0.0",
     "CUDA, FP32: 3x3 convolutions by Winograd F(4x4,3x3) with 36 batched cuBLAS SGEMMs",
-    CAE_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);
+    CAE_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET CAE_OPTIONS_MEMBER_SET);

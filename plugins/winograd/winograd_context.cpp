@@ -1,10 +1,6 @@
 #include "winograd_context.hpp"
 
-#include <cstdlib>
-#include <string>
-
 #include "tensor_arguments.hpp"
-#include "winograd_tuning_table.hpp"
 
 namespace cae_winograd {
 
@@ -12,18 +8,12 @@ namespace {
 // cuBLAS's recommended workspace for Hopper. Owning it (instead of cuBLAS's
 // default pool) keeps the kernels cuBLAS picks, and thus the bits, fixed.
 constexpr size_t kBlasWorkspaceFloats = (size_t(32) << 20) / sizeof(float);
-
-std::string tuning_from_environment() {
-  const char* spec = std::getenv("CAE_WINOGRAD_TUNING");
-  if (spec == nullptr) return "";
-  apply_override(LaunchParams{}, spec);  // a bad value fails create with its message
-  return spec;
-}
 }  // namespace
 
 }  // namespace cae_winograd
 
-cae_context_s::cae_context_s(const cae_create_options* options)
+cae_context_s::cae_context_s(const cae_create_options* options,
+                             const cae_winograd::LaunchOverride& launch)
     : CudaContextBase(options),
       blas_workspace(memory, "the cuBLAS workspace"),
       blas(stream, blas_workspace.reserve(cae_winograd::kBlasWorkspaceFloats),
@@ -32,7 +22,7 @@ cae_context_s::cae_context_s(const cae_create_options* options)
       workspace(memory, "the Winograd workspace"),
       filters(memory),
       flipped_filters(memory),
-      tuning_override(cae_winograd::tuning_from_environment()) {
+      launch_override(launch) {
   reduction_partials.reserve(cae_winograd::kReductionBlocks);
 }
 

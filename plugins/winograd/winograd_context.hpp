@@ -5,7 +5,6 @@
 
 #include <cublas_v2.h>
 
-#include <string>
 #include <unordered_set>
 
 #include "cublas_support.hpp"
@@ -13,6 +12,7 @@
 #include "winograd_device_buffer.hpp"
 #include "winograd_filter_cache.hpp"
 #include "winograd_tensor.hpp"
+#include "winograd_tuning_table.hpp"
 
 namespace cae_winograd {
 
@@ -23,7 +23,9 @@ constexpr int kReductionBlocks = 1024;
 }  // namespace cae_winograd
 
 struct cae_context_s : cae_plugin::cuda::CudaContextBase {
-  explicit cae_context_s(const cae_create_options* options);
+  // `launch`: the options' override of the launch table (winograd_tuning_table.hpp).
+  explicit cae_context_s(const cae_create_options* options,
+                         const cae_winograd::LaunchOverride& launch = {});
   ~cae_context_s() override;
 
   // Declared in the order they must be built; destroyed in reverse (the
@@ -40,8 +42,8 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   std::unordered_set<cae_tensor_s*> tensors;
   uint64_t next_tensor_id = 1;
   uint64_t write_clock = 0;
-  // CAE_WINOGRAD_TUNING at create (validated there); "" when unset.
-  std::string tuning_override;
+  // The options transform-warps and images-per-pass (checked at create).
+  cae_winograd::LaunchOverride launch_override;
 };
 
 namespace cae_winograd {

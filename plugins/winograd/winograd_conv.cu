@@ -46,9 +46,8 @@ void require_3x3(const ConvDims& d, const char* op) {
 }
 
 LaunchParams params_for(const Context& c, const ConvDims& d) {
-  LaunchParams params = lookup_launch_params({d.C, d.O, d.H, d.W});
-  if (!c.tuning_override.empty()) params = apply_override(params, c.tuning_override);
-  return params;
+  const LaunchParams params = lookup_launch_params({d.C, d.O, d.H, d.W});
+  return apply_override(params, c.launch_override);
 }
 
 // U (or the flipped U') of `w`, from the cache or transformed now.

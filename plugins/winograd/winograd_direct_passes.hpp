@@ -29,7 +29,7 @@ namespace cae_winograd {
 
 // Block size of every direct-path kernel, fixed rather than from the tuning
 // table: DirectConv<16> holds 64 sums in 117 registers (nvcc 13, sm_90), so a
-// block of 1024 threads (a legal CAE_WINOGRAD_TUNING value for the Winograd
+// block of 1024 threads (a legal transform-warps=32 value for the Winograd
 // transforms) would not fit the register file; 256 gives 2 blocks per SM.
 constexpr int kDirectThreads = 256;
 

@@ -16,6 +16,7 @@ namespace entry {
 CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
+CAE_DECLARE_BACKEND_OPTIONS_MEMBERS();  // declared options (ABI 1.4), winograd_tuning_table.hpp
 
 }  // namespace entry
 }  // namespace cae_winograd

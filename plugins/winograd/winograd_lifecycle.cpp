@@ -20,7 +20,9 @@ using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CA
 }  // namespace
 
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
-CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
+// ABI 1.4: the options override the launch table for every layer; a bad
+// value fails before any device work.
+CAE_DEFINE_CUDA_LIFECYCLE_CREATE_WITH_OPTIONS(Lifecycle, kWinogradOptions, launch_override);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 // The all-reduce rewrites the gradients it sums: their versions change.
 using Group = cae_plugin::cuda::GroupEntries<Context, context_arg, mark_written_handle>;

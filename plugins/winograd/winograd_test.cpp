@@ -147,13 +147,18 @@ TEST_CASE("partial tiles and passes: odd sizes, a 1x1 image, batches split into 
 
 // ---- tuning table -------------------------------------------------------------
 
-cae_status status_of(const std::string& spec) {
+cae_status status_of(const char* name, const char* value) {
+  const cae_option_value chosen[] = {{name, value}};
   try {
-    apply_override(LaunchParams{}, spec);
+    launch_override(chosen, 1);
   } catch (const cae_plugin::Error& e) {
     return e.status();
   }
   return CAE_STATUS_OK;
+}
+
+LaunchParams overridden(const LaunchParams& params, const cae_option_value* values, int count) {
+  return apply_override(params, launch_override(values, count));
 }
 
 TEST_CASE("tuning table: measured shapes, default, override, pass sizing") {
@@ -163,17 +168,22 @@ TEST_CASE("tuning table: measured shapes, default, override, pass sizing") {
   CHECK(unknown.transform_threads == LaunchParams{}.transform_threads);
   CHECK(unknown.images_per_chunk == LaunchParams{}.images_per_chunk);
 
-  const LaunchParams both = apply_override(conv3, "threads=512,chunk=16");
+  const LaunchParams table = overridden(conv3, nullptr, 0);  // the defaults keep the table
+  CHECK(table.transform_threads == conv3.transform_threads);
+  CHECK(table.images_per_chunk == conv3.images_per_chunk);
+  const cae_option_value both_values[] = {{"transform-warps", "16"}, {"images-per-pass", "16"}};
+  const LaunchParams both = overridden(conv3, both_values, 2);
   CHECK(both.transform_threads == 512);
   CHECK(both.images_per_chunk == 16);
-  const LaunchParams only_chunk = apply_override(conv3, "chunk=0");
+  const cae_option_value whole_batch[] = {{"images-per-pass", "0"}};
+  const LaunchParams only_chunk = overridden(conv3, whole_batch, 1);
   CHECK(only_chunk.transform_threads == 128);
   CHECK(only_chunk.images_per_chunk == 0);
-  CHECK(status_of("threads=100") == CAE_STATUS_INVALID_ARGUMENT);  // not whole warps
-  CHECK(status_of("threads=2048") == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(status_of("chunk=-1") == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(status_of("chunk=4x") == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(status_of("tiles=4") == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(status_of("transform-warps", "33") == CAE_STATUS_INVALID_ARGUMENT);  // over 1024 threads
+  CHECK(status_of("transform-warps", "-1") == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(status_of("images-per-pass", "-2") == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(status_of("images-per-pass", "4x") == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(status_of("threads", "256") == CAE_STATUS_UNSUPPORTED);
 
   LaunchParams whole;  // chunk 0: the whole batch, within the budget
   CHECK(images_per_pass(whole, 256, 100, 1 << 20) == 256);

@@ -1,8 +1,6 @@
 #include "winograd_tuning_table.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <sstream>
 
 #include "plugin_support.hpp"
 
@@ -34,19 +32,6 @@ bool same(const LayerShape& a, const LayerShape& b) {
   return a.c == b.c && a.o == b.o && a.h == b.h && a.w == b.w;
 }
 
-int64_t parse_positive(const std::string& key, const std::string& text, bool zero_allowed) {
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  const bool ok =
-      !text.empty() && end && *end == '\0' && (value > 0 || (zero_allowed && value == 0));
-  if (!ok) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     "CAE_WINOGRAD_TUNING: " + key + "=" + text + " is not a " +
-                         (zero_allowed ? "non-negative" : "positive") + " integer");
-  }
-  return value;
-}
-
 }  // namespace
 
 bool uses_direct_path(const LayerShape& shape) {
@@ -59,27 +44,26 @@ LaunchParams lookup_launch_params(const LayerShape& shape) {
   return LaunchParams{};
 }
 
-LaunchParams apply_override(LaunchParams params, const std::string& spec) {
-  std::stringstream parts(spec);
-  std::string part;
-  while (std::getline(parts, part, ',')) {
-    if (part.empty()) continue;
-    const auto eq = part.find('=');
-    const std::string key = part.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : part.substr(eq + 1);
-    if (key == "threads") {
-      const int64_t t = parse_positive(key, value, false);
-      // Whole warps, within CUDA's block limit.
-      cae_plugin::require(t % 32 == 0 && t <= 1024, "CAE_WINOGRAD_TUNING: threads=" + value +
-                                                        " must be a multiple of 32 up to 1024");
-      params.transform_threads = static_cast<int>(t);
-    } else if (key == "chunk") {
-      params.images_per_chunk = parse_positive(key, value, true);
-    } else {
-      cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, "CAE_WINOGRAD_TUNING: unknown part \"" + part +
-                                                        "\" (expected threads=T,chunk=N)");
-    }
-  }
+const cae_plugin::OptionSpec kWinogradOptions[2] = {
+    {CAE_OPTION_INT, "transform-warps", "0", nullptr, 0, 32,
+     "threads per block of the tile-transform kernels, in warps of 32, for every layer "
+     "(0: the measured table's)"},
+    {CAE_OPTION_INT, "images-per-pass", "-1", nullptr, -1, 1 << 20,
+     "images transformed and multiplied per pass, for every layer (-1: the measured table's; "
+     "0: the whole batch, within the workspace budget)"}};
+
+LaunchOverride launch_override(const cae_option_value* values, int32_t count) {
+  const cae_plugin::OptionValues chosen =
+      cae_plugin::resolve_options(kWinogradOptions, values, count);
+  LaunchOverride launch;
+  launch.transform_warps = static_cast<int>(chosen.integer("transform-warps"));
+  launch.images_per_pass = chosen.integer("images-per-pass");
+  return launch;
+}
+
+LaunchParams apply_override(LaunchParams params, const LaunchOverride& launch) {
+  if (launch.transform_warps > 0) params.transform_threads = 32 * launch.transform_warps;
+  if (launch.images_per_pass >= 0) params.images_per_chunk = launch.images_per_pass;
   return params;
 }
 

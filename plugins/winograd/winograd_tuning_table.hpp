@@ -1,5 +1,5 @@
 // Launch parameters per convolution shape: a measured table, a default for
-// shapes not in it, and an environment override for sweeps.
+// shapes not in it, and the backend's options that override it for sweeps.
 //
 // The two parameters that matter for this backend (README.md, "Method"):
 //   transform_threads  threads per block of the tile-transform kernels;
@@ -10,8 +10,11 @@
 // Host code only (no CUDA): the unit test links it without a GPU.
 #pragma once
 
+#include <cae/backend.h>
+
 #include <cstdint>
-#include <string>
+
+#include "backend_options.hpp"
 
 namespace cae_winograd {
 
@@ -40,10 +43,22 @@ bool uses_direct_path(const LayerShape& shape);
 // The measured entry for `shape`, else the defaults.
 LaunchParams lookup_launch_params(const LayerShape& shape);
 
-// Applies an override "threads=T,chunk=N" (either part may be left out) to
-// `params`. Throws cae_plugin::Error (INVALID_ARGUMENT) naming the bad part.
-// Used with the environment variable CAE_WINOGRAD_TUNING (tests/gpu/tune-winograd.sh).
-LaunchParams apply_override(LaunchParams params, const std::string& spec);
+// What the options transform-warps and images-per-pass (ABI 1.4) set for
+// every layer; the defaults leave the table's values
+// (tests/gpu/tune-winograd.sh sweeps them).
+struct LaunchOverride {
+  int transform_warps = 0;       // threads per block / 32; 0: the table's
+  int64_t images_per_pass = -1;  // -1: the table's; 0: the whole batch
+};
+
+extern const cae_plugin::OptionSpec kWinogradOptions[2];
+
+// The override for the chosen values. Throws cae_plugin::Error
+// (UNSUPPORTED, INVALID_ARGUMENT) naming a bad one.
+LaunchOverride launch_override(const cae_option_value* values, int32_t count);
+
+// `params` with the override's choices in place of the table's.
+LaunchParams apply_override(LaunchParams params, const LaunchOverride& launch);
 
 // The images of one pass: the table's (or override's) chunk, capped so that
 // the pass's transformed tiles fit `budget_floats`; never below one image.

@@ -41,7 +41,7 @@ void check_all_reduce() {
   const int32_t other = (suite().device_index + 1) % probed_devices();
   std::unique_ptr<cae::Context> second;
   try {
-    second = std::make_unique<cae::Context>(t, other);
+    second = std::make_unique<cae::Context>(t, other, 0, suite().backend_options);
   } catch (const std::exception& e) {
     note(kOp, "group over 2 devices",
          "skipped: no context on device " + std::to_string(other) + ": " + e.what());

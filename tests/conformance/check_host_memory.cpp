@@ -78,11 +78,8 @@ void check_round_trip(const Dims& dims, size_t offset) {
 
 void check_destroy_with_blocks() {
   const cae_backend_table& t = table();
-  cae_create_options options{};
-  options.struct_size = sizeof options;
-  options.device_index = suite().device_index;
   cae_context other = nullptr;
-  if (t.create(&options, &other) != CAE_STATUS_OK || !other) {
+  if (create_suite_context(&other) != CAE_STATUS_OK || !other) {
     record(false, kOp, "second context", t.last_error(nullptr));
     return;
   }

@@ -67,11 +67,8 @@ cae_status make_tensor(cae_context c, std::vector<int64_t> dims, cae_tensor* out
 Lifetime one_context() {
   const cae_backend_table& t = table();
   Lifetime life;
-  cae_create_options options{};
-  options.struct_size = sizeof options;
-  options.device_index = suite().device_index;
   cae_context c = nullptr;
-  if (t.create(&options, &c) != CAE_STATUS_OK || !c) {
+  if (create_suite_context(&c) != CAE_STATUS_OK || !c) {
     life.failure = std::string("create failed: ") + t.last_error(nullptr);
     return life;
   }

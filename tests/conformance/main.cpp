@@ -73,6 +73,8 @@ void print_header(const conformance::Suite& s, const cae::BackendRecord& record)
       << " x sum|a||b| per element, element-wise "
       << conformance::sci(conformance::elementwise_tolerance()) << ", deterministic "
       << (s.device.deterministic ? "yes" : "no") << "\n"
+      << (s.backend_options.empty() ? ""
+                                    : "  options " + cae::options_text(s.backend_options) + "\n")
       << "  seed " << s.seed << " (repeat with --seed " << s.seed << ")"
       << (s.quick ? ", quick" : "") << "\n"
       << "  outputs are poisoned (NaN, +-1e30) before every call; host buffers have guard zones\n"
@@ -133,6 +135,16 @@ int main(int argc, char** argv) {
                          "use through available = 0 and a reason)");
     return summarise(found->name, 0);
   }
+  if (found && !options.backend_options.empty()) {
+    // Checked against the declarations even where the backend cannot run, so
+    // a misspelt option fails everywhere instead of certifying the defaults.
+    try {
+      suite.backend_options = cae::check_backend_options(found->table(), options.backend_options);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "cae-conformance: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   if (found && !found->available) {
     std::cout << "SKIPPED: " << found->name << ": " << found->unavailable_reason << std::endl;
     if (!options.json.empty()) {
@@ -149,7 +161,8 @@ int main(int argc, char** argv) {
     conformance::install_crash_report(backend_name, suite.seed, options.json);
     suite.table = &record.table();
     suite.library_path = record.plugin.path;
-    suite.context = std::make_unique<cae::Context>(record.table(), options.device);
+    suite.context = std::make_unique<cae::Context>(record.table(), options.device, 0,
+                                                   suite.backend_options);
     suite.device = suite.context->device_info();
     print_header(suite, record);
   } catch (const std::exception& e) {

@@ -69,6 +69,8 @@ Options parse_options(int argc, char** argv) {
         throw std::invalid_argument("--jobs expects 1 to 256, got '" + value + "'");
       }
       options.jobs = static_cast<uint32_t>(jobs);
+    } else if (take_value("--backend-option", argc, argv, i, value)) {
+      options.backend_options.push_back(value);
     } else if (take_value("--json", argc, argv, i, value)) {
       if (value.empty()) throw std::invalid_argument("--json needs a file name");
       options.json = value;
@@ -100,6 +102,11 @@ Options:
   --plugin-dir DIR        also search DIR for plugins (repeatable; searched
                           before CAE_PLUGIN_PATH and the default folders)
   --device I              device index passed to create (default 0)
+  --backend-option NAME=VALUE
+                          one of the options the backend declares (ABI 1.4;
+                          `cae info --backend B` lists them), repeatable:
+                          every context of the run is created with them, so
+                          a setting other than the defaults is certified
   --seed S                seed of the random inputs (default: a fresh one,
                           printed at the start; pass it to repeat a run)
   --filter OP             only the checks whose name contains OP, e.g.
@@ -140,6 +147,7 @@ Examples:
   cae-conformance --backend ./build/libcae-backend-mine.so --filter conv2d --quick
   cae-conformance --backend cpu --seed 1234      (repeat a run's inputs)
   cae-conformance --backend v2 --sweep 200 --jobs 4 --json v2.json
+  cae-conformance --backend v4 --backend-option bf16-terms=3 --backend-option fp32-conv=true
 
 Writing a backend: docs/writing-a-backend.md (installed in share/doc/cae),
 starting from the template in share/doc/cae/examples/backend-template.

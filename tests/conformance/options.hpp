@@ -19,6 +19,7 @@ struct Options {
   uint64_t sweep = 0;            // > 0: run this many seeds, each in a child process
   uint32_t jobs = 1;             // children of a sweep run at once
   std::string json;              // write the verdict as JSON to this file
+  std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
   bool help = false;
   std::vector<std::string> doctest_args;  // everything else, argv[0] first
 };

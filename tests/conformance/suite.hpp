@@ -16,6 +16,7 @@ struct Suite {
   const cae_backend_table* table = nullptr;
   std::string library_path;
   std::unique_ptr<cae::Context> context;
+  cae::BackendOptionValues backend_options;  // --backend-option, checked: every context gets them
   cae::DeviceInfo device;
   int32_t device_index = 0;
   uint64_t seed = 0;
@@ -27,6 +28,10 @@ struct Suite {
 Suite& suite();
 
 inline cae::Context& ctx() { return *suite().context; }
+
+// A raw context on the suite's device with the suite's backend options
+// (create_with_options when the backend has the ABI 1.4 members, else create).
+cae_status create_suite_context(cae_context* out);
 inline const cae_backend_table& table() { return *suite().table; }
 
 }  // namespace conformance

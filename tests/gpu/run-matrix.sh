@@ -46,13 +46,16 @@ backends=$(ls "$plugins" | sed -n 's/^libcae-backend-\(.*\)\.so$/\1/p' | grep -v
 export OMP_NUM_THREADS=1
 pids=()
 swept=""
-# start_sweep ENTRY BACKEND [VAR=VALUE...]: sweeps BACKEND's plugin with the
-# given environment in the background, logged as sweep-ENTRY.
+# start_sweep ENTRY BACKEND [NAME=VALUE...]: sweeps BACKEND's plugin with the
+# given backend options in the background, logged as sweep-ENTRY.
 start_sweep() {
-  local entry=$1 backend=$2
+  local entry=$1 backend=$2 option
   shift 2
-  env "$@" "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
-    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" --json "${OUT:-/tmp}/sweep-$entry.json" \
+  local options=()
+  for option in "$@"; do options+=(--backend-option "$option"); done
+  "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
+    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" \
+    --json "${OUT:-/tmp}/sweep-$entry.json" \
     >"${OUT:-/tmp}/sweep-$entry.log" 2>&1 &
   pids+=($!)
   swept="$swept $entry"
@@ -63,7 +66,7 @@ done
 # v4's precise setting (plugins/v4/README.md, "The precise setting") runs other code paths:
 # swept as its own entry, "v4-precise".
 if [ -f "$plugins/libcae-backend-v4.so" ]; then
-  start_sweep v4-precise v4 CAE_V3_BF16_TERMS=3 CAE_V3_FP32_CONV=1
+  start_sweep v4-precise v4 bf16-terms=3 fp32-conv=true
 fi
 sweep_status=0
 i=0

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Measures the winograd backend's launch parameters per layer shape: runs
-# `cae bench` once per candidate (CAE_WINOGRAD_TUNING=threads=T,chunk=N, read
-# by the plugin at create, so no rebuild), prints every convolution's time per
+# `cae bench` once per candidate (the backend options transform-warps=T/32 and
+# images-per-pass=N, taken at create, so no rebuild), prints every convolution's time per
 # candidate, the best candidate per layer and op (the rows to copy into
 # plugins/winograd/winograd_tuning_table.cpp), and v2's time on the same
 # layer for comparison (winograd aims at a forward of conv2/conv4 faster than
 # v2's).
 # usage: tests/gpu/tune-winograd.sh [BUILD_DIR]
 #   BATCHES="256 64"            batch sizes (the table is per shape: one row per layer)
-#   THREADS="128 256 512"       transform-kernel block sizes
+#   THREADS="128 256 512"       transform-kernel block sizes (multiples of 32, up to 1024)
 #   CHUNKS="0 16 32 64 128"     images per pass (0: whole batch, within the workspace budget)
 #   REPEATS=20                  timed runs per op (cae bench takes the median)
 set -euo pipefail
@@ -47,8 +47,9 @@ for batch in $batches; do
     for chunk in $chunks; do
       echo "== batch $batch: winograd threads=$threads chunk=$chunk =="
       bench_into_results "$batch winograd $threads $chunk" \
-        env CAE_WINOGRAD_TUNING="threads=$threads,chunk=$chunk" "$cae" bench \
-        --backend winograd --batch "$batch" --images "$images" --extract-images 0 \
+        "$cae" bench --backend winograd \
+        --backend-option "transform-warps=$((threads / 32))" \
+        --backend-option "images-per-pass=$chunk" --batch "$batch" --images "$images" --extract-images 0 \
         --repeats "$repeats"
     done
   done

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "backend_options.hpp"
 #include "cuda_support.hpp"
 
 namespace cae_plugin {
@@ -50,7 +51,11 @@ struct LifecycleEntries {
 
   // Copies the options the caller's struct_size covers over defaults, so a
   // caller built against an older (shorter) cae_create_options still works.
-  static cae_status create(const cae_create_options* options, cae_context* out) {
+  // `settings` go to the context's constructor after the options (a backend
+  // with declared options passes what it made of them).
+  template <typename... Settings>
+  static cae_status create(const cae_create_options* options, cae_context* out,
+                           const Settings&... settings) {
     return guard(nullptr, [&] {
       require(out != nullptr, "create: out is NULL");
       *out = nullptr;
@@ -59,8 +64,24 @@ struct LifecycleEntries {
       cae_create_options full{};
       std::memcpy(&full, options, std::min<size_t>(options->struct_size, sizeof full));
       full.struct_size = sizeof full;
-      *out = new Context(&full);
+      *out = new Context(&full, settings...);
     });
+  }
+
+  // ABI 1.4: create with the chosen option values, which `settings_from`
+  // (throwing cae_plugin::Error naming a bad one) turns into what the
+  // context's constructor takes, before any device work.
+  template <typename Settings>
+  static cae_status create_with_options(const cae_create_options* options,
+                                        const cae_option_value* values, int32_t count,
+                                        cae_context* out,
+                                        Settings (*settings_from)(const cae_option_value*,
+                                                                  int32_t)) {
+    if (out) *out = nullptr;
+    Settings settings{};
+    const cae_status checked = guard(nullptr, [&] { settings = settings_from(values, count); });
+    if (checked != CAE_STATUS_OK) return checked;
+    return create(options, out, settings);
   }
 
   // The context's destructor releases everything it owns; it does not throw.
@@ -152,6 +173,19 @@ struct LifecycleEntries {
     return entries::create(options, out);                                  \
   }                                                                        \
   static_assert(true, "CAE_DEFINE_CUDA_LIFECYCLE_CREATE needs a ';'")
+
+// create, create_with_options and the other ABI 1.4 option members, for a
+// backend that declares `specs` (an array of cae_plugin::OptionSpec) and whose
+// context takes what `settings_from` makes of the chosen values.
+#define CAE_DEFINE_CUDA_LIFECYCLE_CREATE_WITH_OPTIONS(entries, specs, settings_from)               \
+  cae_status create_with_options(const cae_create_options* options,                               \
+                                 const cae_option_value* values, int32_t count, cae_context* out) { \
+    return entries::create_with_options(options, values, count, out, settings_from);              \
+  }                                                                                                \
+  cae_status create(const cae_create_options* options, cae_context* out) {                        \
+    return create_with_options(options, nullptr, 0, out);                                          \
+  }                                                                                                \
+  CAE_DEFINE_BACKEND_OPTION_MEMBERS(specs)
 
 // The same for memory_stats, for backends that take the shared one.
 #define CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(entries)                                    \

@@ -10,7 +10,7 @@
 //     memory (reads of kernel parameters and shared-memory setup may precede);
 //   - so it never sees a partial result, and never overwrites memory the
 //     previous kernel still reads.
-// Without the launch attribute (older GPUs, CAE_V3_PDL=0, or after a wait on
+// Without the launch attribute (older GPUs, kernels compiled without the waits, or after a wait on
 // another stream) the same kernels run fully ordered, and the two
 // instructions do nothing.
 #pragma once

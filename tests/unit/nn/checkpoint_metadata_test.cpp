@@ -22,7 +22,8 @@ TrainingState sample_state() {
   s.optimizer_steps = 1234;
   s.seed = std::numeric_limits<uint64_t>::max();
   s.recipe = "seed";
-  s.backend = "cpu";
+  s.backend = "v4";
+  s.backend_options = {{"bf16-terms", "3"}, {"fp32-conv", "true"}};
   s.optimizer.kind = "sgd";
   s.optimizer.learning_rate = 0.01f;
   s.optimizer.momentum = 0.9f;
@@ -63,6 +64,9 @@ TEST_CASE("the training state round-trips through metadata, the full seed range 
   CHECK(s.augment == "flip-crop");
   CHECK(s.input_noise == 0.125);
   CHECK(s.lr_schedule == "cosine");
+  CHECK(s.backend == "v4");
+  CHECK(s.backend_options ==
+        std::vector<std::pair<std::string, std::string>>{{"bf16-terms", "3"}, {"fp32-conv", "true"}});
 }
 
 TEST_CASE("missing fields take their defaults (weights-only files)") {
@@ -73,6 +77,7 @@ TEST_CASE("missing fields take their defaults (weights-only files)") {
   CHECK(s.augment == "none");
   CHECK(s.input_noise == 0);
   CHECK(s.lr_schedule == "constant");
+  CHECK(s.backend_options.empty());  // files from before backend options
 }
 
 TEST_CASE("a bad field is refused naming the file and the field") {
@@ -104,6 +109,10 @@ TEST_CASE("a bad field is refused naming the file and the field") {
   CHECK(error_for("lr_schedule", "linear") ==
         "run.safetensors: checkpoint metadata 'lr_schedule' is 'linear', not constant, cosine or "
         "step");
+  CHECK(error_for("backend_options", "[1]").find("'backend_options' is not a JSON object") !=
+        std::string::npos);
+  CHECK(error_for("backend_options", R"({"bf16-terms":3})")
+            .find("'backend_options' holds 3 for bf16-terms, not a string") != std::string::npos);
   CHECK(error_for("batches_done", "1000")
             .find("'batches_done' is 1000, more batches than an epoch") != std::string::npos);
 }
