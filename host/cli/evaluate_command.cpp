@@ -10,6 +10,7 @@
 #include "data_options.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
+#include "io/output_set.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -74,6 +75,7 @@ int run_evaluate(const po::variables_map& vm) {
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
   if (linear) report.settings.push_back({"classifier", "linear"});
+  OutputSet set(out, "cae evaluate");  // the report's files replace the old ones together
   EvaluationOutcome outcome =
       linear ? evaluate_and_report(
                    *session.context, model,
@@ -81,6 +83,7 @@ int run_evaluate(const po::variables_map& vm) {
                    "linear predict", data, test, checkpoint.state, report, out)
              : evaluate_and_report(*session.context, model, svm_model, data, test,
                                    checkpoint.state, report, out);
+  set.publish();
   std::printf("test accuracy: %.2f%%\nreport: %s\n", 100.0 * outcome.accuracy, outcome.report_path.c_str());
   return 0;
 }

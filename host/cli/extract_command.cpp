@@ -7,6 +7,7 @@
 #include "feature_options.hpp"
 #include "data_options.hpp"
 #include "io/npy.hpp"
+#include "io/output_set.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/features.hpp"
 #include "nn/trainer.hpp"
@@ -28,6 +29,7 @@ int run_extract(const po::variables_map& vm) {
   const DataSplits data = load_data(request.path, request.options);
   require_network_input(data.train, data.location);
   start_backend_session(session, vm, std::cout);
+  OutputSet set(out, "cae extract");  // the five files replace the old ones together
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
     std::vector<float> features =
@@ -38,6 +40,7 @@ int run_extract(const po::variables_map& vm) {
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
   write_features_json(out + "/features.json", recipe, weights);
+  set.publish();
   std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", " << recipe.dim()
             << "-d) and features.json to " << out << "\n";
   return 0;

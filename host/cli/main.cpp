@@ -1,4 +1,6 @@
 // cae: the backend-agnostic host program. `cae help` lists the subcommands.
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -61,10 +63,21 @@ int main(int argc, char** argv) {
   // Before anything is written: a signal removes temporaries and exits with
   // 128 + its number; a file-size limit becomes a write error (EFBIG).
   cae::install_exit_cleanup();
+  int status = 1;
   try {
-    return run_main(argc, argv);
+    status = run_main(argc, argv);
   } catch (...) {
     std::cerr << "cae: " << cae::cli::failure_message(std::current_exception()) << "\n";
-    return 1;
   }
+  if (status != 0) {
+    // The error is said and the command's own cleanup (locks, temporaries)
+    // is done. Nothing more is owed: exit now, without static destructors
+    // and library shutdown hooks, which may wait forever on threads a failed
+    // allocation left behind (OpenBLAS's retry loop under `ulimit -v`).
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
 }

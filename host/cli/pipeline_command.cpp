@@ -15,6 +15,7 @@
 #include "device_list.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
+#include "io/output_set.hpp"
 #include "linear_selection.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
@@ -140,6 +141,11 @@ int run_pipeline(const po::variables_map& vm) {
   train_options.backend = session.backend->name;
   train_options.backend_options = session.options_in_effect();
   train_options.checkpoint_path = out + "/model.safetensors";
+  train_options.checkpoint_on_interrupt = false;
+  // Model, features.json, SVM and report replace the previous run's together
+  // at the end; a run stopped before keeps the previous run's files.
+  // (synthetic-data/ is a set of its own, in place before training.)
+  OutputSet set(out, "cae pipeline");
 
   stage.restart();
   nn::Checkpoint start;
@@ -147,7 +153,10 @@ int run_pipeline(const po::variables_map& vm) {
   require_batch_divisible(train_options.batch_size, session.contexts().size());
   nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), train_images, data.test,
                                                    train_options, start, std::cout);
-  if (trained.interrupted) return 128 + trained.signal;
+  if (trained.interrupted) {
+    std::cout << "pipeline stopped: " << out << " keeps the previous run's files\n";
+    return 128 + trained.signal;
+  }
   timings.emplace_back("train", stage.seconds());
 
   stage.restart();
@@ -202,6 +211,7 @@ int run_pipeline(const po::variables_map& vm) {
           return svm::predict_linear(selected.model, rows, linear_options.threads);
         },
         "linear predict", data, test_features, trained.final_state.state, report, out);
+    set.publish();
     return finish(outcome, session, synthetic, data_dir);
   }
 
@@ -247,6 +257,7 @@ int run_pipeline(const po::variables_map& vm) {
       evaluate_and_report(context, model, svm_model, data, test_features, trained.final_state.state,
                           report, out, session.contexts());
   model_saved.get();
+  set.publish();
   return finish(outcome, session, synthetic, data_dir);
 }
 

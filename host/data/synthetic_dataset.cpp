@@ -11,6 +11,7 @@
 #include "data/random.hpp"
 #include "data/synthetic_images.hpp"
 #include "io/atomic_file.hpp"
+#include "io/output_set.hpp"
 
 namespace cae {
 
@@ -51,17 +52,13 @@ void write_batch_file(const std::string& path, const std::vector<uint8_t>& label
   file.commit();
 }
 
-void remove_stale_train_files(const fs::path& dir, size_t files_written) {
+// Batch files past the new set's last are the previous set's: they go when
+// the new set is put in place, not before (an interrupted run keeps the old).
+void remove_stale_train_files(const fs::path& dir, size_t files_written, OutputSet& set) {
   std::error_code error;
-  std::vector<fs::path> stale;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     if (train_batch_number(entry.path().filename().string()) > files_written) {
-      stale.push_back(entry.path());
-    }
-  }
-  for (const fs::path& path : stale) {
-    if (!fs::remove(path, error)) {
-      throw DataError("cannot remove the stale " + path.string() + ": " + error.message());
+      set.remove_on_publish(entry.path().string());
     }
   }
 }
@@ -117,6 +114,8 @@ void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test
   ensure_directory(dir);
   if (overwrite == SyntheticOverwrite::kRefuse) refuse_to_overwrite(dir);
   const fs::path folder = dir;
+  // All files of the set appear at once, or none does (io/output_set.hpp).
+  OutputSet set(dir, "cae data synth");
 
   const std::vector<uint8_t> train_labels = shuffled_labels(n_train, seed, Split::kTrain);
   size_t files = 0;
@@ -125,7 +124,7 @@ void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test
     const fs::path path = folder / (cifar::kTrainPrefix + std::to_string(++files) + ".bin");
     write_batch_file(path.string(), train_labels, first, count, seed, Split::kTrain);
   }
-  remove_stale_train_files(folder, files);
+  remove_stale_train_files(folder, files, set);
 
   const std::vector<uint8_t> test_labels = shuffled_labels(n_test, seed, Split::kTest);
   write_batch_file((folder / cifar::kTestFile).string(), test_labels, 0, n_test, seed,
@@ -134,6 +133,7 @@ void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test
   std::string names;
   for (const char* name : synthetic::class_names()) names += std::string(name) + "\n";
   write_file_atomically((folder / cifar::kMetaFile).string(), names);
+  set.publish();
 }
 
 }  // namespace cae

@@ -21,6 +21,8 @@ enum class SyntheticOverwrite { kRefuse, kReplace };
 // already holds any of these files is a DataError naming them, and nothing is
 // written; with kReplace, they are overwritten and data_batch_<n>.bin files
 // left by an earlier, larger set are removed, since load_cifar would read them.
+// The files form one output set (io/output_set.hpp): they replace the
+// previous set all at once when complete, never some of them.
 // Throws DataError for n_train or n_test of 0, IoError for file problems.
 void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed,
                            SyntheticOverwrite overwrite = SyntheticOverwrite::kRefuse);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "io/exit_cleanup.hpp"
+#include "io/output_set.hpp"
 
 namespace cae {
 
@@ -64,8 +65,8 @@ std::string remedy(int errno_value) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::string final_path)
-    : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)) {
+AtomicFile::AtomicFile(std::string final_path, Staging staging)
+    : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)), staging_(staging) {
   if (final_path_.empty()) throw IoError("cannot write a file with an empty path");
   remove_stale_temporaries(final_path_);
   const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -90,6 +91,7 @@ void AtomicFile::write(const void* data, size_t bytes) {
   if (file_ == nullptr) throw IoError("cannot write " + final_path_ + ": file already closed");
   if (bytes == 0) return;
   if (std::fwrite(data, 1, bytes, file_) != bytes) fail("write", errno);
+  hash_.update(data, bytes);
 }
 
 void AtomicFile::commit() {
@@ -98,6 +100,14 @@ void AtomicFile::commit() {
   if (::fsync(::fileno(file_)) != 0) fail("sync", errno);
   FILE* file = std::exchange(file_, nullptr);
   if (std::fclose(file) != 0) fail("close", errno);
+  if (staging_ == Staging::kFollowSet) {
+    if (OutputSet::stage(final_path_, temp_path_, cleanup_slot_, hash_.hex(), hash_.bytes())) {
+      temp_exists_ = false;  // the set's now, with its cleanup slot
+      cleanup_slot_ = -1;
+      return;
+    }
+    leave_set(final_path_);
+  }
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) fail("rename onto", errno);
   temp_exists_ = false;
   unregister_exit_cleanup(std::exchange(cleanup_slot_, -1));

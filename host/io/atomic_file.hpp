@@ -6,12 +6,17 @@
 // before commit() leaves at most a stray temp file, never a partial final file;
 // a fatal signal removes it (io/exit_cleanup.hpp), and the next write of the
 // same name removes those of processes that no longer exist (SIGKILL).
+//
+// A file written directly into the folder of an open OutputSet
+// (io/output_set.hpp) stays under its temporary name at commit() until the
+// whole set is published.
 
 #include <cstddef>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
+#include "io/content_hash.hpp"
 #include "io/directory.hpp"
 #include "io/io_error.hpp"
 
@@ -19,8 +24,13 @@ namespace cae {
 
 class AtomicFile {
  public:
+  // kFollowSet: commit() hands the file to an open OutputSet of its folder,
+  // if there is one. kImmediate: commit() always renames (the set's own
+  // manifest).
+  enum class Staging { kFollowSet, kImmediate };
+
   // Creates the temp file; the directory must exist. Throws IoError.
-  explicit AtomicFile(std::string final_path);
+  explicit AtomicFile(std::string final_path, Staging staging = Staging::kFollowSet);
   // Without commit(): closes and removes the temp file.
   ~AtomicFile();
 
@@ -43,6 +53,8 @@ class AtomicFile {
 
   std::string final_path_;
   std::string temp_path_;
+  Staging staging_;
+  ContentHash hash_;  // of everything written, for the output set's manifest
   FILE* file_ = nullptr;
   bool temp_exists_ = false;  // whether temp_path_ is ours to remove
   int cleanup_slot_ = -1;     // removes temp_path_ if a signal ends the process

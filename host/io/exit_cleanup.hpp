@@ -22,4 +22,21 @@ void install_exit_cleanup();
 int register_exit_cleanup(const std::string& path);
 void unregister_exit_cleanup(int slot);
 
+// Between these two calls a fatal signal is held back (on every thread): the
+// steps in between run to their end, and a signal that came meanwhile ends
+// the process in resume_fatal_signals() as it would have. For the few
+// milliseconds in which a set of files is renamed into place, so that a
+// signal leaves the old set or the new one, not half of each. Nestable.
+void defer_fatal_signals();
+void resume_fatal_signals();
+
+// Holds fatal signals back for as long as it lives.
+class FatalSignalsDeferred {
+ public:
+  FatalSignalsDeferred() { defer_fatal_signals(); }
+  ~FatalSignalsDeferred() { resume_fatal_signals(); }
+  FatalSignalsDeferred(const FatalSignalsDeferred&) = delete;
+  FatalSignalsDeferred& operator=(const FatalSignalsDeferred&) = delete;
+};
+
 }  // namespace cae

@@ -18,12 +18,38 @@ namespace cae {
 
 namespace {
 
-std::string holder_of(int fd) {
-  char text[32] = {};
+// What a lock file holds: a line no user file starts with by chance, so a
+// file of the lock's name that lacks it is never taken for a lock.
+constexpr char kMarker[] = "cae output lock, pid ";
+
+std::string contents_of(int fd) {
+  char text[64] = {};
   const ssize_t got = ::pread(fd, text, sizeof text - 1, 0);
-  std::string pid = got > 0 ? std::string(text, static_cast<size_t>(got)) : std::string();
-  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-  return pid.empty() ? "another cae process" : "another cae process (pid " + pid + ")";
+  return got > 0 ? std::string(text, static_cast<size_t>(got)) : std::string();
+}
+
+// The pid a cae lock file names, or 0 when the file is not a cae lock.
+long locking_pid(const std::string& contents) {
+  const std::string marker = kMarker;
+  if (contents.compare(0, marker.size(), marker) != 0) return 0;
+  long pid = 0;
+  size_t i = marker.size();
+  for (; i < contents.size() && contents[i] >= '0' && contents[i] <= '9' && pid < 100000000L; ++i)
+    pid = pid * 10 + (contents[i] - '0');
+  return i < contents.size() && contents[i] == '\n' ? pid : 0;
+}
+
+void write_marker(int fd) {
+  const std::string line = kMarker + std::to_string(static_cast<long>(::getpid())) + "\n";
+  if (::ftruncate(fd, 0) == 0) {
+    const ssize_t ignored = ::pwrite(fd, line.data(), line.size(), 0);
+    (void)ignored;
+  }
+}
+
+std::string not_a_lock(const std::string& lock_path, const std::string& what) {
+  return lock_path + " " + what +
+         ", not a lock of a running cae; cae leaves it alone: remove it or choose another output";
 }
 
 // True when `fd` is still the file named `path`: the previous holder removes
@@ -31,7 +57,7 @@ std::string holder_of(int fd) {
 bool still_named(int fd, const std::string& path) {
   struct stat by_fd {
   }, by_name{};
-  return ::fstat(fd, &by_fd) == 0 && ::stat(path.c_str(), &by_name) == 0 &&
+  return ::fstat(fd, &by_fd) == 0 && ::lstat(path.c_str(), &by_name) == 0 &&
          by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
 }
 
@@ -63,30 +89,68 @@ class DeferTerminationSignals {
 OutputLock::OutputLock(std::string lock_path, const std::string& output)
     : lock_path_(std::move(lock_path)) {
   const DeferTerminationSignals deferred;
-  for (;;) {
-    fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd_ < 0)
-      throw IoError(
-          describe_errno("cannot lock " + output + ": cannot create " + lock_path_, errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  // A file of the lock's name that cae did not create is never opened for
+  // writing, truncated or removed, and a symbolic link there is never
+  // followed: the lock is created with O_EXCL | O_NOFOLLOW, and an existing
+  // one is taken over only when it is a cae lock whose holder is gone.
+  for (int attempt = 0;; ++attempt) {
+    fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd_ >= 0) {
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) break;
+      // Another cae is looking at the file we just made (it finds no marker
+      // and lets go): ours all the same, so wait for the lock.
+      if (::flock(fd_, LOCK_EX) == 0) break;
       const int error = errno;
-      const std::string holder = error == EWOULDBLOCK ? holder_of(fd_) : std::string();
+      ::unlink(lock_path_.c_str());
       ::close(fd_);
       fd_ = -1;
-      if (error == EWOULDBLOCK) {
-        throw IoError(output + " is being written by " + holder +
-                      "; wait for it to finish or choose another output");
-      }
       throw IoError(describe_errno("cannot lock " + lock_path_, error));
     }
-    if (still_named(fd_, lock_path_)) break;
-    ::close(fd_);
+    if (errno != EEXIST) {
+      throw IoError(
+          describe_errno("cannot lock " + output + ": cannot create " + lock_path_, errno));
+    }
+    const int fd = ::open(lock_path_.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+      const int error = errno;
+      if (error == ENOENT && attempt < 100) continue;  // its holder removed it meanwhile
+      if (error == ELOOP) throw IoError(not_a_lock(lock_path_, "is a symbolic link"));
+      throw IoError(describe_errno("cannot lock " + output + ": cannot open " + lock_path_, error));
+    }
+    struct stat status {};
+    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+      ::close(fd);
+      throw IoError(not_a_lock(lock_path_, "exists and is not a regular file"));
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      const long pid = locking_pid(contents_of(fd));
+      ::close(fd);
+      if (error != EWOULDBLOCK) throw IoError(describe_errno("cannot lock " + lock_path_, error));
+      throw IoError(output + " is being written by another " +
+                    (pid > 0 ? "cae process (pid " + std::to_string(pid) + ")" : "process") +
+                    "; wait for it to finish or choose another output");
+    }
+    if (!still_named(fd, lock_path_)) {  // removed and perhaps re-created meanwhile
+      ::close(fd);
+      continue;
+    }
+    // Nobody holds it: the kernel drops the lock of a process however it
+    // ends, so this is a stale lock if it is cae's at all.
+    const std::string contents = contents_of(fd);
+    if (locking_pid(contents) > 0) {
+      fd_ = fd;
+      break;
+    }
+    ::close(fd);
+    // An empty file may be a lock its creator has not marked yet.
+    if (contents.empty() && attempt < 20) {
+      ::usleep(20000);
+      continue;
+    }
+    throw IoError(not_a_lock(lock_path_, "exists"));
   }
-  const std::string pid = std::to_string(static_cast<long>(::getpid())) + "\n";
-  if (::ftruncate(fd_, 0) == 0) {
-    const ssize_t ignored = ::pwrite(fd_, pid.data(), pid.size(), 0);
-    (void)ignored;
-  }
+  write_marker(fd_);
   cleanup_slot_ = register_exit_cleanup(lock_path_);
 }
 

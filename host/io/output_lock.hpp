@@ -4,7 +4,13 @@
 // OutputLock holds an advisory lock (flock) on "<output>.lock" for as long as
 // it lives; a second run finds it held and stops before doing any work, naming
 // the process that holds it. The kernel drops the lock when the process dies,
-// however it dies, so a lock file left by SIGKILL never blocks a later run.
+// however it dies, so a lock file left by SIGKILL never blocks a later run:
+// the next run takes it over.
+//
+// The lock file is cae's alone: it is created with O_EXCL | O_NOFOLLOW and
+// holds the line "cae output lock, pid N". A file of that name without the
+// line (the user's own), a symbolic link or anything but a regular file is
+// refused with a message and left exactly as it is.
 
 #include <string>
 
@@ -13,9 +19,10 @@ namespace cae {
 class OutputLock {
  public:
   // Locks `lock_path` for `output` (named in the message). Throws IoError
-  // when another process holds it or the file cannot be created.
+  // when another process holds it, when a file there is not a cae lock, or
+  // when it cannot be created.
   OutputLock(std::string lock_path, const std::string& output);
-  ~OutputLock();  // removes the lock file and releases the lock
+  ~OutputLock();  // removes the lock file (ours) and releases the lock
   OutputLock(OutputLock&& other) noexcept;
   OutputLock& operator=(OutputLock&&) = delete;
   OutputLock(const OutputLock&) = delete;

@@ -176,10 +176,11 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       // A rank stopped by another rank's signal reports SIGINT.
       outcome.signal = InterruptGuard::signal_number() ? InterruptGuard::signal_number() : SIGINT;
       outcome.final_state = snapshot();
-      if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, outcome.final_state);
+      const bool save = !options.checkpoint_path.empty() && options.checkpoint_on_interrupt;
+      if (save) save_checkpoint(options.checkpoint_path, outcome.final_state);
       log << "\ninterrupted by signal " << outcome.signal << " during epoch "
           << epoch + 1 << " after " << images_done << " images";
-      if (!options.checkpoint_path.empty()) {
+      if (save) {
         log << "; resumable checkpoint saved to " << options.checkpoint_path
             << "\nresume with: cae train --resume " << options.checkpoint_path
             << " (plus the same --data and --backend)";

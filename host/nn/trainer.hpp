@@ -39,6 +39,9 @@ struct TrainOptions {
   std::string backend;
   std::vector<std::pair<std::string, std::string>> backend_options;  // in effect, recorded
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
+  // False: an interrupted run saves no checkpoint (`cae pipeline`, whose
+  // folder keeps its previous, complete set instead: io/output_set.hpp).
+  bool checkpoint_on_interrupt = true;
   int eval_batch_size = 256;
   // Several devices: sum gradients through host memory even when the backend
   // has collectives (tests compare the two paths).

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
+#include "io/output_set.hpp"
 #include "report/class_names.hpp"
 #include "report/html_escape.hpp"
 #include "report/html_page.hpp"
@@ -163,7 +164,8 @@ void write_html_report(const std::filesystem::path& path, const ReportData& give
   for (const std::string* png :
        {&data.confusion_png, &data.reconstruction_png, &data.loss_curve_png}) {
     if (png->empty()) continue;
-    std::filesystem::path svg = svg_path_for(folder / *png);
+    // Written a moment ago, perhaps still staged in the run's output set.
+    std::filesystem::path svg = OutputSet::readable_path(svg_path_for(folder / *png).string());
     std::error_code ignored;
     if (std::filesystem::is_regular_file(svg, ignored)) svgs[*png] = read_text_file(svg);
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "io/contained_path.hpp"
 #include "report/text_file.hpp"
 
 namespace cae {
@@ -87,12 +88,21 @@ ReportData parse_report_json(const std::string& text) {
     data.per_class_support = doc.at("per_class_support").get<std::vector<std::int64_t>>();
     data.class_names = doc.at("class_names").get<std::vector<std::string>>();
     const json& files = doc.at("files");
-    data.confusion_png = files.at("confusion_png").get<std::string>();
-    data.confusion_csv = files.at("confusion_csv").get<std::string>();
-    data.predictions_csv = files.at("predictions_csv").get<std::string>();
-    data.reconstruction_png = files.at("reconstruction_png").get<std::string>();
-    data.loss_curve_png = files.at("loss_curve_png").get<std::string>();
-    data.per_class_png = files.at("per_class_png").get<std::string>();
+    // Each is written (by `cae report`) inside the run folder: one that could
+    // point outside it is refused, not followed. Empty means "no such figure".
+    const auto file_name = [&files](const char* key) {
+      std::string name = files.at(key).get<std::string>();
+      if (!name.empty() && !stays_inside_folder(name)) {
+        throw std::runtime_error(outside_folder_message(std::string("files.") + key, name));
+      }
+      return name;
+    };
+    data.confusion_png = file_name("confusion_png");
+    data.confusion_csv = file_name("confusion_csv");
+    data.predictions_csv = file_name("predictions_csv");
+    data.reconstruction_png = file_name("reconstruction_png");
+    data.loss_curve_png = file_name("loss_curve_png");
+    data.per_class_png = file_name("per_class_png");
     return data;
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("malformed report: ") + e.what());

@@ -28,7 +28,9 @@ RunFolder read_run_folder(const std::filesystem::path& folder) {
     throw std::runtime_error(folder.string() + ": not a folder");
   }
   std::filesystem::path json = folder / "report.json";
-  if (!is_file(json)) {
+  // Anything of that name but a missing file is read, so that a FIFO or a
+  // device is refused as such (io/regular_file.hpp), not called "missing".
+  if (!std::filesystem::exists(std::filesystem::symlink_status(json, ignored))) {
     throw std::runtime_error(folder.string() +
                              ": no report.json (not a finished run, or made by an older cae)");
   }

@@ -6,7 +6,7 @@
 
 namespace cae {
 
-// The file's bytes. Throws std::runtime_error naming `path` and the reason
+// The file's bytes. Throws std::runtime_error (IoError) naming `path` and the reason
 // when it cannot be opened or read.
 std::string read_text_file(const std::filesystem::path& path);
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "cpu_blas.hpp"
+#include "cpu_blas_memory.hpp"
 #include "cpu_context.hpp"
 #include "cpu_im2col.hpp"
 #include "cpu_ops.hpp"
@@ -92,6 +93,7 @@ cae_status conv2d_forward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tenso
         c.scratch.per_thread(c.threads, d.K == 1 ? 0 : g.column_size(), op);
     const float* weights = output_side ? tap_weights(c, Wt.data(), d, op) : Wt.data();
 
+    const BlasBuffers blas(c.threads, op);
     parallel_for(c.threads, d.N, [&](int64_t n) {
       const float* x_n = X.data() + n * d.C * HW;
       float* y_n = Y.data() + n * d.O * HW;
@@ -145,6 +147,7 @@ cae_status conv2d_backward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tens
     const float* taps = output_side ? tap_weights(c, Wt.data(), d, op) : nullptr;
     const float* weights = Wt.data();
 
+    const BlasBuffers blas(c.threads, op);
     parallel_for(c.threads, slots, [&](int64_t slot) {
       float* dw_sum = slot_sum(slot);
       double* db_sum = bias_sums + slot * O;

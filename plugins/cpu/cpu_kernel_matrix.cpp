@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "cpu_blas.hpp"
+#include "cpu_blas_memory.hpp"
 #include "cpu_context.hpp"
 #include "cpu_ops.hpp"
 #include "cpu_parallel.hpp"
@@ -61,6 +62,7 @@ cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor
 
     const int64_t row_tiles = (d.n + kTileRows - 1) / kTileRows;
     const int64_t column_tiles = (d.m + kTileColumns - 1) / kTileColumns;
+    const BlasBuffers blas(c.threads, op);
     parallel_for(c.threads, row_tiles * column_tiles, [&](int64_t tile) {
       const int64_t i0 = tile / column_tiles * kTileRows;
       const int64_t j0 = tile % column_tiles * kTileColumns;

@@ -13,13 +13,6 @@ CAE=$1
 source "$(dirname "$0")/test_lib.sh"
 cd "$work" || exit 1
 
-# no_leftovers NAME DIR: no temporaries or locks of a finished or stopped run.
-no_leftovers() {
-  checks=$((checks + 1))
-  local left
-  left=$(ls -a "$2" 2>/dev/null | grep -E '\.tmp\.[0-9]+$|\.lock$' || true)
-  [ -z "$left" ] || fail "$1" "left behind in $2: $left"
-}
 # stop_with NAME SIGNAL EXPECTED_RC PID LOG: signals a background run, checks
 # its exit code and leaves its log in $out.
 stop_with() {
@@ -133,16 +126,6 @@ stop_with "extract SIGINT" INT 130 "$pid" extract.log
 expect "extract SIGINT says so" "interrupted \(SIGINT\); temporary files removed"
 no_leftovers "extract SIGINT" FX
 absent "extract SIGINT writes no partial features" FX/train_features.npy
-# SIGINT in svm: its features are a FIFO nobody writes, so it waits in open()
-# (after taking its output lock) for as long as the test needs.
-mkdir -p FS && cp F/train_labels.npy FS/ && mkfifo FS/train_features.npy
-"$CAE" svm $B --features FS --out W/interrupted.model >svm.log 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do [ -e W/interrupted.model.lock ] && break; sleep 0.1; done
-stop_with "svm SIGINT" INT 130 "$pid" svm.log
-expect "svm SIGINT says so" "interrupted \(SIGINT\); temporary files removed"
-absent "svm SIGINT writes no model" W/interrupted.model
-no_leftovers "svm SIGINT" W
 # A file-size limit (ulimit -f) is a write error with a message, not SIGXFSZ.
 run "file-size limit" 1 bash -c "ulimit -f 64; exec '$CAE' train $B --data D --epochs 1 --batch 32 --out W/big.safetensors"
 expect "file-size limit" "cannot write W/big.safetensors: File too large \(the file-size limit"
@@ -201,7 +184,7 @@ error "number overflow in the header names the file" 1 "W/overflow.safetensors: 
 reject "no library codes" "json.exception"
 error "resume mid-epoch on other data" 2 "W/busy.safetensors stopped in the middle of an epoch over 600 training images, but D gives 40" \
   "$CAE" train $B --data D --resume W/busy.safetensors --out W/r.safetensors
-error "a device file as a checkpoint" 1 "cannot read /dev/zero: it is not a regular file" \
+error "a device file as a checkpoint" 1 "cannot read /dev/zero: it is a device, not a regular file" \
   "$CAE" extract $B --weights /dev/zero --data D --out F6
 error "a folder as a checkpoint" 1 "cannot read adir: it is a folder" \
   "$CAE" extract $B --weights adir --data D --out F6
@@ -264,6 +247,86 @@ python3 -c 'import sys; sys.stdout.buffer.write(b"\x00\x00\xc0\x7f" * 751875)' >
 error "import-weights with NaN" 1 "W/nan-weights.bin holds a non-finite value \(nan\) at index 0" \
   "$CAE" import-weights W/nan-weights.bin --out W/imp.safetensors
 absent "import-weights with NaN writes nothing" W/imp.safetensors
+
+# ---- locks touch no file cae did not create, and follow no symbolic link ----
+echo "my notes" > W/own.model.lock
+error "a user's file named like the lock" 1 "W/own.model.lock exists, not a lock of a running cae; cae leaves it alone" \
+  "$CAE" svm $B --features F --out W/own.model
+checks=$((checks + 1))
+[ "$(cat W/own.model.lock)" = "my notes" ] || fail "a user's file named like the lock" "it was changed"
+absent "a user's file named like the lock: no model" W/own.model
+echo "keep me" > precious.txt
+ln -s ../precious.txt W/link.model.lock
+error "a symbolic link at the lock's name" 1 "W/link.model.lock is a symbolic link, not a lock of a running cae" \
+  "$CAE" svm $B --features F --out W/link.model
+mkdir -p FL && ln -s ../precious.txt FL/.cae.lock
+error "a symbolic link at a folder's lock" 1 "FL/.cae.lock is a symbolic link" \
+  "$CAE" extract $B --weights W/m.safetensors --data D --out FL
+checks=$((checks + 1))
+[ "$(cat precious.txt)" = "keep me" ] && [ -L W/link.model.lock ] ||
+  fail "a symbolic link at the lock's name" "the link or its target was changed"
+rm W/own.model.lock W/link.model.lock
+echo "cae output lock, pid 999999999" > W/stale.model.lock  # left by a cae killed with SIGKILL
+run "a dead cae's lock is taken over" 0 "$CAE" svm $B --features F --out W/stale.model
+absent "a dead cae's lock is removed with the run" W/stale.model.lock
+
+# ---- inputs that could block (FIFO, device, socket) are refused at once ----
+mkfifo pipe.fifo
+mkdir -p FF && cp F/*.npy FF/ && rm FF/test_features.npy && mkfifo FF/test_features.npy
+mkdir -p RF && mkfifo RF/report.json
+for case in "checkpoint|extract $B --weights pipe.fifo --data D --out F7" \
+            "--resume|train $B --data D --resume pipe.fifo --out W/r.safetensors" \
+            "features .npy|svm $B --features FF --out W/ff.model" \
+            "--svm model|evaluate $B --weights W/m.safetensors --svm pipe.fifo --data D --out R2" \
+            "import-weights input|import-weights pipe.fifo --out W/imp.safetensors"; do
+  # shellcheck disable=SC2086
+  error "a FIFO as ${case%%|*}" 1 "pipe.fifo: it is a FIFO, not a regular file|test_features.npy: it is a FIFO" \
+    timeout 20 "$CAE" ${case#*|}
+done
+error "a FIFO as report.json" 1 "RF/report.json: it is a FIFO" timeout 20 "$CAE" report RF
+error "a device as the SVM model" 1 "cannot read /dev/zero: it is a device" \
+  timeout 20 "$CAE" evaluate $B --weights W/m.safetensors --svm /dev/zero --data D --out R2
+
+# ---- paths read from files stay inside their folder ----
+mkdir -p RUN && "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out RUN >/dev/null ||
+  fail "setup: evaluate" "failed"
+cp RUN/report.json RUN/good.json
+rm RUN/cae-set.json  # else the edited report.json is refused as not the one evaluate wrote
+for bad in "/tmp/cae-outside-$$.png" "../outside.png" "sub/../../outside.png"; do
+  python3 - RUN/good.json RUN/report.json "$bad" <<'EOF2'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["files"]["confusion_png"] = sys.argv[3]
+json.dump(doc, open(sys.argv[2], "w"))
+EOF2
+  error "report.json's files.confusion_png is '$bad'" 1 "RUN/report.json: files.confusion_png is '.*', which is not a name inside its folder" \
+    "$CAE" report RUN
+done
+absent "no figure written outside the run" "/tmp/cae-outside-$$.png"
+absent "no figure written outside the run (..)" outside.png
+
+# ---- memory limits: one clear last line and exit 1 within seconds, never a
+# hang (OpenBLAS retries a failed buffer mapping forever; a library that
+# gives up by raising SIGINT is a failure, not an interruption) ----
+for mb in 64 128 192 256 320 384 448 512 640; do
+  for cmd in "svm $B --features F --out W/mem.model" \
+             "extract $B --weights W/m.safetensors --data D --out FM --batch 16"; do
+    name="cae ${cmd%% *} under an address-space limit of ${mb} MiB"
+    # shellcheck disable=SC2086
+    out=$(timeout 60 prlimit --as=$((mb << 20)) "$CAE" $cmd 2>&1 >/dev/null)
+    rc=$?
+    checks=$((checks + 1))
+    case $rc in
+      0) ;;
+      1) tail -1 <<<"$out" | grep -qE "^cae( ${cmd%% *})?: .*(out of memory|cannot allocate|refused a resource|could not start its threads or get memory)" ||
+           fail "$name" "the last line does not say what ran out" ;;
+      124) fail "$name" "it hung (killed after 60 s)" ;;
+      *) fail "$name" "exit code $rc" ;;
+    esac
+  done
+done
+no_leftovers "memory limits" W
+no_leftovers "memory limits" FM
 
 no_leftovers "end" W
 finish

@@ -50,6 +50,13 @@ absent() {
   checks=$((checks + 1))
   [ ! -e "$2" ] || fail "$1" "$2 should not exist"
 }
+# no_leftovers NAME DIR: no temporaries or locks of a finished or stopped run.
+no_leftovers() {
+  checks=$((checks + 1))
+  local left
+  left=$(ls -a "$2" 2>/dev/null | grep -E '\.tmp\.[0-9]+$|\.lock$' || true)
+  [ -z "$left" ] || fail "$1" "left behind in $2: $left"
+}
 # finish: the summary line and the script's exit status.
 finish() {
   echo "$((checks - failures)) passed, $failures failed"

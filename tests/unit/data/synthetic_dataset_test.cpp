@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 TEST_CASE("a synthetic set loads like CIFAR-10, with balanced classes and its class names") {
   ScratchDir dir;
   cae::write_synthetic_cifar(dir.path(), 200, 50, 7);
-  CHECK(dir.listing() == "batches.meta.txt data_batch_1.bin test_batch.bin");
+  CHECK(dir.listing() == "batches.meta.txt cae-set.json data_batch_1.bin test_batch.bin");
   const cae::CifarData data = cae::load_cifar(dir.path());
   CHECK(data.train.size() == 200);
   CHECK(data.test.size() == 50);
@@ -47,7 +47,7 @@ TEST_CASE("training images are split into files of 10,000 and stale files are re
   cae::test::write_bytes(dir.file("data_batch_3.bin"), "left over from a larger set");
   cae::test::write_bytes(dir.file("data_batch_17.bin"), "left over too");
   cae::write_synthetic_cifar(dir.path(), 10001, 10, 1, cae::SyntheticOverwrite::kReplace);
-  CHECK(dir.listing() == "batches.meta.txt data_batch_1.bin data_batch_2.bin test_batch.bin");
+  CHECK(dir.listing() == "batches.meta.txt cae-set.json data_batch_1.bin data_batch_2.bin test_batch.bin");
   CHECK(fs::file_size(dir.file("data_batch_1.bin")) == 10000 * 3073);
   CHECK(fs::file_size(dir.file("data_batch_2.bin")) == 3073);
   CHECK(cae::load_cifar(dir.path()).train.size() == 10001);
@@ -70,4 +70,20 @@ TEST_CASE("empty splits are refused") {
   CHECK_THROWS_AS(cae::write_synthetic_cifar(dir.path(), 0, 10, 1), cae::DataError);
   CHECK_THROWS_AS(cae::write_synthetic_cifar(dir.path(), 10, 0, 1), cae::DataError);
   CHECK(dir.listing() == "");
+}
+
+TEST_CASE("a data set mixing batch files of two runs is refused, naming the file") {
+  ScratchDir one, two;
+  cae::write_synthetic_cifar(one.path(), 60, 20, 1);
+  cae::write_synthetic_cifar(two.path(), 60, 20, 2);
+  fs::copy_file(two.file("test_batch.bin"), one.file("test_batch.bin"),
+                fs::copy_options::overwrite_existing);  // a half-replaced set
+  try {
+    cae::load_cifar(one.path());
+    FAIL("a mixed set was loaded");
+  } catch (const cae::DataError& error) {
+    const std::string message = error.what();
+    CHECK(message.find(one.file("test_batch.bin") + " is not the file `cae data synth`") == 0);
+    CHECK(message.find("mixes files of two runs") != std::string::npos);
+  }
 }

@@ -144,15 +144,34 @@ TEST_CASE("a fatal signal removes registered files and exits with 128 + the sign
       cae::install_exit_cleanup();
       cae::AtomicFile file(path);  // registers its temporary
       cae::test::write_bytes(dir.file("started"), "");
-      ::raise(number);
-      ::_exit(0);  // not reached
+      for (;;) ::pause();  // until the parent's signal
     }
+    // From another process, as a user's would be: one a process raises
+    // itself is a library giving up (below).
+    while (!fs::exists(dir.file("started"))) ::usleep(1000);
+    ::kill(child, number);
     int status = 0;
     ::waitpid(child, &status, 0);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + number);
     CHECK(dir.listing() == "started");  // the temporary is gone
   }
+}
+
+TEST_CASE("a signal the process raises itself (OpenBLAS giving up) is a failure, exit 1") {
+  ScratchDir dir;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    cae::install_exit_cleanup();
+    cae::AtomicFile file(dir.file("temporary"));
+    ::raise(SIGINT);
+    ::_exit(0);  // not reached
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(dir.listing() == "");
 }
 
 TEST_CASE("a file-size limit is a write error (EFBIG), not a fatal SIGXFSZ") {

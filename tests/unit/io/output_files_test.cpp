@@ -1,0 +1,223 @@
+// What cae does around the files it writes and reads (docs/reliability.md):
+// output locks that never touch a file cae did not create, inputs that are
+// refused before an open can block, paths from files kept inside their
+// folder, and output sets that replace each other whole or not at all.
+#include <doctest/doctest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "io/atomic_file.hpp"
+#include "io/binary_file.hpp"
+#include "io/contained_path.hpp"
+#include "io/content_hash.hpp"
+#include "io/exit_cleanup.hpp"
+#include "io/io_error.hpp"
+#include "io/output_lock.hpp"
+#include "io/output_set.hpp"
+#include "io/regular_file.hpp"
+#include "io/scratch_dir.hpp"
+
+namespace fs = std::filesystem;
+using cae::test::read_bytes;
+using cae::test::ScratchDir;
+using cae::test::write_bytes;
+
+namespace {
+
+std::string failure_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("a user's file named like the lock is refused and left exactly as it was") {
+  ScratchDir dir;
+  const std::string out = dir.file("model.safetensors");
+  write_bytes(out + ".lock", "my notes\n");
+  const std::string message = failure_of([&] { cae::lock_output_file(out); });
+  CHECK(message.find(out + ".lock exists, not a lock of a running cae") != std::string::npos);
+  CHECK(read_bytes(out + ".lock") == "my notes\n");
+  write_bytes(dir.file(".cae.lock"), "");  // empty: not a lock either
+  CHECK(failure_of([&] { cae::lock_output_directory(dir.path()); }).find("not a lock") !=
+        std::string::npos);
+  CHECK(fs::exists(dir.file(".cae.lock")));
+}
+
+TEST_CASE("a symbolic link at the lock's name is not followed") {
+  ScratchDir dir;
+  const std::string target = dir.file("precious.txt");
+  write_bytes(target, "keep me\n");
+  const std::string out = dir.file("m.safetensors");
+  fs::create_symlink(target, out + ".lock");
+  CHECK(failure_of([&] { cae::lock_output_file(out); }).find("is a symbolic link") !=
+        std::string::npos);
+  CHECK(read_bytes(target) == "keep me\n");
+  CHECK(fs::is_symlink(out + ".lock"));
+  fs::create_symlink(dir.file("nowhere"), dir.file(".cae.lock"));  // dangling: not created either
+  CHECK(failure_of([&] { cae::lock_output_directory(dir.path()); }).find("symbolic link") !=
+        std::string::npos);
+  CHECK(!fs::exists(dir.file("nowhere")));
+}
+
+TEST_CASE("a cae lock left by a dead process is taken over; a live one is not") {
+  ScratchDir dir;
+  const std::string out = dir.file("m.safetensors");
+  write_bytes(out + ".lock", "cae output lock, pid 999999999\n");  // nobody holds it
+  {
+    cae::OutputLock lock = cae::lock_output_file(out);
+    CHECK(read_bytes(out + ".lock") == "cae output lock, pid " + std::to_string(::getpid()) + "\n");
+  }
+  CHECK(!fs::exists(out + ".lock"));  // ours now, so ours to remove
+}
+
+TEST_CASE("FIFOs, sockets and devices are refused before an open can block") {
+  ScratchDir dir;
+  const std::string fifo = dir.file("features.npy");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(failure_of([&] { cae::read_binary_file(fifo); }) ==
+        "cannot read " + fifo + ": it is a FIFO, not a regular file");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(failure_of([&] { cae::read_binary_file("/dev/zero"); }) ==
+        "cannot read /dev/zero: it is a device, not a regular file");
+  CHECK(failure_of([&] { cae::read_binary_file(dir.path()); }) ==
+        "cannot read " + dir.path() + ": it is a folder");
+  const std::string socket_path = dir.file("s");
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  socket_path.copy(address.sun_path, sizeof address.sun_path - 1);
+  REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  std::string error;
+  CHECK(!cae::open_regular_file(socket_path, error));
+  CHECK(error.find("it is a socket") != std::string::npos);  // open() of a socket fails: ENXIO
+  ::close(sock);
+}
+
+TEST_CASE("paths read from a file stay inside its folder") {
+  CHECK(cae::stays_inside_folder("confusion.png"));
+  CHECK(cae::stays_inside_folder("figures/loss.png"));
+  CHECK_FALSE(cae::stays_inside_folder(""));
+  CHECK_FALSE(cae::stays_inside_folder("/etc/passwd"));
+  CHECK_FALSE(cae::stays_inside_folder("../outside.png"));
+  CHECK_FALSE(cae::stays_inside_folder("a/../../b"));
+  CHECK_FALSE(cae::stays_inside_folder("./a"));
+  CHECK(failure_of([] { cae::path_inside("run", "../x", "run/report.json", "files.confusion_png"); }) ==
+        "run/report.json: files.confusion_png is '../x', which is not a name inside its folder "
+        "(an absolute path or '..' is refused)");
+}
+
+TEST_CASE("the content hash depends on every byte and not on how writes are cut") {
+  const std::string text = "0123456789abcdefghijklmnopqrstuvwxyz";
+  cae::ContentHash whole, pieces;
+  whole.update(text.data(), text.size());
+  for (size_t at = 0; at < text.size(); at += 5) pieces.update(text.data() + at, std::min<size_t>(5, text.size() - at));
+  CHECK(whole.hex() == pieces.hex());
+  std::string changed = text;
+  changed[17] ^= 1;
+  cae::ContentHash other;
+  other.update(changed.data(), changed.size());
+  CHECK(other.hex() != whole.hex());
+}
+
+TEST_CASE("an output set replaces the previous one whole, or not at all") {
+  ScratchDir dir;
+  const auto write_set = [&](const std::string& tag, bool finish) {
+    cae::OutputSet set(dir.path(), "cae test");
+    cae::write_file_atomically(dir.file("a.bin"), "a of " + tag);
+    CHECK(read_bytes(dir.file("a.bin")) != "a of " + tag);  // staged, not yet in place
+    CHECK(read_bytes(cae::OutputSet::readable_path(dir.file("a.bin"))) == "a of " + tag);
+    cae::write_file_atomically(dir.file("b.bin"), "b of " + tag);
+    if (finish) set.publish();
+  };
+  write_set("one", true);
+  CHECK(read_bytes(dir.file("a.bin")) == "a of one");
+  CHECK(cae::read_binary_file(dir.file("b.bin")) == "b of one");
+  write_set("two", false);  // stopped before the end: the first set stays, no temporaries
+  CHECK(dir.listing() == "a.bin b.bin cae-set.json");
+  CHECK(cae::read_binary_file(dir.file("a.bin")) == "a of one");
+  write_set("three", true);
+  CHECK(cae::read_binary_file(dir.file("a.bin")) == "a of three");
+  CHECK(cae::read_binary_file(dir.file("b.bin")) == "b of three");
+}
+
+TEST_CASE("a reader refuses a file replaced after its set was written, naming both") {
+  ScratchDir dir;
+  {
+    cae::OutputSet set(dir.path(), "cae extract");
+    cae::write_file_atomically(dir.file("train.npy"), "train");
+    cae::write_file_atomically(dir.file("test.npy"), "test");
+    set.publish();
+  }
+  write_bytes(dir.file("test.npy"), "test of another run");  // copied in by hand
+  const std::string message = failure_of([&] { cae::read_binary_file(dir.file("test.npy")); });
+  CHECK(message.find(dir.file("test.npy") + " is not the file `cae extract`, run ") == 0);
+  CHECK(message.find("the folder mixes files of two runs") != std::string::npos);
+  CHECK(message.find(dir.file("cae-set.json")) != std::string::npos);
+  CHECK(cae::read_binary_file(dir.file("train.npy")) == "train");
+  write_bytes(dir.file("notes.txt"), "mine");  // not in the set: read as it is
+  CHECK(cae::read_binary_file(dir.file("notes.txt")) == "mine");
+}
+
+TEST_CASE("a file written on its own into a set's folder leaves the set") {
+  ScratchDir dir;
+  {
+    cae::OutputSet set(dir.path(), "cae pipeline");
+    cae::write_file_atomically(dir.file("model.safetensors"), "model one");
+    cae::write_file_atomically(dir.file("svm.model"), "svm one");
+    set.publish();
+  }
+  cae::write_file_atomically(dir.file("model.safetensors"), "model two");  // `cae train --out`
+  CHECK(cae::read_binary_file(dir.file("model.safetensors")) == "model two");
+  CHECK(read_bytes(dir.file("cae-set.json")).find("model.safetensors") == std::string::npos);
+  CHECK(cae::read_binary_file(dir.file("svm.model")) == "svm one");
+}
+
+TEST_CASE("a set left half-written (SIGKILL while renaming) is refused") {
+  ScratchDir dir;
+  write_bytes(dir.file("cae-set.json"),
+              R"({"format": "cae-set", "version": 1, "run": "abc", "command": "cae data synth",)"
+              R"( "state": "writing", "files": {"x.bin": {"bytes": 1, "hash": "0"}}})");
+  write_bytes(dir.file("x.bin"), "x");
+  CHECK(failure_of([&] { cae::read_binary_file(dir.file("x.bin")); })
+            .find("holds a half-written set of files: `cae data synth`, run abc was stopped") !=
+        std::string::npos);
+  write_bytes(dir.file("cae-set.json"), "{");
+  CHECK(failure_of([&] { cae::read_binary_file(dir.file("x.bin")); })
+            .find("cae-set.json is not a cae output-set manifest") != std::string::npos);
+}
+
+TEST_CASE("a fatal signal while a set is put in place waits for the set to be complete") {
+  ScratchDir dir;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    cae::install_exit_cleanup();
+    cae::OutputSet set(dir.path(), "cae test");
+    cae::write_file_atomically(dir.file("a.bin"), "a");
+    cae::defer_fatal_signals();
+    ::raise(SIGTERM);  // held back: the set is still published
+    set.publish();
+    cae::resume_fatal_signals();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
+  CHECK(read_bytes(dir.file("a.bin")) == "a");
+  CHECK(dir.listing() == "a.bin cae-set.json");
+}
