@@ -60,6 +60,12 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any backend is loaded: a backend that uses OpenBLAS calls it from
+  // its own threads, one GEMM per thread (the cpu backend). The thread pool
+  // OpenBLAS would otherwise start when it is loaded does no work for cae; it
+  // only takes memory, and under an address-space limit (`ulimit -v`) its
+  // threads retry their buffer allocation forever and block the exit.
+  ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
   // Before anything is written: a signal removes temporaries and exits with
   // 128 + its number; a file-size limit becomes a write error (EFBIG).
   cae::install_exit_cleanup();

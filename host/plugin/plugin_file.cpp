@@ -65,7 +65,17 @@ LoadOutcome load_plugin_file(const std::string& path_text) {
   try {
     library.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
   } catch (const std::exception&) {
-    return reject("not a plugin: cannot be loaded: " + dlopen_error_text(path.string()));
+    const std::string text = dlopen_error_text(path.string());
+    // The file may be a fine backend the process had no memory to map
+    // (`ulimit -v`): that ends the run, rather than making the backend
+    // "unknown" or silently choosing another.
+    if (text.find("annot allocate memory") != std::string::npos ||
+        text.find("failed to map segment") != std::string::npos ||
+        text.find("cannot map zero-fill pages") != std::string::npos) {
+      throw std::runtime_error("out of memory: cannot load the backend " + path.string() + ": " +
+                               text + " (check `ulimit -v`)");
+    }
+    return reject("not a plugin: cannot be loaded: " + text);
   }
 
   // dlsym through the native handle so that a missing symbol keeps dlerror's text.
