@@ -1,4 +1,7 @@
 // cae: the backend-agnostic host program. `cae help` lists the subcommands.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -57,15 +60,27 @@ int run_main(int argc, char** argv) {
   return cae::cli::run_command(*command, std::vector<std::string>(args.begin() + 1, args.end()));
 }
 
+// OpenBLAS (linked for the linear classifier, used by the cpu backend)
+// starts a thread pool when it is loaded, and each pool thread maps a 128 MiB
+// buffer at once; under an address-space limit (`ulimit -v`) one that cannot
+// retries forever, using a core and blocking the exit. The pool is sized from
+// OPENBLAS_NUM_THREADS when the library loads, before main, so with a limit
+// in effect cae runs itself again once with that set to 1: GEMMs then run on
+// the threads that call them (the cpu backend's and the linear classifier's
+// way anyway). exec() ends the stuck threads with the old image.
+void restart_without_blas_pool(char** argv) {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  const char* threads = std::getenv("OPENBLAS_NUM_THREADS");
+  if (threads != nullptr && std::string(threads) == "1") return;
+  ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  ::execv("/proc/self/exe", argv);  // returns only on failure: go on as we are
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before any backend is loaded: a backend that uses OpenBLAS calls it from
-  // its own threads, one GEMM per thread (the cpu backend). The thread pool
-  // OpenBLAS would otherwise start when it is loaded does no work for cae; it
-  // only takes memory, and under an address-space limit (`ulimit -v`) its
-  // threads retry their buffer allocation forever and block the exit.
-  ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  restart_without_blas_pool(argv);
   // Before anything is written: a signal removes temporaries and exits with
   // 128 + its number; a file-size limit becomes a write error (EFBIG).
   cae::install_exit_cleanup();

@@ -11,9 +11,7 @@
 
 #include "data/cifar_format.hpp"
 #include "data/data_error.hpp"
-#include "io/io_error.hpp"
-#include "io/output_set.hpp"
-#include "io/regular_file.hpp"
+#include "data/data_file.hpp"
 
 namespace cae {
 
@@ -49,16 +47,6 @@ std::vector<std::string> train_files_in(const fs::path& dir) {
   std::vector<std::string> files;
   for (auto& [number, path] : numbered) files.push_back(std::move(path));
   return files;
-}
-
-// A file of a data set that `cae data synth` wrote must be the one it wrote
-// with the others: a half-replaced set is refused, not read as one.
-void require_member_of_its_set(const std::string& path) {
-  try {
-    check_set_member(path);
-  } catch (const IoError& error) {
-    throw DataError(error.what());
-  }
 }
 
 std::string cannot_read(const std::string& path, int errno_value) {
@@ -117,14 +105,11 @@ CifarFiles locate_cifar(const std::string& dir) {
 }
 
 std::vector<std::string> read_class_names(const std::string& meta_path) {
-  std::string error;
-  const UniqueFile file = open_regular_file(meta_path, error);
-  if (!file) throw DataError(error);
+  const UniqueFile file = open_data_file(meta_path);
   // Ten short lines: a bounded read keeps a huge file from filling memory.
   std::string text(1 << 16, '\0');
   text.resize(std::fread(text.data(), 1, text.size(), file.get()));
   if (std::ferror(file.get())) throw DataError(cannot_read(meta_path, errno));
-  require_member_of_its_set(meta_path);
   std::istringstream in(text);
   std::vector<std::string> names;
   std::string line;
@@ -154,10 +139,7 @@ size_t count_records(const std::string& path) {
 size_t read_records(const std::string& path, size_t max_records, ImageSet& into) {
   const size_t available = count_records(path);
   const size_t count = max_records == 0 ? available : std::min(available, max_records);
-  std::string error;
-  const UniqueFile file = open_regular_file(path, error);
-  if (!file) throw DataError(error);
-  require_member_of_its_set(path);
+  const UniqueFile file = open_data_file(path);
 
   std::string records(count * cifar::kRecordBytes, '\0');
   const size_t got = std::fread(records.data(), 1, records.size(), file.get());

@@ -1,8 +1,10 @@
 #include "data/dataset_folder.hpp"
 
-#include <fstream>
+#include <cstdio>
+#include <sstream>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 
 namespace cae {
 
@@ -24,8 +26,14 @@ fs::path dataset_folder(const std::string& path, const char* subdirectory,
 
 std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
                                          const std::string& format) {
-  std::ifstream in(path);
-  if (!in) throw DataError("missing " + format + " class names file " + path.string());
+  std::error_code missing;
+  if (!fs::exists(fs::symlink_status(path, missing))) {
+    throw DataError("missing " + format + " class names file " + path.string());
+  }
+  const UniqueFile file = open_data_file(path.string());  // a FIFO or device is refused here
+  std::string text(1 << 20, '\0');  // class names: a bounded read
+  text.resize(std::fread(text.data(), 1, text.size(), file.get()));
+  std::istringstream in(text);
   std::vector<std::string> names;
   std::string line;
   while (names.size() < expected && std::getline(in, line)) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 
 namespace cae {
 namespace {
@@ -20,13 +21,12 @@ class RecordFileReader : public ImageReader {
   RecordFileReader(std::vector<RecordFile> files, const RecordLayout& layout)
       : files_(std::move(files)), layout_(layout) {
     for (const RecordFile& file : files_) {
-      const int fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) {
-        const int error = errno;
+      try {
+        descriptors_.push_back(open_data_descriptor(file.path));
+      } catch (...) {
         close_all();
-        throw DataError("cannot read " + file.path + ": " + std::strerror(error));
+        throw;
       }
-      descriptors_.push_back(fd);
     }
   }
   ~RecordFileReader() override { close_all(); }

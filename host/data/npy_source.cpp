@@ -10,10 +10,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <memory>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 #include "data/image_set_builder.hpp"
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
@@ -32,8 +33,7 @@ bool is_file(const fs::path& path) {
 }
 
 std::string read_prefix(const std::string& path, size_t max_bytes) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw DataError("cannot read " + path + ": " + std::strerror(errno));
+  const UniqueFile file = open_data_file(path);
   std::string bytes(max_bytes, '\0');
   bytes.resize(std::fread(bytes.data(), 1, max_bytes, file.get()));
   return bytes;
@@ -114,7 +114,10 @@ std::vector<std::string> class_names(const fs::path& dir, size_t classes) {
   const fs::path path = dir / "classes.txt";
   std::vector<std::string> names;
   if (is_file(path)) {
-    std::ifstream in(path);
+    const UniqueFile file = open_data_file(path.string());
+    std::string text(1 << 20, '\0');  // class names: a bounded read
+    text.resize(std::fread(text.data(), 1, text.size(), file.get()));
+    std::istringstream in(text);
     std::string line;
     while (std::getline(in, line)) {
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 #include "data/image_set_builder.hpp"
 
 namespace cae {
@@ -30,8 +31,7 @@ size_t count_file_records(const std::string& path, const RecordLayout& layout) {
 
 std::vector<uint8_t> read_record_labels(const std::string& path, const RecordLayout& layout,
                                         size_t label_offset, size_t count, size_t num_classes) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw DataError("cannot read " + path + ": " + std::strerror(errno));
+  const UniqueFile file = open_data_file(path);
   constexpr size_t kChunkRecords = 1024;
   std::vector<uint8_t> chunk(kChunkRecords * layout.record_bytes);
   std::vector<uint8_t> labels;

@@ -1,16 +1,19 @@
 #include "io/npy.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
 #include "io/finite.hpp"
 #include "io/io_error.hpp"
 #include "io/npy_header.hpp"
+#include "io/output_set.hpp"
+#include "io/regular_file.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               ".npy data is written and read in the machine's byte order, declared as '<'");
@@ -138,12 +141,15 @@ FloatMatrix read_npy_matrix(const std::string& path) {
   // 8,192) twice. Anything unusual (not a regular file, a header beyond the
   // first MiB) takes the whole-file path, whose messages say what is wrong.
   constexpr size_t kHeadBytes = size_t{1} << 20;
-  std::error_code error;
-  const bool regular = std::filesystem::is_regular_file(path, error);
-  const uint64_t file_bytes = regular ? std::filesystem::file_size(path, error) : 0;
-  std::ifstream in(path, std::ios::binary);
+  std::string open_error;
+  const UniqueFile file = open_regular_file(path, open_error);  // a FIFO must not block
+  struct stat status {};
+  if (!file || ::fstat(::fileno(file.get()), &status) != 0) {
+    return parse_npy_matrix(read_binary_file(path), path);
+  }
+  const uint64_t file_bytes = static_cast<uint64_t>(status.st_size);
   std::string head(static_cast<size_t>(std::min<uint64_t>(file_bytes, kHeadBytes)), '\0');
-  if (!regular || error || !in || !in.read(head.data(), static_cast<std::streamsize>(head.size()))) {
+  if (std::fread(head.data(), 1, head.size(), file.get()) != head.size()) {
     return parse_npy_matrix(read_binary_file(path), path);
   }
   const NpyHeader header =
@@ -152,12 +158,13 @@ FloatMatrix read_npy_matrix(const std::string& path) {
   matrix.rows = header.shape[0];
   matrix.cols = header.shape[1];
   matrix.values.resize(matrix.rows * matrix.cols);
-  in.seekg(static_cast<std::streamoff>(header.data_offset));
-  if (!in.read(reinterpret_cast<char*>(matrix.values.data()),
-               static_cast<std::streamsize>(matrix.values.size() * sizeof(float)))) {
+  if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0 ||
+      std::fread(matrix.values.data(), sizeof(float), matrix.values.size(), file.get()) !=
+          matrix.values.size()) {
     throw IoError("cannot read " + path + ": the file ended early");
   }
   check_finite_matrix(matrix, path);
+  check_set_member(path);  // read again only in a folder whose manifest lists it
   return matrix;
 }
 

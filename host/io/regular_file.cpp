@@ -19,7 +19,7 @@ std::string special_file_kind(unsigned mode) {
   return "not a regular file";
 }
 
-UniqueFile open_regular_file(const std::string& path, std::string& error) {
+int open_regular_descriptor(const std::string& path, std::string& error) {
   // O_NONBLOCK: open() of a FIFO returns at once instead of waiting for a
   // writer; O_NOCTTY: a terminal named as input never becomes ours.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -32,27 +32,33 @@ UniqueFile open_regular_file(const std::string& path, std::string& error) {
     } else {
       error = describe_errno("cannot read " + path, open_error);
     }
-    return nullptr;
+    return -1;
   }
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
     error = describe_errno("cannot read " + path, errno);
     ::close(fd);
-    return nullptr;
+    return -1;
   }
   const std::string kind = special_file_kind(status.st_mode);
   if (!kind.empty()) {
     error = "cannot read " + path + ": it is " +
             (S_ISDIR(status.st_mode) ? kind : kind + ", not a regular file");
     ::close(fd);
-    return nullptr;
+    return -1;
   }
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
     error = describe_errno("cannot read " + path, errno);
     ::close(fd);
-    return nullptr;
+    return -1;
   }
+  return fd;
+}
+
+UniqueFile open_regular_file(const std::string& path, std::string& error) {
+  const int fd = open_regular_descriptor(path, error);
+  if (fd < 0) return nullptr;
   FILE* file = ::fdopen(fd, "rb");
   if (file == nullptr) {
     error = describe_errno("cannot read " + path, errno);

@@ -24,6 +24,10 @@ UniqueFile open_regular_file(const std::string& path, std::string& error);
 // The same, throwing IoError with that line.
 UniqueFile open_regular_file(const std::string& path);
 
+// The same checks, for readers that want a descriptor (pread): an open,
+// blocking descriptor the caller closes, or -1 with `error` set.
+int open_regular_descriptor(const std::string& path, std::string& error);
+
 // What a non-regular file is, in words ("a FIFO", "a device", "a socket",
 // "a folder"); empty for a regular file. Used for messages on `st_mode`.
 std::string special_file_kind(unsigned mode);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/parallel.hpp"
+#include "io/regular_file.hpp"
 #include "io/safetensors.hpp"
 #include "svm/exact_text.hpp"
 #include "svm/linear_scores.hpp"
@@ -191,14 +192,16 @@ LinearModel load_linear_model(const std::string& path) {
 bool is_linear_model_file(const std::string& path) {
   // Only the header: an SVM model's support vectors can be gigabytes, and its
   // own loader reads them next.
-  std::ifstream in(path, std::ios::binary);
+  std::string error;
+  const UniqueFile file = open_regular_file(path, error);  // a FIFO must not block here
+  if (!file) return false;  // the loader that comes next says what is wrong
   unsigned char size_bytes[8] = {};
-  if (!in.read(reinterpret_cast<char*>(size_bytes), 8)) return false;
+  if (std::fread(size_bytes, 1, 8, file.get()) != 8) return false;
   uint64_t size = 0;
   for (int b = 7; b >= 0; --b) size = (size << 8) | size_bytes[b];
   if (size == 0 || size > (uint64_t{100} << 20)) return false;
   std::string header(static_cast<size_t>(size), '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(size))) return false;
+  if (std::fread(header.data(), 1, header.size(), file.get()) != header.size()) return false;
   const nlohmann::json parsed = nlohmann::json::parse(header, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) return false;
   const auto metadata = parsed.find("__metadata__");
