@@ -117,8 +117,8 @@ void require_recorded(const std::string& path, const std::string& folder, const 
   if (entry["bytes"].get<uint64_t>() == bytes && entry["hash"].get<std::string>() == hash) return;
   throw IoError(path + " is not the file " + run_of(manifest) + " wrote with the others in " +
                 folder + " (" + manifest_path_of(folder) +
-                "): the folder mixes files of two runs; write it again, or move the file out to "
-                "use it on its own");
+                "): the folder mixes files of two runs, or the file was changed since; write it "
+                "again, or move the file out to use it on its own");
 }
 
 OutputSet* open_set_for(const std::string& final_path) {
