@@ -90,7 +90,7 @@ std::string run_of(const json& manifest) {
     const auto it = manifest.find(key);
     return it != manifest.end() && it->is_string() ? it->get<std::string>() : std::string("?");
   };
-  return "`" + text("command") + "`, run " + text("run");
+  return "`" + text("command") + "` (set " + text("run") + ")";
 }
 
 // The manifest's entry for `name`, or null when it lists none. Throws when

@@ -165,7 +165,7 @@ TEST_CASE("a reader refuses a file replaced after its set was written, naming bo
   }
   write_bytes(dir.file("test.npy"), "test of another run");  // copied in by hand
   const std::string message = failure_of([&] { cae::read_binary_file(dir.file("test.npy")); });
-  CHECK(message.find(dir.file("test.npy") + " is not the file `cae extract`, run ") == 0);
+  CHECK(message.find(dir.file("test.npy") + " is not the file `cae extract` (set ") == 0);
   CHECK(message.find("the folder mixes files of two runs") != std::string::npos);
   CHECK(message.find(dir.file("cae-set.json")) != std::string::npos);
   CHECK(cae::read_binary_file(dir.file("train.npy")) == "train");
@@ -194,7 +194,7 @@ TEST_CASE("a set left half-written (SIGKILL while renaming) is refused") {
               R"( "state": "writing", "files": {"x.bin": {"bytes": 1, "hash": "0"}}})");
   write_bytes(dir.file("x.bin"), "x");
   CHECK(failure_of([&] { cae::read_binary_file(dir.file("x.bin")); })
-            .find("holds a half-written set of files: `cae data synth`, run abc was stopped") !=
+            .find("holds a half-written set of files: `cae data synth` (set abc) was stopped") !=
         std::string::npos);
   write_bytes(dir.file("cae-set.json"), "{");
   CHECK(failure_of([&] { cae::read_binary_file(dir.file("x.bin")); })
