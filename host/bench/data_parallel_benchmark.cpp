@@ -30,9 +30,9 @@ void synchronize_all(const std::vector<Context*>& contexts) {
 // returns seconds and counts steps.
 double time_epoch(const std::vector<Context*>& contexts, const BenchSettings& s, int batch,
                   int64_t* steps) {
-  nn::ModelReplicas replicas(contexts, nn::Parameters::he_normal(s.seed), {}, batch);
+  nn::ModelReplicas replicas(contexts, nn::Parameters::he_normal(s.network, s.seed), {}, batch);
   std::mt19937 rng{static_cast<uint32_t>(s.seed)};
-  const auto batches = random_batches(batch, rng);
+  const auto batches = random_batches(batch, s.network.image_floats(), rng);
   for (int i = 0; i < 3; ++i) replicas.train_step(batches[size_t(i)].data(), batch);  // warm-up
   synchronize_all(contexts);
   const auto start = Clock::now();
@@ -51,9 +51,9 @@ double time_epoch(const std::vector<Context*>& contexts, const BenchSettings& s,
 
 // The fused exchange of a training step alone: one gradient-shaped tensor per
 // parameter on every device, summed across the group; median wall time.
-double time_exchange(const std::vector<Context*>& contexts, const TimingPolicy& policy,
-                     bool* backend_collectives, uint64_t* payload) {
-  const nn::Parameters shapes = nn::Parameters::he_normal(1);
+double time_exchange(const std::vector<Context*>& contexts, const nn::Network& network,
+                     const TimingPolicy& policy, bool* backend_collectives, uint64_t* payload) {
+  const nn::Parameters shapes = nn::Parameters::he_normal(network, 1);
   std::vector<std::vector<Tensor>> owned(contexts.size());
   std::vector<std::vector<Tensor*>> lists(contexts.size());
   *payload = 0;
@@ -104,7 +104,7 @@ DataParallelResult run_data_parallel_benchmark(const std::vector<Context*>& cont
   r.speedup = r.single_seconds / r.parallel_seconds;
   log << "timing the fused gradient exchange (median of " << s.policy.repeats << ") ...\n"
       << std::flush;
-  r.exchange_ms = time_exchange(contexts, s.policy, &r.backend_collectives, &r.gradient_bytes);
+  r.exchange_ms = time_exchange(contexts, s.network, s.policy, &r.backend_collectives, &r.gradient_bytes);
   r.ring_bytes_per_device = 2.0 * double(n - 1) / double(n) * double(r.gradient_bytes);
   return r;
 }

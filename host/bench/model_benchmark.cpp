@@ -15,8 +15,6 @@
 namespace cae::bench {
 namespace {
 
-using nn::kLayers;
-
 std::string dims_text(const std::vector<int64_t>& d) {
   std::string s = "[";
   for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
@@ -46,12 +44,13 @@ double count_of(const std::vector<int64_t>& dims) {
 void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
                     std::vector<OpTiming>& out) {
   const int64_t B = s.batch;
-  for (size_t i = 0; i < kLayers.size(); ++i) {
-    const auto& L = kLayers[i];
+  const auto& layers = s.network.layers();
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const auto& L = layers[i];
     std::vector<int64_t> in_dims{B, L.in_channels, L.size, L.size};
     std::vector<int64_t> out_dims{B, L.out_channels, L.size, L.size};
     Tensor x = random_tensor(context, in_dims, rng);
-    Tensor w = random_tensor(context, {L.out_channels, L.in_channels, 3, 3}, rng, -0.1f, 0.1f);
+    Tensor w = random_tensor(context, L.weight_shape(), rng, -0.1f, 0.1f);
     Tensor b = random_tensor(context, {L.out_channels}, rng);
     Tensor y = context.alloc(out_dims);
     Tensor dy = random_tensor(context, out_dims, rng);
@@ -119,21 +118,22 @@ void time_layer_ops(Context& context, const BenchSettings& s, std::mt19937& rng,
 }
 
 void time_optimizer(Context& context, const BenchSettings& s, std::vector<OpTiming>& out) {
-  nn::Parameters params = nn::Parameters::he_normal(s.seed);
+  nn::Parameters params = nn::Parameters::he_normal(s.network, s.seed);
   nn::Autoencoder model(context, params);
   nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
-  out.push_back({"adam_step", "all 10 tensors", "751,875 parameters",
+  out.push_back({"adam_step", "all " + std::to_string(params.tensors.size()) + " tensors",
+                 std::to_string(s.network.parameter_count()) + " parameters",
                  median_ms(
                      context, [&] { adam.step(model.parameters(), model.gradients()); }, s.policy),
                  // Reads parameters, gradients and both moments; writes parameters and moments.
-                 0, gbytes_of(7.0 * double(nn::total_parameter_count()))});
+                 0, gbytes_of(7.0 * double(s.network.parameter_count()))});
 }
 
 // The random batches copied into host memory of the kind the settings ask for.
 std::vector<HostBuffer> host_batches(Context& context, const BenchSettings& s, int batch,
                                      std::mt19937& rng) {
   std::vector<HostBuffer> out;
-  for (const auto& values : random_batches(batch, rng)) {
+  for (const auto& values : random_batches(batch, s.network.image_floats(), rng)) {
     out.emplace_back(context, values.size(), s.host_memory);
     std::copy(values.begin(), values.end(), out.back().data());
   }
@@ -143,13 +143,13 @@ std::vector<HostBuffer> host_batches(Context& context, const BenchSettings& s, i
 // Batches of random pixels, rotated so caches do not flatter the timing.
 
 double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, std::ostream& log) {
-  nn::Autoencoder model(context, nn::Parameters::he_normal(s.seed));
+  nn::Autoencoder model(context, nn::Parameters::he_normal(s.network, s.seed));
   nn::Optimizer adam(context, model.parameters(), model.parameter_names(), {});
   auto batches = host_batches(context, s, s.batch, rng);
-  Tensor full = context.alloc({s.batch, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+  Tensor full = context.alloc(s.network.image_dims(s.batch));
   Tensor loss = context.alloc({1});
   auto step = [&](Tensor& input, const HostBuffer& host, size_t n) {
-    input.upload(host.data(), n * nn::kImageFloats);
+    input.upload(host.data(), n * size_t(s.network.image_floats()));
     model.forward_backward(input, loss);
     adam.step(model.parameters(), model.gradients());
   };
@@ -166,7 +166,7 @@ double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, s
     int64_t n = std::min<int64_t>(s.batch, s.images - done);
     Tensor* input = &full;
     if (n != s.batch) {
-      tail = context.alloc({n, nn::kImageChannels, nn::kImageSize, nn::kImageSize});
+      tail = context.alloc(s.network.image_dims(n));
       input = &tail;
     }
     step(*input, batches[k++ % batches.size()], size_t(n));
@@ -178,10 +178,12 @@ double time_epoch(Context& context, const BenchSettings& s, std::mt19937& rng, s
 
 constexpr int kExtractionPasses = 3;
 
-// `count` images of random pixels (labels unused).
-ImageSet random_images(size_t count, std::mt19937& rng) {
+// `count` images of random pixels, shaped for the network (labels unused).
+ImageSet random_images(const nn::Network& network, size_t count, std::mt19937& rng) {
   ImageSet images;
-  images.pixels.resize(count * cifar::kImageBytes);
+  images.channels = network.image_channels();
+  images.side = network.image_side();
+  images.pixels.resize(count * images.image_bytes());
   images.labels.assign(count, 0);
   // Four pixels per 32-bit draw: one draw per pixel made a 60,000-image set
   // cost 184 M draws, per backend benched.
@@ -203,17 +205,17 @@ ImageSet random_images(size_t count, std::mt19937& rng) {
 double time_extraction(Context& context, const BenchSettings& s, int streams, std::mt19937& rng) {
   const ExtractionContexts extraction({&context}, streams);
   const std::vector<Context*>& contexts = extraction.all();
-  const nn::ModelCopies copies(contexts, nn::Parameters::he_normal(s.seed));
+  const nn::ModelCopies copies(contexts, nn::Parameters::he_normal(s.network, s.seed));
   const nn::FeatureRecipe& recipe = nn::feature_recipes().front();  // "latent"
-  const ImageSet images = random_images(size_t(s.extract_images), rng);
+  const ImageSet images = random_images(s.network, size_t(s.extract_images), rng);
   // Written once before timing, as `cae extract`'s result is (zero-filled).
-  std::vector<float> features(images.size() * size_t(recipe.dim()));
+  std::vector<float> features(images.size() * size_t(recipe.dim(s.network)));
   auto encode = [&](const ImageSet& set) {
     nn::encode_in_parallel(contexts, copies.models(), recipe, set, s.extract_batch, s.host_memory,
                            features.data(), [](size_t, size_t) {});
   };
   // Warm-up: one batch per context.
-  encode(random_images(std::min(images.size(), contexts.size() * size_t(s.extract_batch)), rng));
+  encode(random_images(s.network, std::min(images.size(), contexts.size() * size_t(s.extract_batch)), rng));
   for (Context* c : contexts) c->synchronize();
   // The median of three passes: one pass is short (0.1 s on an H200), and
   // two threads sharing a GPU vary more than one.
@@ -230,9 +232,9 @@ double time_extraction(Context& context, const BenchSettings& s, int streams, st
 
 }  // namespace
 
-std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng) {
+std::vector<std::vector<float>> random_batches(int batch, int64_t image_floats, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * nn::kImageFloats));
+  std::vector<std::vector<float>> batches(4, std::vector<float>(size_t(batch) * size_t(image_floats)));
   for (auto& b : batches) {
     for (auto& v : b) v = u(rng);
   }
@@ -251,7 +253,7 @@ BenchResult run_model_benchmark(Context& context, const BenchSettings& s, std::o
   time_optimizer(context, s, r.ops);
   r.epoch_seconds = time_epoch(context, s, rng, log);
   r.images_per_second = double(s.images) / r.epoch_seconds;
-  r.epoch_tflops = 3.0 * nn::forward_flops_per_image() * double(s.images) / r.epoch_seconds / 1e12;
+  r.epoch_tflops = 3.0 * s.network.forward_flops_per_image() * double(s.images) / r.epoch_seconds / 1e12;
   if (s.extract_images > 0) {
     log << "timing feature extraction of " << s.extract_images << " images ...\n" << std::flush;
     r.extract_streams = extraction_streams(context, s.extract_streams);

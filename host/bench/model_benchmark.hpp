@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/device_timer.hpp"
+#include "nn/architecture.hpp"
 #include "plugin/host_buffer.hpp"
 
 namespace cae::bench {
@@ -31,6 +32,8 @@ struct BenchSettings {
   int extract_streams = 0;         // contexts on the device during extraction (0 = auto)
   TimingPolicy policy;
   uint64_t seed = 1;
+  // The network timed, on random images of its shape (--model, --image-size).
+  nn::Network network = nn::Network::seed();
   // Where the epoch's and the extraction's host batches live (--host-memory).
   HostMemory host_memory = HostMemory::kPinnedWhenOffered;
 };
@@ -46,9 +49,10 @@ struct BenchResult {
   uint64_t peak_device_bytes = 0;  // 0 when the backend has no memory_stats
 };
 
-// Four distinct batches of `batch` random images (uniform in [0, 1), never
-// zeros: they can run faster than real data), reused round-robin by the timings.
-std::vector<std::vector<float>> random_batches(int batch, std::mt19937& rng);
+// Four distinct batches of `batch` random images of `image_floats` values
+// (uniform in [0, 1), never zeros: they can run faster than real data),
+// reused round-robin by the timings.
+std::vector<std::vector<float>> random_batches(int batch, int64_t image_floats, std::mt19937& rng);
 
 BenchResult run_model_benchmark(Context& context, const BenchSettings& settings, std::ostream& log);
 

@@ -15,6 +15,7 @@
 #include "bench/model_benchmark.hpp"
 #include "commands.hpp"
 #include "io/atomic_file.hpp"
+#include "model_options.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -68,6 +69,8 @@ nlohmann::json to_json(const bench::BenchResult& r, const bench::BenchSettings& 
           {"backend_options", options_object(session)},
           {"batch", s.batch},
           {"images", s.images},
+          {"model", s.network.description().name},
+          {"image_size", s.network.image_side()},
           {"ops", ops},
           {"epoch_seconds", r.epoch_seconds},
           {"images_per_second", r.images_per_second},
@@ -263,6 +266,7 @@ int run_bench(const po::variables_map& vm) {
   s.extract_images = option_in_range<int64_t>(vm, "extract-images", 0, 100000000);
   s.policy.repeats = option_in_range(vm, "repeats", 1, 100000);
   s.extract_streams = option_in_range(vm, "extract-streams", 0, 16);
+  s.network = bind_model(model_description_from(vm), 3, option_in_range(vm, "image-size", 1, 4096));
   const std::string memory = vm["host-memory"].as<std::string>();
   if (memory != "pinned" && memory != "pageable") {
     throw UsageError("--host-memory must be pinned or pageable, not \"" + memory + "\"");
@@ -305,7 +309,10 @@ Command bench_command() {
           "one device (--batch is the global batch)",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_model_option(options);
             options.add_options()
+                ("image-size", po::value<int>()->default_value(32)->value_name("N"),
+                 "side of the random RGB images the model is timed on")
                 ("batch", po::value<int>()->default_value(64)->value_name("N"), "training batch size")
                 ("images", po::value<int64_t>()->default_value(50000)->value_name("N"), "images in the timed epoch")
                 ("extract-images", po::value<int64_t>()->default_value(60000)->value_name("N"), "images encoded in the extraction timing (0 = skip)")

@@ -139,13 +139,16 @@ const ImageSet& autoencoder_images(const DataSplits& data, const DataRequest& re
   return data.unlabelled;
 }
 
-void require_network_input(const ImageSet& images, const std::string& where) {
-  if (images.channels == nn::kImageChannels && images.side == nn::kImageSize) return;
-  throw std::runtime_error(
-      where + " holds " + std::to_string(images.side) + "x" + std::to_string(images.side) +
-      " images with " + std::to_string(images.channels) + " channel(s); the network takes " +
-      std::to_string(nn::kImageSize) + "x" + std::to_string(nn::kImageSize) + " images with " +
-      std::to_string(nn::kImageChannels) + " channels (for an image folder, --image-size 32)");
+void require_network_input(const nn::Network& network, const ImageSet& images,
+                           const std::string& where) {
+  if (images.channels == network.image_channels() && images.side == network.image_side()) return;
+  const std::string side = std::to_string(network.image_side());
+  throw std::runtime_error(where + " holds " + std::to_string(images.side) + "x" +
+                           std::to_string(images.side) + " images with " +
+                           std::to_string(images.channels) + " channel(s); the model '" +
+                           network.description().name + "' takes " + side + "x" + side +
+                           " images with " + std::to_string(network.image_channels()) +
+                           " channels (for an image folder, --image-size " + side + ")");
 }
 
 void require_labelled(const DataSplits& data, const std::string& command) {

@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "data/data_source.hpp"
+#include "nn/architecture.hpp"
 
 namespace cae::cli {
 
@@ -41,9 +42,10 @@ std::vector<std::pair<std::string, std::string>> data_settings(const DataRequest
 // --unlabelled, else the training split.
 const ImageSet& autoencoder_images(const DataSplits& data, const DataRequest& request);
 
-// The network's input shape is fixed; a source of another shape is refused
-// with one line naming both.
-void require_network_input(const ImageSet& images, const std::string& where);
+// The network's input shape follows the data it was made for; a source of
+// another shape is refused with one line naming both.
+void require_network_input(const nn::Network& network, const ImageSet& images,
+                           const std::string& where);
 
 // A classifier needs labels: a source without them (a flat folder, an .npy
 // array without labels.npy) is refused for `command`.

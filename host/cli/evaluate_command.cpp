@@ -39,15 +39,17 @@ int run_evaluate(const po::variables_map& vm) {
   const int64_t model_dim = linear ? linear->dim : svm_model.dim;
   const std::vector<int32_t>& model_classes = linear ? linear->classes : svm_model.classes;
   // A model of other features or classes would only fail after encoding.
-  if (model_dim != recipe.dim()) {
+  const nn::Network& network = checkpoint.parameters.network;
+  if (model_dim != recipe.dim(network)) {
     throw std::runtime_error(svm_path + " classifies " + std::to_string(model_dim) +
                              "-d features; --features " + recipe.name + " gives " +
-                             std::to_string(recipe.dim()));
+                             std::to_string(recipe.dim(network)) + " with the model '" +
+                             network.description().name + "'");
   }
   BackendSession session = select_backend_session(vm);
   const DataSplits data = load_data(request.path, request.options);
   require_labelled(data, "cae evaluate");
-  require_network_input(data.test, data.location);
+  require_network_input(network, data.test, data.location);
   const int classes = int(data.class_names.size());
   for (int32_t label : model_classes) {
     if (label < 0 || label >= classes) {
@@ -61,14 +63,14 @@ int run_evaluate(const po::variables_map& vm) {
   svm::FeatureSet test =
       to_feature_set(nn::extract_features(*session.context, model, recipe, data.test, 256,
                                           &std::cout, "encode test"),
-                     recipe.dim(), data.test);
+                     recipe.dim(network), data.test);
   ReportData report;
   report.title = "cae evaluation";
   report.backend = session.backend->name;
   report.device = session.device.name;
   report.settings = {{"weights", weights},
                      {"svm", svm_path},
-                     feature_setting(recipe),
+                     feature_setting(recipe, network),
                      {"test images", std::to_string(test.rows)}};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   add_backend_options_setting(session, report);

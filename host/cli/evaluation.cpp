@@ -32,7 +32,9 @@ void write_reconstructions(Context& context, nn::Autoencoder& model, const DataS
       }
     }
   }
-  if (picks.empty()) return;
+  // The figure draws grey or RGB images; other channel counts have no picture.
+  const int channels = model.network().image_channels();
+  if (picks.empty() || (channels != 1 && channels != 3)) return;
   const int64_t n = int64_t(picks.size());
   const size_t floats = test.image_bytes();
   std::vector<float> originals(picks.size() * floats);

@@ -27,7 +27,9 @@ int run_extract(const po::variables_map& vm) {
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
   const DataSplits data = load_data(request.path, request.options);
-  require_network_input(data.train, data.location);
+  for (const ImageSet* images : {&data.train, &data.test}) {
+    require_network_input(checkpoint.parameters.network, *images, data.location);
+  }
   start_backend_session(session, vm, std::cout);
   OutputSet set(out, "cae extract");  // the five files replace the old ones together
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
@@ -36,13 +38,13 @@ int run_extract(const po::variables_map& vm) {
         nn::extract_features(session.contexts(), checkpoint.parameters, recipe, *images, batch,
                              &std::cout, name, streams);
     write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(),
-                     size_t(recipe.dim()));
+                     size_t(recipe.dim(checkpoint.parameters.network)));
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
-  write_features_json(out + "/features.json", recipe, weights);
+  write_features_json(out + "/features.json", recipe, checkpoint.parameters.network, weights);
   set.publish();
-  std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", " << recipe.dim()
-            << "-d) and features.json to " << out << "\n";
+  std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", "
+            << recipe.dim(checkpoint.parameters.network) << "-d) and features.json to " << out << "\n";
   return 0;
 }
 

@@ -22,21 +22,25 @@ const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm) {
 }
 
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
-                         const std::string& weights) {
+                         const nn::Network& network, const std::string& weights) {
   nlohmann::ordered_json taps = nlohmann::ordered_json::array();
-  for (const nn::FeatureTap& tap : recipe.taps) {
-    taps.push_back({{"map", nn::map_name(tap.map)}, {"grid", tap.grid}, {"dim", tap.dim()}});
+  for (const nn::FeatureTap& tap : recipe.taps(network)) {
+    taps.push_back(
+        {{"map", nn::map_name(network, tap.map)}, {"grid", tap.cells()}, {"dim", tap.dim()}});
   }
   nlohmann::ordered_json doc = {{"recipe", recipe.name},
-                                {"dim", recipe.dim()},
+                                {"model", network.description().name},
+                                {"dim", recipe.dim(network)},
                                 {"taps", taps},
                                 {"flip_average", recipe.flip_average},
                                 {"weights", weights}};
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 
-std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe) {
-  return {"features", recipe.name + " (" + std::to_string(recipe.dim()) + "-d: " + recipe.describe() + ")"};
+std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe,
+                                                    const nn::Network& network) {
+  return {"features", recipe.name + " (" + std::to_string(recipe.dim(network)) +
+                          "-d: " + recipe.describe(network) + ")"};
 }
 
 }  // namespace cae::cli

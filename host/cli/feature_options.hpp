@@ -19,9 +19,10 @@ const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm);
 // the weights the features were made with, so a folder of .npy files says
 // what its columns are.
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
-                         const std::string& weights);
+                         const nn::Network& network, const std::string& weights);
 
 // {"features", "NAME (DIM-d: taps...)"} for the report's settings.
-std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe);
+std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe,
+                                                    const nn::Network& network);
 
 }  // namespace cae::cli

@@ -23,7 +23,9 @@ int run_import(const po::variables_map& vm) {
   if (std::filesystem::is_directory(in, error)) {
     throw std::runtime_error(in + " is a folder, not the seed's weights file");
   }
-  const int64_t expected = nn::total_parameter_count() * int64_t(sizeof(float));
+  // The seed project's file holds the seed network's parameters only.
+  const nn::Network network = nn::Network::seed();
+  const int64_t expected = network.parameter_count() * int64_t(sizeof(float));
   const uintmax_t bytes = std::filesystem::file_size(in, error);
   if (!error && bytes != uintmax_t(expected)) {
     throw std::runtime_error(in + " is " + std::to_string(bytes) +
@@ -36,11 +38,11 @@ int run_import(const po::variables_map& vm) {
                              " bytes; the seed's weights file is " + std::to_string(expected) +
                              " (751,875 float32 values)");
   }
-  std::vector<float> flat(size_t(nn::total_parameter_count()));
+  std::vector<float> flat(size_t(network.parameter_count()));
   std::memcpy(flat.data(), raw.data(), raw.size());
   require_finite(flat.data(), flat.size(), in);
   nn::Checkpoint checkpoint;
-  checkpoint.parameters = nn::Parameters::from_flat(flat);
+  checkpoint.parameters = nn::Parameters::from_flat(network, flat);
   checkpoint.state.recipe = "imported";
   nn::save_checkpoint(out_path, checkpoint);
   std::cout << "imported " << in << " -> " << out_path << "\n";

@@ -1,9 +1,12 @@
 // `cae info`: one backend in detail — where it was loaded from, its device,
-// the options it declares and which ops of the ABI it implements.
+// the options it declares and which ops of the ABI it implements; with
+// --weights, the model a checkpoint holds instead.
 #include <iostream>
 
 #include "backend_options.hpp"
 #include "commands.hpp"
+#include "model_options.hpp"
+#include "nn/checkpoint.hpp"
 #include "plugin/context.hpp"
 
 namespace cae::cli {
@@ -62,6 +65,14 @@ void print_options(const cae_backend_table& table, const BackendOptionValues& ch
 }
 
 int run_info(const po::variables_map& vm) {
+  if (vm.count("weights")) {
+    const std::string path = vm["weights"].as<std::string>();
+    const nn::Checkpoint checkpoint = nn::load_checkpoint(path);
+    std::cout << "checkpoint:    " << path << " (" << checkpoint.state.epochs_done
+              << " epochs done)\n";
+    print_network(checkpoint.parameters.network, std::cout);
+    return 0;
+  }
   Registry registry = discover_backends(vm);
   print_discovery_warnings(registry);
   const BackendRecord& backend = select_backend(registry, vm);
@@ -91,11 +102,14 @@ int run_info(const po::variables_map& vm) {
 Command info_command() {
   return {"info",
           "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I] "
-          "[--backend-option NAME=VALUE]...",
+          "[--backend-option NAME=VALUE]... | cae info --weights CKPT",
           "Show one backend in detail: library, device, precision, its options (defaults, "
-          "allowed values, help) and supported ops",
+          "allowed values, help) and supported ops; or the model of a checkpoint: layers, "
+          "shapes, parameters, FLOPs, feature dimension",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            options.add_options()("weights", po::value<std::string>()->value_name("CKPT"),
+                                  "print this checkpoint's model instead of a backend");
           },
           run_info};
 }

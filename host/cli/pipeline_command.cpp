@@ -17,6 +17,7 @@
 #include "feature_options.hpp"
 #include "io/output_set.hpp"
 #include "linear_selection.hpp"
+#include "model_options.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -63,7 +64,8 @@ DataRequest find_or_make_data(const po::variables_map& vm, const std::string& ou
 // The report's title, device and the settings of the stages before the classifier.
 ReportData pipeline_report(const BackendSession& session, const DataSplits& data,
                            const DataRequest& request, const std::string& data_dir, bool synthetic,
-                           const nn::TrainOptions& train_options, const nn::FeatureRecipe& recipe) {
+                           const nn::TrainOptions& train_options, const nn::FeatureRecipe& recipe,
+                           const nn::Network& network) {
   ReportData report;
   report.title = "cae pipeline";
   report.backend = session.backend->name;
@@ -71,6 +73,7 @@ ReportData pipeline_report(const BackendSession& session, const DataSplits& data
   report.settings = {{"data", data_dir + (synthetic ? " (synthetic)" : "")},
                      {"train images", std::to_string(data.train.size())},
                      {"test images", std::to_string(data.test.size())},
+                     {"model", network.description().name},
                      {"recipe", train_options.recipe},
                      {"optimizer", train_options.optimizer.kind},
                      {"learning rate", std::to_string(train_options.optimizer.learning_rate)},
@@ -80,7 +83,7 @@ ReportData pipeline_report(const BackendSession& session, const DataSplits& data
                      {"augment", augmentation_name(train_options.augment)},
                      {"input noise", std::to_string(train_options.input_noise)},
                      {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
-                     feature_setting(recipe)};
+                     feature_setting(recipe, network)};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   return report;
 }
@@ -98,6 +101,7 @@ int run_pipeline(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
+  const nn::ModelDescription model_description = model_description_from(vm);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
@@ -118,14 +122,19 @@ int run_pipeline(const po::variables_map& vm) {
   require_labelled(data, "cae pipeline");
   const ImageSet& train_images = autoencoder_images(data, request);
   require_available(samples, train_images.size(), "--samples", data_dir, "training images");
-  require_network_input(train_images, data_dir);
+  // The network follows the training images; the test images must match them.
+  const nn::Network network = bind_model(model_description, train_images.channels, train_images.side);
+  for (const ImageSet* images : {&train_images, &data.train, &data.test}) {
+    require_network_input(network, *images, data_dir);
+  }
   if (classifier == ClassifierKind::Svm) {
     // Before hours of training: the features are still to come.
     const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
     require_kernel_svm_fits(
         class_rows_after_split(labels, validation_rows(validation.rows, int64_t(labels.size()))),
-        recipe.dim(), svm_options,
-        uint64_t(data.train.size() + data.test.size()) * uint64_t(recipe.dim()) * sizeof(float));
+        recipe.dim(network), svm_options,
+        uint64_t(data.train.size() + data.test.size()) * uint64_t(recipe.dim(network)) *
+            sizeof(float));
   }
   start_backend_session(session, vm, std::cout);
   timings.emplace_back("data", stage.seconds());
@@ -149,7 +158,7 @@ int run_pipeline(const po::variables_map& vm) {
 
   stage.restart();
   nn::Checkpoint start;
-  start.parameters = nn::Parameters::he_normal(train_options.seed);
+  start.parameters = nn::Parameters::he_normal(network, train_options.seed);
   require_batch_divisible(train_options.batch_size, session.contexts().size());
   nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), train_images, data.test,
                                                    train_options, start, std::cout);
@@ -165,12 +174,12 @@ int run_pipeline(const po::variables_map& vm) {
   svm::FeatureSet train_features =
       to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,
                                           &std::cout, "encode train"),
-                     recipe.dim(), data.train);
+                     recipe.dim(network), data.train);
   svm::FeatureSet test_features =
       to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.test, 256,
                                           &std::cout, "encode test"),
-                     recipe.dim(), data.test);
-  write_features_json(out + "/features.json", recipe, train_options.checkpoint_path);
+                     recipe.dim(network), data.test);
+  write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path);
   timings.emplace_back("extract features", stage.seconds());
 
   if (classifier == ClassifierKind::Linear) {
@@ -186,7 +195,8 @@ int run_pipeline(const po::variables_map& vm) {
     svm::save_linear_model(selected.model, model_path, provenance);
     timings.emplace_back("linear train", stage.seconds());
     ReportData report =
-        pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe);
+        pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe,
+                      network);
     report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
     report.settings.push_back({"linear C", std::to_string(selected.C)});
     report.settings.push_back({"linear iterations", std::to_string(selected.model.iterations) +
@@ -235,7 +245,8 @@ int run_pipeline(const po::variables_map& vm) {
   timings.emplace_back("svm train", stage.seconds());
 
   ReportData report =
-      pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe);
+      pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe,
+                      network);
   report.settings.insert(
       report.settings.end(),
       {{"svm C", std::to_string(svm_options.C)},
@@ -276,6 +287,7 @@ Command pipeline_command() {
                 "out", po::value<std::string>()->default_value("run")->value_name("DIR"),
                 "output folder")("samples", po::value<int64_t>()->default_value(0)->value_name("N"),
                                  "training images to use (0 = all)");
+            add_model_option(options);
             add_training_options(options);
             add_features_option(options);
             add_svm_options(options);

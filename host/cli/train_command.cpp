@@ -9,6 +9,7 @@
 #include "device_list.hpp"
 #include "distributed_options.hpp"
 #include "data_options.hpp"
+#include "model_options.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
@@ -18,6 +19,7 @@ namespace {
 int run_train(const po::variables_map& vm) {
   // Everything the command line can get wrong is checked before any work.
   nn::TrainOptions options = training_options_from(vm);
+  const nn::ModelDescription model_description = model_description_from(vm);
   DataRequest request = data_request_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   const auto test_samples = option_in_range<int64_t>(vm, "test-samples", 0, 100000000);
@@ -36,6 +38,7 @@ int run_train(const po::variables_map& vm) {
 
   nn::Checkpoint start;
   if (!resume.empty()) {
+    reject_model_with(vm, "--resume");
     start = nn::load_checkpoint(resume);
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
@@ -54,8 +57,6 @@ int run_train(const po::variables_map& vm) {
                        std::to_string(start.state.epochs_done) + " epochs " + resume +
                        " has already done");
     }
-  } else {
-    start.parameters = nn::Parameters::he_normal(options.seed);
   }
 
   BackendSession session = select_backend_session(vm);
@@ -66,7 +67,11 @@ int run_train(const po::variables_map& vm) {
   const ImageSet& train_images = autoencoder_images(data, request);
   require_available(samples, train_images.size(), "--samples", data.location, "training images");
   require_available(test_samples, data.test.size(), "--test-samples", data.location, "test images");
-  require_network_input(train_images, data.location);
+  if (resume.empty()) {
+    const nn::Network network = bind_model(model_description, train_images.channels, train_images.side);
+    start.parameters = nn::Parameters::he_normal(network, options.seed);
+  }
+  require_network_input(start.parameters.network, train_images, data.location);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != train_images.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
@@ -113,7 +118,7 @@ int run_train(const po::variables_map& vm) {
 Command train_command() {
   return {"train",
           "cae train [--backend B] [--devices LIST|all] [--data PATH] [--data-format F] [--unlabelled] [--samples N] [--epochs E] "
-          "[--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
+          "[--model seed|wide|deep|FILE.json] [--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
           "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
@@ -121,6 +126,7 @@ Command train_command() {
             add_backend_options(options);
             add_data_options(options);
             add_unlabelled_option(options);
+            add_model_option(options);
             add_training_options(options);
             add_distributed_options(options);
             options.add_options()

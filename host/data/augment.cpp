@@ -6,42 +6,42 @@
 #include <vector>
 
 #include "common/parallel.hpp"
-#include "data/cifar_format.hpp"
 #include "data/random.hpp"
 
 namespace cae {
 namespace {
 
-constexpr int kSize = int(cifar::kImageSide);
-constexpr int kChannels = int(cifar::kChannels);
 // Streams apart from the epoch shuffle's (which mixes the seed with the epoch alone).
 constexpr uint64_t kAugmentStream = 0x61756731;  // "aug1"
 constexpr uint64_t kNoiseStream = 0x6e6f6931;    // "noi1"
-constexpr size_t kNoiseBlock = 3072;             // one CIFAR image
+// Values per random stream: fixed (not the image's size), so the draws of a
+// batch do not depend on the images' shape (3072 = one CIFAR image).
+constexpr size_t kNoiseBlock = 3072;
 constexpr size_t kMaxNoiseThreads = 16;
 
 std::mt19937_64 batch_rng(uint64_t seed, uint64_t stream, size_t epoch, size_t batch_number) {
   return std::mt19937_64(mix_seed(mix_seed(mix_seed(seed, stream), epoch), batch_number));
 }
 
-void mirror_image(const float* in, float* out) {
-  for (int row = 0; row < kChannels * kSize; ++row) {
-    const float* source = in + row * kSize;
-    float* target = out + row * kSize;
-    for (int x = 0; x < kSize; ++x) target[x] = source[kSize - 1 - x];
+void mirror_image(const float* in, float* out, int channels, int side) {
+  for (int row = 0; row < channels * side; ++row) {
+    const float* source = in + size_t(row) * size_t(side);
+    float* target = out + size_t(row) * size_t(side);
+    for (int x = 0; x < side; ++x) target[x] = source[side - 1 - x];
   }
 }
 
 // out(y, x) = in(y + dy, x + dx), zero outside the image.
-void shift_image(float* image, int dx, int dy) {
-  std::vector<float> copy(image, image + cifar::kImageBytes);
-  for (int c = 0; c < kChannels; ++c) {
-    for (int y = 0; y < kSize; ++y) {
-      for (int x = 0; x < kSize; ++x) {
+void shift_image(float* image, int channels, int side, int dx, int dy) {
+  std::vector<float> copy(image, image + size_t(channels) * size_t(side) * size_t(side));
+  for (int c = 0; c < channels; ++c) {
+    for (int y = 0; y < side; ++y) {
+      for (int x = 0; x < side; ++x) {
         const int sy = y + dy, sx = x + dx;
-        const bool inside = sy >= 0 && sy < kSize && sx >= 0 && sx < kSize;
-        image[(c * kSize + y) * kSize + x] =
-            inside ? copy[size_t((c * kSize + sy) * kSize + sx)] : 0.0f;
+        const bool inside = sy >= 0 && sy < side && sx >= 0 && sx < side;
+        image[(size_t(c) * size_t(side) + size_t(y)) * size_t(side) + size_t(x)] =
+            inside ? copy[(size_t(c) * size_t(side) + size_t(sy)) * size_t(side) + size_t(sx)]
+                   : 0.0f;
       }
     }
   }
@@ -68,30 +68,31 @@ const char* augmentation_name(Augmentation augmentation) {
   throw std::logic_error("unknown augmentation");
 }
 
-void mirror_images(const float* in, float* out, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    mirror_image(in + i * cifar::kImageBytes, out + i * cifar::kImageBytes);
-  }
+void mirror_images(const float* in, float* out, size_t count, int channels, int side) {
+  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
+  for (size_t i = 0; i < count; ++i) mirror_image(in + i * floats, out + i * floats, channels, side);
 }
 
 BatchAugmenter::BatchAugmenter(Augmentation augmentation, uint64_t seed)
     : augmentation_(augmentation), seed_(seed) {}
 
-void BatchAugmenter::apply(float* batch, size_t count, size_t epoch, size_t batch_number) const {
+void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, size_t epoch,
+                           size_t batch_number) const {
   if (!active()) return;
   std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
-  std::vector<float> mirrored(cifar::kImageBytes);
+  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
+  std::vector<float> mirrored(floats);
   for (size_t i = 0; i < count; ++i) {
-    float* image = batch + i * cifar::kImageBytes;
+    float* image = batch + i * floats;
     if (uniform_below(rng, 2) == 1) {
-      mirror_image(image, mirrored.data());
+      mirror_image(image, mirrored.data(), channels, side);
       std::copy(mirrored.begin(), mirrored.end(), image);
     }
     if (augmentation_ == Augmentation::FlipCrop) {
       const int span = 2 * kMaxShift + 1;
       const int dx = int(uniform_below(rng, span)) - kMaxShift;
       const int dy = int(uniform_below(rng, span)) - kMaxShift;
-      if (dx != 0 || dy != 0) shift_image(image, dx, dy);
+      if (dx != 0 || dy != 0) shift_image(image, channels, side, dx, dy);
     }
   }
 }

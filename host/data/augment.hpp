@@ -18,8 +18,9 @@ enum class Augmentation { None, Flip, FlipCrop };
 Augmentation parse_augmentation(const std::string& name);
 const char* augmentation_name(Augmentation augmentation);
 
-// Mirrors `count` NCHW images left-right from `in` into `out` (not in place).
-void mirror_images(const float* in, float* out, size_t count);
+// Mirrors `count` NCHW images of `channels` x side x side left-right from
+// `in` into `out` (not in place).
+void mirror_images(const float* in, float* out, size_t count, int channels, int side);
 
 class BatchAugmenter {
  public:
@@ -32,7 +33,9 @@ class BatchAugmenter {
   // Each image independently: flipped with probability 1/2 (Flip, FlipCrop),
   // then shifted by dx, dy in [-kMaxShift, kMaxShift] (FlipCrop), the pixels
   // shifted in being zero, as in the usual pad-and-crop.
-  void apply(float* batch, size_t count, size_t epoch, size_t batch_number) const;
+  // The images are `channels` x side x side.
+  void apply(float* batch, size_t count, int channels, int side, size_t epoch,
+             size_t batch_number) const;
 
  private:
   Augmentation augmentation_;

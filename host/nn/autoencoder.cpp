@@ -2,20 +2,32 @@
 
 #include <stdexcept>
 
+#include "plugin/backend_error.hpp"
+
 namespace cae::nn {
 namespace {
 
-int resized_size(const ConvLayer& layer) {
-  return layer.after == After::MaxPool ? layer.size / 2 : layer.size * 2;
+// A backend that cannot run a layer's shape says UNSUPPORTED about one op;
+// the user needs to know which layer of their model it was.
+template <class Call>
+void on_layer(const ConvLayer& layer, Call&& call) {
+  try {
+    call();
+  } catch (const BackendError& error) {
+    if (error.status() != CAE_STATUS_UNSUPPORTED) throw;
+    throw BackendError(error.status(),
+                       "the backend cannot run layer " + layer.describe() + ": " + error.what());
+  }
 }
 
 }  // namespace
 
-Autoencoder::Autoencoder(Context& context, const Parameters& parameters) : context_(context) {
-  check_architecture(parameters.tensors);
-  for (const auto& layer : kLayers) {
+Autoencoder::Autoencoder(Context& context, const Parameters& parameters)
+    : context_(context), network_(parameters.network) {
+  check_architecture(network_, parameters.tensors);
+  for (const auto& layer : network_.layers()) {
     for (const char* suffix : {".weight", ".bias"}) {
-      const HostTensor& host = parameters.at(std::string(layer.name) + suffix);
+      const HostTensor& host = parameters.at(layer.name + suffix);
       names_.push_back(host.name);
       parameters_.push_back(context_.alloc(host.shape));
       parameters_.back().upload(host.data);
@@ -26,6 +38,7 @@ Autoencoder::Autoencoder(Context& context, const Parameters& parameters) : conte
 
 Parameters Autoencoder::download_parameters() const {
   Parameters p;
+  p.network = network_;
   for (size_t i = 0; i < parameters_.size(); ++i) {
     p.tensors.push_back({names_[i], parameters_[i].dims(), parameters_[i].download()});
   }
@@ -33,7 +46,7 @@ Parameters Autoencoder::download_parameters() const {
 }
 
 void Autoencoder::upload_parameters(const Parameters& parameters) {
-  check_architecture(parameters.tensors);
+  check_architecture(network_, parameters.tensors);
   for (size_t i = 0; i < parameters_.size(); ++i) {
     parameters_[i].upload(parameters.at(names_[i]).data);
   }
@@ -49,16 +62,17 @@ Autoencoder::Activations& Autoencoder::activations_for(int64_t batch, bool with_
   // the smallest, which is the tail of the previous pass.
   while (cache_.size() >= 2) cache_.erase(cache_.begin());
   auto a = std::make_unique<Activations>();
-  for (size_t i = 0; i < kLayers.size(); ++i) {
-    const ConvLayer& layer = kLayers[i];
+  for (const ConvLayer& layer : network_.layers()) {
     std::vector<int64_t> conv_dims = {batch, layer.out_channels, layer.size, layer.size};
     a->conv.push_back(context_.alloc(conv_dims));
     if (with_gradients) a->d_conv.push_back(context_.alloc(conv_dims));
+    a->resized.emplace_back();
+    if (with_gradients) a->d_resized.emplace_back();
     if (layer.after != After::Nothing) {
-      int s = resized_size(layer);
+      const int s = layer.output_size();
       std::vector<int64_t> resized_dims = {batch, layer.out_channels, s, s};
-      a->resized.push_back(context_.alloc(resized_dims));
-      if (with_gradients) a->d_resized.push_back(context_.alloc(resized_dims));
+      a->resized.back() = context_.alloc(resized_dims);
+      if (with_gradients) a->d_resized.back() = context_.alloc(resized_dims);
     }
   }
   Activations& ref = *a;
@@ -66,83 +80,106 @@ Autoencoder::Activations& Autoencoder::activations_for(int64_t batch, bool with_
   return ref;
 }
 
+const Tensor& Autoencoder::layer_output(const Activations& a, int layer) {
+  const Tensor& resized = a.resized[size_t(layer)];
+  return resized ? resized : a.conv[size_t(layer)];
+}
+
 const Tensor& Autoencoder::layer_input(const Tensor& input, const Activations& a,
                                        int layer) const {
-  return layer == 0 ? input : a.resized[size_t(layer - 1)];
+  return layer == 0 ? input : layer_output(a, layer - 1);
+}
+
+// One layer: its convolution into conv_output (a.conv[layer] when null), then
+// its pool or upsample from there.
+void Autoencoder::forward_layer(const Tensor& input, Activations& a, int i, Tensor* conv_output) {
+  const ConvLayer& layer = network_.layers()[size_t(i)];
+  Tensor& conv = conv_output ? *conv_output : a.conv[size_t(i)];
+  on_layer(layer, [&] {
+    context_.conv2d_forward(layer_input(input, a, i), parameters_[size_t(2 * i)],
+                            parameters_[size_t(2 * i + 1)], conv, layer.relu);
+    if (layer.after == After::MaxPool) {
+      context_.maxpool2x2_forward(conv, a.resized[size_t(i)]);
+    } else if (layer.after == After::Upsample) {
+      context_.upsample2x_forward(conv, a.resized[size_t(i)]);
+    }
+  });
 }
 
 void Autoencoder::forward(const Tensor& input, Activations& a, int last_layer) {
-  for (int i = 0; i <= last_layer; ++i) {
-    const ConvLayer& layer = kLayers[size_t(i)];
-    context_.conv2d_forward(layer_input(input, a, i), parameters_[size_t(2 * i)],
-                            parameters_[size_t(2 * i + 1)], a.conv[size_t(i)], layer.relu);
-    if (layer.after == After::MaxPool) {
-      context_.maxpool2x2_forward(a.conv[size_t(i)], a.resized[size_t(i)]);
-    } else if (layer.after == After::Upsample) {
-      context_.upsample2x_forward(a.conv[size_t(i)], a.resized[size_t(i)]);
-    }
-  }
+  for (int i = 0; i <= last_layer; ++i) forward_layer(input, a, i, nullptr);
 }
 
 void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tensor* target) {
   const int64_t batch = input.dims().at(0);
   Activations& a = activations_for(batch, true);
-  const int last = int(kLayers.size()) - 1;
+  const auto& layers = network_.layers();
+  const int last = int(layers.size()) - 1;
   forward(input, a, last);
   context_.mse_loss(a.conv.back(), target ? *target : input, loss, &a.d_conv.back());
 
   for (int i = last; i >= 0; --i) {
-    const ConvLayer& layer = kLayers[size_t(i)];
+    const ConvLayer& layer = layers[size_t(i)];
     Tensor& d_out = a.d_conv[size_t(i)];
-    if (layer.relu) context_.relu_backward(a.conv[size_t(i)], d_out, d_out);
-    // The first layer's input gradient is never needed.
-    Tensor* d_in = i > 0 ? &a.d_resized[size_t(i - 1)] : nullptr;
-    context_.conv2d_backward(layer_input(input, a, i), parameters_[size_t(2 * i)], d_out, d_in,
-                             gradients_[size_t(2 * i)], gradients_[size_t(2 * i + 1)]);
-    if (i == 0) break;
-    const ConvLayer& previous = kLayers[size_t(i - 1)];
-    if (previous.after == After::MaxPool) {
-      context_.maxpool2x2_backward(a.conv[size_t(i - 1)], *d_in, a.d_conv[size_t(i - 1)]);
-    } else {
-      context_.upsample2x_backward(*d_in, a.d_conv[size_t(i - 1)]);
+    // The first layer's input gradient is never needed; a previous layer
+    // without a pool or upsample takes it straight into its d_conv.
+    Tensor* d_in = nullptr;
+    if (i > 0) {
+      Tensor& d_resized = a.d_resized[size_t(i - 1)];
+      d_in = d_resized ? &d_resized : &a.d_conv[size_t(i - 1)];
     }
+    on_layer(layer, [&] {
+      if (layer.relu) context_.relu_backward(a.conv[size_t(i)], d_out, d_out);
+      context_.conv2d_backward(layer_input(input, a, i), parameters_[size_t(2 * i)], d_out, d_in,
+                               gradients_[size_t(2 * i)], gradients_[size_t(2 * i + 1)]);
+    });
+    if (i == 0) break;
+    const ConvLayer& previous = layers[size_t(i - 1)];
+    on_layer(previous, [&] {
+      if (previous.after == After::MaxPool) {
+        context_.maxpool2x2_backward(a.conv[size_t(i - 1)], *d_in, a.d_conv[size_t(i - 1)]);
+      } else if (previous.after == After::Upsample) {
+        context_.upsample2x_backward(*d_in, a.d_conv[size_t(i - 1)]);
+      }
+    });
   }
 }
 
 void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss) {
   Activations& a = activations_for(input.dims().at(0), false);
-  const int last = int(kLayers.size()) - 1;
+  const int last = int(network_.layers().size()) - 1;
   forward(input, a, last - 1);
-  context_.conv2d_forward(a.resized[size_t(last - 1)], parameters_[size_t(2 * last)],
-                          parameters_[size_t(2 * last + 1)], output, kLayers[size_t(last)].relu);
+  forward_layer(input, a, last, &output);  // the reconstruction neither pools nor upsamples
   if (loss) context_.mse_loss(output, input, *loss, nullptr);
 }
 
 void Autoencoder::encode(const Tensor& input, Tensor& latent) {
   Activations& a = activations_for(input.dims().at(0), false);
-  const int last_encoder = kEncoderLayers - 1;
+  const int last_encoder = network_.encoder_layers() - 1;
+  const ConvLayer& layer = network_.layers()[size_t(last_encoder)];
   forward(input, a, last_encoder - 1);
-  context_.conv2d_forward(layer_input(input, a, last_encoder), parameters_[size_t(2 * last_encoder)],
-                          parameters_[size_t(2 * last_encoder + 1)], a.conv[size_t(last_encoder)],
-                          kLayers[size_t(last_encoder)].relu);
-  context_.maxpool2x2_forward(a.conv[size_t(last_encoder)], latent);
+  if (layer.after == After::Nothing) {
+    forward_layer(input, a, last_encoder, &latent);
+    return;
+  }
+  on_layer(layer, [&] {
+    context_.conv2d_forward(layer_input(input, a, last_encoder),
+                            parameters_[size_t(2 * last_encoder)],
+                            parameters_[size_t(2 * last_encoder + 1)], a.conv[size_t(last_encoder)],
+                            layer.relu);
+    context_.maxpool2x2_forward(a.conv[size_t(last_encoder)], latent);
+  });
 }
 
 void Autoencoder::encode_maps(const Tensor& input) {
-  forward(input, activations_for(input.dims().at(0), false), kEncoderLayers - 1);
+  forward(input, activations_for(input.dims().at(0), false), network_.encoder_layers() - 1);
 }
 
 const Tensor& Autoencoder::encoder_map(EncoderMap map, int64_t batch) {
   Activations& a = activations_for(batch, false);
-  switch (map) {
-    case EncoderMap::Conv1:
-      return a.conv[0];
-    case EncoderMap::Conv2:
-      return a.conv[1];
-    case EncoderMap::Latent:
-      return a.resized[1];
-  }
-  throw std::logic_error("unknown encoder map");
+  if (map < 0 || map > network_.encoder_layers()) throw std::logic_error("unknown encoder map");
+  if (map == network_.encoder_layers()) return layer_output(a, map - 1);
+  return a.conv[size_t(map)];
 }
 
 }  // namespace cae::nn

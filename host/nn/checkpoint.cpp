@@ -4,6 +4,7 @@
 
 #include "io/safetensors.hpp"
 #include "nn/checkpoint_metadata.hpp"
+#include "nn/model_metadata.hpp"
 
 namespace cae::nn {
 
@@ -51,12 +52,15 @@ void check_optimizer_state(const Checkpoint& checkpoint, const std::string& path
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   std::vector<NamedTensor> tensors = checkpoint.parameters.tensors;
   tensors.insert(tensors.end(), checkpoint.optimizer_state.begin(), checkpoint.optimizer_state.end());
-  write_safetensors(path, tensors, training_state_metadata(checkpoint.state));
+  SafetensorsMetadata metadata = training_state_metadata(checkpoint.state);
+  add_model_metadata(checkpoint.parameters.network, metadata);
+  write_safetensors(path, tensors, metadata);
 }
 
 Checkpoint load_checkpoint(const std::string& path) {
   SafetensorsFile file = read_safetensors(path);
   Checkpoint checkpoint;
+  checkpoint.parameters.network = parse_model_metadata(file.metadata, path);
   for (auto& t : file.tensors) {
     if (t.name.rfind("optimizer.", 0) == 0) {
       checkpoint.optimizer_state.push_back(std::move(t));
@@ -65,14 +69,18 @@ Checkpoint load_checkpoint(const std::string& path) {
     }
   }
   try {
-    check_architecture(checkpoint.parameters.tensors);
+    check_architecture(checkpoint.parameters.network, checkpoint.parameters.tensors);
   } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": not a checkpoint of this network: " + e.what());
+    throw std::runtime_error(path + ": not a checkpoint of its model '" +
+                             checkpoint.parameters.network.description().name + "': " + e.what());
   }
-  // Keep the architecture's order whatever the file's order was.
+  // Keep the network's order whatever the file's order was.
   Parameters ordered;
-  for (const auto& want : Parameters::he_normal(0).tensors) {
-    ordered.tensors.push_back(checkpoint.parameters.at(want.name));
+  ordered.network = checkpoint.parameters.network;
+  for (const auto& layer : ordered.network.layers()) {
+    for (const char* suffix : {".weight", ".bias"}) {
+      ordered.tensors.push_back(checkpoint.parameters.at(layer.name + suffix));
+    }
   }
   checkpoint.parameters = std::move(ordered);
 

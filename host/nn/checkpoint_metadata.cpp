@@ -161,7 +161,6 @@ std::vector<std::pair<std::string, std::string>> parse_backend_options(
 SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   SafetensorsMetadata meta;
   meta["format"] = "cae-checkpoint-1";
-  meta["architecture"] = "cae-seed-autoencoder";
   meta["epoch"] = std::to_string(s.epochs_done);
   meta["epochs_planned"] = std::to_string(s.epochs_planned);
   meta["batches_done"] = std::to_string(s.batches_done);

@@ -2,81 +2,85 @@
 
 #include <stdexcept>
 
-#include "nn/architecture.hpp"
-
 namespace cae::nn {
 namespace {
 
+constexpr int kLatentGrid = 8;    // the seed's latent is 8x8: its feature is unpooled
+constexpr int kPyramidGrid = 4;   // 4096 + 2048 + 2048 = 8,192 for the seed
+constexpr int kSummaryGrid = 2;   // quadrants
+
 std::vector<FeatureRecipe> make_recipes() {
-  using M = EncoderMap;
-  // Per-map 4x4 grids: 4096 + 2048 + 2048 = 8,192-d, the latent's size, so the
-  // SVM stage costs the same as with the reference.
-  const std::vector<FeatureTap> pyramid = {{M::Conv1, 4}, {M::Conv2, 4}, {M::Latent, 4}};
+  using L = FeatureRecipe::Layout;
   return {
-      {"latent", {{M::Latent, kLatentSize}}, false},
-      {"latent-flip", {{M::Latent, kLatentSize}}, true},
-      {"pyramid", pyramid, false},
-      {"pyramid-flip", pyramid, true},
+      {"latent", L::Latent, false},
+      {"latent-flip", L::Latent, true},
+      {"pyramid", L::Pyramid, false},
+      {"pyramid-flip", L::Pyramid, true},
       // The whole latent plus coarse (quadrant) summaries of the earlier maps.
-      {"latent-quadrants", {{M::Latent, kLatentSize}, {M::Conv1, 2}, {M::Conv2, 2}}, false},
+      {"latent-quadrants", L::LatentQuadrants, false},
   };
+}
+
+FeatureTap tap(const Network& network, EncoderMap map, int grid) {
+  return {map, grid, map_size(network, map), map_channels(network, map)};
 }
 
 }  // namespace
 
-int map_channels(EncoderMap map) {
-  return map == EncoderMap::Conv1 ? kLayers[0].out_channels : kLayers[1].out_channels;
+int map_channels(const Network& network, EncoderMap map) {
+  const int last = network.encoder_layers() - 1;
+  return network.layers()[size_t(map < last ? map : last)].out_channels;
 }
 
-int map_size(EncoderMap map) {
-  switch (map) {
-    case EncoderMap::Conv1:
-      return kLayers[0].size;
-    case EncoderMap::Conv2:
-      return kLayers[1].size;
-    case EncoderMap::Latent:
-      return kLatentSize;
-  }
-  throw std::logic_error("unknown encoder map");
+int map_size(const Network& network, EncoderMap map) {
+  if (map == network.encoder_layers()) return network.latent_size();
+  return network.layers()[size_t(map)].size;
 }
 
-const char* map_name(EncoderMap map) {
-  switch (map) {
-    case EncoderMap::Conv1:
-      return "conv1";
-    case EncoderMap::Conv2:
-      return "conv2";
-    case EncoderMap::Latent:
-      return "latent";
-  }
-  throw std::logic_error("unknown encoder map");
+std::string map_name(const Network& network, EncoderMap map) {
+  if (map == network.encoder_layers()) return "latent";
+  return "conv" + std::to_string(map + 1);
 }
 
-int64_t FeatureTap::dim() const { return int64_t(map_channels(map)) * grid * grid; }
-
-int FeatureTap::pool_steps() const {
+int FeatureTap::device_steps() const {
   int steps = 0;
-  for (int size = map_size(map); size > grid; size /= 2) ++steps;
-  if (grid < 1 || (map_size(map) >> steps) != grid) {
-    throw std::logic_error(std::string("feature tap: ") + map_name(map) + " of size " +
-                           std::to_string(map_size(map)) + " cannot be max-pooled to a grid of " +
-                           std::to_string(grid));
-  }
+  // Halve while the halves stay whole multiples of the cells, so each cell
+  // of the host's last pool covers whole 2x2-pooled cells: the result is the
+  // max over the cell's window either way.
+  for (int s = size; s % 2 == 0 && (s / 2) >= cells() && (s / 2) % cells() == 0; s /= 2) ++steps;
   return steps;
 }
 
-int64_t FeatureRecipe::dim() const {
+std::vector<FeatureTap> FeatureRecipe::taps(const Network& network) const {
+  const EncoderMap latent = network.encoder_layers();
+  std::vector<FeatureTap> taps;
+  switch (layout) {
+    case Layout::Latent:
+      taps.push_back(tap(network, latent, kLatentGrid));
+      break;
+    case Layout::Pyramid:
+      for (EncoderMap map = 0; map <= latent; ++map) taps.push_back(tap(network, map, kPyramidGrid));
+      break;
+    case Layout::LatentQuadrants:
+      taps.push_back(tap(network, latent, kLatentGrid));
+      for (EncoderMap map = 0; map < latent; ++map) taps.push_back(tap(network, map, kSummaryGrid));
+      break;
+  }
+  return taps;
+}
+
+int64_t FeatureRecipe::dim(const Network& network) const {
   int64_t sum = 0;
-  for (const FeatureTap& tap : taps) sum += tap.dim();
+  for (const FeatureTap& t : taps(network)) sum += t.dim();
   return sum;
 }
 
-std::string FeatureRecipe::describe() const {
+std::string FeatureRecipe::describe(const Network& network) const {
   std::string text;
-  for (const FeatureTap& tap : taps) {
+  for (const FeatureTap& t : taps(network)) {
     if (!text.empty()) text += " + ";
-    text += std::string(map_name(tap.map)) + " " + std::to_string(tap.grid) + "x" +
-            std::to_string(tap.grid);
+    text += map_name(network, t.map) + " " + std::to_string(t.cells()) + "x" +
+            std::to_string(t.cells());
   }
   return text + (flip_average ? ", averaged with the mirror image" : "");
 }
@@ -96,12 +100,17 @@ const FeatureRecipe& feature_recipe(const std::string& name) {
 }
 
 std::string feature_recipe_help() {
+  const Network seed = Network::seed();
   std::string text;
   for (const FeatureRecipe& recipe : feature_recipes()) {
-    text +=
-        "\n  " + recipe.name + " (" + std::to_string(recipe.dim()) + "-d): " + recipe.describe();
+    text += "\n  " + recipe.name + ": " + recipe.describe(seed) + "; dimension";
+    for (const std::string& preset : model_preset_names()) {
+      const ModelDescription description = model_preset(preset);
+      text += " " + preset + " " + std::to_string(recipe.dim(Network(description, 3, 32))) + "/" +
+              std::to_string(recipe.dim(Network(description, 3, 96)));
+    }
   }
-  return text;
+  return text + "\n  (dimension per model preset on 32x32 / 96x96 RGB images)";
 }
 
 }  // namespace cae::nn

@@ -1,6 +1,10 @@
 // Feature recipes as data: which encoder activations ("taps") make up an
-// image's feature vector, how far each is max-pooled on the device, and
-// whether the features of the image and of its mirror image are averaged.
+// image's feature vector, the fixed grid each is max-pooled to, and whether
+// the features of the image and of its mirror image are averaged. A recipe
+// names its taps by role (every encoder convolution, the latent), so it
+// applies to any network; the fixed grids keep the feature's dimension from
+// growing with the images (96x96 images give the same dimension as 32x32
+// ones when every map is at least as large as its grid).
 // The extraction loop (nn/features.cpp) is one loop driven by a recipe.
 #pragma once
 
@@ -8,33 +12,50 @@
 #include <string>
 #include <vector>
 
+#include "nn/architecture.hpp"
 #include "nn/autoencoder.hpp"
 
 namespace cae::nn {
 
-// One activation map pooled by repeated 2x2 max-pools down to grid x grid
-// cells (1 = global max, 2 = quadrants, ...; the map's own size = unpooled).
-struct FeatureTap {
-  EncoderMap map;
-  int grid;
+// The encoder maps of a network (nn/autoencoder.hpp's EncoderMap).
+int map_channels(const Network& network, EncoderMap map);
+int map_size(const Network& network, EncoderMap map);
+std::string map_name(const Network& network, EncoderMap map);  // "conv1", ..., "latent"
 
-  int64_t dim() const;     // channels * grid * grid
-  int pool_steps() const;  // 2x2 max-pools from the map's size down to grid
+// One activation map max-pooled to grid x grid cells: first by the device's
+// 2x2 pools while each halving keeps whole cells (the seed's maps: all the
+// way), then on the host by max over each cell's window where the size is
+// not a power-of-two multiple of the grid (e.g. 24 -> 8: windows of 3).
+// A map smaller than the grid is kept whole.
+struct FeatureTap {
+  EncoderMap map = 0;
+  int grid = 1;    // the requested grid (8 = 8x8 cells)
+  int size = 1;    // the map's own size
+  int channels = 1;
+
+  int cells() const { return grid < size ? grid : size; }  // per side, after pooling
+  int64_t dim() const { return int64_t(channels) * cells() * cells(); }
+  int device_steps() const;  // 2x2 max-pools on the device
+  int device_size() const { return size >> device_steps(); }
+  bool host_pooled() const { return device_size() != cells(); }
 };
 
 struct FeatureRecipe {
+  enum class Layout {
+    Latent,           // the latent to 8x8
+    Pyramid,          // every encoder convolution and the latent, each to 4x4
+    LatentQuadrants,  // the latent to 8x8, then every encoder convolution to 2x2
+  };
   std::string name;
-  std::vector<FeatureTap> taps;  // concatenated in this order, each in CHW order
-  bool flip_average = false;     // mean of the image's and its mirror's features
+  Layout layout = Layout::Latent;
+  bool flip_average = false;  // mean of the image's and its mirror's features
 
-  int64_t dim() const;
-  // "conv1/4 + conv2/4 + latent/4, flip-averaged": what the report shows.
-  std::string describe() const;
+  // Concatenated in this order, each in CHW order.
+  std::vector<FeatureTap> taps(const Network& network) const;
+  int64_t dim(const Network& network) const;
+  // "conv1 4x4 + conv2 4x4 + latent 4x4, averaged with the mirror image".
+  std::string describe(const Network& network) const;
 };
-
-int map_channels(EncoderMap map);
-int map_size(EncoderMap map);
-const char* map_name(EncoderMap map);
 
 // Every named recipe; the first, "latent", is the seed's 8,192-d latent.
 const std::vector<FeatureRecipe>& feature_recipes();
@@ -42,7 +63,8 @@ const std::vector<FeatureRecipe>& feature_recipes();
 // Throws std::invalid_argument "unknown feature recipe 'NAME' (latent, ...)".
 const FeatureRecipe& feature_recipe(const std::string& name);
 
-// One line per recipe, "NAME (DIM-d): DESCRIPTION", for --help.
+// Per recipe, "NAME: DESCRIPTION" and its dimension for each preset on
+// 32x32 and 96x96 RGB images, for --help.
 std::string feature_recipe_help();
 
 }  // namespace cae::nn

@@ -25,29 +25,57 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
   return std::make_unique<ProgressReporter>(int64_t(images.size()), options);
 }
 
+// Max over each cell's window of a [channels, size, size] map into a
+// [channels, cells, cells] one: cell i spans [floor(i*size/cells),
+// ceil((i+1)*size/cells)), so every pixel is in a cell when size is no
+// multiple of cells.
+void pool_cells(const float* map, int channels, int size, int cells, float* out) {
+  for (int c = 0; c < channels; ++c) {
+    const float* plane = map + size_t(c) * size_t(size) * size_t(size);
+    for (int cy = 0; cy < cells; ++cy) {
+      const int y0 = cy * size / cells, y1 = ((cy + 1) * size + cells - 1) / cells;
+      for (int cx = 0; cx < cells; ++cx) {
+        const int x0 = cx * size / cells, x1 = ((cx + 1) * size + cells - 1) / cells;
+        float best = plane[size_t(y0) * size_t(size) + size_t(x0)];
+        for (int y = y0; y < y1; ++y) {
+          for (int x = x0; x < x1; ++x) best = std::max(best, plane[size_t(y) * size_t(size) + size_t(x)]);
+        }
+        *out++ = best;
+      }
+    }
+  }
+}
+
 // The device buffers of one batch size for a recipe: per tap, the chain of
 // its 2x2 max-pools. Everything image-sized stays on the device; only the
-// pooled taps are downloaded: a recipe of one tap straight into the feature
-// rows, several through page-locked memory when the backend has it.
+// pooled taps are downloaded: a recipe of one tap the device pools all the
+// way straight into the feature rows, others through page-locked memory
+// when the backend has it, finished by the host's pool where needed.
 class TapPooling {
  public:
-  TapPooling(Context& context, const FeatureRecipe& recipe, int64_t batch, HostMemory host_memory)
-      : recipe_(recipe),
-        direct_rows_(recipe.taps.size() == 1),
-        input_(context.alloc({batch, kImageChannels, kImageSize, kImageSize})) {
+  TapPooling(Context& context, const Network& network, const FeatureRecipe& recipe, int64_t batch,
+             HostMemory host_memory)
+      : taps_(recipe.taps(network)),
+        dim_(size_t(recipe.dim(network))),
+        direct_rows_(taps_.size() == 1 && !taps_[0].host_pooled()),
+        image_floats_(size_t(network.image_floats())),
+        input_(context.alloc(
+            {batch, network.image_channels(), network.image_side(), network.image_side()})) {
     // Taps that share a row are downloaded here, then spread over the rows.
     if (!direct_rows_) {
       size_t widest_tap = 0;
-      for (const FeatureTap& tap : recipe.taps)
-        widest_tap = std::max(widest_tap, size_t(tap.dim()));
+      for (const FeatureTap& tap : taps_) {
+        const size_t s = size_t(tap.device_size());
+        widest_tap = std::max(widest_tap, size_t(tap.channels) * s * s);
+      }
       staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
     }
-    for (const FeatureTap& tap : recipe.taps) {
+    for (const FeatureTap& tap : taps_) {
       chains_.emplace_back();
-      int size = map_size(tap.map);
-      for (int step = 0; step < tap.pool_steps(); ++step) {
+      int size = tap.size;
+      for (int step = 0; step < tap.device_steps(); ++step) {
         size /= 2;
-        chains_.back().push_back(context.alloc({batch, map_channels(tap.map), size, size}));
+        chains_.back().push_back(context.alloc({batch, tap.channels, size, size}));
       }
     }
   }
@@ -57,34 +85,44 @@ class TapPooling {
   // Encodes the batch's host images and writes its rows of recipe.dim() floats.
   void encode(Context& context, Autoencoder& model, const float* images, float* rows) {
     const size_t n = size_t(batch());
-    const size_t dim = size_t(recipe_.dim());
-    input_.upload(images, n * kImageFloats);
+    input_.upload(images, n * image_floats_);
     model.encode_maps(input_);
     size_t offset = 0;
-    for (size_t t = 0; t < recipe_.taps.size(); ++t) {
-      const Tensor* pooled = &model.encoder_map(recipe_.taps[t].map, batch());
+    for (size_t t = 0; t < taps_.size(); ++t) {
+      const FeatureTap& tap = taps_[t];
+      const Tensor* pooled = &model.encoder_map(tap.map, batch());
       for (Tensor& next : chains_[t]) {
         context.maxpool2x2_forward(*pooled, next);
         pooled = &next;
       }
       if (direct_rows_) {
-        pooled->download(rows, n * dim);
+        pooled->download(rows, n * dim_);
         break;
       }
-      const size_t tap_dim = size_t(recipe_.taps[t].dim());
-      pooled->download(staging_.data(), n * tap_dim);
+      const size_t device_size = size_t(tap.device_size());
+      const size_t map_floats = size_t(tap.channels) * device_size * device_size;
+      const size_t tap_dim = size_t(tap.dim());
+      pooled->download(staging_.data(), n * map_floats);
       for (size_t i = 0; i < n; ++i) {
-        std::copy_n(staging_.data() + i * tap_dim, tap_dim, rows + i * dim + offset);
+        const float* map = staging_.data() + i * map_floats;
+        float* row = rows + i * dim_ + offset;
+        if (tap.host_pooled()) {
+          pool_cells(map, tap.channels, int(device_size), tap.cells(), row);
+        } else {
+          std::copy_n(map, tap_dim, row);
+        }
       }
       offset += tap_dim;
     }
   }
 
  private:
-  const FeatureRecipe& recipe_;
+  const std::vector<FeatureTap> taps_;
+  const size_t dim_;
   // One tap fills whole rows (the seed's latent): it is downloaded straight
   // into them, without a second copy through the staging buffer.
   const bool direct_rows_;
+  const size_t image_floats_;
   Tensor input_;
   std::vector<std::vector<Tensor>> chains_;
   HostBuffer staging_;
@@ -96,11 +134,14 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
                  const ImageSet& images, size_t first, size_t count, int batch_size,
                  HostMemory host_memory, float* features,
                  const std::function<void(size_t)>& after_batch) {
-  const size_t dim = size_t(recipe.dim());
+  const Network& network = model.network();
+  network.require_images(images.channels, images.side, "the data");
+  const size_t dim = size_t(recipe.dim(network));
+  const size_t image_floats = size_t(network.image_floats());
   // No memory for images that do not exist: a batch larger than the range is the range.
   const size_t capacity = std::min(count, size_t(batch_size));
   // Uploaded every batch: page-locked when the backend offers it (ABI 1.3).
-  HostBuffer host(context, capacity * kImageFloats, host_memory);
+  HostBuffer host(context, capacity * image_floats, host_memory);
   HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0, host_memory);
   std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
   std::unique_ptr<TapPooling> pooling;
@@ -110,12 +151,13 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
     if (!pooling || pooling->batch() != int64_t(n)) {
-      pooling = std::make_unique<TapPooling>(context, recipe, int64_t(n), host_memory);
+      pooling = std::make_unique<TapPooling>(context, network, recipe, int64_t(n), host_memory);
     }
     float* rows = features + start * dim;
     pooling->encode(context, model, host.data(), rows);
     if (recipe.flip_average) {
-      mirror_images(host.data(), mirrored.data(), n);
+      mirror_images(host.data(), mirrored.data(), n, network.image_channels(),
+                    network.image_side());
       pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
       for (size_t i = 0; i < n * dim; ++i) rows[i] = 0.5f * (rows[i] + mirrored_rows[i]);
     }
@@ -128,7 +170,7 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
 std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     const FeatureRecipe& recipe, const ImageSet& images,
                                     int batch_size, std::ostream* log, const std::string& label) {
-  std::vector<float> features(images.size() * size_t(recipe.dim()));
+  std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
   auto progress = progress_for(images, log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
               HostMemory::kPinnedWhenOffered, features.data(), [&](size_t n) {
@@ -147,7 +189,7 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
       devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
   const std::vector<Context*>& contexts = extraction.all();
   const ModelCopies copies(contexts, parameters);
-  std::vector<float> features(images.size() * size_t(recipe.dim()));
+  std::vector<float> features(images.size() * size_t(recipe.dim(parameters.network)));
   auto progress = progress_for(images, log, label);
   std::atomic<int64_t> done{0};
   encode_in_parallel(contexts, copies.models(), recipe, images, batch_size,

@@ -17,7 +17,7 @@ struct ModelReplicas::Replica {
         optimizer(std::make_unique<Optimizer>(c, model->parameters(), model->parameter_names(),
                                               settings)),
         losses(c, 64),
-        shard_input(c.alloc({shard, kImageChannels, kImageSize, kImageSize})),
+        shard_input(c.alloc(parameters.network.image_dims(shard))),
         scalar(c.alloc({1})) {}
 
   Tensor& input_for(int64_t rows) { return buffer_for(rows, shard_input, tail_input); }
@@ -31,7 +31,7 @@ struct ModelReplicas::Replica {
   Tensor& buffer_for(int64_t rows, Tensor& full, Tensor& tail) {
     if (rows == full.dims()[0]) return full;
     if (!tail || tail.dims()[0] != rows) {
-      tail = context->alloc({rows, kImageChannels, kImageSize, kImageSize});
+      tail = context->alloc(model->network().image_dims(rows));
     }
     return tail;
   }
@@ -112,12 +112,13 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
       return;
     }
     Tensor& input = replica.input_for(shard);
-    const size_t offset = size_t(index) * size_t(shard) * kImageFloats;
-    input.upload(images + offset, size_t(shard) * kImageFloats);
+    const size_t image_floats = size_t(replica.model->network().image_floats());
+    const size_t offset = size_t(index) * size_t(shard) * image_floats;
+    input.upload(images + offset, size_t(shard) * image_floats);
     Tensor* target = nullptr;
     if (targets) {
       target = &replica.target_for(shard);
-      target->upload(targets + offset, size_t(shard) * kImageFloats);
+      target->upload(targets + offset, size_t(shard) * image_floats);
     }
     replica.model->forward_backward(input, replica.losses.next_slot(shard), target);
   });

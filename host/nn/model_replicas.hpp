@@ -45,7 +45,8 @@ class ModelReplicas {
   // Every replica's optimiser takes its next steps at this rate.
   void set_learning_rate(float rate);
 
-  // One optimiser step on `count` images (host NCHW floats, count * kImageFloats);
+  // One optimiser step on `count` images (host NCHW floats, count * the
+  // network's image_floats());
   // with `targets` (as many floats) the loss compares the reconstruction with
   // them instead of with the input (denoising).
   // A count of at most batch_size that N does not divide (the epoch's last

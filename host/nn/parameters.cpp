@@ -4,28 +4,20 @@
 #include <random>
 #include <stdexcept>
 
-#include "architecture.hpp"
-
 namespace cae::nn {
-namespace {
 
-std::vector<int64_t> weight_shape(const ConvLayer& l) {
-  return {l.out_channels, l.in_channels, kKernel, kKernel};
-}
-
-}  // namespace
-
-Parameters Parameters::he_normal(uint64_t seed) {
+Parameters Parameters::he_normal(const Network& network, uint64_t seed) {
   std::mt19937_64 rng(seed);
   Parameters p;
-  for (const auto& layer : kLayers) {
+  p.network = network;
+  for (const auto& layer : network.layers()) {
     // He et al. 2015: std = sqrt(2 / fan_in) keeps ReLU activations' variance.
-    double fan_in = double(layer.in_channels) * kKernel * kKernel;
+    double fan_in = double(layer.in_channels) * layer.kernel * layer.kernel;
     std::normal_distribution<float> normal(0.0f, float(std::sqrt(2.0 / fan_in)));
-    HostTensor w{std::string(layer.name) + ".weight", weight_shape(layer), {}};
+    HostTensor w{layer.name + ".weight", layer.weight_shape(), {}};
     w.data.resize(size_t(layer.weight_count()));
     for (auto& v : w.data) v = normal(rng);
-    HostTensor b{std::string(layer.name) + ".bias", {layer.out_channels},
+    HostTensor b{layer.name + ".bias", {layer.out_channels},
                  std::vector<float>(size_t(layer.out_channels), 0.0f)};
     p.tensors.push_back(std::move(w));
     p.tensors.push_back(std::move(b));
@@ -33,18 +25,20 @@ Parameters Parameters::he_normal(uint64_t seed) {
   return p;
 }
 
-Parameters Parameters::from_flat(const std::vector<float>& flat) {
-  if (int64_t(flat.size()) != total_parameter_count()) {
-    throw std::runtime_error("expected " + std::to_string(total_parameter_count()) +
-                             " floats for the seed's network, got " + std::to_string(flat.size()));
+Parameters Parameters::from_flat(const Network& network, const std::vector<float>& flat) {
+  if (int64_t(flat.size()) != network.parameter_count()) {
+    throw std::runtime_error("expected " + std::to_string(network.parameter_count()) +
+                             " floats for the model '" + network.description().name + "', got " +
+                             std::to_string(flat.size()));
   }
   Parameters p;
+  p.network = network;
   size_t offset = 0;
-  for (const auto& layer : kLayers) {
-    HostTensor w{std::string(layer.name) + ".weight", weight_shape(layer), {}};
+  for (const auto& layer : network.layers()) {
+    HostTensor w{layer.name + ".weight", layer.weight_shape(), {}};
     w.data.assign(flat.begin() + offset, flat.begin() + offset + size_t(layer.weight_count()));
     offset += size_t(layer.weight_count());
-    HostTensor b{std::string(layer.name) + ".bias", {layer.out_channels}, {}};
+    HostTensor b{layer.name + ".bias", {layer.out_channels}, {}};
     b.data.assign(flat.begin() + offset, flat.begin() + offset + size_t(layer.out_channels));
     offset += size_t(layer.out_channels);
     p.tensors.push_back(std::move(w));
@@ -73,9 +67,18 @@ int64_t Parameters::count() const {
   return n;
 }
 
-void check_architecture(const std::vector<HostTensor>& tensors) {
-  Parameters expected = Parameters::he_normal(0);
-  for (const auto& want : expected.tensors) {
+void check_architecture(const Network& network, const std::vector<HostTensor>& tensors) {
+  std::vector<HostTensor> expected;
+  for (const auto& layer : network.layers()) {
+    expected.push_back({layer.name + ".weight", layer.weight_shape(), {}});
+    expected.push_back({layer.name + ".bias", {layer.out_channels}, {}});
+  }
+  for (const auto& t : tensors) {
+    bool known = false;
+    for (const auto& want : expected) known = known || t.name == want.name;
+    if (!known) throw std::runtime_error("tensor " + t.name + " is not a parameter of the model");
+  }
+  for (const auto& want : expected) {
     const HostTensor* found = nullptr;
     for (const auto& t : tensors) {
       if (t.name == want.name) found = &t;
@@ -88,7 +91,9 @@ void check_architecture(const std::vector<HostTensor>& tensors) {
       throw std::runtime_error("tensor " + want.name + " has shape [" + got + "], the network needs [" +
                                need + "] (a checkpoint of another architecture?)");
     }
-    if (found->data.size() != want.data.size()) {
+    int64_t values = 1;
+    for (int64_t d : want.shape) values *= d;
+    if (int64_t(found->data.size()) != values) {
       throw std::runtime_error("tensor " + want.name + " has the wrong number of values");
     }
   }

@@ -7,28 +7,31 @@
 #include <vector>
 
 #include "io/safetensors.hpp"
+#include "nn/architecture.hpp"
 
 namespace cae::nn {
 
 // A named host tensor ("encoder.conv1.weight", OIHW or [O]) as checkpoints store it.
 using HostTensor = cae::NamedTensor;
 
-// weight, bias, weight, bias, ... in kLayers order.
+// weight, bias, weight, bias, ... in the network's layer order.
 struct Parameters {
+  Network network = Network::seed();
   std::vector<HostTensor> tensors;
 
-  static Parameters he_normal(uint64_t seed);  // biases zero
-  // The seed project's raw format: 751,875 little-endian floats, layer by
-  // layer, each weight (OIHW) followed by its bias. Throws on a wrong size.
-  static Parameters from_flat(const std::vector<float>& flat);
+  static Parameters he_normal(const Network& network, uint64_t seed);  // biases zero
+  // The seed project's raw format: network.parameter_count() little-endian
+  // floats (751,875 for the seed), layer by layer, each weight (OIHW)
+  // followed by its bias. Throws on a wrong size.
+  static Parameters from_flat(const Network& network, const std::vector<float>& flat);
   std::vector<float> flatten() const;
 
   const HostTensor& at(const std::string& name) const;
   int64_t count() const;
 };
 
-// Checks names and shapes against the architecture (e.g. after loading a
+// Checks names and shapes against the network (e.g. after loading a
 // checkpoint); throws std::runtime_error naming the first mismatch.
-void check_architecture(const std::vector<HostTensor>& tensors);
+void check_architecture(const Network& network, const std::vector<HostTensor>& tensors);
 
 }  // namespace cae::nn

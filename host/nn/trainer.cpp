@@ -33,7 +33,10 @@ void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
 double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
                           int batch_size) {
   if (images.size() == 0) return 0.0;
-  std::vector<float> host(size_t(batch_size) * kImageFloats);
+  const Network& network = model.network();
+  network.require_images(images.channels, images.side, "the test set");
+  const size_t image_floats = size_t(network.image_floats());
+  std::vector<float> host(size_t(batch_size) * image_floats);
   Tensor loss = context.alloc({1});
   Tensor input, output;  // reallocated only when the batch size changes (the tail)
   double sum = 0;
@@ -43,10 +46,10 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
     if (!input || input.dims()[0] != int64_t(n)) {
-      input = context.alloc({int64_t(n), kImageChannels, kImageSize, kImageSize});
+      input = context.alloc(network.image_dims(int64_t(n)));
       output = context.alloc(input.dims());
     }
-    input.upload(host.data(), n * kImageFloats);
+    input.upload(host.data(), n * image_floats);
     model.reconstruct(input, output, &loss);
     float value = 0;
     loss.download(&value, 1);
@@ -65,6 +68,10 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
                                const ImageSet& test, const TrainOptions& options,
                                const Checkpoint& start, std::ostream& log) {
   TrainOutcome outcome;
+  const Network& network = start.parameters.network;
+  network.require_images(train.channels, train.side, "the training set");
+  if (test.size() > 0) network.require_images(test.channels, test.side, "the test set");
+  const size_t image_floats = size_t(network.image_floats());
   ModelReplicas replicas(contexts, start.parameters, options.optimizer, options.batch_size,
                          options.force_host_exchange, options.processes);
   const bool primary = !options.processes || options.processes->rank() == 0;
@@ -109,7 +116,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   // A batch larger than the set is the whole set: no memory for images that do not exist.
   const int64_t full_batch =
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
-  std::vector<float> host(size_t(full_batch) * kImageFloats);
+  std::vector<float> host(size_t(full_batch) * image_floats);
   const BatchAugmenter augmenter(options.augment, options.seed);
   std::vector<float> noisy(options.input_noise > 0 ? host.size() : 0);
   InterruptGuard interrupts;
@@ -154,10 +161,11 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       fill_batch(train, indices, host.data());
       // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
       const size_t batch_number = size_t(state.batches_done);
-      augmenter.apply(host.data(), size_t(n), size_t(epoch), batch_number);
+      augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
+                      size_t(epoch), batch_number);
       if (options.input_noise > 0) {
-        std::copy_n(host.data(), size_t(n) * kImageFloats, noisy.data());
-        add_input_noise(noisy.data(), size_t(n) * kImageFloats, options.input_noise, options.seed,
+        std::copy_n(host.data(), size_t(n) * image_floats, noisy.data());
+        add_input_noise(noisy.data(), size_t(n) * image_floats, options.input_noise, options.seed,
                         size_t(epoch), batch_number);
         stopping = replicas.train_step(noisy.data(), n, host.data(), InterruptGuard::requested());
       } else {

@@ -81,7 +81,7 @@ expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent,
 one_line "bad --features"
 absent "bad --features writes nothing" FB
 run "extract help lists recipes" 0 "$CAE" extract --help
-expect "extract help lists recipes" "latent-quadrants \(9728-d\)"
+expect "extract help lists recipes" "latent-quadrants: latent 8x8 \+ conv1 2x2 \+ conv2"
 run "train augmented" 0 "$CAE" train $B --data D --epochs 1 --batch 32 --augment flip-crop --input-noise 0.05 --out W/aug.safetensors
 expect "train augmented" "epoch 1/1  train loss [0-9.]+"
 checks=$((checks + 1))
@@ -134,7 +134,7 @@ one_line "truncated checkpoint"
 absent "truncated checkpoint writes nothing" F2/train_features.npy
 
 run "wrong architecture" 1 "$CAE" extract $B --weights W/svm.model --data D --out F3
-expect "wrong architecture" "svm.model: not a checkpoint of this network"
+expect "wrong architecture" "svm.model: not a checkpoint of its model .seed."
 one_line "wrong architecture"
 
 head -c 1000 /dev/zero > W/seed.bin

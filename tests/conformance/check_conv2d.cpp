@@ -222,8 +222,10 @@ void check_case(const char* op, const ConvCase& c, const std::string& label) {
       check_backward(c, label);
     }
   } catch (const cae::BackendError& e) {
-    if (c.dims.k == 3 || e.status() != CAE_STATUS_UNSUPPORTED) throw;
-    note(op, label, "unsupported (allowed for K != 3)");
+    if ((c.dims.k == 3 && !c.unsupported_allowed) || e.status() != CAE_STATUS_UNSUPPORTED) throw;
+    note(op, label,
+         c.unsupported_allowed ? "unsupported (allowed for a model's layer)"
+                               : "unsupported (allowed for K != 3)");
   }
 }
 

@@ -100,6 +100,12 @@ void for_each_case(const char* op, Check check) {
       }
     }
   }
+  for (const ResizeCase& c : model_pool_cases(suite().models)) {
+    const std::string label = "x" + dims_str(c.dims) + " (" + c.layer + ")";
+    SUBCASE(label.c_str()) {
+      guarded(op, label, [&] { check(c.dims, false, label); });
+    }
+  }
 }
 
 }  // namespace

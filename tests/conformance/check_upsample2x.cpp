@@ -59,6 +59,12 @@ void check_upsample2x_forward() {
       guarded(op, label, [&] { check_forward(dims, label); });
     }
   }
+  for (const ResizeCase& c : model_upsample_cases(suite().models)) {
+    const std::string label = "x" + dims_str(c.dims) + " (" + c.layer + ")";
+    SUBCASE(label.c_str()) {
+      guarded(op, label, [&] { check_forward(c.dims, label); });
+    }
+  }
   SUBCASE("determinism") {
     const Dims dims = upsample_input_shapes(suite().quick).back();
     Random rng = random_for(op, "determinism");
@@ -76,6 +82,12 @@ void check_upsample2x_backward() {
     const std::string label = "dx" + dims_str(dims);
     SUBCASE(label.c_str()) {
       guarded(op, label, [&] { check_backward(dims, label); });
+    }
+  }
+  for (const ResizeCase& c : model_upsample_cases(suite().models)) {
+    const std::string label = "dx" + dims_str(c.dims) + " (" + c.layer + ")";
+    SUBCASE(label.c_str()) {
+      guarded(op, label, [&] { check_backward(c.dims, label); });
     }
   }
   SUBCASE("determinism") {

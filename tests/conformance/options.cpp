@@ -47,6 +47,14 @@ Options parse_options(int argc, char** argv) {
       options.help = true;
     } else if (arg == "--quick") {
       options.quick = true;
+    } else if (arg == "--large-models") {
+      options.large_models = true;
+    } else if (take_value("--models", argc, argv, i, value)) {
+      const uint64_t models = parse_unsigned("--models", value);
+      if (models > 1000) {
+        throw std::invalid_argument("--models expects 0 to 1000, got '" + value + "'");
+      }
+      options.models = static_cast<int>(models);
     } else if (take_value("--backend", argc, argv, i, value)) {
       options.backend = value;
     } else if (take_value("--plugin-dir", argc, argv, i, value)) {
@@ -113,6 +121,12 @@ Options:
                           conv2d, maxpool2x2_backward, errors, memory;
                           several: --filter conv2d,mse
   --quick                 fewer and smaller shapes
+  --models N              random models whose every layer shape is checked
+                          (default 2; drawn from the seed, so a sweep sees
+                          new ones per seed; a GPU certification: 20 or more)
+  --large-models          also every layer of the model presets on 96x96
+                          images (STL-10's size; the float64 reference
+                          takes minutes)
   --sweep N               run N seeds (--seed S, S+1, ...; default from 1),
                           each in its own process, and print the worst error
                           per op with the seed that gave it

@@ -16,6 +16,8 @@ struct Options {
   std::optional<uint64_t> seed;  // unset: a fresh one, printed so a run can be repeated
   std::string filter;            // only the checks of ops whose name contains this
   bool quick = false;            // fewer and smaller shapes
+  int models = 2;                // random models whose layers are checked
+  bool large_models = false;     // the presets on 96x96 images too
   uint64_t sweep = 0;            // > 0: run this many seeds, each in a child process
   uint32_t jobs = 1;             // children of a sweep run at once
   std::string json;              // write the verdict as JSON to this file

@@ -1,5 +1,8 @@
 #include "shapes.hpp"
 
+#include "nn/architecture.hpp"
+#include "suite.hpp"
+
 namespace conformance {
 namespace {
 
@@ -7,16 +10,21 @@ namespace {
 constexpr int64_t kBatch = 2;
 
 struct Layer {
-  const char* name;
+  std::string name;
   int64_t c, hw, o;
   bool relu;
 };
-// conv1..conv5 of the autoencoder (all 3x3, pad 1), with the ReLU each one fuses.
-const Layer kLayers[] = {{"conv1", 3, 32, 256, true},
-                         {"conv2", 256, 16, 128, true},
-                         {"conv3", 128, 8, 128, true},
-                         {"conv4", 128, 16, 256, true},
-                         {"conv5", 256, 32, 3, false}};
+// conv1..conv5 of the seed network (all 3x3, pad 1), with the ReLU each one
+// fuses, as the host's model description derives them.
+std::vector<Layer> seed_layers() {
+  std::vector<Layer> layers;
+  const cae::nn::Network seed = cae::nn::Network::seed();
+  for (const cae::nn::ConvLayer& l : seed.layers()) {
+    layers.push_back({"conv" + std::to_string(layers.size() + 1), l.in_channels, l.size,
+                      l.out_channels, l.relu});
+  }
+  return layers;
+}
 
 // Small convolutions: one channel, odd sizes, a 1x1 image (all padding),
 // channel counts that are not multiples of 16, and a narrow side facing a
@@ -48,7 +56,7 @@ constexpr int64_t kPast256 = 257;
 // reconstructions; the other layers cost a CPU backend too much at this batch.
 std::vector<ConvCase> large_batch_layers(bool quick, bool forward) {
   std::vector<ConvCase> cases;
-  for (const Layer& l : kLayers) {
+  for (const Layer& l : seed_layers()) {
     const std::string name = l.name;
     const bool wanted = quick ? name == "conv3"
                               : name == "conv1" || name == "conv3" || (forward && name == "conv5");
@@ -71,7 +79,7 @@ const cae_ref::ConvDims kLargeBatchConvs[] = {
 
 std::vector<ConvCase> real_layers(bool quick, bool forward) {
   std::vector<ConvCase> cases;
-  for (const Layer& l : kLayers) {
+  for (const Layer& l : seed_layers()) {
     if (quick && std::string(l.name) != "conv3") continue;
     const int64_t n = quick ? 1 : kBatch;
     const bool first_layer = std::string(l.name) == "conv1";  // needs no dx
@@ -105,6 +113,7 @@ std::vector<ConvCase> conv_forward_cases(bool quick) {
     cases.push_back({d, true, true, ""});
   }
   for (ConvCase& c : large_batch_layers(quick, true)) cases.push_back(c);
+  for (ConvCase& c : model_conv_cases(suite().models, true)) cases.push_back(c);
   return cases;
 }
 
@@ -122,6 +131,7 @@ std::vector<ConvCase> conv_backward_cases(bool quick) {
     cases.push_back({d, false, true, ""});
   }
   for (ConvCase& c : large_batch_layers(quick, false)) cases.push_back(c);
+  for (ConvCase& c : model_conv_cases(suite().models, false)) cases.push_back(c);
   return cases;
 }
 

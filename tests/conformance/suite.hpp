@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "model_shapes.hpp"
 #include "plugin/context.hpp"
 
 namespace conformance {
@@ -21,6 +22,7 @@ struct Suite {
   int32_t device_index = 0;
   uint64_t seed = 0;
   bool quick = false;
+  ModelShapeSettings models;  // --models, --large-models
   std::string json_path;  // --json: where the verdict goes
 };
 

@@ -8,6 +8,9 @@
 #   SEEDS=200   seeds per CUDA backend (1..SEEDS)
 #   JOBS=4      seeds of one backend at a time (all backends run at once)
 #   QUICK=1     sweep at --quick shapes
+#   MODELS=4    random models per seed whose every layer shape is checked
+#               (--models; each seed draws its own); LARGE=1 adds the model
+#               presets on 96x96 images (--large-models)
 #   CTEST=0     only the sweeps (the CTest matrix already ran on this build)
 #   MUTANT_SEEDS=20  seeds of the conformance suite's own test (the mutants, on
 #               the cpu backend) after the GPU sweeps; CI sweeps fewer
@@ -54,7 +57,8 @@ start_sweep() {
   local options=()
   for option in "$@"; do options+=(--backend-option "$option"); done
   "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
-    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" \
+    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" \
+    $([ "${LARGE:-0}" = 1 ] && echo --large-models) \
     --json "${OUT:-/tmp}/sweep-$entry.json" \
     >"${OUT:-/tmp}/sweep-$entry.log" 2>&1 &
   pids+=($!)

@@ -9,13 +9,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "data/cifar_format.hpp"
-
 namespace cae {
 namespace {
 
-constexpr size_t kPixels = cifar::kImageBytes;
-constexpr int kSide = int(cifar::kImageSide);
+// CIFAR-shaped images; the functions take any shape (a 1x5x5 case below).
+constexpr int kChannels = 3;
+constexpr int kSide = 32;
+constexpr size_t kPixels = size_t(kChannels) * kSide * kSide;
 
 // Distinct values in (0, 1], so a moved pixel can be told from another.
 std::vector<float> numbered_images(size_t count) {
@@ -69,7 +69,7 @@ TEST_CASE("augmentation names parse, and a bad one is refused naming the choices
 TEST_CASE("mirror_images reverses every row of every plane") {
   const std::vector<float> images = numbered_images(2);
   std::vector<float> out(images.size());
-  mirror_images(images.data(), out.data(), 2);
+  mirror_images(images.data(), out.data(), 2, kChannels, kSide);
   for (size_t i = 0; i < 2; ++i) {
     for (int c = 0; c < 3; ++c) {
       for (int y = 0; y < kSide; y += 7) {
@@ -81,16 +81,26 @@ TEST_CASE("mirror_images reverses every row of every plane") {
     }
   }
   std::vector<float> back(images.size());
-  mirror_images(out.data(), back.data(), 2);
+  mirror_images(out.data(), back.data(), 2, kChannels, kSide);
   CHECK(back == images);
+}
+
+TEST_CASE("mirror_images follows the shape it is given: one 5x5 plane") {
+  std::vector<float> image(25);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = float(i);
+  std::vector<float> out(image.size());
+  mirror_images(image.data(), out.data(), 1, 1, 5);
+  for (int y = 0; y < 5; ++y) {
+    for (int x = 0; x < 5; ++x) CHECK(out[size_t(y * 5 + x)] == image[size_t(y * 5 + 4 - x)]);
+  }
 }
 
 TEST_CASE("none leaves the batch alone; flip mirrors some images and keeps the rest") {
   const std::vector<float> original = numbered_images(16);
   std::vector<float> batch = original;
-  BatchAugmenter(Augmentation::None, 1).apply(batch.data(), 16, 0, 0);
+  BatchAugmenter(Augmentation::None, 1).apply(batch.data(), 16, kChannels, kSide, 0, 0);
   CHECK(batch == original);
-  BatchAugmenter(Augmentation::Flip, 1).apply(batch.data(), 16, 0, 0);
+  BatchAugmenter(Augmentation::Flip, 1).apply(batch.data(), 16, kChannels, kSide, 0, 0);
   int flips = 0;
   for (size_t i = 0; i < 16; ++i) {
     bool flipped = false;
@@ -107,7 +117,7 @@ TEST_CASE("flip-crop keeps the shape and moves pixels by at most two, zeros shif
   const std::vector<float> original = numbered_images(8);
   std::vector<float> batch = original;
   batch.push_back(-7.0f);  // a guard past the batch: must stay untouched
-  BatchAugmenter(Augmentation::FlipCrop, 5).apply(batch.data(), 8, 2, 3);
+  BatchAugmenter(Augmentation::FlipCrop, 5).apply(batch.data(), 8, kChannels, kSide, 2, 3);
   CHECK(batch.back() == -7.0f);
   int moved = 0;
   for (size_t i = 0; i < 8; ++i) {
@@ -126,7 +136,7 @@ TEST_CASE("flip-crop keeps the shape and moves pixels by at most two, zeros shif
 TEST_CASE("draws depend on seed, epoch and batch number only") {
   auto augmented = [](uint64_t seed, size_t epoch, size_t batch_number) {
     std::vector<float> batch = numbered_images(8);
-    BatchAugmenter(Augmentation::FlipCrop, seed).apply(batch.data(), 8, epoch, batch_number);
+    BatchAugmenter(Augmentation::FlipCrop, seed).apply(batch.data(), 8, kChannels, kSide, epoch, batch_number);
     return batch;
   };
   CHECK(augmented(1, 0, 0) == augmented(1, 0, 0));

@@ -21,7 +21,7 @@ std::vector<float> trained_weights(Augmentation augment, float noise, uint64_t s
   options.augment = augment;
   options.input_noise = noise;
   Checkpoint start;
-  start.parameters = Parameters::he_normal(5);
+  start.parameters = Parameters::he_normal(cae::nn::Network::seed(), 5);
   std::ostringstream log;
   TrainOutcome outcome = train_autoencoder(test::pointers(contexts), test::small_image_set(6, 9),
                                            test::small_image_set(2, 10), options, start, log);

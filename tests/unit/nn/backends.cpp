@@ -62,12 +62,12 @@ std::vector<Context*> pointers(const std::vector<std::unique_ptr<Context>>& cont
 
 ImageSet small_image_set(size_t count, uint64_t seed) {
   ImageSet set;
-  set.pixels.resize(count * cifar::kImageBytes);
+  set.pixels.resize(count * set.image_bytes());
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < count; ++i) {
     set.labels.push_back(uint8_t(i % synthetic::kNumClasses));
     synthetic::render_image(i % synthetic::kNumClasses, rng,
-                            set.pixels.data() + i * cifar::kImageBytes);
+                            set.pixels.data() + i * set.image_bytes());
   }
   return set;
 }

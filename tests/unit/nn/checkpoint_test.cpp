@@ -17,7 +17,7 @@ namespace {
 // An Adam checkpoint whose moments are all zero.
 Checkpoint adam_checkpoint() {
   Checkpoint checkpoint;
-  checkpoint.parameters = cae::nn::Parameters::he_normal(3);
+  checkpoint.parameters = cae::nn::Parameters::he_normal(cae::nn::Network::seed(), 3);
   checkpoint.state.optimizer.kind = "adam";
   for (const HostTensor& p : checkpoint.parameters.tensors) {
     for (const char* suffix : {".m", ".v"}) {

@@ -32,7 +32,7 @@ Run train(const cae_backend_table& table, int devices, int batch, size_t images,
   options.eval_batch_size = 8;
   options.force_host_exchange = force_host;
   Checkpoint start;
-  start.parameters = Parameters::he_normal(11);
+  start.parameters = Parameters::he_normal(cae::nn::Network::seed(), 11);
   std::ostringstream log;
   TrainOutcome outcome =
       train_autoencoder(test::pointers(contexts), train_set, test_set, options, start, log);
@@ -98,7 +98,7 @@ TEST_CASE("a global batch that the devices cannot share equally is refused") {
 
 TEST_CASE("features split by rows over two devices equal one device's") {
   const ImageSet images = test::small_image_set(13, 5);
-  const Parameters weights = Parameters::he_normal(2);
+  const Parameters weights = Parameters::he_normal(cae::nn::Network::seed(), 2);
   auto one = test::make_contexts(test::cpu_table(), 1);
   auto two = test::make_contexts(test::cpu_table(), 2);
   for (const char* name : {"latent", "pyramid-flip"}) {
@@ -106,14 +106,14 @@ TEST_CASE("features split by rows over two devices equal one device's") {
     const FeatureRecipe& recipe = feature_recipe(name);
     const auto a = extract_features(test::pointers(one), weights, recipe, images, 4, nullptr, "");
     const auto b = extract_features(test::pointers(two), weights, recipe, images, 4, nullptr, "");
-    REQUIRE(a.size() == 13 * size_t(recipe.dim()));
+    REQUIRE(a.size() == 13 * size_t(recipe.dim(weights.network)));
     CHECK(max_relative_difference(a, b) < 1e-5);
   }
 }
 
 TEST_CASE("features over several contexts per device (streams) equal one context's") {
   const ImageSet images = test::small_image_set(13, 5);
-  const Parameters weights = Parameters::he_normal(2);
+  const Parameters weights = Parameters::he_normal(cae::nn::Network::seed(), 2);
   auto one = test::make_contexts(test::cpu_table(), 1);
   const FeatureRecipe& recipe = feature_recipe("latent");
   const auto a = extract_features(test::pointers(one), weights, recipe, images, 4, nullptr, "", 1);

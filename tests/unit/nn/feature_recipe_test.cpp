@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -18,21 +19,25 @@ namespace {
 
 constexpr size_t kImages = 5;
 
+// Every image of the set, as the network's input batch.
+Tensor upload_images(Context& context, const Network& network, const ImageSet& images) {
+  std::vector<size_t> indices(images.size());
+  for (size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+  std::vector<float> host(images.size() * size_t(network.image_floats()));
+  fill_batch(images, indices, host.data());
+  Tensor input = context.alloc(network.image_dims(int64_t(images.size())));
+  input.upload(host);
+  return input;
+}
+
 struct Fixture {
   std::vector<std::unique_ptr<Context>> contexts = test::make_contexts(test::cpu_table(), 1);
   Context& context = *contexts[0];
   ImageSet images = test::small_image_set(kImages, 21);
-  Autoencoder model{context, Parameters::he_normal(4)};
+  Network network = Network::seed();
+  Autoencoder model{context, Parameters::he_normal(network, 4)};
 
-  Tensor upload_all() {
-    std::vector<size_t> indices(images.size());
-    for (size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-    std::vector<float> host(images.size() * kImageFloats);
-    fill_batch(images, indices, host.data());
-    Tensor input = context.alloc({int64_t(images.size()), kImageChannels, kImageSize, kImageSize});
-    input.upload(host);
-    return input;
-  }
+  Tensor upload_all() { return upload_images(context, network, images); }
 
   std::vector<float> extract(const std::string& recipe, const ImageSet& set) {
     return extract_features(context, model, feature_recipe(recipe), set, int(kImages), nullptr, "");
@@ -42,7 +47,7 @@ struct Fixture {
 // Every image mirrored left-right, in the byte format of the data files.
 ImageSet mirrored(const ImageSet& images) {
   ImageSet out = images;
-  constexpr size_t side = cifar::kImageSide;
+  const size_t side = size_t(out.side);
   for (size_t row = 0; row < out.pixels.size() / side; ++row) {
     std::reverse(out.pixels.begin() + long(row * side),
                  out.pixels.begin() + long((row + 1) * side));
@@ -50,17 +55,19 @@ ImageSet mirrored(const ImageSet& images) {
   return out;
 }
 
-// A [n, c, size, size] map max-pooled over size/grid x size/grid cells.
+// A [n, c, size, size] map max-pooled to grid x grid cells, cell g spanning
+// [floor(g*size/grid), ceil((g+1)*size/grid)).
 std::vector<float> host_max_pool(const std::vector<float>& map, size_t n, size_t c, size_t size,
                                  size_t grid) {
-  const size_t cell = size / grid;
+  auto first = [&](size_t g) { return g * size / grid; };
+  auto end = [&](size_t g) { return ((g + 1) * size + grid - 1) / grid; };
   std::vector<float> out(n * c * grid * grid);
   for (size_t plane = 0; plane < n * c; ++plane) {
     for (size_t gy = 0; gy < grid; ++gy) {
       for (size_t gx = 0; gx < grid; ++gx) {
-        float best = map[(plane * size + gy * cell) * size + gx * cell];
-        for (size_t y = gy * cell; y < (gy + 1) * cell; ++y) {
-          for (size_t x = gx * cell; x < (gx + 1) * cell; ++x) {
+        float best = map[(plane * size + first(gy)) * size + first(gx)];
+        for (size_t y = first(gy); y < end(gy); ++y) {
+          for (size_t x = first(gx); x < end(gx); ++x) {
             best = std::max(best, map[(plane * size + y) * size + x]);
           }
         }
@@ -72,32 +79,53 @@ std::vector<float> host_max_pool(const std::vector<float>& map, size_t n, size_t
 }
 
 TEST_CASE("the named recipes and their dimensions") {
-  CHECK(feature_recipe("latent").dim() == kFeatureDim);
-  CHECK(feature_recipe("latent-flip").dim() == kFeatureDim);
-  CHECK(feature_recipe("pyramid").dim() == 4096 + 2048 + 2048);
-  CHECK(feature_recipe("pyramid-flip").dim() == 8192);
+  const Network seed = Network::seed();
+  CHECK(feature_recipe("latent").dim(seed) == seed.feature_dim());
+  CHECK(feature_recipe("latent-flip").dim(seed) == 8192);
+  CHECK(feature_recipe("pyramid").dim(seed) == 4096 + 2048 + 2048);
+  CHECK(feature_recipe("pyramid-flip").dim(seed) == 8192);
   CHECK(feature_recipe("pyramid-flip").flip_average);
-  CHECK(feature_recipe("latent-quadrants").dim() == 8192 + 256 * 4 + 128 * 4);
+  CHECK(feature_recipe("latent-quadrants").dim(seed) == 8192 + 256 * 4 + 128 * 4);
   CHECK(feature_recipes().front().name == "latent");
   std::set<std::string> names;
   for (const FeatureRecipe& recipe : feature_recipes()) {
     names.insert(recipe.name);
-    for (const FeatureTap& tap : recipe.taps) CHECK_NOTHROW(tap.pool_steps());
+    // The seed's maps are powers of two of their grids: pooled on the device alone.
+    for (const FeatureTap& tap : recipe.taps(seed)) CHECK_FALSE(tap.host_pooled());
   }
   CHECK(names.size() == feature_recipes().size());
-  CHECK(feature_recipe_help().find("pyramid (8192-d): conv1 4x4 + conv2 4x4 + latent 4x4") !=
+  CHECK(feature_recipe("pyramid").describe(seed) == "conv1 4x4 + conv2 4x4 + latent 4x4");
+  CHECK(feature_recipe_help().find("pyramid: conv1 4x4 + conv2 4x4 + latent 4x4; dimension "
+                                   "seed 8192/8192 wide 12288/12288 deep 10240/10240") !=
         std::string::npos);
   CHECK_THROWS_WITH_AS(feature_recipe("pyramids"),
                        "unknown feature recipe 'pyramids' (latent, latent-flip, pyramid, "
                        "pyramid-flip, latent-quadrants)",
                        std::invalid_argument);
-  CHECK_THROWS_AS((FeatureTap{EncoderMap::Conv2, 3}.pool_steps()), std::logic_error);
+}
+
+TEST_CASE("fixed grids: 96x96 images give the 32x32 dimension, pooled partly on the host") {
+  const Network large(model_preset("seed"), 3, 96);
+  CHECK(large.feature_dim() == 128 * 24 * 24);
+  CHECK(feature_recipe("latent").dim(large) == 8192);
+  const std::vector<FeatureTap> taps = feature_recipe("pyramid").taps(large);
+  REQUIRE(taps.size() == 3);
+  CHECK(taps[0].size == 96);
+  CHECK(taps[0].device_steps() == 3);  // 96 -> 12 on the device, 12 -> 4 on the host
+  CHECK(taps[0].host_pooled());
+  CHECK(taps[2].size == 24);
+  CHECK(taps[2].device_steps() == 1);  // 24 -> 12 -> 4
+  // A map smaller than its grid is kept whole: the deep preset on 8x8 images.
+  const Network tiny(model_preset("deep"), 3, 8);
+  CHECK(feature_recipe("latent").dim(tiny) == 128 * 2 * 2);
 }
 
 TEST_CASE("the latent recipe is the encoder's latent, bit for bit, in any batch size") {
   Fixture f;
   Tensor input = f.upload_all();
-  Tensor latent = f.context.alloc({int64_t(kImages), kLatentChannels, kLatentSize, kLatentSize});
+  const int latent_size = f.network.latent_size();
+  Tensor latent =
+      f.context.alloc({int64_t(kImages), f.network.latent_channels(), latent_size, latent_size});
   f.model.encode(input, latent);
   const std::vector<float> expected = latent.download();
   CHECK(f.extract("latent", f.images) == expected);
@@ -106,33 +134,56 @@ TEST_CASE("the latent recipe is the encoder's latent, bit for bit, in any batch 
         expected);
 }
 
-TEST_CASE("pooled taps equal host max-pools of the encoder's maps, in the recipe's order") {
-  Fixture f;
-  Tensor input = f.upload_all();
-  f.model.encode_maps(input);
+// Each recipe's taps equal the host's max-pools of the encoder's maps, in order.
+void check_pooled_taps(const Network& network, const ImageSet& images) {
+  std::vector<std::unique_ptr<Context>> contexts = test::make_contexts(test::cpu_table(), 1);
+  Context& context = *contexts[0];
+  Autoencoder model(context, Parameters::he_normal(network, 4));
+  model.encode_maps(upload_images(context, network, images));
   std::map<EncoderMap, std::vector<float>> maps;
-  for (EncoderMap map : {EncoderMap::Conv1, EncoderMap::Conv2, EncoderMap::Latent}) {
-    maps[map] = f.model.encoder_map(map, int64_t(kImages)).download();
+  for (EncoderMap map = 0; map <= network.encoder_layers(); ++map) {
+    maps[map] = model.encoder_map(map, int64_t(images.size())).download();
   }
-  for (const char* name : {"pyramid", "latent-quadrants"}) {
+  for (const char* name : {"latent", "pyramid", "latent-quadrants"}) {
     CAPTURE(name);
     const FeatureRecipe& recipe = feature_recipe(name);
-    const std::vector<float> features = f.extract(name, f.images);
-    REQUIRE(features.size() == kImages * size_t(recipe.dim()));
+    const std::vector<float> features =
+        extract_features(context, model, recipe, images, 2, nullptr, "");
+    const size_t dim = size_t(recipe.dim(network));
+    REQUIRE(features.size() == images.size() * dim);
     size_t offset = 0;
-    for (const FeatureTap& tap : recipe.taps) {
-      const size_t c = size_t(map_channels(tap.map)), tap_dim = size_t(tap.dim());
+    for (const FeatureTap& tap : recipe.taps(network)) {
+      const size_t c = size_t(tap.channels), tap_dim = size_t(tap.dim());
       const std::vector<float> pooled =
-          host_max_pool(maps[tap.map], kImages, c, size_t(map_size(tap.map)), size_t(tap.grid));
-      for (size_t i = 0; i < kImages; ++i) {
+          host_max_pool(maps[tap.map], images.size(), c, size_t(tap.size), size_t(tap.cells()));
+      for (size_t i = 0; i < images.size(); ++i) {
         CAPTURE(i);
-        CAPTURE(map_name(tap.map));
-        const float* row = features.data() + i * size_t(recipe.dim()) + offset;
+        CAPTURE(map_name(network, tap.map));
+        const float* row = features.data() + i * dim + offset;
         CHECK(std::equal(row, row + tap_dim, pooled.begin() + long(i * tap_dim)));
       }
       offset += tap_dim;
     }
   }
+}
+
+TEST_CASE("pooled taps equal host max-pools of the encoder's maps, in the recipe's order") {
+  Fixture f;
+  check_pooled_taps(f.network, f.images);
+}
+
+TEST_CASE("on 24x24 images the taps end on the host's pool (12 -> 4, and 6 -> 4 overlapping)") {
+  const Network network(model_preset("seed"), 3, 24);
+  ImageSet images;
+  images.side = 24;
+  std::mt19937_64 rng(3);
+  for (size_t i = 0; i < 3; ++i) images.labels.push_back(uint8_t(i));
+  images.pixels.resize(images.size() * images.image_bytes());
+  for (uint8_t& p : images.pixels) p = uint8_t(rng());
+  const std::vector<FeatureTap> taps = feature_recipe("pyramid").taps(network);
+  CHECK(taps[0].host_pooled());
+  CHECK(taps[2].size == 6);
+  check_pooled_taps(network, images);
 }
 
 TEST_CASE("flip averaging is the mean of the image's and its mirror image's features") {

@@ -22,7 +22,7 @@ std::vector<float> trained_weights(LrSchedule schedule, std::string* recorded) {
   options.optimizer.learning_rate = 1e-2f;
   options.lr_schedule = schedule;
   Checkpoint start;
-  start.parameters = Parameters::he_normal(6);
+  start.parameters = Parameters::he_normal(cae::nn::Network::seed(), 6);
   std::ostringstream log;
   TrainOutcome outcome = train_autoencoder(test::pointers(contexts), test::small_image_set(6, 4),
                                            test::small_image_set(2, 5), options, start, log);

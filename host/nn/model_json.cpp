@@ -1,0 +1,153 @@
+#include "nn/model_json.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/io_error.hpp"
+
+namespace cae::nn {
+namespace {
+
+using Json = nlohmann::json;
+
+class ModelReader {
+ public:
+  explicit ModelReader(const std::string& source) : source_(source) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw std::invalid_argument(source_ + ": '" + field + "' " + problem);
+  }
+
+  void only_keys(const Json& object, const std::string& field,
+                 std::initializer_list<const char*> allowed) const {
+    if (!object.is_object()) fail(field, "must be a JSON object, got " + object.dump());
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool known = false;
+      for (const char* key : allowed) known = known || it.key() == key;
+      if (!known) {
+        std::string list;
+        for (const char* key : allowed) list += (list.empty() ? "" : ", ") + std::string(key);
+        fail(field.empty() ? it.key() : field + "." + it.key(),
+             "is not a model field (" + list + ")");
+      }
+    }
+  }
+
+  int whole(const Json& object, const std::string& field, const char* key, int fallback,
+            int low, int high, bool odd) const {
+    const std::string name = field + "." + key;
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      if (fallback < 0) fail(name, "is missing");
+      return fallback;
+    }
+    const std::string range = std::string(odd ? "an odd" : "a") + " whole number from " +
+                              std::to_string(low) + " to " + std::to_string(high);
+    if (!it->is_number_integer()) fail(name, "must be " + range + ", got " + it->dump());
+    const int64_t value = it->get<int64_t>();
+    if (value < low || value > high || (odd && value % 2 == 0)) {
+      fail(name, "must be " + range + ", got " + it->dump());
+    }
+    return int(value);
+  }
+
+  bool flag(const Json& object, const std::string& field, const char* key, bool fallback) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_boolean()) fail(field + "." + key, "must be true or false, got " + it->dump());
+    return it->get<bool>();
+  }
+
+  std::vector<ConvSpec> layers(const Json& list, const char* part) const {
+    if (!list.is_array() || list.empty()) {
+      fail(part, "must be a non-empty list of layers, got " + list.dump());
+    }
+    if (list.size() > size_t(kMaxModelLayers)) {
+      fail(part, "has " + std::to_string(list.size()) + " layers, more than " +
+                     std::to_string(kMaxModelLayers));
+    }
+    const bool encoder = std::string(part) == "encoder";
+    const char* resize = encoder ? "pool" : "upsample";
+    std::vector<ConvSpec> specs;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string field = std::string(part) + "[" + std::to_string(i) + "]";
+      const Json& layer = list[i];
+      only_keys(layer, field, {"channels", "kernel", "relu", resize});
+      ConvSpec spec;
+      spec.out_channels = whole(layer, field, "channels", -1, 1, kMaxModelChannels, false);
+      spec.kernel = whole(layer, field, "kernel", 3, 1, kMaxKernel, true);
+      const bool reconstruction = !encoder && i + 1 == list.size();
+      spec.relu = flag(layer, field, "relu", !reconstruction);
+      spec.resize = flag(layer, field, resize, false);
+      specs.push_back(spec);
+    }
+    return specs;
+  }
+
+ private:
+  const std::string& source_;
+};
+
+Json layers_json(const std::vector<ConvSpec>& specs, const char* resize) {
+  Json list = Json::array();
+  for (const ConvSpec& spec : specs) {
+    list.push_back({{"channels", spec.out_channels},
+                    {"kernel", spec.kernel},
+                    {"relu", spec.relu},
+                    {resize, spec.resize}});
+  }
+  return list;
+}
+
+}  // namespace
+
+ModelDescription parse_model_json(const std::string& text, const std::string& source) {
+  const ModelReader reader(source);
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::exception& error) {
+    throw std::invalid_argument(source + ": not valid JSON: " + json_error_text(error.what()));
+  }
+  if (!root.is_object()) {
+    throw std::invalid_argument(source + ": a model must be a JSON object, got " + root.dump());
+  }
+  reader.only_keys(root, "", {"name", "encoder", "decoder"});
+  ModelDescription description;
+  description.name = "custom";
+  if (root.contains("name")) {
+    const Json& name = root["name"];
+    if (!name.is_string() || name.get<std::string>().empty() ||
+        name.get<std::string>().find_first_of("\n\r\"") != std::string::npos) {
+      reader.fail("name", "must be a non-empty one-line string, got " + name.dump());
+    }
+    description.name = name.get<std::string>();
+  }
+  if (!root.contains("encoder")) reader.fail("encoder", "is missing");
+  description.encoder = reader.layers(root["encoder"], "encoder");
+  if (root.contains("decoder")) description.decoder = reader.layers(root["decoder"], "decoder");
+  return description;
+}
+
+ModelDescription read_model_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("--model " + path + ": no such preset or readable file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument("--model " + path + ": cannot be read");
+  return parse_model_json(text.str(), path);
+}
+
+std::string model_json(const ModelDescription& description, int image_channels) {
+  const std::vector<ConvSpec> decoder = description.decoder.empty()
+                                            ? mirrored_decoder(description.encoder, image_channels)
+                                            : description.decoder;
+  return Json{{"name", description.name},
+              {"encoder", layers_json(description.encoder, "pool")},
+              {"decoder", layers_json(decoder, "upsample")}}
+      .dump();
+}
+
+}  // namespace cae::nn
