@@ -67,9 +67,18 @@ expect "check cifar100 coarse" "1 +coarse-1 +12 +6"
 run "check stl10" 0 "$CAE" data check S10
 expect "check stl10" "stl10 data in S10/stl10_binary: 96x96 images, 3 channels, 10 classes"
 expect "check stl10" "unlabelled: 30 images"
-run_err "stl10 on the fixed network" 1 "$CAE" train $B --data S10 --unlabelled $T --out M4.safetensors
-expect "stl10 on the fixed network" "S10/stl10_binary holds 96x96 images with 3 channel\(s\); the network takes 32x32"
-one_line "stl10 on the fixed network"
+# The network follows the data: the seed network on 96x96 images (a 24x24
+# latent), its features pooled to the same 8,192 dimensions as on 32x32.
+run "pipeline stl10" 0 "$CAE" pipeline $B --data S10 --unlabelled $T --out R10
+expect "pipeline stl10" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+grep -q '"dim": 8192' R10/features.json || fail "stl10 feature dim" "R10/features.json lacks dim 8192"
+run "stl10 model" 0 "$CAE" info --weights R10/model.safetensors
+expect "stl10 model" "seed on 3x96x96 images"
+expect "stl10 model" "latent: +128x24x24"
+run_err "96x96 model on 32x32 images" 1 "$CAE" extract $B --weights R10/model.safetensors --data PF --out F96
+expect "96x96 model on 32x32 images" "PF holds 32x32 images with 3 channel\(s\); the model 'seed' takes 96x96 images with 3 channels \(for an image folder, --image-size 96\)"
+one_line "96x96 model on 32x32 images"
 
 # ---- bad options and malformed data: one line, the right exit code ----
 run_err "bad --data-format" 2 "$CAE" train $B --data PF --data-format mnist --out X.safetensors

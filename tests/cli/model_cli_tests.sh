@@ -95,5 +95,5 @@ run "help" 0 "$CAE" help train
 expect "help" "--model NAME\|FILE.json"
 expect "help" "wide: encoder 512@5x5\+pool"
 run "help extract" 0 "$CAE" help extract
-expect "help extract" "pyramid: conv1 4x4 \+ conv2 4x4 \+ latent 4x4; "
+expect "help extract" "pyramid: conv1 4x4 \+ conv2 4x4 \+"
 finish

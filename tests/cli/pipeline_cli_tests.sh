@@ -81,7 +81,7 @@ expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent,
 one_line "bad --features"
 absent "bad --features writes nothing" FB
 run "extract help lists recipes" 0 "$CAE" extract --help
-expect "extract help lists recipes" "latent-quadrants: latent 8x8 \+ conv1 2x2 \+ conv2"
+expect "extract help lists recipes" "latent-quadrants: latent 8x8 \+ conv1"
 run "train augmented" 0 "$CAE" train $B --data D --epochs 1 --batch 32 --augment flip-crop --input-noise 0.05 --out W/aug.safetensors
 expect "train augmented" "epoch 1/1  train loss [0-9.]+"
 checks=$((checks + 1))
