@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # --model end to end on the cpu backend and tiny synthetic data: the seed
 # network's checkpoint and features are byte-identical to those of cae before
-# networks were descriptions (hashes below, written by cae 6f3d089 with these
-# exact settings); each preset and a JSON description trains, is shown by
+# networks were descriptions (hashes below: the tensors and features exactly
+# as cae 6f3d089 wrote them with these settings; the whole files as that
+# checkpoint plus the "backend_options" record ABI 1.4 added); each preset and a JSON description trains, is shown by
 # `cae info --weights`, extracts, classifies and evaluates; bad descriptions
 # are refused in one line.
 # usage: model_cli_tests.sh CAE
@@ -19,14 +20,24 @@ same_hash() {  # same_hash NAME FILE SHA256
   got=$(sha256sum "$2" | cut -d' ' -f1)
   [ "$got" = "$3" ] || { echo "FAIL [$1]: $2 has sha256 $got, expected $3"; failures=$((failures + 1)); }
 }
+same_tensors() {  # same_tensors NAME CHECKPOINT SHA256: of the bytes after the safetensors header
+  checks=$((checks + 1))
+  local got
+  got=$(python3 -c 'import hashlib, struct, sys
+data = open(sys.argv[1], "rb").read()
+print(hashlib.sha256(data[8 + struct.unpack("<Q", data[:8])[0]:]).hexdigest())' "$2")
+  [ "$got" = "$3" ] || { echo "FAIL [$1]: $2 has tensor bytes $got, expected $3"; failures=$((failures + 1)); }
+}
 
 # ---- the seed network: results identical to before ----
 run "synth" 0 "$CAE" data synth D --train 24 --test 10 --seed 5
 run "seed train" 0 "$CAE" train $B --data D --epochs 2 --batch 8 --seed 7 --out W/seed.safetensors
-same_hash "seed checkpoint" W/seed.safetensors 0e74e927ad9533fbc71ad18aa3480e035face4e3e4f4dbe1302f7ee083c4ec43
+same_tensors "seed tensors" W/seed.safetensors ed0c1c144af49a90be61b2c3afe82ef5daf82a9ddf53a62dd83020e1455c4030
+same_hash "seed checkpoint" W/seed.safetensors c288ab31a2c1afcfe8f5d412be16cc5550f47676aca03d413d17f295cc6ee543
 run "seed train augmented" 0 "$CAE" train $B --data D --epochs 1 --batch 8 --seed 7 \
   --augment flip-crop --input-noise 0.05 --model seed --out W/seed-aug.safetensors
-same_hash "seed augmented checkpoint" W/seed-aug.safetensors b25115dbf1a33b895d10560fb0d8d11a9d0c4ef0946d3eab12a897c38e402174
+same_tensors "seed augmented tensors" W/seed-aug.safetensors 693d31ade5b4138583e7f28eddc441e1bb948eb255d5f7afb303964b7ca5b6c6
+same_hash "seed augmented checkpoint" W/seed-aug.safetensors d2172b0853a79dc43eb1501961dee828cf11d9ffdea4cc00c03dc07658f7c864
 run "seed extract" 0 "$CAE" extract $B --weights W/seed.safetensors --data D --out FS
 same_hash "seed latent features" FS/train_features.npy f8316ba777c1a08b9e70df2dcdb65e8caee3c1d31d8e2a08a3b86f7e3b723d1d
 run "seed extract pyramid-flip" 0 "$CAE" extract $B --weights W/seed.safetensors --data D \
