@@ -10,6 +10,7 @@
 #include "nn/checkpoint.hpp"
 #include "nn/features.hpp"
 #include "nn/trainer.hpp"
+#include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -37,7 +38,8 @@ int run_extract(const po::variables_map& vm) {
                      size_t(recipe.dim()));
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
-  write_features_json(out + "/features.json", recipe, weights);
+  write_features_json(out + "/features.json", recipe, weights,
+                      nn::weights_identity(checkpoint.parameters));
   std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", " << recipe.dim()
             << "-d) and features.json to " << out << "\n";
   return 0;

@@ -22,7 +22,7 @@ const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm) {
 }
 
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
-                         const std::string& weights) {
+                         const std::string& weights, const std::string& weights_sha256) {
   nlohmann::ordered_json taps = nlohmann::ordered_json::array();
   for (const nn::FeatureTap& tap : recipe.taps) {
     taps.push_back({{"map", nn::map_name(tap.map)}, {"grid", tap.grid}, {"dim", tap.dim()}});
@@ -31,7 +31,8 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                 {"dim", recipe.dim()},
                                 {"taps", taps},
                                 {"flip_average", recipe.flip_average},
-                                {"weights", weights}};
+                                {"weights", weights},
+                                {"weights_sha256", weights_sha256}};
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 

@@ -9,14 +9,28 @@
 #include "device_list.hpp"
 #include "distributed_options.hpp"
 #include "data_options.hpp"
+#include "ignored_options.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
 namespace cae::cli {
 namespace {
 
+// The training options a checkpoint records and --resume restores.
+constexpr std::initializer_list<const char*> kSettingsOfTheCheckpoint = {
+    "recipe", "batch", "optimizer", "lr", "momentum", "weight-decay",
+    "seed", "augment", "input-noise", "lr-schedule"};
+
 int run_train(const po::variables_map& vm) {
   // Everything the command line can get wrong is checked before any work.
+  // A resumed run continues with the settings stored in its checkpoint (so an
+  // interrupted run ends bit-identical to an uninterrupted one): an option
+  // that would change them cannot take effect and is refused.
+  if (vm.count("resume")) {
+    refuse_given_options(vm, kSettingsOfTheCheckpoint,
+                         "cannot change a resumed run: it continues with the settings stored in "
+                         "its checkpoint (start a new run without --resume to change them)");
+  }
   nn::TrainOptions options = training_options_from(vm);
   DataRequest request = data_request_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
@@ -127,7 +141,9 @@ Command train_command() {
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)")
                 ("test-samples", po::value<int64_t>()->default_value(0)->value_name("N"), "test images for the reconstruction MSE (0 = all)")
                 ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
-                ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run");
+                ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
+                 "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise "
+                 "and --lr-schedule are refused)");
           },
           run_train,
           kDataFormatsHelp};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "io/io_error.hpp"
 #include "report/text_file.hpp"
 
 namespace cae {
@@ -95,7 +96,7 @@ ReportData parse_report_json(const std::string& text) {
     data.per_class_png = files.at("per_class_png").get<std::string>();
     return data;
   } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("malformed report: ") + e.what());
+    throw std::runtime_error(std::string("malformed report: ") + json_error_text(e.what()));
   }
 }
 

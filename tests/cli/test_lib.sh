@@ -42,6 +42,14 @@ one_line() {
   checks=$((checks + 1))
   [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$1" "error is not one line"
 }
+# error NAME RC PATTERN CMD...: a run that must fail with one line matching PATTERN.
+error() {
+  local name=$1 rc=$2 pattern=$3
+  shift 3
+  run "$name" "$rc" "$@"
+  expect "$name" "$pattern"
+  one_line "$name"
+}
 exists() {
   checks=$((checks + 1))
   [ -s "$2" ] || fail "$1" "$2 missing or empty"
