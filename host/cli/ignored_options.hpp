@@ -1,6 +1,6 @@
 // Options that a command would have to ignore are refused, never dropped: an
 // option either takes effect or the command says at once (exit 2) why it
-// cannot. One helper, so every command words it the same way.
+// cannot. One function, so every command words it the same way.
 #pragma once
 
 #include <initializer_list>
