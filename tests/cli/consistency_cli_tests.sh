@@ -151,7 +151,7 @@ error "another architecture" 1 "^cae extract: W/architecture.safetensors: checkp
 absent "refused checkpoints: no features" X1/train_features.npy
 mkdir -p DL && cp D/* DL/ && rm DL/test_batch.bin && ln -s test_batch.bin DL/test_batch.bin
 error "a symlink loop is a loop, not missing" 1 "^cae data: cannot use DL/test_batch.bin: .*\(a loop of symbolic links\)$" \
-  "$CAE" data check DL
+  "$CAE" data check DL --data-format cifar10
 ln -s loop loop
 error "--out inside a symlink loop" 1 "^cae extract: cannot [a-z ]+ loop/sub: .*\(a loop of symbolic links\)$" \
   "$CAE" extract $B --weights W/m.safetensors --data D --out loop/sub
