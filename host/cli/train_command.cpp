@@ -16,21 +16,34 @@
 namespace cae::cli {
 namespace {
 
-// The training options a checkpoint records and --resume restores.
-constexpr std::initializer_list<const char*> kSettingsOfTheCheckpoint = {
-    "recipe", "batch", "optimizer", "lr", "momentum", "weight-decay",
-    "seed", "augment", "input-noise", "lr-schedule"};
+// A resumed run continues with the settings stored in its checkpoint (so an
+// interrupted run ends bit-identical to an uninterrupted one): an option the
+// user gives that differs from them cannot take effect and is refused, before
+// any data is read. The same value is accepted.
+void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions& given,
+                             const nn::TrainingState& stored, const std::string& resume) {
+  const std::pair<const char*, bool> differs[] = {
+      {"recipe", given.recipe != stored.recipe},
+      {"batch", given.batch_size != stored.batch_size},
+      {"optimizer", given.optimizer.kind != stored.optimizer.kind},
+      {"lr", given.optimizer.learning_rate != stored.optimizer.learning_rate},
+      {"momentum", given.optimizer.momentum != stored.optimizer.momentum},
+      {"weight-decay", given.optimizer.weight_decay != stored.optimizer.weight_decay},
+      {"seed", given.seed != stored.seed},
+      {"augment", given.augment != parse_augmentation(stored.augment)},
+      {"input-noise", given.input_noise != float(stored.input_noise)},
+      {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)}};
+  for (const auto& [name, changed] : differs) {
+    if (changed && option_given(vm, name)) {
+      throw UsageError("--" + std::string(name) + " cannot change a resumed run: " + resume +
+                       " continues with the settings stored in it (start a new run without "
+                       "--resume to change them)");
+    }
+  }
+}
 
 int run_train(const po::variables_map& vm) {
   // Everything the command line can get wrong is checked before any work.
-  // A resumed run continues with the settings stored in its checkpoint (so an
-  // interrupted run ends bit-identical to an uninterrupted one): an option
-  // that would change them cannot take effect and is refused.
-  if (vm.count("resume")) {
-    refuse_given_options(vm, kSettingsOfTheCheckpoint,
-                         "cannot change a resumed run: it continues with the settings stored in "
-                         "its checkpoint (start a new run without --resume to change them)");
-  }
   nn::TrainOptions options = training_options_from(vm);
   DataRequest request = data_request_from(vm);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
@@ -51,6 +64,7 @@ int run_train(const po::variables_map& vm) {
   nn::Checkpoint start;
   if (!resume.empty()) {
     start = nn::load_checkpoint(resume);
+    refuse_changed_settings(vm, options, start.state, resume);
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
     options.batch_size = start.state.batch_size;
@@ -143,7 +157,7 @@ Command train_command() {
                 ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
                 ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
                  "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise "
-                 "and --lr-schedule are refused)");
+                 "and --lr-schedule other than CKPT's are refused)");
           },
           run_train,
           kDataFormatsHelp};

@@ -61,7 +61,8 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
   if (vm.count("lr")) o.optimizer.learning_rate = option_in_range(vm, "lr", 1e-9f, 10.0f);
   // Adam has no momentum setting (its first moment uses beta1): a --momentum
   // given with it would change nothing.
-  if (o.optimizer.kind == "adam") {
+  // (A resumed run compares --momentum with its checkpoint's instead.)
+  if (o.optimizer.kind == "adam" && !vm.count("resume")) {
     refuse_given_options(vm, {"momentum"}, "applies to --optimizer sgd only; Adam has no momentum setting");
   }
   if (vm.count("momentum")) o.optimizer.momentum = option_in_range(vm, "momentum", 0.0f, 0.999f);

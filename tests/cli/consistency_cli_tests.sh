@@ -20,6 +20,7 @@ B="--backend cpu"
 "$CAE" extract $B --weights W/m.safetensors --data D --out F >/dev/null || { echo "setup: extract failed"; exit 1; }
 
 # ---- options take effect or are refused at once (exit 2) ----
+# Values other than the checkpoint's are refused; the same value is accepted.
 for option in "--lr 0.01" "--batch 8" "--optimizer sgd" "--seed 9" "--momentum 0.5" \
               "--weight-decay 0.1" "--recipe seed" "--augment flip" "--input-noise 0.1" \
               "--lr-schedule cosine"; do
@@ -32,6 +33,8 @@ absent "refused resumes write nothing" W/r.safetensors
 run "train --resume --epochs extends the run" 0 \
   "$CAE" train $B --data D --resume W/m.safetensors --epochs 2 --out W/r.safetensors
 expect "train --resume --epochs extends the run" "resuming W/m.safetensors at epoch 2"
+run "train --resume with the checkpoint's own --batch" 0 \
+  "$CAE" train $B --data D --resume W/r.safetensors --epochs 3 --batch 32 --out W/r.safetensors
 error "--momentum with adam" 2 "^cae train: --momentum applies to --optimizer sgd only" \
   "$CAE" train $B --data nowhere --optimizer adam --momentum 0.9
 for option in "--C 2" "--gamma 0.1"; do
