@@ -84,6 +84,11 @@ const BackendRecord& select_backend(const Registry& registry, const po::variable
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
+  // Named on purpose, so used; but the user hears that nothing vouches for it.
+  if (!backend->certification.certified) {
+    std::cerr << "cae: warning: backend " << backend->name
+              << " is not certified: " << backend->certification.summary << "\n";
+  }
   // Checked here for every backend, so none can ignore a device it lacks.
   const int32_t devices = device_count_of(*backend);
   if (devices >= 0 && device >= devices) {

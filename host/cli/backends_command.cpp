@@ -47,13 +47,21 @@ int run_backends(const po::variables_map& vm) {
   if (device < 0) throw UsageError("--device must be >= 0");
 
   if (registry.backends().empty()) std::cout << "no backends found\n";
+  const BackendRecord* chosen = registry.default_backend();
   for (const auto& backend : registry.backends()) {
     const auto& table = backend.table();
     std::cout << std::left << std::setw(8) << backend.name << " " << std::setw(8)
               << (table.version ? table.version : "?") << " ABI " << table.abi_major << "."
               << table.abi_minor << "  " << availability(backend, device) << "\n"
-              << "         " << backend.plugin.path << "\n";
+              << "         " << backend.plugin.path << "\n"
+              << "         " << (backend.certification.certified ? "certified: " : "not certified: ")
+              << backend.certification.summary << (&backend == chosen ? "; the default" : "")
+              << "\n";
     if (verbose && table.description) std::cout << "         " << table.description << "\n";
+  }
+  if (!chosen && !registry.backends().empty()) {
+    std::cout << "no default backend: none is both available and certified (name one with "
+                 "--backend, or certify one with cae-conformance)\n";
   }
   if (verbose || registry.backends().empty()) {
     std::cout << "\nfolders searched, in order:\n";
@@ -80,7 +88,7 @@ int run_backends(const po::variables_map& vm) {
 
 Command backends_command() {
   return {"backends", "cae backends [-v] [--plugin-dir DIR]... [--backend PATH.so]",
-          "List the backends found, their versions and whether they can run here",
+          "List the backends found, their versions, whether they can run here, their certification and the default",
           [](po::options_description& options, po::positional_options_description&) {
             options.add_options()("verbose,v", "also list every file considered and why it was rejected");
             add_backend_options(options);

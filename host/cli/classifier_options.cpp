@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "ignored_options.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -55,8 +56,16 @@ void add_classifier_options(po::options_description& options) {
 
 ClassifierKind classifier_from(const po::variables_map& vm) {
   const std::string name = vm["classifier"].as<std::string>();
-  if (name == "svm") return ClassifierKind::Svm;
-  if (name == "linear") return ClassifierKind::Linear;
+  // The other classifier's options would be ignored: refused (ignored_options.hpp).
+  if (name == "svm") {
+    refuse_given_options(vm, {"linear-iterations"}, "applies to --classifier linear only");
+    return ClassifierKind::Svm;
+  }
+  if (name == "linear") {
+    refuse_given_options(vm, {"gamma", "kernel", "svm-solver", "search-gamma"},
+                         "applies to the kernel SVM only, not to --classifier linear");
+    return ClassifierKind::Linear;
+  }
   throw UsageError("--classifier must be svm or linear, got '" + name + "'");
 }
 

@@ -13,6 +13,8 @@
 #include "io/output_set.hpp"
 #include "nn/features.hpp"
 #include "option_checks.hpp"
+#include "provenance.hpp"
+#include "nn/weights_identity.hpp"
 #include "report/stopwatch.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
@@ -46,6 +48,8 @@ int run_evaluate(const po::variables_map& vm) {
                              std::to_string(recipe.dim(network)) + " with the model '" +
                              network.description().name + "'");
   }
+  const std::string weights_sha256 = nn::weights_identity(checkpoint.parameters);
+  if (!linear) require_model_matches(svm_path, svm_model, recipe, weights, weights_sha256);
   BackendSession session = select_backend_session(vm);
   const DataSplits data = load_data(request.path, request.options);
   require_labelled(data, "cae evaluate");
@@ -71,6 +75,7 @@ int run_evaluate(const po::variables_map& vm) {
   report.settings = {{"weights", weights},
                      {"svm", svm_path},
                      feature_setting(recipe, network),
+                     {"weights sha256", weights_sha256},
                      {"test images", std::to_string(test.rows)}};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   add_backend_options_setting(session, report);

@@ -11,6 +11,7 @@
 #include "nn/checkpoint.hpp"
 #include "nn/features.hpp"
 #include "nn/trainer.hpp"
+#include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -41,7 +42,8 @@ int run_extract(const po::variables_map& vm) {
                      size_t(recipe.dim(checkpoint.parameters.network)));
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
-  write_features_json(out + "/features.json", recipe, checkpoint.parameters.network, weights);
+  write_features_json(out + "/features.json", recipe, checkpoint.parameters.network, weights,
+                      nn::weights_identity(checkpoint.parameters));
   set.publish();
   std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", "
             << recipe.dim(checkpoint.parameters.network) << "-d) and features.json to " << out << "\n";

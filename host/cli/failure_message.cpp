@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "io/io_error.hpp"
 #include "plugin/backend_error.hpp"
 
 namespace cae::cli {
@@ -36,13 +37,16 @@ std::string failure_message(const std::exception_ptr& failure) {
     return "a size computed from the input is too large to hold in memory (check that the "
            "input files are the expected ones)";
   } catch (const std::filesystem::filesystem_error& e) {
-    return single_line(e.what());
+    // The library's "filesystem error: cannot ...: ... [path]" in cae's terms:
+    // the path, then what the system said, with what a loop means.
+    return single_line(describe_filesystem_error(e));
   } catch (const std::system_error& e) {
     // Thread creation and locks report through system_error: a resource limit.
     return "the system refused a resource (" + single_line(e.what()) +
            "); try fewer --threads or check `ulimit -a`";
   } catch (const std::exception& e) {
-    return single_line(e.what());
+    // Whatever reached here unwrapped loses nlohmann's "[json.exception...]" code.
+    return single_line(json_error_text(e.what()));
   } catch (...) {
     return "an unexpected internal error (not a std::exception); please report it";
   }

@@ -22,7 +22,8 @@ const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm) {
 }
 
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
-                         const nn::Network& network, const std::string& weights) {
+                         const nn::Network& network, const std::string& weights,
+                         const std::string& weights_sha256) {
   nlohmann::ordered_json taps = nlohmann::ordered_json::array();
   for (const nn::FeatureTap& tap : recipe.taps(network)) {
     taps.push_back(
@@ -33,7 +34,8 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                 {"dim", recipe.dim(network)},
                                 {"taps", taps},
                                 {"flip_average", recipe.flip_average},
-                                {"weights", weights}};
+                                {"weights", weights},
+                                {"weights_sha256", weights_sha256}};
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 

@@ -16,10 +16,12 @@ void add_features_option(po::options_description& options);
 const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm);
 
 // features.json: the recipe's name, dimension, taps and flip averaging, and
-// the weights the features were made with, so a folder of .npy files says
-// what its columns are.
+// the weights the features were made with (their path and their identity,
+// nn/weights_identity.hpp), so a folder of .npy files says what its columns
+// are and what produced them (provenance.hpp).
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
-                         const nn::Network& network, const std::string& weights);
+                         const nn::Network& network, const std::string& weights,
+                         const std::string& weights_sha256);
 
 // {"features", "NAME (DIM-d: taps...)"} for the report's settings.
 std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe,

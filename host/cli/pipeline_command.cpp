@@ -19,6 +19,7 @@
 #include "linear_selection.hpp"
 #include "model_options.hpp"
 #include "nn/features.hpp"
+#include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
@@ -127,9 +128,14 @@ int run_pipeline(const po::variables_map& vm) {
   for (const ImageSet* images : {&train_images, &data.train, &data.test}) {
     require_network_input(network, *images, data_dir);
   }
+  // What the classifier stage needs of the data is checked now, not after
+  // training (the same checks as `cae svm`).
+  const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
+  check_svm_training_labels(labels, validation,
+                            "the " + std::to_string(data.train.size()) + " training images of " +
+                                data_dir);
   if (classifier == ClassifierKind::Svm) {
     // Before hours of training: the features are still to come.
-    const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
     require_kernel_svm_fits(
         class_rows_after_split(labels, validation_rows(validation.rows, int64_t(labels.size()))),
         recipe.dim(network), svm_options,
@@ -179,7 +185,9 @@ int run_pipeline(const po::variables_map& vm) {
       to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.test, 256,
                                           &std::cout, "encode test"),
                      recipe.dim(network), data.test);
-  write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path);
+  const std::string weights_sha256 = nn::weights_identity(weights);
+  write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path,
+                      weights_sha256);
   timings.emplace_back("extract features", stage.seconds());
 
   if (classifier == ClassifierKind::Linear) {
@@ -190,13 +198,16 @@ int run_pipeline(const po::variables_map& vm) {
     std::map<std::string, std::string> provenance{
         {"features", out + "/features.json"},
         {"checkpoint", train_options.checkpoint_path},
+        {"features_recipe", recipe.name},
+        {"weights_sha256", weights_sha256},
         {"validation_rows", std::to_string(selected.validation_rows)},
         {"validation_seed", std::to_string(validation.seed)}};
     svm::save_linear_model(selected.model, model_path, provenance);
     timings.emplace_back("linear train", stage.seconds());
     ReportData report =
         pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe,
-                      network);
+                        network);
+    report.settings.push_back({"weights sha256", weights_sha256});
     report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
     report.settings.push_back({"linear C", std::to_string(selected.C)});
     report.settings.push_back({"linear iterations", std::to_string(selected.model.iterations) +
@@ -229,6 +240,9 @@ int run_pipeline(const po::variables_map& vm) {
   auto progress = attach_svm_progress(svm_options);
   SelectedSvm selected =
       select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
+  selected.model.features_recipe = recipe.name;
+  selected.model.weights_sha256 = weights_sha256;
+  selected.model.weights_path = train_options.checkpoint_path;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
@@ -249,7 +263,8 @@ int run_pipeline(const po::variables_map& vm) {
                       network);
   report.settings.insert(
       report.settings.end(),
-      {{"svm C", std::to_string(svm_options.C)},
+      {{"weights sha256", weights_sha256},
+       {"svm C", std::to_string(svm_options.C)},
        {"svm gamma", std::to_string(stats.gamma)},
        {"standardize", svm_options.standardize ? "yes" : "no"},
        {"svm chosen by",

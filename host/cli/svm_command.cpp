@@ -4,7 +4,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <set>
 
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
@@ -12,6 +11,7 @@
 #include "commands.hpp"
 #include "io/npy.hpp"
 #include "option_checks.hpp"
+#include "provenance.hpp"
 #include "svm/libsvm_export.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
@@ -45,13 +45,8 @@ svm::FeatureSet read_split(const std::string& dir, const std::string& split) {
 // What train_ovo and predict would find out only after loading the backend
 // (or after training), said at load with the file's name.
 void check_splits(const svm::FeatureSet& train, const std::optional<svm::FeatureSet>& test,
-                  const std::string& dir) {
-  std::set<int32_t> classes(train.labels.begin(), train.labels.end());
-  if (classes.size() < 2) {
-    throw std::runtime_error(dir + "/train_labels.npy holds " + std::to_string(classes.size()) +
-                             (classes.size() == 1 ? " class" : " classes") +
-                             "; an SVM needs at least two");
-  }
+                  const ValidationChoice& validation, const std::string& dir) {
+  check_svm_training_labels(train.labels, validation, dir + "/train_labels.npy");
   if (test && test->rows > 0 && test->dim != train.dim) {
     throw std::runtime_error(dir + "/test_features.npy has " + std::to_string(test->dim) +
                              " columns, " + dir + "/train_features.npy " +
@@ -70,10 +65,13 @@ void print_test_accuracy(const std::vector<int32_t>& labels, const svm::FeatureS
 // its features came from and how C was chosen.
 int run_linear(const svm::FeatureSet& train,
                const std::optional<svm::FeatureSet>& test, const svm::LinearOptions& options,
-               const ValidationChoice& validation, const std::string& dir, const std::string& out) {
+               const ValidationChoice& validation, const std::string& dir, const std::string& out,
+               const FeatureProvenance& features) {
   const SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
   std::map<std::string, std::string> provenance{
       {"features", dir},
+      {"features_recipe", features.recipe},
+      {"weights_sha256", features.weights_sha256},
       {"chosen_by", selected.search.empty() ? "the options given" : "search on the validation split"},
       {"validation_rows", std::to_string(selected.validation_rows)},
       {"validation_seed", std::to_string(validation.seed)}};
@@ -121,9 +119,10 @@ int run_svm(const po::variables_map& vm) {
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
   if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
-  check_splits(train, test, dir);
+  check_splits(train, test, validation, dir);
+  const FeatureProvenance provenance = read_features_provenance(dir, train.dim);
   if (classifier == ClassifierKind::Linear) {
-    return run_linear(train, test, linear, validation, dir, out);
+    return run_linear(train, test, linear, validation, dir, out, provenance);
   }
   require_kernel_svm_fits(
       class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
@@ -133,6 +132,9 @@ int run_svm(const po::variables_map& vm) {
   auto progress = attach_svm_progress(options);
   SelectedSvm selected =
       select_and_train_svm(session.contexts(), train, options, validation, std::cout);
+  selected.model.features_recipe = provenance.recipe;
+  selected.model.weights_sha256 = provenance.weights_sha256;
+  selected.model.weights_path = provenance.weights_path;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
   std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs "

@@ -24,7 +24,7 @@ void add_svm_options(po::options_description& options) {
 
 svm::TrainOptions svm_options_from(const po::variables_map& vm) {
   svm::TrainOptions o;
-  o.C = option_in_range(vm, "C", 1e-6, 1e9);
+  o.C = option_in_range(vm, "C", kMinC, kMaxC);
   try {
     o.gamma = svm::GammaPolicy::parse(vm["gamma"].as<std::string>());
     o.kernel = svm::parse_kernel_kind(vm["kernel"].as<std::string>());

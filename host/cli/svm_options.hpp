@@ -8,6 +8,10 @@
 
 namespace cae::cli {
 
+// The range of C, for --C and every value of --search-C.
+constexpr double kMinC = 1e-6;
+constexpr double kMaxC = 1e9;
+
 void add_svm_options(po::options_description& options);
 svm::TrainOptions svm_options_from(const po::variables_map& vm);
 

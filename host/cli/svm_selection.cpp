@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <optional>
 #include <ostream>
-#include <sstream>
+#include <set>
 
+#include "ignored_options.hpp"
+#include "option_checks.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/predictor.hpp"
+#include "svm/svm_error.hpp"
 #include "svm/warm_search.hpp"
 #include "svm_options.hpp"
 
@@ -16,17 +19,24 @@ namespace {
 
 constexpr int64_t kDefaultValidationRows = 5000;
 
-std::vector<std::string> split_list(const std::string& text) {
+// "1,2,5" -> {"1", "2", "5"}; an empty item ("1,,2", "1,") is a mistake, not
+// something to skip.
+std::vector<std::string> split_list(const std::string& option, const std::string& text) {
   std::vector<std::string> items;
-  std::stringstream parts(text);
-  std::string item;
-  while (std::getline(parts, item, ',')) {
-    if (!item.empty()) items.push_back(item);
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (items.back().empty()) {
+      throw UsageError(option + " has an empty value in '" + text + "' (write values like 1,2,5)");
+    }
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
   }
-  return items;
 }
 
-double parse_positive(const std::string& option, const std::string& text) {
+// A number in [low, high]; NaN fails the comparison too.
+double parse_number(const std::string& option, const std::string& text, double low, double high) {
   size_t used = 0;
   double value = 0.0;
   try {
@@ -34,10 +44,18 @@ double parse_positive(const std::string& option, const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || !(value > 0.0 && value < 1e12)) {
-    throw UsageError(option + ": '" + text + "' is not a positive number");
+  if (used != text.size()) throw UsageError(option + ": '" + text + "' is not a number");
+  if (!(value >= low && value <= high)) {
+    throw UsageError(option + ": " + text + " is outside " + number_text(low) + ".." +
+                     number_text(high));
   }
   return value;
+}
+
+// The factor K of a "Kx" gamma: positive, and small enough that K times a
+// scale gamma stays a normal float.
+double gamma_factor(const std::string& text) {
+  return parse_number("--search-gamma", text.substr(0, text.size() - 1), 1e-6, 1e6);
 }
 
 // "Kx" is K times the "scale" gamma of the rows the SVM is trained on,
@@ -47,7 +65,7 @@ svm::GammaPolicy gamma_of(const std::string& text, const svm::FeatureSet& train,
                           const std::vector<int64_t>& fit_rows, const svm::TrainOptions& base,
                           std::optional<double>& scale) {
   if (text.size() > 1 && text.back() == 'x') {
-    const double factor = parse_positive("--search-gamma", text.substr(0, text.size() - 1));
+    const double factor = gamma_factor(text);
     if (!scale) {
       const svm::Standardizer standardizer =
           base.standardize ? svm::Standardizer::fit(train, fit_rows, base.threads)
@@ -100,13 +118,13 @@ void add_validation_options(po::options_description& options, const std::string&
       "search",
       "choose C and gamma on the validation split (every pair of --search-C, --search-gamma)")(
       "search-C", po::value<std::string>()->default_value("1,2,5,10,20")->value_name("LIST"),
-      "values of C the search tries")(
+      "values of C the search tries (only with --search; --C is refused with it)")(
       "search-exhaustive",
       "train every search candidate from scratch (the reference the default search is tested "
       "against: per gamma, the default computes the kernels once and seeds each C with the "
       "previous C's solution)")(
       "search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
-      "gammas the search tries: scale, auto, a number, or Kx (K times scale)");
+      "gammas the search tries: scale, auto, a number, or Kx (K times scale); only with --search");
 }
 
 ValidationChoice validation_choice_from(const po::variables_map& vm) {
@@ -122,19 +140,67 @@ ValidationChoice validation_choice_from(const po::variables_map& vm) {
   c.search = vm.count("search") > 0;
   c.exhaustive = vm.count("search-exhaustive") > 0;
   if (c.exhaustive && !c.search) throw UsageError("--search-exhaustive needs --search");
-  for (const std::string& item : split_list(vm["search-C"].as<std::string>())) {
-    c.Cs.push_back(parse_positive("--search-C", item));
+  // Options that would be ignored are refused (ignored_options.hpp).
+  if (c.search) {
+    refuse_given_options(vm, {"C", "gamma"},
+                         "is not used with --search, which chooses C and gamma from --search-C "
+                         "and --search-gamma; give the values there");
+  } else {
+    refuse_given_options(vm, {"search-C", "search-gamma"}, "is used only with --search");
   }
-  c.gammas = split_list(vm["search-gamma"].as<std::string>());
-  if (c.search && (c.Cs.empty() || c.gammas.empty())) {
-    throw UsageError("--search needs at least one value in --search-C and in --search-gamma");
+  const bool linear = vm.count("kernel") && vm["kernel"].as<std::string>() == "linear";
+  if (linear) {
+    refuse_given_options(vm, {"gamma", "search-gamma"},
+                         "does not apply to --kernel linear, which has no gamma");
+  }
+  for (const std::string& item : split_list("--search-C", vm["search-C"].as<std::string>())) {
+    c.Cs.push_back(parse_number("--search-C", item, kMinC, kMaxC));
+  }
+  c.gammas = split_list("--search-gamma", vm["search-gamma"].as<std::string>());
+  // Every gamma is checked now, not when the search reaches it.
+  for (const std::string& gamma : c.gammas) {
+    if (gamma.size() > 1 && gamma.back() == 'x') {
+      gamma_factor(gamma);
+      continue;
+    }
+    try {
+      svm::GammaPolicy::parse(gamma);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--search-gamma: ") + e.what());
+    }
   }
   // A command that holds nothing out by default (`cae svm`) still splits for a search.
   if (c.search && c.rows == "0" && vm["validation"].defaulted()) c.rows = "auto";
   if (c.search && c.rows == "0") {
     throw UsageError("--search chooses on a validation split: --validation must not be 0");
   }
+  if (c.rows == "0") {
+    refuse_given_options(vm, {"validation-seed"}, "is used only with a validation split (--validation N or auto)");
+  }
   return c;
+}
+
+void check_svm_training_labels(const std::vector<int32_t>& labels, const ValidationChoice& choice,
+                               const std::string& source) {
+  const std::set<int32_t> classes(labels.begin(), labels.end());
+  if (classes.size() < 2) {
+    throw std::runtime_error(source + " holds " + std::to_string(classes.size()) +
+                             (classes.size() == 1 ? " class" : " classes") +
+                             "; an SVM needs at least two");
+  }
+  const int64_t rows = validation_rows(choice.rows, int64_t(labels.size()));
+  if (rows == 0) {
+    if (choice.rows == "auto" && choice.search) {
+      throw UsageError("--search needs a validation split, but --validation auto holds out 0 of " +
+                       std::to_string(labels.size()) + " training rows; give --validation N");
+    }
+    return;
+  }
+  try {
+    svm::held_out_rows(labels, rows, choice.seed);
+  } catch (const svm::SvmError& e) {
+    throw UsageError("--validation " + choice.rows + ": " + e.what() + " (" + source + ")");
+  }
 }
 
 SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,

@@ -53,6 +53,15 @@ void say_validation_accuracy(double accuracy, int64_t rows, std::ostream& log);
 // Throws UsageError for a bad list or count.
 ValidationChoice validation_choice_from(const po::variables_map& vm);
 
+// Everything about the SVM stage that the training labels decide, checked
+// before any work (`cae svm` after reading its features, `cae pipeline` after
+// loading its data, before training): at least two classes, and a validation
+// split that fits the rows and leaves every class something to train on.
+// `source` names where the labels come from. Throws std::runtime_error for
+// too few classes, UsageError for a --validation that does not fit.
+void check_svm_training_labels(const std::vector<int32_t>& labels, const ValidationChoice& choice,
+                               const std::string& source);
+
 struct SelectedSvm {
   svm::OvoModel model;
   svm::TrainStats stats;

@@ -9,12 +9,39 @@
 #include "device_list.hpp"
 #include "distributed_options.hpp"
 #include "data_options.hpp"
+#include "ignored_options.hpp"
 #include "model_options.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
 namespace cae::cli {
 namespace {
+
+// A resumed run continues with the settings stored in its checkpoint (so an
+// interrupted run ends bit-identical to an uninterrupted one): an option the
+// user gives that differs from them cannot take effect and is refused, before
+// any data is read. The same value is accepted.
+void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions& given,
+                             const nn::TrainingState& stored, const std::string& resume) {
+  const std::pair<const char*, bool> differs[] = {
+      {"recipe", given.recipe != stored.recipe},
+      {"batch", given.batch_size != stored.batch_size},
+      {"optimizer", given.optimizer.kind != stored.optimizer.kind},
+      {"lr", given.optimizer.learning_rate != stored.optimizer.learning_rate},
+      {"momentum", given.optimizer.momentum != stored.optimizer.momentum},
+      {"weight-decay", given.optimizer.weight_decay != stored.optimizer.weight_decay},
+      {"seed", given.seed != stored.seed},
+      {"augment", given.augment != parse_augmentation(stored.augment)},
+      {"input-noise", given.input_noise != float(stored.input_noise)},
+      {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)}};
+  for (const auto& [name, changed] : differs) {
+    if (changed && option_given(vm, name)) {
+      throw UsageError("--" + std::string(name) + " cannot change a resumed run: " + resume +
+                       " continues with the settings stored in it (start a new run without "
+                       "--resume to change them)");
+    }
+  }
+}
 
 int run_train(const po::variables_map& vm) {
   // Everything the command line can get wrong is checked before any work.
@@ -40,6 +67,7 @@ int run_train(const po::variables_map& vm) {
   if (!resume.empty()) {
     reject_model_with(vm, "--resume");
     start = nn::load_checkpoint(resume);
+    refuse_changed_settings(vm, options, start.state, resume);
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
     options.batch_size = start.state.batch_size;
@@ -133,7 +161,9 @@ Command train_command() {
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)")
                 ("test-samples", po::value<int64_t>()->default_value(0)->value_name("N"), "test images for the reconstruction MSE (0 = all)")
                 ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
-                ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run");
+                ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
+                 "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise "
+                 "and --lr-schedule other than CKPT's are refused)");
           },
           run_train,
           kDataFormatsHelp};

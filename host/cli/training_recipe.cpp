@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "ignored_options.hpp"
+#include "nn/training_recipe_names.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -22,6 +24,7 @@ nn::TrainOptions recipe_options(const std::string& recipe) {
     o.optimizer.kind = "adam";
     o.optimizer.learning_rate = 3e-4f;
   } else {
+    // Every name of nn/training_recipe_names.hpp has its branch above.
     throw UsageError("unknown --recipe '" + recipe + "' (default or seed)");
   }
   return o;
@@ -34,7 +37,7 @@ void add_training_options(po::options_description& options) {
       ("batch", po::value<int>()->value_name("N"), "batch size (recipe: 64)")
       ("optimizer", po::value<std::string>()->value_name("adam|sgd"), "optimizer (recipe decides)")
       ("lr", po::value<float>()->value_name("RATE"), "learning rate (recipe default: 0.0003, seed: 0.001)")
-      ("momentum", po::value<float>()->value_name("M"), "SGD momentum in [0,1) (recipe: 0)")
+      ("momentum", po::value<float>()->value_name("M"), "SGD momentum in [0,1) (recipe: 0; refused with adam)")
       ("weight-decay", po::value<float>()->value_name("W"), "L2 weight decay (default 0)")
       ("seed", po::value<uint64_t>()->default_value(1)->value_name("S"), "seed for initialisation, shuffling and augmentation")
       ("augment", po::value<std::string>()->default_value("none")->value_name("none|flip|flip-crop"),
@@ -56,6 +59,12 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
     }
   }
   if (vm.count("lr")) o.optimizer.learning_rate = option_in_range(vm, "lr", 1e-9f, 10.0f);
+  // Adam has no momentum setting (its first moment uses beta1): a --momentum
+  // given with it would change nothing.
+  // (A resumed run compares --momentum with its checkpoint's instead.)
+  if (o.optimizer.kind == "adam" && !vm.count("resume")) {
+    refuse_given_options(vm, {"momentum"}, "applies to --optimizer sgd only; Adam has no momentum setting");
+  }
   if (vm.count("momentum")) o.optimizer.momentum = option_in_range(vm, "momentum", 0.0f, 0.999f);
   if (vm.count("weight-decay")) o.optimizer.weight_decay = option_in_range(vm, "weight-decay", 0.0f, 1.0f);
   o.seed = vm["seed"].as<uint64_t>();

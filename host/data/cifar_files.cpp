@@ -12,6 +12,7 @@
 #include "data/cifar_format.hpp"
 #include "data/data_error.hpp"
 #include "data/data_file.hpp"
+#include "io/io_error.hpp"
 
 namespace cae {
 
@@ -29,6 +30,11 @@ bool is_file(const fs::path& path) {
 void require_file_if_present(const fs::path& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
+  // A name that exists but cannot be followed (a loop of symbolic links, no
+  // permission on the way) is that, not "missing".
+  if (error && error != std::errc::no_such_file_or_directory) {
+    throw DataError(describe_path_error(path.string(), error));
+  }
   if (!fs::exists(status) || fs::is_regular_file(status)) return;
   throw DataError(path.string() + (fs::is_directory(status) ? " is a folder" : " is not a regular file") +
                   ", not a CIFAR-10 batch file");
@@ -80,6 +86,9 @@ size_t train_batch_number(const std::string& name) {
 CifarFiles locate_cifar(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
+    if (error && error != std::errc::no_such_file_or_directory) {
+      throw DataError(describe_path_error(dir, error));
+    }
     throw DataError("CIFAR-10 directory " + dir +
                     (fs::exists(dir, error) ? " is not a directory" : " does not exist"));
   }
@@ -136,12 +145,49 @@ size_t count_records(const std::string& path) {
   return static_cast<size_t>(bytes / cifar::kRecordBytes);
 }
 
+void count_labels(const std::string& path, std::array<size_t, cifar::kNumClasses>& per_class,
+                  size_t& images) {
+  const size_t available = count_records(path);
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw DataError(cannot_read(path, errno));
+  constexpr size_t kChunkRecords = 4096;
+  std::string chunk(kChunkRecords * cifar::kRecordBytes, '\0');
+  for (size_t done = 0; done < available;) {
+    const size_t count = std::min(kChunkRecords, available - done);
+    const size_t got = std::fread(chunk.data(), 1, count * cifar::kRecordBytes, file.get());
+    if (got != count * cifar::kRecordBytes) {
+      if (std::ferror(file.get())) throw DataError(cannot_read(path, errno));
+      throw DataError("cannot read " + path + ": it ended after " +
+                      std::to_string(done * cifar::kRecordBytes + got) + " bytes");
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const auto label = static_cast<uint8_t>(chunk[i * cifar::kRecordBytes]);
+      if (label >= cifar::kNumClasses) {
+        throw DataError(path + ": record " + std::to_string(done + i) +
+                        " (counting from 0) has label " + std::to_string(label) +
+                        ", not a class 0.." + std::to_string(cifar::kNumClasses - 1));
+      }
+      ++per_class[label];
+    }
+    done += count;
+  }
+  images += available;
+}
+
 size_t read_records(const std::string& path, size_t max_records, ImageSet& into) {
   const size_t available = count_records(path);
   const size_t count = max_records == 0 ? available : std::min(available, max_records);
   const UniqueFile file = open_data_file(path);
 
-  std::string records(count * cifar::kRecordBytes, '\0');
+  std::string records;
+  try {
+    records.resize(count * cifar::kRecordBytes);
+  } catch (const std::exception&) {  // bad_alloc, length_error: say which file
+    throw DataError(path + " holds " + std::to_string(count) + " images (" +
+                    std::to_string(count * cifar::kRecordBytes / 1000000) +
+                    " MB), more than this machine can hold in memory; check that it is the "
+                    "expected file, or use --samples");
+  }
   const size_t got = std::fread(records.data(), 1, records.size(), file.get());
   if (got != records.size()) {
     if (std::ferror(file.get())) throw DataError(cannot_read(path, errno));

@@ -2,9 +2,11 @@
 // Finding and reading the files of a CIFAR-10 directory. Shared by the loader
 // (load_cifar) and the checker (check_cifar); every problem is a DataError.
 
+#include <array>
 #include <string>
 #include <vector>
 
+#include "data/cifar_format.hpp"
 #include "data/image_set.hpp"
 
 namespace cae {
@@ -31,6 +33,12 @@ std::vector<std::string> read_class_names(const std::string& meta_path);
 // The number of records in `path`, after checking its size is a positive
 // multiple of the record size.
 size_t count_records(const std::string& path);
+
+// Counts the labels of every record of `path` into `per_class` and `images`,
+// reading a few thousand records at a time (a file larger than memory is
+// checked too), rejecting labels >= 10 with the record's index.
+void count_labels(const std::string& path, std::array<size_t, cifar::kNumClasses>& per_class,
+                  size_t& images);
 
 // Appends the first `max_records` records of `path` (all when 0) to `into`,
 // rejecting labels >= 10. Returns how many were appended.

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "io/content_hash.hpp"
+#include "io/sha256.hpp"
 #include "io/directory.hpp"
 #include "io/io_error.hpp"
 
@@ -54,7 +54,7 @@ class AtomicFile {
   std::string final_path_;
   std::string temp_path_;
   Staging staging_;
-  ContentHash hash_;  // of everything written, for the output set's manifest
+  Sha256 hash_;  // of everything written, for the output set's manifest
   FILE* file_ = nullptr;
   bool temp_exists_ = false;  // whether temp_path_ is ours to remove
   int cleanup_slot_ = -1;     // removes temp_path_ if a signal ends the process

@@ -19,6 +19,26 @@ std::string single_line(std::string text) {
 
 IoError::IoError(const std::string& message) : std::runtime_error(single_line(message)) {}
 
+std::string describe_path_error(const std::string& path, const std::error_code& error,
+                                const std::string& operation) {
+  const bool loop = error == std::errc::too_many_symbolic_link_levels;
+  return "cannot " + operation + " " + path + ": " + error.message() +
+         (loop ? " (a loop of symbolic links)" : "");
+}
+
+std::string describe_filesystem_error(const std::filesystem::filesystem_error& error) {
+  // libstdc++ writes "filesystem error: cannot OPERATION: REASON [PATH1] [PATH2]".
+  std::string operation = "use";
+  const std::string what = error.what();
+  const std::string lead = "filesystem error: cannot ";
+  if (what.rfind(lead, 0) == 0) {
+    const size_t end = what.find(": ", lead.size());
+    if (end != std::string::npos) operation = what.substr(lead.size(), end - lead.size());
+  }
+  const std::string path = error.path1().empty() ? "a path" : error.path1().string();
+  return describe_path_error(path, error.code(), operation);
+}
+
 std::string describe_errno(const std::string& what, int errno_value) {
   return what + ": " + std::strerror(errno_value);
 }

@@ -3,7 +3,9 @@
 // file and what went wrong, so the CLI can print it as is.
 
 #include <stdexcept>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace cae {
 
@@ -14,6 +16,17 @@ class IoError : public std::runtime_error {
 
 // "<what>: <strerror(errno_value)>", for failures reported through errno.
 std::string describe_errno(const std::string& what, int errno_value);
+
+// The one wording of a failed path operation (std::filesystem's
+// "filesystem error: ..." and error codes): "cannot <operation> PATH: <what
+// the system said>", with what ELOOP means: "(a loop of symbolic links)".
+// `operation` defaults to "use".
+std::string describe_path_error(const std::string& path, const std::error_code& error,
+                                const std::string& operation = "use");
+
+// The same for an exception of std::filesystem, keeping its operation
+// ("cannot create directories ...") and dropping the library's wording.
+std::string describe_filesystem_error(const std::filesystem::filesystem_error& error);
 
 // nlohmann::json's what() without its "[json.exception.parse_error.101] "
 // prefix, which means nothing to a user.

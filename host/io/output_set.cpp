@@ -12,7 +12,7 @@
 #include <random>
 
 #include "io/atomic_file.hpp"
-#include "io/content_hash.hpp"
+#include "io/sha256.hpp"
 #include "io/directory.hpp"
 #include "io/exit_cleanup.hpp"
 #include "io/io_error.hpp"
@@ -25,7 +25,7 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr int kManifestVersion = 1;
+constexpr int kManifestVersion = 2;  // 2: files named by their SHA-256
 constexpr size_t kMaxManifestBytes = 1 << 20;
 
 std::mutex g_open_sets_mutex;
@@ -105,7 +105,7 @@ json entry_for(const json& manifest, const std::string& folder, const std::strin
                   " was stopped while putting them in place (" + manifest_path_of(folder) +
                   "); run it again");
   }
-  if (!it->is_object() || !(*it)["bytes"].is_number_unsigned() || !(*it)["hash"].is_string()) {
+  if (!it->is_object() || !(*it)["bytes"].is_number_unsigned() || !(*it)["sha256"].is_string()) {
     throw IoError(manifest_path_of(folder) + " is not a cae output-set manifest (entry '" + name +
                   "'); write the folder again, or remove it to read the files as they are");
   }
@@ -114,7 +114,7 @@ json entry_for(const json& manifest, const std::string& folder, const std::strin
 
 void require_recorded(const std::string& path, const std::string& folder, const json& manifest,
                       const json& entry, uint64_t bytes, const std::string& hash) {
-  if (entry["bytes"].get<uint64_t>() == bytes && entry["hash"].get<std::string>() == hash) return;
+  if (entry["bytes"].get<uint64_t>() == bytes && entry["sha256"].get<std::string>() == hash) return;
   throw IoError(path + " is not the file " + run_of(manifest) + " wrote with the others in " +
                 folder + " (" + manifest_path_of(folder) +
                 "): the folder mixes files of two runs, or the file was changed since; write it "
@@ -166,7 +166,7 @@ void OutputSet::publish() {
   json manifest = {{"format", "cae-set"},  {"version", kManifestVersion}, {"run", run_id_},
                    {"command", command_},  {"state", "writing"},          {"files", json::object()}};
   for (const auto& [name, staged] : staged_) {
-    manifest["files"][name] = {{"bytes", staged.bytes}, {"hash", staged.hash}};
+    manifest["files"][name] = {{"bytes", staged.bytes}, {"sha256", staged.hash}};
   }
   write_manifest(folder_, manifest);
   for (const std::string& path : removals_) {
@@ -235,7 +235,7 @@ bool listed_in_set(const std::string& path, json& manifest, json& entry) {
 void check_set_member(const std::string& path, const std::string& bytes) {
   json manifest, entry;
   if (!listed_in_set(path, manifest, entry)) return;
-  ContentHash hash;
+  Sha256 hash;
   hash.update(bytes.data(), bytes.size());
   require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex());
 }
@@ -244,7 +244,7 @@ void check_set_member(const std::string& path) {
   json manifest, entry;
   if (!listed_in_set(path, manifest, entry)) return;
   const UniqueFile file = open_regular_file(path);
-  ContentHash hash;
+  Sha256 hash;
   std::vector<char> chunk(1 << 20);
   for (;;) {
     const size_t got = std::fread(chunk.data(), 1, chunk.size(), file.get());

@@ -10,6 +10,7 @@
 #include "io/binary_file.hpp"
 #include "io/finite.hpp"
 #include "io/io_error.hpp"
+#include "io/strict_json.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "safetensors stores little-endian data; this code copies it as is");
@@ -198,13 +199,9 @@ SafetensorsFile parse_safetensors(const std::string& bytes, const std::string& p
     throw IoError(path + ": header length " + std::to_string(header_bytes) +
                   " goes beyond the end of the " + std::to_string(bytes.size()) + "-byte file");
   }
-  Json header;
-  try {
-    header = Json::parse(bytes.begin() + kLengthBytes,
-                         bytes.begin() + static_cast<std::ptrdiff_t>(kLengthBytes + header_bytes));
-  } catch (const Json::exception& error) {  // syntax, and numbers too large such as 1e999
-    throw IoError(path + ": bad JSON header: " + json_error_text(error.what()));
-  }
+  // A tensor or metadata key named twice is refused (strict_json.hpp).
+  const Json header = parse_strict_json(
+      std::string_view(bytes.data() + kLengthBytes, header_bytes), path, "JSON header");
   if (!header.is_object()) throw IoError(path + ": the JSON header is not an object");
 
   SafetensorsFile result;

@@ -10,12 +10,15 @@
 #include "data/augment.hpp"
 #include "io/io_error.hpp"
 #include "nn/trainer.hpp"
+#include "nn/training_recipe_names.hpp"
 
 namespace cae::nn {
 
 namespace {
 
 using Json = nlohmann::json;
+
+constexpr const char* kCheckpointFormat = "cae-checkpoint-1";
 
 std::string to_text(double v) { return Json(v).dump(); }
 
@@ -160,7 +163,7 @@ std::vector<std::pair<std::string, std::string>> parse_backend_options(
 
 SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   SafetensorsMetadata meta;
-  meta["format"] = "cae-checkpoint-1";
+  meta["format"] = kCheckpointFormat;  // the architecture: nn/model_metadata.cpp
   meta["epoch"] = std::to_string(s.epochs_done);
   meta["epochs_planned"] = std::to_string(s.epochs_planned);
   meta["batches_done"] = std::to_string(s.batches_done);
@@ -194,6 +197,14 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   const MetadataReader reader(metadata, path);
   constexpr int64_t kMaxImages = int64_t{1} << 40;
   TrainingState s;
+  // A file of another format is not read as if it were ours (files without
+  // the field hold weights only and are read as such; the architecture is
+  // checked with the model, nn/model_metadata.cpp).
+  const std::string format = reader.text("format", kCheckpointFormat);
+  if (format != kCheckpointFormat) {
+    reader.fail("format", "is '" + format + "', not " + kCheckpointFormat +
+                              " (a file of another program, or of a newer cae)");
+  }
   s.epochs_done = reader.integer<int>("epoch", 0, 0, kMaxEpochs);
   s.epochs_planned = reader.integer<int>("epochs_planned", 0, 0, kMaxEpochs);
   s.batches_done = reader.integer<int64_t>("batches_done", 0, 0, kMaxImages);
@@ -202,6 +213,9 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   s.optimizer_steps = reader.integer<int64_t>("optimizer_steps", 0, 0, kMaxImages);
   s.seed = reader.integer<uint64_t>("seed", 0, 0, std::numeric_limits<uint64_t>::max());
   s.recipe = reader.text("recipe", "");
+  if (!s.recipe.empty() && !is_training_recipe(s.recipe)) {
+    reader.fail("recipe", "is '" + s.recipe + "', not a training recipe of this cae (default or seed)");
+  }
   s.backend = reader.text("backend", "");
   s.backend_options = parse_backend_options(reader);
   s.batch_size = reader.integer<int>("batch_size", 64, 1, kMaxBatchSize);

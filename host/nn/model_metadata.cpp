@@ -41,7 +41,19 @@ void add_model_metadata(const Network& network, SafetensorsMetadata& metadata) {
 }
 
 Network parse_model_metadata(const SafetensorsMetadata& metadata, const std::string& path) {
+  // A network of another program is not read as if it were ours (files
+  // without the field hold the seed network's weights only).
+  const auto architecture = metadata.find("architecture");
+  const bool described = architecture != metadata.end() && architecture->second == kDescribedArchitecture;
+  if (architecture != metadata.end() && !described && architecture->second != kSeedArchitecture) {
+    throw std::runtime_error(path + ": checkpoint metadata 'architecture' is '" + architecture->second +
+                             "', not " + kSeedArchitecture + " or " + kDescribedArchitecture);
+  }
   const auto model = metadata.find("model");
+  if (described && model == metadata.end()) {
+    throw std::runtime_error(path + ": checkpoint metadata 'model' is missing (the architecture is " +
+                             kDescribedArchitecture + ")");
+  }
   if (model == metadata.end()) return Network::seed();
   try {
     const ModelDescription description =

@@ -1,6 +1,7 @@
 #include "registry.hpp"
 
 #include "backend_error.hpp"
+#include "certification.hpp"
 
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -70,7 +71,8 @@ std::vector<std::pair<std::string, std::string>> search_dirs(const DiscoveryOpti
 }
 
 // Shared objects in a folder, sorted so discovery order does not depend on the
-// file system. Everything named *.so or *.so.N counts as a candidate.
+// file system. Everything named *.so or *.so.N counts as a candidate, except
+// the certification records kept beside plugins (certification.hpp).
 std::vector<std::string> candidate_files(const std::string& dir) {
   std::vector<std::string> files;
   std::error_code ec;
@@ -78,7 +80,7 @@ std::vector<std::string> candidate_files(const std::string& dir) {
     std::string name = it->path().filename().string();
     bool shared_object = name.size() > 3 && (name.compare(name.size() - 3, 3, ".so") == 0 ||
                                               name.find(".so.") != std::string::npos);
-    if (shared_object) files.push_back(it->path().string());
+    if (shared_object && !is_certification_record(name)) files.push_back(it->path().string());
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -196,6 +198,9 @@ Registry Registry::discover(const DiscoveryOptions& options) {
                                   record.table_warning);
     }
     probe_into(record);
+    const cae_backend_table& table = record.table();
+    record.certification = certification_of(record.plugin.path, record.name,
+                                            table.version ? table.version : "");
     registry.backends_.push_back(std::move(record));
   };
 
@@ -220,19 +225,31 @@ const BackendRecord* Registry::find(const std::string& name) const {
   return nullptr;
 }
 
+const BackendRecord* Registry::default_backend() const {
+  // Only a certified backend may be chosen without being named: a plugin
+  // dropped into a folder cannot take over by declaring a high priority.
+  const BackendRecord* best = nullptr;
+  for (const auto& b : backends_) {
+    if (b.available && b.certification.certified && (!best || b.priority > best->priority)) {
+      best = &b;
+    }
+  }
+  return best;
+}
+
 const BackendRecord& Registry::select(const std::string& spec) const {
   if (spec.empty()) {
-    const BackendRecord* best = nullptr;
-    for (const auto& b : backends_) {
-      if (b.available && (!best || b.priority > best->priority)) best = &b;
-    }
-    if (!best) {
+    if (const BackendRecord* best = default_backend()) return *best;
+    if (names_of(backends_, true) == "none") {
       throw std::runtime_error("no available backend (found: " +
                                (backends_.empty() ? std::string("none")
                                                   : names_of(backends_, false) + " unavailable") +
                                "); run `cae backends -v` for details");
     }
-    return *best;
+    throw std::runtime_error("no certified backend to use by default (available but not "
+                             "certified: " + names_of(backends_, true) +
+                             "); certify one with `cae-conformance --backend NAME`, or name one "
+                             "with --backend (see `cae backends`)");
   }
   const BackendRecord* chosen = nullptr;
   if (names_a_backend_file(spec)) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "certification.hpp"
 #include "plugin_file.hpp"
 
 namespace cae {
@@ -49,6 +50,8 @@ struct BackendRecord {
   // The table's struct_size disagrees with the size of the minor it declares
   // (empty when they agree or the minor is newer than this host's).
   std::string table_warning;
+  // What cae-conformance recorded for this exact file (certification.hpp).
+  Certification certification;
   const cae_backend_table& table() const { return *plugin.table; }
 };
 
@@ -69,8 +72,12 @@ class Registry {
     return searched_dirs_;
   }
 
+  // The available, certified backend of highest priority, or nullptr.
+  const BackendRecord* default_backend() const;
+
   // `spec` is a backend name (case-insensitive), a path to a .so (already in
-  // explicit_files), or empty for the available backend of highest priority.
+  // explicit_files), or empty for default_backend(). A named backend may be
+  // uncertified (the caller warns).
   // Throws std::runtime_error with a one-line message listing the choices
   // when nothing matches or the chosen backend is unavailable.
   const BackendRecord& select(const std::string& spec) const;

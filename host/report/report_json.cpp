@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/contained_path.hpp"
+#include "io/io_error.hpp"
 #include "report/text_file.hpp"
 
 namespace cae {
@@ -105,7 +106,7 @@ ReportData parse_report_json(const std::string& text) {
     data.per_class_png = file_name("per_class_png");
     return data;
   } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("malformed report: ") + e.what());
+    throw std::runtime_error(std::string("malformed report: ") + json_error_text(e.what()));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -35,6 +36,12 @@ GammaPolicy GammaPolicy::parse(const std::string& text) {
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0.0) {
       throw SvmError("bad SVM gamma '" + text + "' (use auto, scale or a positive number)");
+    }
+    // The kernels compute in float: a gamma outside its normal range would
+    // become infinity or 0 there and fail only after the work.
+    if (value < double(std::numeric_limits<float>::min()) ||
+        value > double(std::numeric_limits<float>::max())) {
+      throw SvmError("SVM gamma '" + text + "' is outside the range of a float (1.2e-38 to 3.4e+38)");
     }
     policy.mode = Mode::Value;
     policy.value = value;

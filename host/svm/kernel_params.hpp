@@ -27,7 +27,8 @@ struct GammaPolicy {
   Mode mode = Mode::Scale;
   double value = 0.0;  // for Mode::Value
 
-  // Throws SvmError for anything but "auto", "scale" or a positive number.
+  // Throws SvmError for anything but "auto", "scale" or a positive number
+  // within the normal range of a float (the kernels compute in float).
   static GammaPolicy parse(const std::string& text);
   std::string text() const;
 };

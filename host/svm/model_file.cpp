@@ -92,6 +92,12 @@ class ModelReader {
     return it->second;
   }
 
+  // "" when the (optional) key is absent.
+  std::string optional_meta(const std::string& key) const {
+    const auto it = file_.metadata.find(key);
+    return it == file_.metadata.end() ? std::string() : it->second;
+  }
+
   double meta_number(const std::string& key) const {
     const std::string text = meta(key);
     char* end = nullptr;
@@ -192,6 +198,14 @@ OvoModel model_from(SafetensorsFile file) {
   }
   if (offsets.back() != total) reader.fail("pair_offsets do not cover the support list");
 
+  model.features_recipe = reader.optional_meta("features_recipe");
+  model.weights_sha256 = reader.optional_meta("weights_sha256");
+  model.weights_path = reader.optional_meta("weights");
+  if (!model.weights_sha256.empty() &&
+      (model.weights_sha256.size() != 64 ||
+       model.weights_sha256.find_first_not_of("0123456789abcdef") != std::string::npos)) {
+    reader.fail("metadata 'weights_sha256' is not a SHA-256 digest");
+  }
   if (reader.has("standardizer_mean") || reader.has("standardizer_scale")) {
     try {
       model.standardizer = Standardizer(reader.tensor("standardizer_mean", {model.dim}),
@@ -208,12 +222,15 @@ OvoModel model_from(SafetensorsFile file) {
 
 void save_model(const OvoModel& model, const std::string& path) {
   model.validate("cannot save the SVM model");
-  const SafetensorsMetadata metadata{{"format", kFormat},
-                                     {"format_version", kFormatVersion},
-                                     {"kernel", kernel_kind_name(model.kernel)},
-                                     {"gamma", exact_text(model.gamma)},
-                                     {"C", exact_text(model.C)},
-                                     {"dim", std::to_string(model.dim)}};
+  SafetensorsMetadata metadata{{"format", kFormat},
+                               {"format_version", kFormatVersion},
+                               {"kernel", kernel_kind_name(model.kernel)},
+                               {"gamma", exact_text(model.gamma)},
+                               {"C", exact_text(model.C)},
+                               {"dim", std::to_string(model.dim)}};
+  if (!model.features_recipe.empty()) metadata["features_recipe"] = model.features_recipe;
+  if (!model.weights_sha256.empty()) metadata["weights_sha256"] = model.weights_sha256;
+  if (!model.weights_path.empty()) metadata["weights"] = model.weights_path;
   write_safetensors(path, model_tensors(model), metadata);
 }
 

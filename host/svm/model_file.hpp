@@ -1,7 +1,9 @@
 // The trained SVM on disk: one safetensors file (float32 tensors plus string
 // metadata), written atomically.
 //
-// Metadata: format "cae-svm-ovo", format_version "1", kernel, gamma, C, dim.
+// Metadata: format "cae-svm-ovo", format_version "1", kernel, gamma, C, dim;
+// when known, the features' provenance: features_recipe, weights_sha256 and
+// weights (the checkpoint's path).
 // Tensors: classes [k]; sv_rows [n, dim]; sv_class [n]; sv_source [n];
 // pair_classes [P, 2]; pair_rho [P]; pair_offsets [P + 1] into the
 // concatenated pair_support [T] / pair_coef [T]; standardizer_mean and

@@ -39,6 +39,15 @@ struct OvoModel {
 
   std::vector<PairDecision> pairs;  // in class_pairs() order
 
+  // What produced the features it was trained on (features.json): the
+  // feature recipe's name and the SHA-256 identity of the encoder's weights
+  // (nn/weights_identity.hpp), with the checkpoint's path for messages.
+  // Empty when unknown (features not written by cae); `cae evaluate` refuses
+  // to combine the model with other weights or another recipe.
+  std::string features_recipe;
+  std::string weights_sha256;
+  std::string weights_path;
+
   int32_t class_count() const { return static_cast<int32_t>(classes.size()); }
   const float* sv_row(int64_t k) const { return sv_rows.data() + k * dim; }
 

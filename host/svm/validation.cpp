@@ -28,15 +28,15 @@ FeatureSet rows_of(const FeatureSet& set, const std::vector<int64_t>& rows) {
 
 }  // namespace
 
-ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation_rows,
-                                     uint64_t seed) {
-  train.check("training features", true);
-  if (!(validation_rows > 0 && validation_rows < train.rows)) {
-    throw SvmError("a validation split needs between 1 and " + std::to_string(train.rows - 1) +
-                   " of the " + std::to_string(train.rows) + " training rows, got " +
+std::vector<int64_t> held_out_rows(const std::vector<int32_t>& labels, int64_t validation_rows,
+                                   uint64_t seed) {
+  const int64_t rows = static_cast<int64_t>(labels.size());
+  if (!(validation_rows > 0 && validation_rows < rows)) {
+    throw SvmError("a validation split needs between 1 and " + std::to_string(rows - 1) +
+                   " of the " + std::to_string(rows) + " training rows, got " +
                    std::to_string(validation_rows));
   }
-  std::vector<int64_t> order(static_cast<size_t>(train.rows));
+  std::vector<int64_t> order(static_cast<size_t>(rows));
   std::iota(order.begin(), order.end(), 0);
   // mt19937_64 and a hand-written Fisher-Yates: std::shuffle's algorithm is
   // not specified, and the split must not change with the standard library.
@@ -45,16 +45,33 @@ ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation
     const size_t j = static_cast<size_t>(engine() % i);
     std::swap(order[i - 1], order[j]);
   }
-  std::vector<int64_t> held(order.begin(), order.begin() + validation_rows);
-  std::vector<int64_t> kept(order.begin() + validation_rows, order.end());
-  std::sort(held.begin(), held.end());
-  std::sort(kept.begin(), kept.end());
   std::set<int32_t> fit;
-  for (const int64_t row : kept) fit.insert(train.labels[static_cast<size_t>(row)]);
-  const std::set<int32_t> all(train.labels.begin(), train.labels.end());
+  for (size_t i = size_t(validation_rows); i < order.size(); ++i) {
+    fit.insert(labels[static_cast<size_t>(order[i])]);
+  }
+  const std::set<int32_t> all(labels.begin(), labels.end());
   if (fit != all) {
     throw SvmError("the validation split of " + std::to_string(validation_rows) +
                    " rows takes every row of a class: hold out fewer");
+  }
+  std::vector<int64_t> held(order.begin(), order.begin() + validation_rows);
+  std::sort(held.begin(), held.end());
+  return held;
+}
+
+ValidationSplit split_for_validation(const FeatureSet& train, int64_t validation_rows,
+                                     uint64_t seed) {
+  train.check("training features", true);
+  const std::vector<int64_t> held = held_out_rows(train.labels, validation_rows, seed);
+  std::vector<int64_t> kept;
+  kept.reserve(size_t(train.rows) - held.size());
+  size_t next_held = 0;
+  for (int64_t row = 0; row < train.rows; ++row) {
+    if (next_held < held.size() && held[next_held] == row) {
+      ++next_held;
+    } else {
+      kept.push_back(row);
+    }
   }
   return ValidationSplit{std::move(kept), rows_of(train, held)};
 }

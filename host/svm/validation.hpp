@@ -24,6 +24,13 @@ struct ValidationSplit {
   FeatureSet validation;          // the held-out rows
 };
 
+// The rows (ascending) a split of `validation_rows` rows holds out of a
+// training set with these labels, found from the labels alone so that a
+// command can check a split before it computes any features. Throws SvmError
+// unless 0 < validation_rows < rows and every class keeps rows on both sides.
+std::vector<int64_t> held_out_rows(const std::vector<int32_t>& labels, int64_t validation_rows,
+                                   uint64_t seed);
+
 // Holds out `validation_rows` rows chosen by a permutation seeded with
 // `seed` (the same seed gives the same split on every machine). Throws
 // SvmError unless 0 < validation_rows < train.rows and every class keeps

@@ -48,8 +48,8 @@ expect "svm search" "test accuracy: [0-9.]+%"
 run "svm bad validation" 2 "$CAE" svm $B --features F --validation many --out W/svm-bad.model
 expect "svm bad validation" "--validation must be auto or a number of rows, got 'many'"
 run "svm bad C list" 2 "$CAE" svm $B --features F --search --search-C 1,nan --out W/svm-bad.model
-expect "svm bad C list" "--search-C: 'nan' is not a positive number"
-run "svm split too large" 1 "$CAE" svm $B --features F --validation 130 --out W/svm-bad.model
+expect "svm bad C list" "--search-C: nan is outside 1e-06..1e\+09"
+run "svm split too large" 2 "$CAE" svm $B --features F --validation 130 --out W/svm-bad.model
 expect "svm split too large" "between 1 and 129 of the 130 training rows"
 
 run "evaluate" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm.model --data D --out R

@@ -23,14 +23,6 @@ stop_with() {
   checks=$((checks + 1))
   [ "$rc" = "$3" ] || fail "$1" "exit code $rc, expected $3"
 }
-# error NAME RC PATTERN CMD...: a run that must fail with one line matching PATTERN.
-error() {
-  local name=$1 rc=$2 pattern=$3
-  shift 3
-  run "$name" "$rc" "$@"
-  expect "$name" "$pattern"
-  one_line "$name"
-}
 B="--backend cpu"
 
 "$CAE" data synth D --train 40 --test 20 --seed 5 >/dev/null || { echo "setup: synth failed"; exit 1; }

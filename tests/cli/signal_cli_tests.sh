@@ -130,9 +130,11 @@ done
 # ---- pipeline: model, SVM and report of seed 1 replaced by seed 2's ----
 pipeline_set() { fingerprint "$1"/model.safetensors "$1"/svm.model "$1"/confusion.csv "$1"/predictions.csv; }
 P="$CAE pipeline $B --data D --epochs 1 --batch 16"
-$P --seed 2 --out REF_P >/dev/null
+# The reference is written to P as well: the SVM model names its checkpoint
+# by path (P/model.safetensors).
+$P --seed 2 --out P >/dev/null
+new=$(pipeline_set P)
 $P --seed 1 --out P >/dev/null
-new=$(pipeline_set REF_P)
 for when in 0.3 /encode/ /svm\ \(/; do
   previous=$(pipeline_set P)
   # shellcheck disable=SC2086

@@ -243,14 +243,14 @@ void check_conv2d_forward() {
   for (const ConvCase& c : conv_forward_cases(suite().quick)) {
     const std::string label = c.label();
     SUBCASE(label.c_str()) {
-      guarded(op, label, [&] { check_case(op, c, label); });
+      guarded(op, label, [&] { check_case(op, c, label); }, c.work());
     }
   }
   for (int64_t k : {1, 5}) {
     const ConvCase c{{2, 3, 6, 7, 4, k}, true, true, ""};
     const std::string label = c.label();
     SUBCASE(label.c_str()) {
-      guarded(op, label, [&] { check_case(op, c, label); });
+      guarded(op, label, [&] { check_case(op, c, label); }, c.work());
     }
   }
   SUBCASE("determinism") {
@@ -267,14 +267,14 @@ void check_conv2d_backward() {
   for (const ConvCase& c : conv_backward_cases(suite().quick)) {
     const std::string label = c.label();
     SUBCASE(label.c_str()) {
-      guarded(op, label, [&] { check_case(op, c, label); });
+      guarded(op, label, [&] { check_case(op, c, label); }, 2 * c.work());
     }
   }
   for (int64_t k : {1, 5}) {
     const ConvCase c{{2, 3, 6, 7, 4, k}, false, true, ""};
     const std::string label = c.label();
     SUBCASE(label.c_str()) {
-      guarded(op, label, [&] { check_case(op, c, label); });
+      guarded(op, label, [&] { check_case(op, c, label); }, 2 * c.work());
     }
   }
   // Wide enough for the tensor-core paths (channels a multiple of 8), small
@@ -283,7 +283,8 @@ void check_conv2d_backward() {
                             ConvCase{{2, 3, 8, 8, 16, 3}, false, true, ""}}) {
     const std::string label = c.label();
     SUBCASE((label + " follows x").c_str()) {
-      guarded(op, label + " follows x", [&] { check_backward_follows_x(c, label); });
+      guarded(op, label + " follows x", [&] { check_backward_follows_x(c, label); },
+              2 * c.work());
     }
   }
   SUBCASE("determinism") {

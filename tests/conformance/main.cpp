@@ -6,9 +6,13 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 
+#include "certify.hpp"
 #include "error_bounds.hpp"
 #include "json_report.hpp"
 #include "options.hpp"
@@ -17,6 +21,7 @@
 #include "report.hpp"
 #include "suite.hpp"
 #include "sweep.hpp"
+#include "watchdog.hpp"
 
 namespace {
 
@@ -24,32 +29,6 @@ constexpr int kExitPassed = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitSkipped = 77;
-
-bool looks_like_path(const std::string& spec) {
-  return spec.find('/') != std::string::npos ||
-         (spec.size() > 3 && spec.compare(spec.size() - 3, 3, ".so") == 0);
-}
-
-// A path names exactly that file: no other plugin is loaded beside it. A name
-// is looked up along the usual search path.
-cae::DiscoveryOptions discovery_for(const conformance::Options& options) {
-  cae::DiscoveryOptions discovery;
-  discovery.plugin_dirs = options.plugin_dirs;
-  if (looks_like_path(options.backend)) {
-    discovery.explicit_files.push_back(options.backend);
-    discovery.use_environment = false;
-    discovery.use_default_dirs = false;
-  }
-  return discovery;
-}
-
-const cae::BackendRecord* find_record(const cae::Registry& registry, const std::string& spec) {
-  if (!looks_like_path(spec)) return registry.find(spec);
-  for (const cae::BackendRecord& record : registry.backends()) {
-    if (record.origin == "--backend") return &record;
-  }
-  return nullptr;
-}
 
 // "*conv2d*" for --filter conv2d: a substring of the test case (op) name.
 std::string doctest_filter(const std::string& filter) {
@@ -81,7 +60,16 @@ void print_header(const conformance::Suite& s, const cae::BackendRecord& record)
       << std::endl;
 }
 
-int summarise(const std::string& backend, int doctest_status) {
+std::string elapsed_text() {
+  static const auto started = std::chrono::steady_clock::now();
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", elapsed.count());
+  return text;
+}
+
+int summarise(const std::string& backend, int doctest_status, bool certify) {
+  std::lock_guard<std::recursive_mutex> lock(conformance::report_mutex());
   const conformance::Tally& t = conformance::tally();
   const bool passed = t.failed == 0 && doctest_status == 0 && t.passed > 0;
   if (!conformance::suite().json_path.empty()) {
@@ -90,10 +78,15 @@ int summarise(const std::string& backend, int doctest_status) {
   }
   std::cout << "\ncae-conformance: " << backend << ": " << t.passed + t.failed << " checks, "
             << t.passed << " passed, " << t.failed << " failed, " << t.notes << " notes (seed "
-            << conformance::suite().seed << "): " << (passed ? "PASSED" : "FAILED") << std::endl;
+            << conformance::suite().seed << ", " << elapsed_text() << "): " << (passed ? "PASSED" : "FAILED") << std::endl;
   if (t.passed + t.failed == 0) std::cout << "  no check ran (does --filter match an op?)\n";
   if (t.failed == 0 && doctest_status != 0) {
     std::cout << "  doctest reported a failure outside the checks (see above)\n";
+  }
+  const conformance::Suite& s = conformance::suite();
+  if (certify && s.table) {
+    conformance::record_certification(s.library_path, backend, s.table->version ? s.table->version : "",
+                                      {s.seed}, passed);
   }
   return passed ? kExitPassed : kExitFailed;
 }
@@ -101,6 +94,7 @@ int summarise(const std::string& backend, int doctest_status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  elapsed_text();  // starts the clock
   conformance::Options options;
   try {
     options = conformance::parse_options(argc, argv);
@@ -123,9 +117,9 @@ int main(int argc, char** argv) {
   // From here on a crash, in the backend's loading too, ends with a verdict.
   conformance::install_crash_report(options.backend, suite.seed, options.json);
 
-  const cae::Registry registry = cae::Registry::discover(discovery_for(options));
+  const cae::Registry registry = cae::Registry::discover(conformance::discovery_for(options));
   for (const std::string& warning : registry.warnings()) std::cerr << warning << "\n";
-  const cae::BackendRecord* found = find_record(registry, options.backend);
+  const cae::BackendRecord* found = conformance::find_backend(registry, options.backend);
   if (found && found->probe_failed) {
     // Only a well-formed "unavailable" (probe returns OK, available = 0) is a
     // skip; a probe that fails breaks the header's contract.
@@ -134,7 +128,7 @@ int main(int argc, char** argv) {
     conformance::explain(found->unavailable_reason +
                          " (probe must return CAE_STATUS_OK and report a machine it cannot "
                          "use through available = 0 and a reason)");
-    return summarise(found->name, 0);
+    return summarise(found->name, 0, false);
   }
   if (found && !options.backend_options.empty()) {
     // Checked against the declarations even where the backend cannot run, so
@@ -156,6 +150,13 @@ int main(int argc, char** argv) {
   }
 
   std::string backend_name = options.backend;
+  // From here on a backend that hangs (creating its context too), or a stop
+  // signal, still ends with a verdict (watchdog.hpp).
+  conformance::start_watchdog(options.check_timeout,
+                              [&backend_name, &options](bool interrupted) {
+                                return summarise(backend_name, 0,
+                                                 !interrupted && conformance::certifies(options));
+                              });
   try {
     const cae::BackendRecord& record = registry.select(options.backend);
     backend_name = record.name;
@@ -171,6 +172,7 @@ int main(int argc, char** argv) {
     for (const cae::ConsideredFile& file : registry.considered()) {
       if (!file.accepted) std::cout << "  rejected " << file.path << ": " << file.rejection << "\n";
     }
+    conformance::stop_watchdog();
     std::cout << "cae-conformance: " << backend_name << ": FAILED (could not load or create)"
               << std::endl;
     if (!options.json.empty()) {
@@ -190,11 +192,12 @@ int main(int argc, char** argv) {
   if (!options.filter.empty())
     runner.addFilter("test-case", doctest_filter(options.filter).c_str());
   const int doctest_status = runner.run();
+  conformance::stop_watchdog();
   if (runner.shouldExit()) {
     suite.context.reset();
     return doctest_status;
   }
-  const int status = summarise(backend_name, doctest_status);
+  const int status = summarise(backend_name, doctest_status, conformance::certifies(options));
   suite.context.reset();  // before the libraries' static state goes away
   return status;
 }

@@ -1,6 +1,9 @@
 #include "options.hpp"
 
+#include <cmath>
 #include <stdexcept>
+
+#include "watchdog.hpp"
 
 namespace conformance {
 namespace {
@@ -35,16 +38,35 @@ uint64_t parse_unsigned(const std::string& option, const std::string& text) {
   return value;
 }
 
+// Seconds, a finite number from 0.001 to a day.
+double parse_seconds(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value >= 0.001 && value <= 86400.0)) {
+    throw std::invalid_argument(option + " expects seconds from 0.001 to 86400, got '" + text +
+                                "'");
+  }
+  return value;
+}
+
 }  // namespace
 
 Options parse_options(int argc, char** argv) {
   Options options;
+  options.check_timeout = kDefaultCheckTimeout;
   options.doctest_args.push_back(argc > 0 ? argv[0] : "cae-conformance");
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     std::string value;
     if (arg == "--help" || arg == "-h") {
       options.help = true;
+    } else if (arg == "--no-record") {
+      options.record = false;
     } else if (arg == "--quick") {
       options.quick = true;
     } else if (arg == "--large-models") {
@@ -79,6 +101,8 @@ Options parse_options(int argc, char** argv) {
       options.jobs = static_cast<uint32_t>(jobs);
     } else if (take_value("--backend-option", argc, argv, i, value)) {
       options.backend_options.push_back(value);
+    } else if (take_value("--check-timeout", argc, argv, i, value)) {
+      options.check_timeout = parse_seconds("--check-timeout", value);
     } else if (take_value("--json", argc, argv, i, value)) {
       if (value.empty()) throw std::invalid_argument("--json needs a file name");
       options.json = value;
@@ -132,6 +156,12 @@ Options:
                           per op with the seed that gave it
   --jobs J                seeds of a sweep run at once (default 1)
   --json FILE             also write the verdict (per seed for a sweep) as JSON
+  --no-record             do not record the verdict as a certification
+  --check-timeout S       time limit of a check, in seconds per started
+                          billion floating-point operations it asks of the
+                          backend (default 60; a check that declares no work
+                          gets S). A check past its limit FAILS naming the op
+                          and the time, and the suite ends with its summary
   -h, --help              this text
 
 Bounds: every output element must satisfy |out - ref| <= tol * scale, where
@@ -143,7 +173,18 @@ for matrix products, follows the precision device_info declares: 1e-5 fp32,
 Lines show the worst err/bound; <= 1 passes. NaN or Inf never passes. The
 rules per op: docs/abi.md, "What cae-conformance requires".
 
+Certification: a full run (no --filter, --quick, --backend-option or doctest
+options)
+records its verdict for the plugin file's SHA-256 beside the file
+(FILE.certified.json) or, when that folder is not writable, in
+~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae uses only a certified backend
+as its default (`cae backends` shows each one's state); a sweep records all
+its seeds at the end.
+
 A crash is a verdict: the check that was running is named, then FAILED.
+So is a hang (see --check-timeout) and SIGTERM, SIGINT or SIGHUP: the
+running check FAILS as interrupted, the summary line and --json follow, and
+the exit status is 128 + the signal.
 
 Output: one line per check ("op  shapes  measurement  ok|FAIL", with the
 reason under a failure) and a summary. Other options go to doctest, e.g.

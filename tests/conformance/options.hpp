@@ -22,6 +22,8 @@ struct Options {
   uint32_t jobs = 1;             // children of a sweep run at once
   std::string json;              // write the verdict as JSON to this file
   std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
+  double check_timeout = 60.0;   // seconds per billion operations of a check (watchdog.hpp)
+  bool record = true;            // --no-record: do not write a certification record
   bool help = false;
   std::vector<std::string> doctest_args;  // everything else, argv[0] first
 };

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -36,8 +37,16 @@ Tally& tally() {
 
 const std::vector<CheckResult>& results() { return mutable_results(); }
 
-bool record(bool ok, const std::string& op, const std::string& what, const std::string& detail,
-            double ratio) {
+std::recursive_mutex& report_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
+namespace {
+
+void record_line(bool ok, const std::string& op, const std::string& what,
+                 const std::string& detail, double ratio) {
+  std::lock_guard<std::recursive_mutex> lock(report_mutex());
   print_line(op, what, detail, ok ? "ok" : "FAIL");
   ++(ok ? tally().passed : tally().failed);
   CheckResult result;
@@ -47,6 +56,18 @@ bool record(bool ok, const std::string& op, const std::string& what, const std::
   result.ok = ok;
   result.ratio = ratio;
   mutable_results().push_back(std::move(result));
+}
+
+}  // namespace
+
+void record_from_watchdog(const std::string& op, const std::string& what,
+                          const std::string& detail) {
+  record_line(false, op, what, detail, std::numeric_limits<double>::quiet_NaN());
+}
+
+bool record(bool ok, const std::string& op, const std::string& what, const std::string& detail,
+            double ratio) {
+  record_line(ok, op, what, detail, ratio);
   // doctest counts it too, for its other reporters (console, junit); checks
   // made before doctest runs (a probe that fails) are ours alone.
   if (doctest::is_running_in_test) {
@@ -57,6 +78,7 @@ bool record(bool ok, const std::string& op, const std::string& what, const std::
 }
 
 void explain(const std::string& text) {
+  std::lock_guard<std::recursive_mutex> lock(report_mutex());
   std::cout << "    " << text << std::endl;
   if (!mutable_results().empty()) {
     std::string& explanation = mutable_results().back().explanation;
@@ -65,18 +87,22 @@ void explain(const std::string& text) {
 }
 
 void note(const std::string& op, const std::string& what, const std::string& detail) {
+  std::lock_guard<std::recursive_mutex> lock(report_mutex());
   print_line(op, what, detail, "note");
   ++tally().notes;
 }
 
-void guarded(const std::string& op, const std::string& what, const std::function<void()>& body) {
-  set_running(op, what);
+void guarded(const std::string& op, const std::string& what, const std::function<void()>& body,
+             double work) {
+  set_running(op, what, work);
   try {
     body();
   } catch (const std::exception& e) {
     record(false, op, what, "error");
     explain(e.what());
   }
+  // What runs between checks (doctest, the next check's setup) is timed anew.
+  set_running(op, "after " + what);
 }
 
 bool require_member(const std::string& op, bool present) {
@@ -179,7 +205,38 @@ void on_fatal_signal(int sig) {
 
 }  // namespace
 
-void set_running(const std::string& op, const std::string& what) {
+namespace {
+
+struct Running {
+  std::mutex mutex;
+  std::string op = "backend", what = "starting up";
+  std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  double work = 0.0;
+};
+
+Running& running() {
+  static Running now;
+  return now;
+}
+
+}  // namespace
+
+RunningCheck running_check() {
+  Running& now = running();
+  std::lock_guard<std::mutex> lock(now.mutex);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - now.since;
+  return RunningCheck{now.op, now.what, elapsed.count(), now.work};
+}
+
+void set_running(const std::string& op, const std::string& what, double work) {
+  {
+    Running& now = running();
+    std::lock_guard<std::mutex> lock(now.mutex);
+    now.op = op;
+    now.what = what;
+    now.since = std::chrono::steady_clock::now();
+    now.work = work;
+  }
   copy_text(g_running, op + " " + what);
   copy_text(g_running_json,
             "\"op\": \"" + json_escaped(op) + "\", \"check\": \"" + json_escaped(what) + "\"");

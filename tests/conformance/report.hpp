@@ -9,6 +9,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,22 @@ void explain(const std::string& text);
 // A line that is neither a pass nor a failure.
 void note(const std::string& op, const std::string& what, const std::string& detail);
 
+// Held while a line is printed and recorded, so that the watchdog
+// (watchdog.hpp) can end the suite between two lines, never inside one.
+std::recursive_mutex& report_mutex();
+
+// record() for the watchdog's thread: a FAILED check doctest is not told of
+// (doctest's assertions belong to the thread running the test case).
+void record_from_watchdog(const std::string& op, const std::string& what,
+                          const std::string& detail);
+
 // Runs `body`; an exception escaping it (a BackendError from a call that should
 // have succeeded, a guard zone found overwritten, or a bug in the suite)
 // becomes one failed check naming it. Also marks the check as running, so a
-// crash inside `body` names it.
-void guarded(const std::string& op, const std::string& what, const std::function<void()>& body);
+// crash inside `body` names it. `work`: the floating-point operations the check
+// asks of the backend, which scale its time limit (watchdog.hpp).
+void guarded(const std::string& op, const std::string& what, const std::function<void()>& body,
+             double work = 0.0);
 
 // The op is in the table (a NULL member means "unsupported", which fails).
 bool require_member(const std::string& op, bool present);
@@ -62,7 +74,15 @@ std::string num(double value);
 // in the handler; everything it prints is prepared here.
 void install_crash_report(const std::string& backend, uint64_t seed, const std::string& json_path);
 
-// The check now running (set by guarded(); also usable around other calls).
-void set_running(const std::string& op, const std::string& what);
+// The check now running (set by guarded(); also usable around other calls),
+// with the work that scales its time limit.
+void set_running(const std::string& op, const std::string& what, double work = 0.0);
+
+struct RunningCheck {
+  std::string op, what;
+  double seconds = 0.0;  // since set_running
+  double work = 0.0;
+};
+RunningCheck running_check();
 
 }  // namespace conformance

@@ -31,6 +31,12 @@ struct ConvCase {
   Dims b() const { return {dims.o}; }
   Dims y() const { return {dims.n, dims.o, dims.h, dims.w}; }
   std::string label() const;  // "x[3,1,7,5] w[4,1,3,3] relu (conv2)"
+  // Floating-point operations of one forward pass (a backward pass: twice
+  // that); it scales the check's time limit (watchdog.hpp).
+  double work() const {
+    return 2.0 * double(dims.n) * double(dims.o) * double(dims.c) * double(dims.h) *
+           double(dims.w) * double(dims.k) * double(dims.k);
+  }
 };
 
 std::vector<ConvCase> conv_forward_cases(bool quick);

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -17,6 +18,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "certify.hpp"
 
 extern char** environ;
 
@@ -66,7 +69,8 @@ std::string signal_text(int sig) {
 pid_t spawn(const std::string& program, const std::vector<std::string>& args, const Child& c) {
   std::vector<std::string> full = {program};
   full.insert(full.end(), args.begin(), args.end());
-  full.insert(full.end(), {"--seed", std::to_string(c.seed), "--json", c.json_path});
+  // The parent records the certification of all seeds at once (certify.hpp).
+  full.insert(full.end(), {"--seed", std::to_string(c.seed), "--json", c.json_path, "--no-record"});
   std::vector<char*> argv;
   for (std::string& a : full) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -160,6 +164,11 @@ struct Worst {
   std::string check;
 };
 
+// A stop signal to the sweep: its children are stopped (each ends with its
+// own verdict, watchdog.hpp) and the sweep still prints its summary.
+volatile sig_atomic_t g_stop_signal = 0;
+void on_stop_signal(int sig) { g_stop_signal = sig; }
+
 }  // namespace
 
 int run_sweep(const Options& options, int argc, char** argv) {
@@ -177,12 +186,23 @@ int run_sweep(const Options& options, int argc, char** argv) {
             << first + options.sweep - 1 << ") of " << options.backend << ", " << options.jobs
             << " at a time" << std::endl;
 
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &action, nullptr);
+
   std::map<pid_t, Child> running;
   std::vector<SeedResult> done;
   uint64_t next = 0;
   int status_code = 0;
+  bool stopping = false;
   try {
     while (next < options.sweep || !running.empty()) {
+      if (g_stop_signal != 0 && !stopping) {
+        stopping = true;
+        next = options.sweep;  // start no more seeds
+        for (const auto& [pid, c] : running) kill(pid, SIGTERM);
+      }
       while (next < options.sweep && running.size() < options.jobs) {
         const uint64_t seed = first + next++;
         Child c{seed, dir + "/" + std::to_string(seed) + ".json",
@@ -265,6 +285,23 @@ int run_sweep(const Options& options, int argc, char** argv) {
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
+  if (stopping) {
+    std::cout << "cae-conformance: " << options.backend << ": sweep stopped by signal "
+              << g_stop_signal << " after " << done.size() << " of " << options.sweep
+              << " seeds: FAILED" << std::endl;
+    return 128 + g_stop_signal;
+  }
+  if (status_code == 0 && skipped == 0 && done.size() == options.sweep && certifies(options)) {
+    const cae::Registry registry = cae::Registry::discover(discovery_for(options));
+    if (const cae::BackendRecord* backend = find_backend(registry, options.backend)) {
+      std::vector<uint64_t> seeds;
+      for (const SeedResult& r : done) seeds.push_back(r.seed);
+      std::sort(seeds.begin(), seeds.end());
+      record_certification(backend->plugin.path, backend->name,
+                           backend->table().version ? backend->table().version : "", seeds,
+                           bad == 0);
+    }
+  }
   if (status_code != 0) return status_code;
   if (bad > 0 || done.size() < options.sweep) return 1;
   if (skipped == done.size()) {

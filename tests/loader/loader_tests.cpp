@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
+#include <unistd.h>
 
+#include "io/sha256.hpp"
 #include "plugin/backend_process_group.hpp"
+#include "plugin/certification.hpp"
 #include "plugin/context.hpp"
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
@@ -112,8 +116,46 @@ TEST_CASE("selection: case-insensitive names, unknown names list the choices, de
     CHECK(contains(e.what(), "unknown backend 'nosuch'"));
     CHECK(contains(e.what(), "stubgood"));
   }
-  const BackendRecord& chosen = registry.select("");
-  CHECK(chosen.available);
+}
+
+TEST_CASE("the default is the certified backend of highest priority, never an uncertified one") {
+  // None of the stubs is certified: there is no default, and the error says how to get one.
+  Registry registry = discover_only({STUB_DIR});
+  CHECK(registry.default_backend() == nullptr);
+  try {
+    registry.select("");
+    FAIL("an uncertified backend must not become the default");
+  } catch (const std::runtime_error& e) {
+    CHECK(contains(e.what(), "no certified backend to use by default"));
+    CHECK(contains(e.what(), "cae-conformance --backend NAME"));
+  }
+  CHECK(registry.select("stubgood").name == "stubgood");  // named: still usable
+
+  // A record for the exact file (a copy in a scratch folder) makes it the default.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cae-loader-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string copy = (dir / "libstub-good.so").string();
+  std::filesystem::copy_file(STUB_GOOD, copy, std::filesystem::copy_options::overwrite_existing);
+  CertificationRecord record;
+  record.backend = "stubgood";
+  record.backend_version = "0.0.1";
+  record.file = copy;
+  record.sha256 = sha256_of_file(copy);
+  record.verdict = "passed";
+  record.seeds = {1};
+  CHECK(write_certification(copy, record) == certification_beside(copy));
+  const Registry certified = discover_only({dir.string()});
+  REQUIRE(certified.default_backend() != nullptr);
+  CHECK(certified.select("").name == "stubgood");
+  CHECK(contains(certified.find("stubgood")->certification.summary, "passed seeds 1"));
+  // Another version of the backend in the same file is not what was certified.
+  record.backend_version = "0.0.2";
+  write_certification(copy, record);
+  const Registry other_version = discover_only({dir.string()});
+  CHECK(other_version.default_backend() == nullptr);
+  CHECK(contains(other_version.find("stubgood")->certification.summary, "certifies stubgood 0.0.2"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an explicit file comes first and a duplicate name warns, first wins") {

@@ -9,6 +9,10 @@
  * relu_forward always fails with a device error. With STUB_OPTIONS it declares
  * one option of each type (ABI 1.4), whose values show in device_info and in
  * relu_forward's output, so a test can see that they arrived.
+ * STUB_GREEDY declares priority 1000 and a conv2d_forward that computes the
+ * wrong thing (it writes the bias alone): it must never become the default
+ * backend. STUB_SLOW_CONV=S makes conv2d_forward sleep S seconds per call:
+ * certification must still end.
  */
 #include <cae/backend.h>
 
@@ -17,6 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef STUB_SLOW_CONV
+#include <unistd.h>
+#endif
 
 #ifndef STUB_NAME
 #define STUB_NAME "minimal"
@@ -55,7 +62,11 @@ static cae_status probe(cae_probe_result* out) {
 #else
   r.available = 1;
 #endif
+#ifdef STUB_GREEDY
+  r.priority = 1000; /* asks to be the default */
+#else
   r.priority = 1; /* never the default when a real backend is present */
+#endif
   r.device_count = 1;
   n = out->struct_size < sizeof r ? out->struct_size : sizeof r;
   memcpy(out, &r, n);
@@ -241,6 +252,23 @@ static cae_status relu_backward(cae_context ctx, cae_tensor y, cae_tensor dy, ca
   return CAE_STATUS_OK;
 }
 
+#if defined(STUB_GREEDY) || defined(STUB_SLOW_CONV)
+/* Wrong on purpose: y = b broadcast, the convolution itself left out. */
+static cae_status conv2d_forward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tensor b,
+                                 cae_tensor y, int32_t fuse_relu) {
+  int64_t i, per_channel;
+  (void)w;
+  (void)fuse_relu;
+  if (!x || !b || !y || b->count <= 0) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "conv2d_forward: bad arguments");
+#ifdef STUB_SLOW_CONV
+  sleep(STUB_SLOW_CONV);
+#endif
+  per_channel = y->count / b->count;
+  for (i = 0; i < y->count; ++i) y->data[i] = b->data[(i / (per_channel ? per_channel : 1)) % b->count];
+  return CAE_STATUS_OK;
+}
+#endif
+
 static cae_status synchronize(cae_context ctx) {
   (void)ctx;
   return CAE_STATUS_OK;
@@ -334,6 +362,9 @@ static cae_backend_table make_table(void) {
   t.tensor_download = tensor_download;
   t.relu_forward = relu_forward;
   t.relu_backward = relu_backward;
+#if defined(STUB_GREEDY) || defined(STUB_SLOW_CONV)
+  t.conv2d_forward = conv2d_forward;
+#endif
   t.synchronize = synchronize;
   t.host_alloc = host_alloc;
   t.host_free = host_free;

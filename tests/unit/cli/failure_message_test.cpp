@@ -57,6 +57,12 @@ TEST_CASE("every message is one line") {
       "cannot copy", "a", "b", std::make_error_code(std::errc::permission_denied)));
   CHECK(fs_message.find('\n') == std::string::npos);
   CHECK(fs_message.find("cannot copy") != std::string::npos);
+  CHECK(fs_message.find("filesystem error") == std::string::npos);  // no library wording
+  const std::string loop = message_for(std::filesystem::filesystem_error(
+      "cannot create directories", "x/y",
+      std::make_error_code(std::errc::too_many_symbolic_link_levels)));
+  CHECK(loop.rfind("cannot create directories x/y: ", 0) == 0);
+  CHECK(loop.find("(a loop of symbolic links)") != std::string::npos);
   try {
     throw 42;
   } catch (...) {
