@@ -57,7 +57,9 @@ DataRequest find_or_make_data(const po::variables_map& vm, const std::string& ou
   // The folder is the pipeline's own (inside --out): replacing a set an
   // earlier run generated there is expected.
   write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
-  DataRequest request = data_request_from(vm);
+  // Not data_request_from(vm): it would look for data/ again and refuse.
+  DataRequest request;
+  request.options = data_options_from(vm);
   request.path = dir;
   return request;
 }

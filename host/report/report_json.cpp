@@ -20,6 +20,13 @@ json number(double value) { return std::isfinite(value) ? json(value) : json(nul
 
 double number_from(const json& value) { return value.is_null() ? kNaN : value.get<double>(); }
 
+// A count: only JSON integers, never a float converted (out of range it would
+// be undefined behaviour).
+std::int64_t count_from(const json& value) {
+  if (!value.is_number_integer()) throw std::runtime_error("a count is not a whole number: " + value.dump());
+  return value.get<std::int64_t>();
+}
+
 json pairs(const std::vector<std::pair<std::string, std::string>>& rows) {
   json list = json::array();
   for (const auto& [key, value] : rows) list.push_back({key, value});
@@ -66,11 +73,17 @@ std::string report_json(const ReportData& data) {
 ReportData parse_report_json(const std::string& text) {
   json doc = json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw std::runtime_error("not a JSON object");
-  if (doc.value("format", "") != "cae-report") {
+  const auto format = doc.find("format");
+  if (format == doc.end() || !format->is_string() || *format != "cae-report") {
     throw std::runtime_error("not a cae report (its \"format\" is not \"cae-report\")");
   }
-  if (doc.value("version", 0) != kReportJsonVersion) {
-    throw std::runtime_error("report format version " + doc.value("version", json(0)).dump() +
+  // Compared as a whole number: a fractional or huge version must not be
+  // converted to int (undefined behaviour), only refused.
+  const auto version = doc.find("version");
+  if (version == doc.end() || !version->is_number_integer() ||
+      version->get<std::int64_t>() != kReportJsonVersion) {
+    throw std::runtime_error("report format version " +
+                             (version == doc.end() ? std::string("(none)") : version->dump()) +
                              ", this cae reads version " + std::to_string(kReportJsonVersion));
   }
   try {
@@ -86,7 +99,7 @@ ReportData parse_report_json(const std::string& text) {
     data.accuracy = number_from(doc.at("accuracy"));
     for (const json& v : doc.at("per_class_accuracy"))
       data.per_class_accuracy.push_back(number_from(v));
-    data.per_class_support = doc.at("per_class_support").get<std::vector<std::int64_t>>();
+    for (const json& v : doc.at("per_class_support")) data.per_class_support.push_back(count_from(v));
     data.class_names = doc.at("class_names").get<std::vector<std::string>>();
     const json& files = doc.at("files");
     // Each is written (by `cae report`) inside the run folder: one that could

@@ -162,8 +162,14 @@ reject "--out inside a symlink loop: no library text" "filesystem error"
 # A batch file larger than the address space: `data check` streams it; a
 # command that must hold it names it.
 mkdir -p HUGE && cp D/test_batch.bin D/batches.meta.txt HUGE/ && truncate -s $((3073 * 700000)) HUGE/data_batch_1.bin
-run "data check streams a file larger than memory" 0 prlimit --as=1500000000 "$CAE" data check HUGE
-expect "data check streams a file larger than memory" "train: 700000 images"
+# A sanitized cae cannot start under an address-space limit: the plain build
+# (CI's first stage) runs this check, the sanitized one says it does not.
+if ldd "$CAE" 2>/dev/null | grep -q libasan; then
+  echo "SKIPPED: data check under an address-space limit (a sanitized build cannot start under one)"
+else
+  run "data check streams a file larger than memory" 0 prlimit --as=1500000000 "$CAE" data check HUGE
+  expect "data check streams a file larger than memory" "train: 700000 images"
+fi
 cp R3/report.json R3/report.json.good
 sed -i 's/"accuracy": [0-9.e+-]*/"accuracy": "high"/' R3/report.json
 error "a damaged report.json" 1 "^cae report: .*R3/report.json" "$CAE" report R3

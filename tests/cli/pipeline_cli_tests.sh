@@ -173,4 +173,13 @@ run "resume" 0 "$CAE" train $B --data S --resume W/int.safetensors --epochs 1
 expect "resume" "resuming W/int.safetensors at epoch 1"
 expect "resume" "epoch 1/1  train loss"
 
+# Without --data and without data/ here, pipeline makes a synthetic set inside
+# --out and runs on it (the README's first command).
+mkdir -p nodata && (cd nodata && "$CAE" pipeline $B --samples 200 --epochs 1 --validation 50 --out R) > nodata.log 2>&1
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 0 ] || { echo "FAIL [pipeline without data exit $rc]"; cat nodata.log; failures=$((failures + 1)); }
+exists "pipeline without data: report" nodata/R/report.json
+exists "pipeline without data: synthetic set" nodata/R/synthetic-data/test_batch.bin
+
 finish
