@@ -260,26 +260,35 @@ def render_extract(results):
 # ---------------------------------------------------------------- SVM and pipeline
 
 
-def pipeline_runs(results):
+def pipeline_table(results, header, measured_row, at=1):
+    """A table with a row per pipeline run: measured_row(run) for a measured
+    run, the reason in column `at` for one that was not. (None, part) when the
+    pipeline part was not run."""
     p = part(results, "pipeline")
-    return p, (p or {}).get("runs", [])
+    if not p:
+        return None, p
+    rows = []
+    for r in p.get("runs", []):
+        if r.get("status") != "measured":
+            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header), at=at))
+        else:
+            rows.append(measured_row(r))
+    return table(header, rows), p
+
+
+def svm_row(r):
+    svm = r.get("svm", {})
+    return [f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
+            fmt_s(r["stages"].get("svm predict", 0.0)),
+            f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}: "
+            f"{svm.get('svm chosen by', '?')}", svm_rows(r)]
 
 
 def render_svm(results):
-    p, runs = pipeline_runs(results)
-    if not p:
+    text, p = pipeline_table(results, ["run", "SVM training (s)", "prediction (s)", "C and gamma",
+                                       "rows: fit + validation"], svm_row)
+    if text is None:
         return skipped_line(results, "pipeline")
-    rows = []
-    for r in runs:
-        if r.get("status") != "measured":
-            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, 5))
-            continue
-        svm = r.get("svm", {})
-        rows.append([f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
-                     fmt_s(r["stages"].get("svm predict", 0.0)),
-                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}: "
-                     f"{svm.get('svm chosen by', '?')}", svm_rows(r)])
-    text = table(["run", "SVM training (s)", "prediction (s)", "C and gamma", "rows: fit + validation"], rows)
     return text + f"\n\nMeasured {p['date']}.{pipeline_quick_note(p)}"
 
 
@@ -305,24 +314,22 @@ def pipeline_quick_note(p):
     return quick_note(p) + f" `{p['added_options']}` added to each command."
 
 
+def pipeline_row(r):
+    st = r["stages"]
+    return [f"`{r['readme_command']}`", r["backend"], fmt_s(st.get("train", 0.0)),
+            fmt_s(st.get("extract features", 0.0)),
+            fmt_s(st.get("svm train", 0.0) + st.get("svm predict", 0.0)),
+            fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
+            f"{100 * r['accuracy']:.2f}%", r.get("validation_accuracy") or "-"]
+
+
 def render_pipeline(results):
-    p, runs = pipeline_runs(results)
-    if not p:
-        return skipped_line(results, "pipeline")
-    rows = []
-    for r in runs:
-        if r.get("status") != "measured":
-            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, 9, at=2))
-            continue
-        st = r["stages"]
-        rows.append([f"`{r['readme_command']}`", r["backend"], fmt_s(st.get("train", 0.0)),
-                     fmt_s(st.get("extract features", 0.0)),
-                     fmt_s(st.get("svm train", 0.0) + st.get("svm predict", 0.0)),
-                     fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
-                     f"{100 * r['accuracy']:.2f}%", r.get("validation_accuracy") or "-"])
     header = ["command", "backend", "training (s)", "features (s)", "SVM (s)", "wall (s)",
               "peak RSS (GiB)", "test accuracy", "validation accuracy"]
-    return table(header, rows) + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
+    text, p = pipeline_table(results, header, pipeline_row, at=2)
+    if text is None:
+        return skipped_line(results, "pipeline")
+    return text + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
 
 
 # ---------------------------------------------------------------- two GPUs
@@ -440,7 +447,8 @@ def render_machine(results):
 
 def render_expect(results):
     sentences = []
-    p, runs = pipeline_runs(results)
+    p = part(results, "pipeline")
+    runs = (p or {}).get("runs", [])
     machine, date = None, "?"
     ok = measured(runs)
     if ok:
