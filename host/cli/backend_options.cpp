@@ -37,7 +37,7 @@ void add_backend_options(po::options_description& options) {
        "host threads for CPU backends (0 = all cores, at most 1024)")
       ("backend-option", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
        "set one of the backend's declared options (repeatable; `cae info --backend B` lists "
-       "them with their defaults and allowed values), e.g. v4's precision=precise");
+       "them with their defaults and allowed values), e.g. v4's bf16-terms=3");
 }
 
 BackendOptionValues chosen_backend_options(const BackendRecord& backend,

@@ -361,14 +361,20 @@ def render_conformance(results):
     if not p:
         return skipped_line(results, "conformance")
     backends = p["backends"]
-    swept = measured(backends)
+    # A sweep stopped at its time limit still certifies the seeds it finished.
+    swept = [b for b in backends if b.get("status") in ("measured", "partial")]
     ops = sorted({op for b in swept for op in b["worst"]})
     header = ["op"] + [b["backend"] for b in swept]
     rows = [[f"`{op}`"] + [f"{b['worst'][op]['ratio']:.1e}" if op in b["worst"] else "-" for b in swept]
             for op in ops]
     rows.append(["seeds passed"] + [f"{b['passed']} of {b['seeds_run']}" for b in swept])
+    if any("seconds" in b for b in swept):
+        rows.append(["sweep time"] + [f"{b['seconds']:.0f} s" if "seconds" in b else "-" for b in swept])
     lines = [table(header, rows) if swept else "No backend was swept."]
-    others = [b for b in backends if b.get("status") != "measured"]
+    partial = [b for b in swept if b.get("status") == "partial"]
+    if partial:
+        lines.append("Stopped at the time limit: " + "; ".join(f"{b['backend']} ({b['reason']})" for b in partial) + ".")
+    others = [b for b in backends if b not in swept]
     if others:
         lines.append("Not swept: " + "; ".join(f"{b['backend']} ({b.get('reason', '')})" for b in others) + ".")
     shapes = "the `--quick` shapes" if p.get("quick_shapes") else "the full shapes"
