@@ -59,6 +59,11 @@ SETTINGS = {
 }
 
 # The README's two pipeline commands ("Run it" and "What to expect"), as written there.
+# The model presets, each timed on the two fastest backends and run through the
+# pipeline with C and gamma chosen on the validation split.
+MODEL_PRESETS = ["seed", "wide", "deep"]
+MODEL_BACKENDS = ["v4", "v3"]
+
 PIPELINES = [
     ("default", []),
     ("best", ["--features", "pyramid-flip", "--augment", "flip", "--search"]),
@@ -381,7 +386,56 @@ class Suite:
                                                                "features", "validation rows")}))
         return {"data": self.args.data_name or f"`{self.args.data}`", "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
 
-    # -- conformance: every backend swept at once, as users share a GPU
+    # -- the model presets
+
+    def preset_bench(self, backend, preset):
+        reason = self.found.get(backend)
+        if reason is not None:
+            return {"backend": backend, "status": "skipped", "reason": reason}
+        json_path = os.path.join(self.raw, f"bench-{preset}-{backend}.json")
+        cmd = [self.cae, "bench", "--backend", backend, "--model", preset, "--batch", "64",
+               "--images", str(self.s["images"]), "--extract-images", "0",
+               "--repeats", str(self.s["repeats"]), "--json", json_path]
+        step = run_step(cmd, self.budget.limit(self.s["bench_limit"]), self.log(f"bench-{preset}-{backend}"))
+        if step.failure():
+            return {"backend": backend, "status": "failed", "reason": step.failure()}
+        with open(json_path) as f:
+            b = json.load(f)
+        return {"backend": backend, "status": "measured", "images": b["images"],
+                "epoch_s": b["epoch_seconds"], "precision": b["precision"]}
+
+    def part_models(self):
+        if not self.args.data:
+            return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        runs = []
+        for preset in MODEL_PRESETS:
+            record = {"model": preset, "epochs": []}
+            for backend in MODEL_BACKENDS:
+                self.say(f"model {preset}: cae bench --backend {backend} --model {preset}")
+                record["epochs"].append(self.preset_bench(backend, preset))
+            backend = next((b for b in MODEL_BACKENDS if self.found.get(b) is None), "cpu")
+            options = ["--backend", backend, "--model", preset, "--search"]
+            run_dir = os.path.join(self.raw, f"pipeline-model-{preset}")
+            cmd = [self.cae, "pipeline", "--data", self.args.data] + self.s["pipeline_args"] + options + ["--out", run_dir]
+            record["readme_command"] = " ".join(["cae", "pipeline"] + options)
+            self.say(f"model {preset}: {record['readme_command']}")
+            step = run_step(cmd, self.budget.limit(self.s["pipeline_limit"]), self.log(f"pipeline-model-{preset}"))
+            if step.failure():
+                record.update(status="failed", reason=step.failure())
+            else:
+                with open(os.path.join(run_dir, "report.json")) as f:
+                    report = json.load(f)
+                settings = dict(report["settings"])
+                record.update(status="measured", wall_s=step.wall_s, peak_rss_bytes=step.peak_rss_bytes,
+                              accuracy=report["accuracy"],
+                              validation_accuracy=settings.get("validation accuracy"),
+                              svm={k: settings.get(k) for k in ("svm chosen by", "svm C", "svm gamma",
+                                                                "features")})
+            runs.append(record)
+        return {"data": self.args.data_name or f"`{self.args.data}`",
+                "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+
+    # -- conformance: every backend's seed sweep
 
     def part_conformance(self):
         # One backend at a time, its seeds spread over every core: several CUDA
@@ -485,6 +539,8 @@ class Suite:
                 record.update(self.part_torch_max())
             elif part == "pipeline":
                 record.update(self.part_pipeline())
+            elif part == "models":
+                record.update(self.part_models())
             elif part == "conformance":
                 record.update(self.part_conformance())
             elif part == "ddp":

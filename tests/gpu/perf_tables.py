@@ -48,8 +48,8 @@ TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torc
 TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
-PARTS = ["epoch-64", "epoch-256", "torch-max", "pipeline", "conformance", "ddp"]
-PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "ddp", "conformance", "flops", "machine"]
+PARTS = ["epoch-64", "epoch-256", "torch-max", "pipeline", "models", "conformance", "ddp"]
+PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "models", "ddp", "conformance", "flops", "machine"]
 README_BLOCKS = ["expect"]
 
 
@@ -332,6 +332,43 @@ def render_pipeline(results):
     return text + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
 
 
+# ---------------------------------------------------------------- model presets
+
+
+def render_models(results):
+    p = part(results, "models")
+    if not p:
+        return skipped_line(results, "models")
+    backends = []
+    for r in p["runs"]:
+        for e in r["epochs"]:
+            if e["backend"] not in backends:
+                backends.append(e["backend"])
+    header = (["model"] + [f"{b} epoch, batch 64 (s)" for b in backends]
+              + ["pipeline `--search` (s)", "peak RSS (GiB)", "C and gamma", "validation accuracy",
+                 "test accuracy"])
+    rows = []
+    for r in p["runs"]:
+        epochs = {e["backend"]: e for e in r["epochs"]}
+        cells = [f"`{r['model']}`"]
+        for b in backends:
+            e = epochs.get(b, {})
+            cells.append(fmt_s(per_epoch(e)) if e.get("status") == "measured"
+                         else f"not measured: {e.get('reason', '')}")
+        if r.get("status") != "measured":
+            cells += [f"not measured: {r.get('reason', '')}", "", "", "", ""]
+        else:
+            svm = r.get("svm", {})
+            cells += [fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
+                      f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}",
+                      r.get("validation_accuracy") or "-", f"{100 * r['accuracy']:.2f}%"]
+        rows.append(cells)
+    commands = "; ".join(f"`{r['readme_command']}`" for r in p["runs"] if "readme_command" in r)
+    return (table(header, rows) + f"\n\nPipelines: {commands} (default recipe: Adam, 20 epochs, "
+            f"batch 64, latent features; C and gamma by `--search` on the validation split). "
+            f"Data: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}")
+
+
 # ---------------------------------------------------------------- two GPUs
 
 
@@ -495,7 +532,7 @@ def render_expect(results):
 
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
-             "pipeline": render_pipeline, "ddp": render_ddp, "conformance": render_conformance,
+             "pipeline": render_pipeline, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "machine": render_machine, "expect": render_expect}
 
 

@@ -93,6 +93,29 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(rows_of(text, "seeds passed"), [["seeds passed", "30 of 30", "29 of 30"]])
         self.assertIn("naive (unavailable: no driver)", text)
 
+    def test_partial_sweep_counts_its_finished_seeds(self):
+        results = sample()
+        backends = results["parts"]["conformance"]["backends"]
+        swept = next(b for b in backends if b.get("status") == "measured")
+        swept.update(status="partial", seeds_run=12, passed=12, seconds=150.0,
+                     reason="12 of 30 seeds in 150 s")
+        text = perf_tables.render_conformance(results)
+        self.assertIn("12 of 12", rows_of(text, "seeds passed")[0])
+        self.assertIn("Stopped at the time limit: " + swept["backend"] + " (12 of 30 seeds in 150 s)", text)
+
+    def test_models_table_per_preset(self):
+        results = sample()
+        header = {k: results["parts"]["conformance"][k] for k in ("date", "machine", "mode")}
+        results["parts"]["models"] = dict(header, status="measured", data="CIFAR-10", added_options="", runs=[
+            {"model": "wide", "readme_command": "cae pipeline --backend v4 --model wide --search",
+             "epochs": [{"backend": "v4", "status": "measured", "images": 25000, "epoch_s": 0.5},
+                        {"backend": "v3", "status": "failed", "reason": "timed out"}],
+             "status": "measured", "wall_s": 61.0, "peak_rss_bytes": 3 * 2**30, "accuracy": 0.7012,
+             "validation_accuracy": "70.50%", "svm": {"svm C": "5", "svm gamma": "0.000125"}}])
+        text = perf_tables.render_models(results)
+        self.assertEqual(rows_of(text, "`wide`"), [["`wide`", "1.00", "not measured: timed out", "61.0",
+                                                   "3.00", "C 5, gamma 0.000125", "70.50%", "70.12%"]])
+
     def test_flops_share_of_the_declared_precisions_peak(self):
         text = perf_tables.render_flops(sample())
         # 1.0334 GFLOP x 50,000 / 0.5 s = 103.3 TFLOP/s, of H100 SXM's 989.4 bf16
