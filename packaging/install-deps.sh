@@ -8,7 +8,8 @@ packages=(
   libboost1.74-dev libboost-program-options1.74-dev  # Boost.DLL (header-only) + Program_options
   libsvm-dev                                         # the SVM solver
   doctest-dev                                        # test framework
-  libopenblas-dev                                    # CBLAS for the cpu backend
+  libopenblas-dev                                    # CBLAS for the cpu backend; LAPACK for whitening
+  libgfortran-12-dev                                 # OpenBLAS's LAPACK runtime, for a static (CAE_PORTABLE) build
   nlohmann-json3-dev                                 # safetensors headers, bench JSON
   libcairo2-dev                                      # report figures: PNG and SVG surfaces
   libstb-dev                                         # stb_image: PNG/JPEG/BMP image folders as data

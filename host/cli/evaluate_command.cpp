@@ -75,6 +75,10 @@ int run_evaluate(const po::variables_map& vm) {
   report.settings = {{"weights", weights},
                      {"svm", svm_path},
                      feature_setting(recipe, network),
+                     {"input transform", describe_input_transform(
+                                             checkpoint.parameters.input
+                                                 ? checkpoint.parameters.input->spec
+                                                 : InputTransformSpec{})},
                      {"weights sha256", weights_sha256},
                      {"test images", std::to_string(test.rows)}};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));

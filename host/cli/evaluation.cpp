@@ -39,11 +39,19 @@ void write_reconstructions(Context& context, nn::Autoencoder& model, const DataS
   const size_t floats = test.image_bytes();
   std::vector<float> originals(picks.size() * floats);
   fill_batch(test, picks, originals.data());
+  // A model with an input transform reconstructs transformed images: its
+  // output goes back through the inverse (with each image's own contrast
+  // scale) to be drawn next to the original.
+  std::vector<float> transformed = originals;
+  std::vector<ImageScale> scales;
+  const InputTransform* transform = model.input_transform();
+  if (transform) transform->apply(transformed.data(), picks.size(), &scales);
   Tensor input = context.alloc({n, test.channels, test.side, test.side});
   Tensor output = context.alloc(input.dims());
-  input.upload(originals);
+  input.upload(transformed);
   model.reconstruct(input, output);
   std::vector<float> reconstructed = output.download();
+  if (transform) transform->restore(reconstructed.data(), picks.size(), scales);
   std::vector<ReconstructionSample> samples;
   for (size_t k = 0; k < picks.size(); ++k) {
     const size_t label = test.labels[picks[k]];

@@ -10,14 +10,27 @@ namespace cae::cli {
 void add_features_option(po::options_description& options) {
   options.add_options()
       ("features", po::value<std::string>()->default_value("latent")->value_name("NAME"),
-       ("feature recipe:" + nn::feature_recipe_help()).c_str());
+       ("feature recipe:" + nn::feature_recipe_help()).c_str())
+      ("feature-threshold", po::value<double>()->default_value(0.0, "0")->value_name("ALPHA"),
+       "soft-threshold encoder: every feature f becomes max(0, f - ALPHA) (0 = none); recorded "
+       "with the recipe as NAME+threshold:ALPHA");
 }
 
-const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm) {
+nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm) {
+  nn::FeatureRecipe recipe;
   try {
-    return nn::feature_recipe(vm["features"].as<std::string>());
+    recipe = nn::feature_recipe(vm["features"].as<std::string>());
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--features: ") + e.what());
+  }
+  const double alpha = vm["feature-threshold"].as<double>();
+  if (alpha != 0.0 && recipe.threshold > 0.0) {
+    throw UsageError("--feature-threshold and a --features NAME+threshold:ALPHA both give a threshold; give one");
+  }
+  try {
+    return nn::with_threshold(recipe, alpha);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--feature-threshold: ") + e.what());
   }
 }
 
@@ -36,6 +49,7 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                 {"flip_average", recipe.flip_average},
                                 {"weights", weights},
                                 {"weights_sha256", weights_sha256}};
+  if (recipe.threshold > 0.0) doc["threshold"] = recipe.threshold;
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 

@@ -12,8 +12,9 @@ namespace cae::cli {
 
 void add_features_option(po::options_description& options);
 
-// The recipe --features names; a UsageError listing the recipes otherwise.
-const nn::FeatureRecipe& feature_recipe_from(const po::variables_map& vm);
+// The recipe --features names, with --feature-threshold's soft threshold; a
+// UsageError listing the recipes, or naming the bad threshold, otherwise.
+nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm);
 
 // features.json: the recipe's name, dimension, taps and flip averaging, and
 // the weights the features were made with (their path and their identity,

@@ -19,6 +19,7 @@
 #include "linear_selection.hpp"
 #include "model_options.hpp"
 #include "nn/features.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
@@ -86,6 +87,8 @@ ReportData pipeline_report(const BackendSession& session, const DataSplits& data
                      {"augment", augmentation_name(train_options.augment)},
                      {"input noise", std::to_string(train_options.input_noise)},
                      {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
+                     {"input transform", describe_input_transform(train_options.input)},
+                     {"sparsity", nn::sparsity_name(train_options.latent_l1)},
                      feature_setting(recipe, network)};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   return report;

@@ -1,5 +1,7 @@
 #include "provenance.hpp"
 
+#include <optional>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -33,9 +35,9 @@ FeatureProvenance read_features_provenance(const std::string& dir, int64_t colum
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(path + " is damaged: not the JSON `cae extract` writes");
   }
-  const nn::FeatureRecipe* recipe = nullptr;
+  std::optional<nn::FeatureRecipe> recipe;
   try {
-    recipe = &nn::feature_recipe(provenance.recipe);
+    recipe = nn::feature_recipe(provenance.recipe);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(path + ": " + e.what());
   }

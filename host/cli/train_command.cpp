@@ -11,6 +11,7 @@
 #include "data_options.hpp"
 #include "ignored_options.hpp"
 #include "model_options.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "option_checks.hpp"
 #include "training_recipe.hpp"
 
@@ -22,7 +23,8 @@ namespace {
 // user gives that differs from them cannot take effect and is refused, before
 // any data is read. The same value is accepted.
 void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions& given,
-                             const nn::TrainingState& stored, const std::string& resume) {
+                             const nn::TrainingState& stored, const InputTransformSpec& stored_input,
+                             const std::string& resume) {
   const std::pair<const char*, bool> differs[] = {
       {"recipe", given.recipe != stored.recipe},
       {"batch", given.batch_size != stored.batch_size},
@@ -33,7 +35,12 @@ void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions
       {"seed", given.seed != stored.seed},
       {"augment", given.augment != parse_augmentation(stored.augment)},
       {"input-noise", given.input_noise != float(stored.input_noise)},
-      {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)}};
+      {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)},
+      {"sparsity", nn::sparsity_name(given.latent_l1) != stored.sparsity},
+      {"whiten", given.input.whitening != stored_input.whitening ||
+                     (given.input.whitening != Whitening::None &&
+                      given.input.whitening_epsilon != stored_input.whitening_epsilon)},
+      {"contrast-normalize", given.input.contrast_normalize != stored_input.contrast_normalize}};
   for (const auto& [name, changed] : differs) {
     if (changed && option_given(vm, name)) {
       throw UsageError("--" + std::string(name) + " cannot change a resumed run: " + resume +
@@ -67,7 +74,11 @@ int run_train(const po::variables_map& vm) {
   if (!resume.empty()) {
     reject_model_with(vm, "--resume");
     start = nn::load_checkpoint(resume);
-    refuse_changed_settings(vm, options, start.state, resume);
+    const InputTransformSpec stored_input =
+        start.parameters.input ? start.parameters.input->spec : InputTransformSpec{};
+    refuse_changed_settings(vm, options, start.state, stored_input, resume);
+    options.input = stored_input;  // the stored transform itself goes on with the parameters
+    options.latent_l1 = nn::parse_sparsity(start.state.sparsity);  // checked at load
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
     options.batch_size = start.state.batch_size;
@@ -147,7 +158,8 @@ Command train_command() {
   return {"train",
           "cae train [--backend B] [--devices LIST|all] [--data PATH] [--data-format F] [--unlabelled] [--samples N] [--epochs E] "
           "[--model seed|wide|deep|FILE.json] [--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
-          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] [--out CKPT] [--resume CKPT] "
+          "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] "
+          "[--whiten none|zca[:EPS]|pca[:EPS]] [--contrast-normalize] [--sparsity none|l1:LAMBDA] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
@@ -162,8 +174,8 @@ Command train_command() {
                 ("test-samples", po::value<int64_t>()->default_value(0)->value_name("N"), "test images for the reconstruction MSE (0 = all)")
                 ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
                 ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
-                 "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise "
-                 "and --lr-schedule other than CKPT's are refused)");
+                 "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise, "
+                 "--lr-schedule, --whiten, --contrast-normalize and --sparsity other than CKPT's are refused)");
           },
           run_train,
           kDataFormatsHelp};

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "ignored_options.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "nn/training_recipe_names.hpp"
 #include "option_checks.hpp"
 
@@ -45,7 +46,15 @@ void add_training_options(po::options_description& options) {
       ("input-noise", po::value<float>()->default_value(0.0f)->value_name("SIGMA"),
        "denoising: Gaussian noise of this deviation added to the input only (0 = none)")
       ("lr-schedule", po::value<std::string>()->default_value("constant")->value_name("constant|cosine|step"),
-       "learning rate over the run's epochs: constant, cosine (from --lr down to 0), or step (/10 at half the run, /100 at three quarters)");
+       "learning rate over the run's epochs: constant, cosine (from --lr down to 0), or step (/10 at half the run, /100 at three quarters)")
+      ("whiten", po::value<std::string>()->default_value("none")->value_name("none|zca[:EPS]|pca[:EPS]"),
+       "whiten the input images, learned on the training images and stored in the checkpoint: ZCA "
+       "(the whitened image closest to the original) or PCA (components laid out as an image); EPS "
+       "(default 0.1) is added to the covariance's eigenvalues, in units of the mean pixel variance")
+      ("contrast-normalize", po::bool_switch(),
+       "per image: subtract its mean, divide by sqrt(its variance + 10/255^2) (before --whiten); stored in the checkpoint")
+      ("sparsity", po::value<std::string>()->default_value("none")->value_name("none|l1:LAMBDA"),
+       "sparse codes: add LAMBDA x the mean absolute latent value to the training loss");
 }
 
 nn::TrainOptions training_options_from(const po::variables_map& vm) {
@@ -79,6 +88,13 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--lr-schedule: ") + e.what());
   }
+  try {
+    o.input = parse_whitening(vm["whiten"].as<std::string>());
+    o.latent_l1 = nn::parse_sparsity(vm["sparsity"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  o.input.contrast_normalize = vm["contrast-normalize"].as<bool>();
   return o;
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "nn/latent_sparsity.hpp"
 #include "plugin/backend_error.hpp"
 
 namespace cae::nn {
@@ -23,7 +24,7 @@ void on_layer(const ConvLayer& layer, Call&& call) {
 }  // namespace
 
 Autoencoder::Autoencoder(Context& context, const Parameters& parameters)
-    : context_(context), network_(parameters.network) {
+    : context_(context), network_(parameters.network), input_(parameters.input) {
   check_architecture(network_, parameters.tensors);
   for (const auto& layer : network_.layers()) {
     for (const char* suffix : {".weight", ".bias"}) {
@@ -39,6 +40,7 @@ Autoencoder::Autoencoder(Context& context, const Parameters& parameters)
 Parameters Autoencoder::download_parameters() const {
   Parameters p;
   p.network = network_;
+  p.input = input_;
   for (size_t i = 0; i < parameters_.size(); ++i) {
     p.tensors.push_back({names_[i], parameters_[i].dims(), parameters_[i].download()});
   }
@@ -110,6 +112,19 @@ void Autoencoder::forward(const Tensor& input, Activations& a, int last_layer) {
   for (int i = 0; i <= last_layer; ++i) forward_layer(input, a, i, nullptr);
 }
 
+void Autoencoder::add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d_latent) {
+  const Tensor& latent = layer_output(a, network_.encoder_layers() - 1);
+  if (!a.l1_minus_ones) {
+    a.l1_minus_ones = context_.alloc(latent.dims());
+    a.l1_mask = context_.alloc(latent.dims());
+    a.l1_minus_ones.upload(std::vector<float>(size_t(batch) * size_t(network_.feature_dim()), -1.0f));
+  }
+  // The penalty is lambda * mean(|latent|) over the batch's latent values,
+  // scaled like the MSE (a mean), so one lambda suits any batch and network.
+  const float coefficient = latent_l1_ / (float(batch) * float(network_.feature_dim()));
+  add_latent_l1_gradient(context_, latent, d_latent, a.l1_minus_ones, a.l1_mask, coefficient);
+}
+
 void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tensor* target) {
   const int64_t batch = input.dims().at(0);
   Activations& a = activations_for(batch, true);
@@ -134,6 +149,9 @@ void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tens
                                gradients_[size_t(2 * i)], gradients_[size_t(2 * i + 1)]);
     });
     if (i == 0) break;
+    // d_in is now the gradient of layer i-1's output; for the last encoder
+    // layer that output is the latent, where the sparsity penalty enters.
+    if (latent_l1_ > 0.0f && i == network_.encoder_layers()) add_sparsity_gradient(a, batch, *d_in);
     const ConvLayer& previous = layers[size_t(i - 1)];
     on_layer(previous, [&] {
       if (previous.after == After::MaxPool) {

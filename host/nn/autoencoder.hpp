@@ -43,6 +43,12 @@ class Autoencoder {
   const Tensor& encoder_map(EncoderMap map, int64_t batch);
 
   const Network& network() const { return network_; }
+  // The parameters' input transform (nullptr for none): the callers that
+  // fill batches apply it (nn/input_batch.hpp).
+  const InputTransform* input_transform() const { return input_.get(); }
+  // Adds lambda * mean(|latent|) over the batch's latent values to the loss
+  // that forward_backward differentiates (sparse codes); 0 = none.
+  void set_latent_l1(float lambda) { latent_l1_ = lambda; }
 
   std::vector<Tensor>& parameters() { return parameters_; }
   std::vector<Tensor>& gradients() { return gradients_; }
@@ -59,7 +65,9 @@ class Autoencoder {
     std::vector<Tensor> resized;  // after pool / upsample; empty for layers without
     std::vector<Tensor> d_conv;   // gradients of conv; d_conv.back() receives the loss gradient
     std::vector<Tensor> d_resized;
+    Tensor l1_minus_ones, l1_mask;  // the sparsity penalty's, allocated on its first use
   };
+  void add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d_latent);
   Activations& activations_for(int64_t batch, bool with_gradients);
   void forward(const Tensor& input, Activations& a, int last_layer);
   void forward_layer(const Tensor& input, Activations& a, int layer, Tensor* conv_output);
@@ -68,6 +76,8 @@ class Autoencoder {
 
   Context& context_;
   Network network_;
+  std::shared_ptr<const InputTransform> input_;
+  float latent_l1_ = 0;
   std::vector<std::string> names_;
   std::vector<Tensor> parameters_;  // weight, bias per layer
   std::vector<Tensor> gradients_;

@@ -54,6 +54,11 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   tensors.insert(tensors.end(), checkpoint.optimizer_state.begin(), checkpoint.optimizer_state.end());
   SafetensorsMetadata metadata = training_state_metadata(checkpoint.state);
   add_model_metadata(checkpoint.parameters.network, metadata);
+  if (const InputTransform* input = checkpoint.parameters.input.get(); input && input->spec.active()) {
+    metadata["format"] = kCheckpointFormatWithInput;
+    input->add_metadata(metadata);
+    for (NamedTensor& t : input->tensors()) tensors.push_back(std::move(t));
+  }
   write_safetensors(path, tensors, metadata);
 }
 
@@ -61,6 +66,23 @@ Checkpoint load_checkpoint(const std::string& path) {
   SafetensorsFile file = read_safetensors(path);
   Checkpoint checkpoint;
   checkpoint.parameters.network = parse_model_metadata(file.metadata, path);
+  // Format 2 alone may carry an input transform (and must): the "input."
+  // tensors are taken out before the parameters are checked.
+  const auto format = file.metadata.find("format");
+  const bool with_input =
+      format != file.metadata.end() && format->second == kCheckpointFormatWithInput;
+  SafetensorsMetadata transform_fields;
+  if (with_input) transform_fields = file.metadata;
+  InputTransform input = read_input_transform(
+      transform_fields, file.tensors, size_t(checkpoint.parameters.network.image_floats()), path);
+  if (with_input && !input.spec.active()) {
+    throw std::runtime_error(path + ": checkpoint format " + kCheckpointFormatWithInput +
+                             " without an input transform (metadata 'whiten' or "
+                             "'contrast_normalize')");
+  }
+  if (input.spec.active()) {
+    checkpoint.parameters.input = std::make_shared<const InputTransform>(std::move(input));
+  }
   for (auto& t : file.tensors) {
     if (t.name.rfind("optimizer.", 0) == 0) {
       checkpoint.optimizer_state.push_back(std::move(t));
@@ -77,6 +99,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   // Keep the network's order whatever the file's order was.
   Parameters ordered;
   ordered.network = checkpoint.parameters.network;
+  ordered.input = checkpoint.parameters.input;
   for (const auto& layer : ordered.network.layers()) {
     for (const char* suffix : {".weight", ".bias"}) {
       ordered.tensors.push_back(checkpoint.parameters.at(layer.name + suffix));

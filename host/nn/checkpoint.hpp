@@ -30,6 +30,7 @@ struct TrainingState {
   std::string augment = "none";  // data/augment.hpp's names
   double input_noise = 0;        // sigma of the denoising noise (0 = none)
   std::string lr_schedule = "constant";  // nn/lr_schedule.hpp's names
+  std::string sparsity = "none";  // nn/latent_sparsity.hpp's names
   std::vector<double> train_losses;  // per complete epoch
   std::vector<double> test_mses;
 };

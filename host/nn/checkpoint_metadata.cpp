@@ -10,6 +10,7 @@
 #include "data/augment.hpp"
 #include "io/io_error.hpp"
 #include "nn/trainer.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "nn/training_recipe_names.hpp"
 
 namespace cae::nn {
@@ -18,7 +19,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr const char* kCheckpointFormat = "cae-checkpoint-1";
+constexpr const char* kCheckpointFormat = kCheckpointFormatPlain;
 
 std::string to_text(double v) { return Json(v).dump(); }
 
@@ -180,6 +181,8 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   meta["augment"] = s.augment;
   meta["input_noise"] = to_text(s.input_noise);
   meta["lr_schedule"] = s.lr_schedule;
+  // Only when set: a default run's checkpoint stays byte for byte as before.
+  if (s.sparsity != "none") meta["sparsity"] = s.sparsity;
   meta["optimizer"] = Json{{"kind", s.optimizer.kind},
                            {"learning_rate", s.optimizer.learning_rate},
                            {"momentum", s.optimizer.momentum},
@@ -201,8 +204,9 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   // the field hold weights only and are read as such; the architecture is
   // checked with the model, nn/model_metadata.cpp).
   const std::string format = reader.text("format", kCheckpointFormat);
-  if (format != kCheckpointFormat) {
-    reader.fail("format", "is '" + format + "', not " + kCheckpointFormat +
+  if (format != kCheckpointFormat && format != kCheckpointFormatWithInput) {
+    reader.fail("format", "is '" + format + "', not " + kCheckpointFormat + " or " +
+                              kCheckpointFormatWithInput +
                               " (a file of another program, or of a newer cae)");
   }
   s.epochs_done = reader.integer<int>("epoch", 0, 0, kMaxEpochs);
@@ -232,6 +236,12 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
     parse_lr_schedule(s.lr_schedule);
   } catch (const std::invalid_argument&) {
     reader.fail("lr_schedule", "is '" + s.lr_schedule + "', not constant, cosine or step");
+  }
+  s.sparsity = reader.text("sparsity", "none");  // files from before sparse codes
+  try {
+    parse_sparsity(s.sparsity);
+  } catch (const std::invalid_argument&) {
+    reader.fail("sparsity", "is '" + s.sparsity + "', not none or l1:LAMBDA with LAMBDA in (0, 1000]");
   }
   s.optimizer = parse_optimizer(reader);
   s.train_losses = parse_losses(reader, "train_losses");

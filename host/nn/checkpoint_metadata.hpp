@@ -11,6 +11,13 @@
 
 namespace cae::nn {
 
+// The checkpoint format: a model whose input goes through a learned
+// transform (data/input_transform.hpp) is written as format 2, which a cae
+// that does not know the transform refuses ("a newer cae") instead of feeding
+// the model untransformed images; every other checkpoint stays format 1.
+inline constexpr const char* kCheckpointFormatPlain = "cae-checkpoint-1";
+inline constexpr const char* kCheckpointFormatWithInput = "cae-checkpoint-2";
+
 SafetensorsMetadata training_state_metadata(const TrainingState& state);
 
 // Missing fields take their defaults (weights-only files have none); present

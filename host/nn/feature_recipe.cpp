@@ -1,5 +1,8 @@
 #include "nn/feature_recipe.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace cae::nn {
@@ -82,7 +85,13 @@ std::string FeatureRecipe::describe(const Network& network) const {
     text += map_name(network, t.map) + " " + std::to_string(t.cells()) + "x" +
             std::to_string(t.cells());
   }
-  return text + (flip_average ? ", averaged with the mirror image" : "");
+  text += flip_average ? ", averaged with the mirror image" : "";
+  if (threshold > 0.0) {
+    char alpha[32];
+    std::snprintf(alpha, sizeof alpha, "%g", threshold);
+    text += std::string(", soft threshold ") + alpha;
+  }
+  return text;
 }
 
 const std::vector<FeatureRecipe>& feature_recipes() {
@@ -90,13 +99,44 @@ const std::vector<FeatureRecipe>& feature_recipes() {
   return recipes;
 }
 
-const FeatureRecipe& feature_recipe(const std::string& name) {
+FeatureRecipe feature_recipe(const std::string& name) {
+  static const std::string kThreshold = "+threshold:";
+  const size_t suffix = name.find(kThreshold);
+  const std::string base = name.substr(0, suffix);
   std::string known;
   for (const FeatureRecipe& recipe : feature_recipes()) {
-    if (recipe.name == name) return recipe;
-    known += (known.empty() ? "" : ", ") + recipe.name;
+    if (recipe.name != base) {
+      known += (known.empty() ? "" : ", ") + recipe.name;
+      continue;
+    }
+    if (suffix == std::string::npos) return recipe;
+    const std::string value = name.substr(suffix + kThreshold.size());
+    char* end = nullptr;
+    const double alpha = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(alpha > 0.0)) {
+      throw std::invalid_argument("feature recipe '" + name + "': the threshold '" + value +
+                                  "' is not a number above 0");
+    }
+    return with_threshold(recipe, alpha);
   }
   throw std::invalid_argument("unknown feature recipe '" + name + "' (" + known + ")");
+}
+
+FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha) {
+  if (!(alpha >= 0.0 && alpha <= kMaxFeatureThreshold)) {
+    throw std::invalid_argument("the feature threshold must be a finite number from 0 to 1e6");
+  }
+  if (alpha == 0.0) return recipe;
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", alpha);
+  FeatureRecipe thresholded = recipe;
+  thresholded.threshold = std::strtod(text, nullptr);
+  thresholded.name = recipe.name + "+threshold:" + text;
+  return thresholded;
+}
+
+void soft_threshold(float* features, size_t count, float alpha) {
+  for (size_t i = 0; i < count; ++i) features[i] = std::max(0.0f, features[i] - alpha);
 }
 
 std::string feature_recipe_help() {

@@ -46,9 +46,12 @@ struct FeatureRecipe {
     Pyramid,          // every encoder convolution and the latent, each to 4x4
     LatentQuadrants,  // the latent to 8x8, then every encoder convolution to 2x2
   };
-  std::string name;
+  std::string name;  // with a threshold: "BASE+threshold:ALPHA", which feature_recipe() reads back
   Layout layout = Layout::Latent;
   bool flip_average = false;  // mean of the image's and its mirror's features
+  // The soft-threshold encoder: every feature f becomes max(0, f - threshold),
+  // after pooling and flip averaging (0 = none: the features as they are).
+  double threshold = 0;
 
   // Concatenated in this order, each in CHW order.
   std::vector<FeatureTap> taps(const Network& network) const;
@@ -60,8 +63,21 @@ struct FeatureRecipe {
 // Every named recipe; the first, "latent", is the seed's 8,192-d latent.
 const std::vector<FeatureRecipe>& feature_recipes();
 
-// Throws std::invalid_argument "unknown feature recipe 'NAME' (latent, ...)".
-const FeatureRecipe& feature_recipe(const std::string& name);
+inline constexpr double kMaxFeatureThreshold = 1e6;
+
+// A named recipe, or "NAME+threshold:ALPHA" (ALPHA a finite number in
+// (0, kMaxFeatureThreshold]). Throws std::invalid_argument "unknown feature
+// recipe 'NAME' (latent, ...)" or naming the bad threshold.
+FeatureRecipe feature_recipe(const std::string& name);
+
+// `recipe` with the soft threshold `alpha` (0: the recipe unchanged), named
+// "NAME+threshold:ALPHA" with ALPHA as %g writes it (and that value used, so
+// the name and the features agree). Throws std::invalid_argument for alpha
+// negative, not finite or above kMaxFeatureThreshold.
+FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha);
+
+// In place on `count` values: f = max(0, f - alpha).
+void soft_threshold(float* features, size_t count, float alpha);
 
 // Per recipe, "NAME: DESCRIPTION" and its dimension for each preset on
 // 32x32 and 96x96 RGB images, for --help.

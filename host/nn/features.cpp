@@ -7,6 +7,7 @@
 
 #include "data/augment.hpp"
 #include "data/batcher.hpp"
+#include "nn/input_batch.hpp"
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
@@ -153,14 +154,21 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     if (!pooling || pooling->batch() != int64_t(n)) {
       pooling = std::make_unique<TapPooling>(context, network, recipe, int64_t(n), host_memory);
     }
-    float* rows = features + start * dim;
-    pooling->encode(context, model, host.data(), rows);
+    // The mirror image is made before the input transform, as in training:
+    // the transform is the network's first step.
     if (recipe.flip_average) {
       mirror_images(host.data(), mirrored.data(), n, network.image_channels(),
                     network.image_side());
+      transform_batch(model.input_transform(), mirrored.data(), n);
+    }
+    transform_batch(model.input_transform(), host.data(), n);
+    float* rows = features + start * dim;
+    pooling->encode(context, model, host.data(), rows);
+    if (recipe.flip_average) {
       pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
       for (size_t i = 0; i < n * dim; ++i) rows[i] = 0.5f * (rows[i] + mirrored_rows[i]);
     }
+    if (recipe.threshold > 0.0) soft_threshold(rows, n * dim, float(recipe.threshold));
     after_batch(n);
   }
 }

@@ -88,6 +88,10 @@ void ModelReplicas::set_learning_rate(float rate) {
   for (auto& replica : replicas_) replica->optimizer->set_learning_rate(rate);
 }
 
+void ModelReplicas::set_latent_l1(float lambda) {
+  for (auto& replica : replicas_) replica->model->set_latent_l1(lambda);
+}
+
 void ModelReplicas::zero_gradients(Replica& replica) {
   for (Tensor& gradient : replica.model->gradients()) {
     gradient.upload(std::vector<float>(size_t(gradient.count()), 0.0f));

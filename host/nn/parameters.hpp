@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "data/input_transform.hpp"
 #include "io/safetensors.hpp"
 #include "nn/architecture.hpp"
 
@@ -18,6 +20,10 @@ using HostTensor = cae::NamedTensor;
 struct Parameters {
   Network network = Network::seed();
   std::vector<HostTensor> tensors;
+  // The transform every input image goes through before the first layer
+  // (data/input_transform.hpp); null for none. Shared: it is learned once
+  // and never changes, while the weights are copied every epoch.
+  std::shared_ptr<const InputTransform> input;
 
   static Parameters he_normal(const Network& network, uint64_t seed);  // biases zero
   // The seed project's raw format: network.parameter_count() little-endian

@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "data/batcher.hpp"
+#include "nn/input_batch.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "nn/model_replicas.hpp"
 #include "nn/interrupt.hpp"
 #include "report/progress.hpp"
@@ -44,7 +46,7 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
     size_t n = std::min(images.size() - start, size_t(batch_size));
     std::vector<size_t> indices(n);
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
-    fill_batch(images, indices, host.data());
+    fill_input_batch(images, indices, model.input_transform(), host.data());
     if (!input || input.dims()[0] != int64_t(n)) {
       input = context.alloc(network.image_dims(int64_t(n)));
       output = context.alloc(input.dims());
@@ -72,8 +74,18 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   network.require_images(train.channels, train.side, "the training set");
   if (test.size() > 0) network.require_images(test.channels, test.side, "the test set");
   const size_t image_floats = size_t(network.image_floats());
-  ModelReplicas replicas(contexts, start.parameters, options.optimizer, options.batch_size,
+  Parameters initial = start.parameters;
+  if (!initial.input && options.input.active()) {
+    Stopwatch learning;
+    initial.input = std::make_shared<const InputTransform>(learn_input_transform(train, options.input));
+    char line[160];
+    std::snprintf(line, sizeof line, "input transform: %s, learned on %zu images in %.1f s\n",
+                  describe_input_transform(options.input).c_str(), train.size(), learning.seconds());
+    log << line << std::flush;
+  }
+  ModelReplicas replicas(contexts, initial, options.optimizer, options.batch_size,
                          options.force_host_exchange, options.processes);
+  replicas.set_latent_l1(options.latent_l1);
   const bool primary = !options.processes || options.processes->rank() == 0;
   Context& context = replicas.primary_context();
   Autoencoder& model = replicas.primary_model();
@@ -93,6 +105,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.augment = augmentation_name(options.augment);
   state.input_noise = options.input_noise;
   state.lr_schedule = lr_schedule_name(options.lr_schedule);
+  state.sparsity = sparsity_name(options.latent_l1);
   if (options.processes) {
     const int world = options.processes->world();
     log << "rank " << options.processes->rank() << " of " << world << " processes, "
@@ -163,6 +176,9 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       const size_t batch_number = size_t(state.batches_done);
       augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
                       size_t(epoch), batch_number);
+      // The transform is the network's first step: it sees the augmented image
+      // (a mirrored image whitened, not a whitened image mirrored).
+      transform_batch(model.input_transform(), host.data(), size_t(n));
       if (options.input_noise > 0) {
         std::copy_n(host.data(), size_t(n) * image_floats, noisy.data());
         add_input_noise(noisy.data(), size_t(n) * image_floats, options.input_noise, options.seed,

@@ -36,6 +36,12 @@ struct TrainOptions {
   // image, before the input noise (denoising).
   Augmentation augment = Augmentation::None;
   float input_noise = 0;
+  // The input transform a fresh run learns on `train` before its first step
+  // (a run that starts from parameters with a transform keeps theirs); it is
+  // applied after the augmentation and before the input noise.
+  InputTransformSpec input;
+  // The latent's L1 penalty (nn/latent_sparsity.hpp); 0 = none.
+  float latent_l1 = 0;
   std::string backend;
   std::vector<std::pair<std::string, std::string>> backend_options;  // in effect, recorded
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)

@@ -20,7 +20,15 @@ void add_u64(Sha256& hash, uint64_t value) {
 std::string weights_identity(const Parameters& parameters) {
   static_assert(sizeof(float) == 4, "float32 expected");
   Sha256 hash;
-  for (const auto& tensor : parameters.tensors) {
+  std::vector<NamedTensor> tensors = parameters.tensors;
+  // The input transform is part of what the features are a function of; a
+  // model without one hashes as it always did.
+  if (parameters.input && parameters.input->spec.active()) {
+    const std::string transform = "input: " + describe_input_transform(parameters.input->spec);
+    tensors.push_back({transform, {}, {}});
+    for (NamedTensor& t : parameters.input->tensors()) tensors.push_back(std::move(t));
+  }
+  for (const auto& tensor : tensors) {
     add_u64(hash, tensor.name.size());
     hash.update(tensor.name.data(), tensor.name.size());
     add_u64(hash, tensor.shape.size());

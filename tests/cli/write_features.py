@@ -53,4 +53,5 @@ def main():
     split(out, "test", test, dim, centres, rng)
 
 
-main()
+if __name__ == "__main__":
+    main()

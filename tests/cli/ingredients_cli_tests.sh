@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# End-to-end CLI tests of the feature ingredients on the cpu backend and a
+# small 8x8 image set (whitening's covariance is 192x192, learned at once):
+# pipeline with --whiten zca --contrast-normalize --sparsity and
+# --feature-threshold, the transform stored in the checkpoint and applied by
+# extract and evaluate, resumption refusing other settings, and bad values
+# refused with one line and exit 2 before anything is written.
+# usage: ingredients_cli_tests.sh CAE
+set -u
+CAE=$1
+# shellcheck source=tests/cli/test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$work" || exit 1
+
+B="--backend cpu"
+T="--epochs 1 --batch 32 --validation 40"
+python3 "$HERE/write_small_images.py" NP 200 8 5 || { echo "FAIL [writing the image set]"; exit 1; }
+
+run "pipeline zca + contrast" 0 "$CAE" pipeline $B --data NP $T --whiten zca --contrast-normalize --out R
+expect "pipeline zca + contrast" "input transform: contrast-normalized, zca:0.1 whitening, learned on 160 images"
+expect "pipeline zca + contrast" "test accuracy: [0-9.]+%"
+exists "pipeline zca + contrast: checkpoint" R/model.safetensors
+checks=$((checks + 1))
+head -c 8192 R/model.safetensors | grep -q '"format":"cae-checkpoint-2"' ||
+  fail "checkpoint format" "a checkpoint with a transform is not cae-checkpoint-2"
+checks=$((checks + 1))
+head -c 8192 R/model.safetensors | grep -q '"input.whitening"' || fail "checkpoint tensors" "no input.whitening"
+checks=$((checks + 1))
+grep -q '"input transform", "contrast-normalized, zca:0.1 whitening"' R/report.json ||
+  grep -q 'contrast-normalized, zca:0.1 whitening' R/report.json || fail "report" "no input transform in report.json"
+
+# extract applies the checkpoint's transform: twice the same features; the
+# same training without the transform gives others.
+run "extract whitened" 0 "$CAE" extract $B --weights R/model.safetensors --data NP --out E1
+run "extract whitened again" 0 "$CAE" extract $B --weights R/model.safetensors --data NP --out E2
+checks=$((checks + 1))
+cmp -s E1/train_features.npy E2/train_features.npy || fail "extract repeat" "features differ between two runs"
+run "train plain" 0 "$CAE" train $B --data NP --epochs 1 --batch 32 --out P.safetensors
+checks=$((checks + 1))
+head -c 8192 P.safetensors | grep -q '"format":"cae-checkpoint-1"' || fail "plain format" "a plain checkpoint is not cae-checkpoint-1"
+run "extract plain" 0 "$CAE" extract $B --weights P.safetensors --data NP --out E3
+checks=$((checks + 1))
+cmp -s E1/train_features.npy E3/train_features.npy && fail "transform applied" "whitened and plain checkpoints give the same features"
+# the pipeline's own features are the extracted ones: evaluate agrees with it.
+run "evaluate whitened" 0 "$CAE" evaluate $B --weights R/model.safetensors --svm R/svm.model --data NP --out V
+expect "evaluate whitened" "test accuracy: [0-9.]+%"
+pipeline_accuracy=$(grep -oE '"accuracy": [0-9.e-]+' R/report.json | head -1)
+evaluate_accuracy=$(grep -oE '"accuracy": [0-9.e-]+' V/report.json | head -1)
+checks=$((checks + 1))
+[ -n "$pipeline_accuracy" ] && [ "$pipeline_accuracy" = "$evaluate_accuracy" ] ||
+  fail "evaluate = pipeline" "pipeline $pipeline_accuracy, evaluate $evaluate_accuracy"
+
+# pca, sparse codes and the soft threshold, recorded where they change results.
+run "pipeline pca + l1 + threshold" 0 "$CAE" pipeline $B --data NP $T --whiten pca:0.05 \
+  --sparsity l1:0.5 --feature-threshold 0.1 --out S
+expect "pipeline pca + l1 + threshold" "input transform: pca:0.05 whitening"
+checks=$((checks + 1))
+grep -q '"recipe": "latent+threshold:0.1"' S/features.json && grep -q '"threshold": 0.1' S/features.json ||
+  fail "features.json threshold" "$(cat S/features.json)"
+checks=$((checks + 1))
+head -c 8192 S/model.safetensors | grep -q '"sparsity":"l1:0.5"' || fail "checkpoint sparsity" "no sparsity in the metadata"
+checks=$((checks + 1))
+grep -q 'l1:0.5' S/report.json && grep -q 'soft threshold 0.1' S/report.json || fail "report sparsity" "not in report.json"
+# evaluate must be given the features the SVM was trained on.
+error "evaluate without the threshold" 1 "was trained on latent\+threshold:0.1 features" \
+  "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model --data NP --out V2
+run "evaluate with the threshold" 0 "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model \
+  --data NP --feature-threshold 0.1 --out V3
+
+# A resumed run keeps its transform and penalty: other values are refused.
+error "resume other whitening" 2 "--whiten cannot change a resumed run" \
+  "$CAE" train $B --data NP --resume R/model.safetensors --epochs 2 --whiten none --out RR.safetensors
+error "resume other sparsity" 2 "--sparsity cannot change a resumed run" \
+  "$CAE" train $B --data NP --resume S/model.safetensors --epochs 2 --sparsity l1:1 --out RS.safetensors
+run "resume same settings" 0 "$CAE" train $B --data NP --resume R/model.safetensors --epochs 2 \
+  --whiten zca --contrast-normalize --out RR.safetensors
+expect "resume same settings" "epoch 2/2"
+reject "resume same settings" "input transform: .* learned on"
+
+# Bad values: one line, exit 2, nothing written.
+error "whiten negative EPS" 2 "--whiten 'zca:-1': EPS must be a finite number" \
+  "$CAE" pipeline $B --data NP $T --whiten zca:-1 --out X1
+error "whiten NaN" 2 "--whiten 'zca:nan': EPS must be a finite number" \
+  "$CAE" train $B --data NP --whiten zca:nan --out X2.safetensors
+error "whiten Inf" 2 "--whiten 'pca:inf': EPS must be a finite number" \
+  "$CAE" train $B --data NP --whiten pca:inf --out X2.safetensors
+error "whiten unknown kind" 2 "--whiten 'white' is not none, zca\[:EPS\] or pca\[:EPS\]" \
+  "$CAE" pipeline $B --data NP $T --whiten white --out X1
+error "sparsity zero" 2 "--sparsity 'l1:0': LAMBDA must be a finite number above 0" \
+  "$CAE" pipeline $B --data NP $T --sparsity l1:0 --out X1
+error "sparsity unknown" 2 "--sparsity 'l2:1' is not none or l1:LAMBDA" \
+  "$CAE" train $B --data NP --sparsity l2:1 --out X2.safetensors
+error "threshold negative" 2 "--feature-threshold: the feature threshold must be a finite number" \
+  "$CAE" extract $B --weights R/model.safetensors --data NP --feature-threshold -1 --out X3
+error "threshold NaN" 2 "--feature-threshold.* finite number" \
+  "$CAE" pipeline $B --data NP $T --feature-threshold nan --out X1
+absent "refused runs write nothing" X1
+absent "refused runs write nothing" X2.safetensors
+absent "refused runs write nothing" X3
+
+finish
