@@ -37,10 +37,10 @@ TRAIN_FLOP_PER_IMAGE = 3 * FORWARD_FLOP - FIRST_LAYER_FLOP
 # Dense tensor-core (bf16, tf32) and CUDA-core (fp32) peaks in TFLOP/s, from NVIDIA's data
 # sheets, by a substring of the name nvidia-smi prints. H200 has H100 SXM's compute.
 PEAKS = [
-    ("H100 PCIe", {"bf16": 756.0, "tf32": 378.0, "fp32": 51.2}),
-    ("H100 NVL", {"bf16": 835.0, "tf32": 417.5, "fp32": 60.0}),
-    ("H100", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9}),
-    ("H200", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9}),
+    ("H100 PCIe", {"bf16": 756.0, "tf32": 378.0, "fp32": 51.2, "hbm_tbs": 2.0}),
+    ("H100 NVL", {"bf16": 835.0, "tf32": 417.5, "fp32": 60.0, "hbm_tbs": 3.9}),
+    ("H100", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9, "hbm_tbs": 3.35}),
+    ("H200", {"bf16": 989.4, "tf32": 494.7, "fp32": 66.9, "hbm_tbs": 4.8}),
 ]
 
 TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torch.compile bf16",
@@ -49,7 +49,8 @@ TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
 PARTS = ["epoch-64", "epoch-256", "torch-max", "pipeline", "models", "conformance", "ddp"]
-PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "models", "ddp", "conformance", "flops", "machine"]
+PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "models", "ddp", "conformance", "flops", "bound",
+               "machine"]
 README_BLOCKS = ["expect"]
 
 
@@ -451,6 +452,92 @@ def flops_row(name, precision, epoch_s, gpu, best_op):
     return [name, precision, f"{tflops:.2f}", share, best]
 
 
+# ---------------------------------------------------------------- where the step goes
+
+# Each layer of the seed network by the name `cae bench` gives it: (in, out, side, after),
+# after = the 2x2 max-pool or 2x upsample that follows it.
+LAYER_SHAPES = {"encoder.conv1": (3, 256, 32, "pool"), "encoder.conv2": (256, 128, 16, "pool"),
+                "decoder.conv1": (128, 128, 8, "up"), "decoder.conv2": (128, 256, 16, "up"),
+                "decoder.conv3": (256, 3, 32, None)}
+PARAMETERS = sum(o * c * 9 + o for c, o, _, _ in LAYER_SHAPES.values())
+OP_KINDS = [("convolutions, forward", ("conv2d_forward",)),
+            ("convolutions, backward", ("conv2d_backward",)),
+            ("ReLU backward", ("relu_backward",)),
+            ("max-pool", ("maxpool2x2_forward", "maxpool2x2_backward")),
+            ("upsample", ("upsample2x_forward", "upsample2x_backward")),
+            ("loss and Adam", ("mse_loss", "adam_step"))]
+
+
+def boundary_bytes(op, layer, batch):
+    """The fewest bytes `op` moves when every tensor crosses the ABI as float32:
+    each input read once, each output written once."""
+    if op == "adam_step":
+        return 7 * 4 * PARAMETERS  # param, grad, m, v read; param, m, v written
+    c, o, side, after = LAYER_SHAPES[layer]
+    pixels = batch * side * side
+    if op == "conv2d_forward":
+        return 4 * (pixels * (c + o) + o * c * 9 + o)
+    if op == "conv2d_backward":
+        dx = 0 if layer == "encoder.conv1" else pixels * c
+        return 4 * (pixels * (c + o) + dx + 2 * (o * c * 9 + o))
+    if op == "relu_backward":
+        return 4 * 3 * pixels * o
+    if op == "mse_loss":
+        return 4 * 3 * pixels * o
+    resized = pixels * o // 4 if after == "pool" else pixels * o * 4
+    if op == "maxpool2x2_forward":
+        return 4 * (pixels * o + resized)
+    if op == "maxpool2x2_backward":
+        return 4 * (2 * pixels * o + resized)
+    return 4 * (pixels * o + resized)  # upsample forward or backward
+
+
+def render_bound(results):
+    out = per_batch(results, bound_batch)
+    out.append("One training step of the fastest backend, op by op as `cae bench` times it. Bytes: "
+               "the fewest each op moves with its tensors crossing the ABI as float32 (inputs read "
+               "once, outputs written once); HBM: the GPU's data-sheet bandwidth. The memory-bound "
+               "passes already run near that bandwidth, so only moving fewer bytes makes them faster: "
+               "BF16 activations kept inside the backend, ReLU, pooling and upsampling fused into "
+               "the convolutions' epilogues and operand loads (a whole-step graph).")
+    return "\n\n".join(o for o in out if o)
+
+
+def bound_batch(results, batch, p):
+    runs = [r for r in measured(p["cae"]) if r.get("ops") and r["backend"] != "cpu"]
+    if not runs:
+        return []
+    r = min(runs, key=per_epoch)
+    known = [op for op in r["ops"] if op["op"] == "adam_step" or op["layer"] in LAYER_SHAPES]
+    if len(known) != len(r["ops"]):
+        return []  # a model other than the seed's: no byte counts for it
+    gpu = p.get("machine", {}).get("gpu")
+    hbm = peak_for(gpu, "hbm_tbs")
+    step_ms = sum(op["ms"] for op in r["ops"])
+    rows = []
+    total_bytes = 0
+    for kind, names in OP_KINDS:
+        ops = [op for op in r["ops"] if op["op"] in names]
+        if not ops:
+            continue
+        ms = sum(op["ms"] for op in ops)
+        nbytes = sum(boundary_bytes(op["op"], op["layer"], batch) for op in ops)
+        total_bytes += nbytes
+        floor = nbytes / (hbm * 1e12) * 1e3 if hbm else None
+        rows.append([kind, f"{ms:.3f}", f"{100 * ms / step_ms:.0f}%", f"{nbytes / 1e6:.0f}",
+                     f"{nbytes / (ms * 1e-3) / 1e9:.0f}", f"{floor:.3f}" if floor else "-"])
+    floor = total_bytes / (hbm * 1e12) * 1e3 if hbm else None
+    rows.append(["step", f"{step_ms:.3f}", "100%", f"{total_bytes / 1e6:.0f}",
+                 f"{total_bytes / (step_ms * 1e-3) / 1e9:.0f}", f"{floor:.3f}" if floor else "-"])
+    header = ["", "ms per step", "share", "MB at the ABI", "GB/s", "ms at HBM peak"]
+    note = (f"{r['backend']} at batch {batch}: {step_ms * EPOCH_IMAGES / batch / 1e3:.3f} s per epoch from "
+            f"these ops ({fmt_s(per_epoch(r))} s timed end to end)")
+    if floor:
+        note += (f"; the bytes alone need {floor * EPOCH_IMAGES / batch / 1e3:.3f} s per epoch at "
+                 f"{hbm:g} TB/s")
+    return [table(header, rows), note + "."]
+
+
 # ---------------------------------------------------------------- machine
 
 
@@ -533,7 +620,7 @@ def render_expect(results):
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
              "pipeline": render_pipeline, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
-             "flops": render_flops, "machine": render_machine, "expect": render_expect}
+             "flops": render_flops, "bound": render_bound, "machine": render_machine, "expect": render_expect}
 
 
 def render_all(results):

@@ -116,6 +116,23 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(rows_of(text, "`wide`"), [["`wide`", "1.00", "not measured: timed out", "61.0",
                                                    "3.00", "C 5, gamma 0.000125", "70.50%", "70.12%"]])
 
+    def test_boundary_bytes_of_the_seed_layers(self):
+        # ReLU backward of encoder.conv1 at batch 2: y, dy, dx of [2,256,32,32] float32.
+        self.assertEqual(perf_tables.boundary_bytes("relu_backward", "encoder.conv1", 2), 3 * 4 * 2 * 256 * 1024)
+        # Max-pool forward of encoder.conv2 at batch 1: [128,16,16] in, [128,8,8] out.
+        self.assertEqual(perf_tables.boundary_bytes("maxpool2x2_forward", "encoder.conv2", 1), 4 * 128 * (256 + 64))
+        # The first layer's backward writes no data gradient.
+        first = perf_tables.boundary_bytes("conv2d_backward", "encoder.conv1", 1)
+        self.assertEqual(first, 4 * (1024 * (3 + 256) + 2 * (256 * 3 * 9 + 256)))
+
+    def test_bound_table_sums_the_fastest_backends_ops(self):
+        text = perf_tables.render_bound(sample())
+        step = rows_of(text, "step")
+        self.assertEqual(len(step), 1)  # batch 64 only in the sample
+        v4 = next(r for r in sample()["parts"]["epoch-64"]["cae"] if r["backend"] == "v4")
+        self.assertEqual(step[0][1], f"{sum(op['ms'] for op in v4['ops']):.3f}")
+        self.assertIn("at 3.35 TB/s", text)
+
     def test_flops_share_of_the_declared_precisions_peak(self):
         text = perf_tables.render_flops(sample())
         # 1.0334 GFLOP x 50,000 / 0.5 s = 103.3 TFLOP/s, of H100 SXM's 989.4 bf16
