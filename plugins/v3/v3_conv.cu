@@ -4,10 +4,11 @@
 #include <string>
 #include <type_traits>
 
+#include "runtime_launch.cuh"
+#include "runtime_ops.hpp"
 #include "v3_conv_steps.hpp"
-#include "v3_launch.cuh"
-#include "v3_ops.hpp"
 #include "v3_short_k_product.hpp"
+#include "v3_tf32_convolutions.hpp"
 
 namespace cae_v3 {
 
@@ -168,7 +169,7 @@ class DeviceConvExecutor final : public ConvExecutor {
   }
 
   void column_sums(const float* m, int64_t rows, int64_t cols, float* out) override {
-    cae_v3::column_sums(c_, m, rows, cols, out);
+    cae_cuda::column_sums(c_, m, rows, cols, out);
   }
 
   void reduce_splits(const SplitReduce& job) override {

@@ -14,38 +14,13 @@
 
 #include <cstdint>
 
-#include "v3_fast_divide.cuh"
+#include "nhwc_pixels.cuh"
 
 namespace cae_v3 {
 
-struct PixelGrid {
-  int32_t height = 1, width = 1;
-  FastDivide by_width, by_plane;  // W and H * W
-
-  PixelGrid() = default;
-  __host__ PixelGrid(int32_t h, int32_t w)
-      : height(h),
-        width(w),
-        by_width(static_cast<uint32_t>(w)),
-        by_plane(static_cast<uint32_t>(h) * static_cast<uint32_t>(w)) {}
-};
-
-// A pixel with its image, row and column.
-struct Pixel {
-  uint32_t index, image;
-  int32_t row, col;
-};
-
-__host__ __device__ inline Pixel locate(const PixelGrid& g, uint32_t p) {
-  Pixel at;
-  at.index = p;
-  uint32_t rest = 0, row = 0, col = 0;
-  g.by_plane.split(p, at.image, rest);
-  g.by_width.split(rest, row, col);
-  at.row = static_cast<int32_t>(row);
-  at.col = static_cast<int32_t>(col);
-  return at;
-}
+// v3 is built on the shared runtime (plugins/common/cuda/runtime): its pixels,
+// launches, context and memory.
+using namespace cae_cuda;
 
 // Index of the pixel that tap (ky, kx) reaches from `at`, or -1 outside the image.
 template <int K>
@@ -54,35 +29,6 @@ __host__ __device__ inline int64_t tap_source(const PixelGrid& g, const Pixel& a
   const int32_t si = at.row + sign * (ky - K / 2), sj = at.col + sign * (kx - K / 2);
   if (si < 0 || si >= g.height || sj < 0 || sj >= g.width) return -1;
   return (static_cast<int64_t>(at.image) * g.height + si) * g.width + sj;
-}
-
-template <int kVec>
-struct Floats {
-  float v[kVec];
-};
-
-template <int kVec>
-__host__ __device__ inline Floats<kVec> load_floats(const float* p) {
-  Floats<kVec> r;
-  if constexpr (kVec == 4) {
-    const float4 q = *reinterpret_cast<const float4*>(p);
-    r.v[0] = q.x;
-    r.v[1] = q.y;
-    r.v[2] = q.z;
-    r.v[3] = q.w;
-  } else {
-    for (int t = 0; t < kVec; ++t) r.v[t] = p[t];
-  }
-  return r;
-}
-
-template <int kVec>
-__host__ __device__ inline void store_floats(float* p, const Floats<kVec>& r) {
-  if constexpr (kVec == 4) {
-    *reinterpret_cast<float4*>(p) = make_float4(r.v[0], r.v[1], r.v[2], r.v[3]);
-  } else {
-    for (int t = 0; t < kVec; ++t) p[t] = r.v[t];
-  }
 }
 
 // Row p of the gathered matrix: items of kVec consecutive channels of one

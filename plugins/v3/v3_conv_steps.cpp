@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "device_memory.hpp"
 #include "plugin_support.hpp"
-#include "v3_device_memory.hpp"
 
 namespace cae_v3 {
 

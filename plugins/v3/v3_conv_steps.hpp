@@ -29,9 +29,9 @@
 
 #include <cstdint>
 
+#include "lt_gemm.hpp"
 #include "op_shapes.hpp"
 #include "v3_conv_kernels.cuh"
-#include "v3_gemm.hpp"
 
 namespace cae_v3 {
 

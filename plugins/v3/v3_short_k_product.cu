@@ -11,8 +11,8 @@
 
 #include "async_copy.cuh"
 #include "kernel_queries.cuh"
+#include "runtime_launch.cuh"
 #include "tensor_core_fragments.cuh"
-#include "v3_launch.cuh"
 #include "v3_short_k_product.hpp"
 
 namespace cae_v3 {

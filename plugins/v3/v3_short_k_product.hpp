@@ -13,10 +13,13 @@
 // block's loads for its next tile overlap the stores of its current one.
 #pragma once
 
-#include "v3_context.hpp"
-#include "v3_gemm.hpp"
+#include "lt_gemm.hpp"
+#include "runtime_context.hpp"
 
 namespace cae_v3 {
+
+// v3 is built on the shared runtime (plugins/common/cuda/runtime).
+using namespace cae_cuda;
 
 // True when the kernel exists for this device (code for compute capability
 // 8.0 or later: TF32 mma) and the call has the kernel's form. In GemmCall's

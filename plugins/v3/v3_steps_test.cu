@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "resample_kernels.cuh"
 #include "v3_conv_steps.hpp"
-#include "v3_resample_kernels.cuh"
 
 namespace {
 

@@ -1,11 +1,68 @@
-// The v4 backend's table and its one exported symbol. v4 is v3's runtime
-// (tensors, element-wise passes, optimizers, collectives: plugins/v3) with
-// its own convolutions (v4_conv.cu) and its own identity (v4_entry_lifecycle.cpp).
+// The v4 backend: its table and one exported symbol. The tensor and op members
+// are the shared runtime's (plugins/common/cuda/runtime) with v4's
+// convolutions (v4_conv.cu); probe, create, destroy and the context-wide
+// members are defined here: the runtime's lifecycle (runtime_entry.hpp) with
+// v4's precision, priority and options, and a probe and create that ask for a
+// Hopper GPU: v4's GEMM kernels exist only as sm_90a code.
 #include "backend_table.hpp"
-#include "v3_entry.hpp"
+#include "cuda_group_entries.hpp"
+#include "cuda_lifecycle_entries.hpp"
+#include "runtime_context.hpp"
+#include "runtime_entry.hpp"
+#include "v4_options.hpp"
+
+namespace cae_v4 {
+namespace entry {
+
+using namespace cae_cuda::entry;  // the tensor and op members
+
+namespace {
+// Above v3 (50): v4 measures faster at batch 256 and 64 with the accuracy held
+// (docs/PERF.md). On a GPU other than Hopper v4 is unavailable
+// and v3 stays the default.
+constexpr int32_t kProbePriority = 55;
+
+// Convolution operands are rounded to BF16 (FP32 accumulation, FP32 master
+// weights and element-wise passes); reductions have a fixed order: deterministic.
+using Lifecycle = cae_cuda::RuntimeLifecycle<kProbePriority, CAE_PRECISION_BF16>;
+}  // namespace
+
+cae_status probe(cae_probe_result* out) {
+  return cae_plugin::guard(nullptr, [&] {
+    cae_plugin::cuda::probe_capability(out, kProbePriority, 9, 0, "sm_90a (Hopper)");
+  });
+}
+// The options (bf16-terms, fp32-conv, poison-scratch: v4_options.hpp) become
+// the context's Tuning, checked before any device work; then the runtime's
+// create, and the device it was given is checked once here, so that no op has
+// to ask again: a machine may hold a Hopper beside other GPUs.
+cae_status create_with_options(const cae_create_options* options, const cae_option_value* values,
+                               int32_t count, cae_context* out) {
+  const cae_status made = Lifecycle::create_with_options(options, values, count, out, v4_tuning);
+  if (made != CAE_STATUS_OK) return made;
+  return cae_plugin::guard(nullptr, [&] {
+    try {
+      cae_plugin::cuda::require_capability((*out)->device, 9, 0, "sm_90a (Hopper)");
+    } catch (...) {
+      Lifecycle::destroy(*out);
+      *out = nullptr;
+      throw;
+    }
+  });
+}
+cae_status create(const cae_create_options* options, cae_context* out) {
+  return create_with_options(options, nullptr, 0, out);
+}
+CAE_DEFINE_BACKEND_OPTION_MEMBERS(kV4Options);
+CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
+CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
+CAE_DEFINE_CUDA_GROUP_MEMBERS(cae_cuda::RuntimeGroup);
+
+}  // namespace entry
+}  // namespace cae_v4
 
 CAE_DEFINE_BACKEND_ENTRY_WITH(
-    cae_v3::entry, "v4", "0.1.0",
+    cae_v4::entry, "v4", "0.1.0",
     "CUDA, BF16 tensor cores (Hopper wgmma): implicit-GEMM convolutions, im2col fused into the "
     "operand loads",
     CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET

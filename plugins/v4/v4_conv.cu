@@ -43,25 +43,26 @@
 #include <string>
 #include <utility>
 
-#include "v3_launch.cuh"
-#include "v3_ops.hpp"
+#include "runtime_launch.cuh"
+#include "runtime_ops.hpp"
+#include "v3_tf32_convolutions.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
 
-namespace cae_v3 {
-namespace {
+namespace cae_v4 {
 
-using cae_v4::BiasReluStore;
-using cae_v4::ChannelsByPixels;
-using cae_v4::ConvGeometry;
-using cae_v4::MatrixStore;
-using cae_v4::PaddedRows;
-using cae_v4::PixelsByTapChannels;
-using cae_v4::TapChannelsByPixels;
-using cae_v4::TapShiftedPixels;
-using cae_v4::TapShiftedRows;
+// v4 is built on the shared runtime (plugins/common/cuda/runtime): its context,
+// tensors, launches, scratch, column cache, side stream and column sums.
+using namespace cae_cuda;
+// What v4 takes from v3 (see README.md): the TF32 convolutions of the narrow
+// layers and the tap sum of the per-tap forward.
+using cae_v3::tap_sum;
+using cae_v3::tf32_conv2d_backward;
+using cae_v3::tf32_conv2d_forward;
+
+namespace {
 
 constexpr int kRowPadding = 256;  // the widest tile: prepared rows never need a bounds check
 
@@ -103,11 +104,11 @@ struct WeightForms {
   int64_t forward_rows, forward_ld, data_rows, data_ld, taps_rows, taps_ld;
   WeightForms(const cae_plugin::ConvDims& d, int terms)
       : forward_rows(round_up(d.O, kRowPadding)),
-        forward_ld(round_up(d.K * d.K * terms * d.C, cae_v4::kTileK)),
+        forward_ld(round_up(d.K * d.K * terms * d.C, kTileK)),
         data_rows(round_up(d.C, kRowPadding)),
-        data_ld(round_up(d.K * d.K * terms * d.O, cae_v4::kTileK)),
+        data_ld(round_up(d.K * d.K * terms * d.O, kTileK)),
         taps_rows(round_up(d.K * d.K * d.O, kRowPadding)),
-        taps_ld(round_up(terms * d.C, cae_v4::kTileK)) {}
+        taps_ld(round_up(terms * d.C, kTileK)) {}
   int64_t forward_count() const { return forward_rows * forward_ld; }
   int64_t data_count() const { return data_rows * data_ld; }
   int64_t count() const { return forward_count() + data_count() + taps_rows * taps_ld; }
@@ -196,7 +197,7 @@ __global__ void to_bf16_kernel(const float4* in, uint2* out, int64_t count4) {
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count4;
        e += int64_t(gridDim.x) * blockDim.x) {
     const float4 v = in[e];
-    out[e] = make_uint2(cae_v4::pack_bf16(v.x, v.y), cae_v4::pack_bf16(v.z, v.w));
+    out[e] = make_uint2(pack_bf16(v.x, v.y), pack_bf16(v.z, v.w));
   }
 }
 
@@ -213,8 +214,8 @@ __global__ void terms_to_bf16_kernel(const float4* in, uint2* out, int64_t count
     const int64_t outer = e / inner4, i = e % inner4;
     for (int j = 0; j < terms; ++j) {
       out[(outer * terms + j) * inner4 + i] =
-          make_uint2(cae_v4::pack_bf16(term_of(v.x, low_mask, j), term_of(v.y, low_mask, j)),
-                     cae_v4::pack_bf16(term_of(v.z, low_mask, j), term_of(v.w, low_mask, j)));
+          make_uint2(pack_bf16(term_of(v.x, low_mask, j), term_of(v.y, low_mask, j)),
+                     pack_bf16(term_of(v.z, low_mask, j), term_of(v.w, low_mask, j)));
     }
   }
 }
@@ -285,18 +286,17 @@ template <int BN, class Kernel, class... Arguments>
 void launch_tiles(Context& ctx, Kernel* kernel, size_t shared_bytes, int64_t M, int64_t N,
                   int k_tiles, int per_split, const char* what, const Arguments&... arguments) {
   opt_in_shared_memory(ctx, reinterpret_cast<const void*>(kernel), shared_bytes);
-  const dim3 grid(unsigned((M + cae_v4::kTileM - 1) / cae_v4::kTileM), unsigned((N + BN - 1) / BN),
+  const dim3 grid(unsigned((M + kTileM - 1) / kTileM), unsigned((N + BN - 1) / BN),
                   unsigned((k_tiles + per_split - 1) / per_split));
-  launch(ctx, what, kernel, grid, cae_v4::kBlockThreads, shared_bytes, arguments..., k_tiles,
-         per_split);
+  launch(ctx, what, kernel, grid, kBlockThreads, shared_bytes, arguments..., k_tiles, per_split);
 }
 
 template <int BN, class A, class B, class E>
 void launch_width(Context& ctx, const A& a, const B& b, const E& e, int64_t M, int64_t N,
                   int k_tiles, int per_split, const char* what) {
-  using Shape = cae_v4::TileShape<BN, cae_v4::Stages<BN>::value>;
-  launch_tiles<BN>(ctx, cae_v4::igemm_kernel<BN, A, B, E>, Shape::shared_bytes, M, N, k_tiles,
-                   per_split, what, a, b, e);
+  using Shape = TileShape<BN, Stages<BN>::value>;
+  launch_tiles<BN>(ctx, igemm_kernel<BN, A, B, E>, Shape::shared_bytes, M, N, k_tiles, per_split,
+                   what, a, b, e);
 }
 
 // Writes the BF16 copy of count floats (count % 8 == 0) into out.
@@ -358,7 +358,7 @@ int tile_width(int64_t N) { return N <= 16 ? 16 : N <= 32 ? 32 : N <= 64 ? 64 : 
 // images, small batches), narrower tiles give every multiprocessor a block.
 int filling_width(const Context& ctx, int64_t M, int64_t N) {
   int width = tile_width(N);
-  const int64_t row_tiles = (M + cae_v4::kTileM - 1) / cae_v4::kTileM;
+  const int64_t row_tiles = (M + kTileM - 1) / kTileM;
   while (width > 32 && row_tiles * ((N + width - 1) / width) < ctx.multiprocessors) width /= 2;
   return width;
 }
@@ -398,8 +398,8 @@ ImageBox image_box(const cae_plugin::ConvDims& d, int64_t pixels) {
 // The forward and data-gradient boxes (TapShiftedRows): a tile's 128 pixels,
 // when the gathered tensor's channels come in 64s.
 ImageBox tap_box_shape(const cae_plugin::ConvDims& d, int64_t channels) {
-  if (channels % cae_v4::kTileK != 0) return {false, 0, 0};
-  return image_box(d, cae_v4::kTileM);
+  if (channels % kTileK != 0) return {false, 0, 0};
+  return image_box(d, kTileM);
 }
 
 // The TMA weight gradient's boxes (TapShiftedPixels): a K tile of 64 pixels,
@@ -411,7 +411,7 @@ struct PixelBoxShape {
 };
 PixelBoxShape pixel_box_shape(const cae_plugin::ConvDims& d) {
   if (d.C % 64 != 0 || d.O % 64 != 0) return {false, 0, 0, 0};
-  const ImageBox box = image_box(d, cae_v4::kTileK);
+  const ImageBox box = image_box(d, kTileK);
   return {box.fits, box.rows, box.images, d.C % 128 == 0 ? 128 : 64};
 }
 
@@ -419,9 +419,8 @@ template <int BN, class Loads, class E>
 void launch_tma(Context& ctx, const CUtensorMap& a_map, const CUtensorMap& b_map,
                 const Loads& loads, const E& e, int64_t M, int64_t N, int k_tiles, int per_split,
                 const char* what) {
-  launch_tiles<BN>(ctx, cae_v4::tma_igemm_kernel<BN, Loads, E>,
-                   cae_v4::TmaTileShape<BN>::shared_bytes, M, N, k_tiles, per_split, what, a_map,
-                   b_map, loads, e);
+  launch_tiles<BN>(ctx, tma_igemm_kernel<BN, Loads, E>, TmaTileShape<BN>::shared_bytes, M, N,
+                   k_tiles, per_split, what, a_map, b_map, loads, e);
 }
 
 // out[pixel][n] = sum over (tap, c) of src[pixel shifted by sign * tap][c] *
@@ -437,12 +436,11 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
   const int width = filling_width(ctx, M, N);
   const ImageBox box = tap_box_shape(d, channels);
   if (box.fits && width >= 32) {
-    const CUtensorMap a_map =
-        cae_v4::image_box_map(src, d.N, d.H, d.W, channels, box.rows, box.images);
-    const TapShiftedRows rows{int(d.K), sign, channels / cae_v4::kTileK, int(d.H), int(d.W)};
-    const int k_tiles = int(weight_ld / cae_v4::kTileK);
+    const CUtensorMap a_map = image_box_map(src, d.N, d.H, d.W, channels, box.rows, box.images);
+    const TapShiftedRows rows{int(d.K), sign, channels / kTileK, int(d.H), int(d.W)};
+    const int k_tiles = int(weight_ld / kTileK);
     auto b_map = [&](int box_rows) {
-      return cae_v4::matrix_box_map(weights, weight_rows, weight_ld, box_rows);
+      return matrix_box_map(weights, weight_rows, weight_ld, box_rows);
     };
     switch (width) {
       case 32:
@@ -456,7 +454,7 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
   const PixelsByTapChannels a{
       src, g, channels, int(d.K * d.K) * channels, sign, FastDivide(uint32_t(channels))};
   const PaddedRows b{weights, int(weight_ld)};
-  const int k_tiles = int(weight_ld / cae_v4::kTileK);
+  const int k_tiles = int(weight_ld / kTileK);
   launch_gemm(ctx, width, a, b, e, M, N, k_tiles, k_tiles, what);
 }
 
@@ -469,19 +467,20 @@ void gathering_gemm(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
 // slower: 1 and 3 against 2 at batch 64 and 256 (one block: half
 // the partial sums, but the GEMM's own time grows more than the data gradient
 // beside it gains).
+constexpr int kSplitKBlocksPerSm = 2;
 struct KSplit {
   int per_split, count;
 };
 KSplit split_k(const Context& ctx, int64_t M, int64_t N, int width, int k_tiles) {
-  const int64_t tiles = ((M + cae_v4::kTileM - 1) / cae_v4::kTileM) * ((N + width - 1) / width);
-  const int64_t wanted = cae_v3::kSplitKBlocksPerSm * int64_t(ctx.multiprocessors) / tiles;
+  const int64_t tiles = ((M + kTileM - 1) / kTileM) * ((N + width - 1) / width);
+  const int64_t wanted = kSplitKBlocksPerSm * int64_t(ctx.multiprocessors) / tiles;
   const int splits = int(std::max<int64_t>(1, std::min<int64_t>(wanted, k_tiles / 4)));
   const int per_split = (k_tiles + splits - 1) / splits;
   return KSplit{per_split, (k_tiles + per_split - 1) / per_split};
 }
 
 ConvGeometry geometry(const cae_plugin::ConvDims& d) {
-  return cae_v4::make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
+  return make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
 
 // Layers whose channels do not come in whole 16-byte BF16 chunks (the
@@ -517,12 +516,12 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
       bf16_copy_of_x(ctx, d, x, reinterpret_cast<__nv_bfloat16*>(scratch + at_x));
 
   if (by_taps) {
-    const ConvGeometry pointwise = cae_v4::make_geometry(g.H, g.W, 1, g.pixels);
+    const ConvGeometry pointwise = make_geometry(g.H, g.W, 1, g.pixels);
     const PixelsByTapChannels a{xb, pointwise, C, C, +1, FastDivide(uint32_t(C))};
     const PaddedRows bt{prepared + forms.forward_count() + forms.data_count(), int(forms.taps_ld)};
     float* tap_outputs = scratch + at_taps;
     const MatrixStore out{tap_outputs, g.pixels, int(tap_width), 0};
-    const int k_tiles = int(forms.taps_ld / cae_v4::kTileK);
+    const int k_tiles = int(forms.taps_ld / kTileK);
     launch_gemm(ctx, tile_width(tap_width), a, bt, out, g.pixels, tap_width, k_tiles, k_tiles,
                 "v4 conv per-tap GEMM");
     tap_sum(ctx, d, tap_outputs, b, relu, y);  // v3's
@@ -610,7 +609,7 @@ class SideBySide {
   template <class Queue>
   void run(Queue&& queue) const {
     if (!wanted_) return queue();
-    const cae_v3::OnStream on(ctx_.stream, ctx_.side.stream());
+    const OnStream on(ctx_.stream, ctx_.side.stream());
     queue();
   }
 
@@ -654,17 +653,15 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
                     const float* dy, float* dx, float* dw, float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
   const int64_t P = int64_t(operand_terms(ctx).count) * g.pixels, M = O, N = int64_t(taps) * C;
-  const int k_tiles = int((P + cae_v4::kTileK - 1) / cae_v4::kTileK);
+  const int k_tiles = int((P + kTileK - 1) / kTileK);
   const KSplit split = split_k(ctx, M, N, box.width, k_tiles);
   const BackwardOperands ops =
       backward_operands(ctx, d, x, dy, int64_t(split.count) * M * N, dx != nullptr);
   const SideBySide beside(ctx, dx != nullptr);
   if (dx != nullptr) beside.run([&] { data_gradient(ctx, d, g, w, ops.dy_by_channels, dx); });
 
-  const CUtensorMap a_map =
-      cae_v4::image_box_map(ops.dyb, ops.images, d.H, d.W, O, box.rows, box.images);
-  const CUtensorMap b_map =
-      cae_v4::image_box_map(ops.xb, ops.images, d.H, d.W, C, box.rows, box.images);
+  const CUtensorMap a_map = image_box_map(ops.dyb, ops.images, d.H, d.W, O, box.rows, box.images);
+  const CUtensorMap b_map = image_box_map(ops.xb, ops.images, d.H, d.W, C, box.rows, box.images);
   const TapShiftedPixels loads{int(d.K), C, int(d.H), int(d.W), box.width / 64};
   const MatrixStore out{ops.partial, int(M), int(N), M * N};
   if (box.width == 128) {
@@ -687,7 +684,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
   // Gather the tensor with fewer channels (it is read T times); the wider
   // operand is the GEMM's M. With S BF16 terms, K = the pixels of S*N images.
   const ConvGeometry gw = geometry(with_images(d, operand_terms(ctx).count * d.N));
-  const int k_tiles = (gw.pixels + cae_v4::kTileK - 1) / cae_v4::kTileK;
+  const int k_tiles = (gw.pixels + kTileK - 1) / kTileK;
   const bool gather_x = C <= O;
   const int gathered_count = taps * (gather_x ? C : O), plain_count = gather_x ? O : C;
   const bool gathered_rows = gathered_count >= plain_count;
@@ -732,4 +729,19 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
   chunked_backward(ctx, d, g, x, w, dy, dx, dw, db);
 }
 
-}  // namespace cae_v3
+}  // namespace cae_v4
+
+// The runtime's convolutions (runtime_ops.hpp): in the v4 library, v4's.
+namespace cae_cuda {
+
+void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                    cae_tensor_s& w, const float* b, float* y, bool relu) {
+  cae_v4::conv2d_forward(ctx, d, x, w, b, y, relu);
+}
+
+void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+  cae_v4::conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+}
+
+}  // namespace cae_cuda

@@ -36,11 +36,11 @@
 
 #include <cstdint>
 
-#include "v3_fast_divide.cuh"
+#include "fast_divide.cuh"
 
 namespace cae_v4 {
 
-using cae_v3::FastDivide;
+using cae_cuda::FastDivide;
 
 __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);

@@ -47,8 +47,8 @@ run_one() {  # backend tool workload
   local b=$1 tool=$2 work=$3 log=$out/$1-$2-$3.log
   local extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
-  # --nvtx yes: v3 tells initcheck which bytes cuBLASLt wrote (its sm_90 GEMM
-  # stores are invisible to the tool; plugins/v3/v3_library_writes.hpp).
+  # --nvtx yes: v3 and v4 tell initcheck which bytes cuBLASLt wrote (its sm_90 GEMM
+  # stores are invisible to the tool; plugins/common/cuda/runtime/library_writes.hpp).
   extra+=(--nvtx yes)
   local cmd=()
   case $work in

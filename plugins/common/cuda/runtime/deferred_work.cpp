@@ -1,0 +1,59 @@
+// Issuing deferred work (see deferred_work.hpp), and the argument access that
+// every entry point goes through.
+#include <string>
+
+#include "runtime_entry.hpp"
+#include "runtime_ops.hpp"
+
+namespace cae_cuda {
+
+Context& enter_keeping_deferred(cae_context ctx, const char* op) {
+  if (ctx == nullptr) {
+    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": context is NULL");
+  }
+  ctx->activate();
+  return *ctx;
+}
+
+Context& enter(cae_context ctx, const char* op) {
+  Context& c = enter_keeping_deferred(ctx, op);
+  if (!c.deferred.empty()) flush_deferred(c);
+  return c;
+}
+
+void flush_deferred(Context& ctx) {
+  // Taken off the queue before it runs: a failure is reported once, not forever.
+  const PendingResampleBackward resample = ctx.deferred.resample;
+  ctx.deferred.resample = PendingResampleBackward{};
+  std::vector<AdamTensor> adam;
+  adam.swap(ctx.deferred.adam);
+  if (resample.kind == PendingResampleBackward::Kind::maxpool) {
+    const cae_tensor_s& x = *resample.x;
+    const bool recorded = x.pool_choice.data && x.pool_choice.version == x.version;
+    maxpool2x2_backward(ctx, x.shape, x.data,
+                        recorded ? static_cast<const uint8_t*>(x.pool_choice.data) : nullptr,
+                        resample.dy->data, resample.dx->data, false);
+  } else if (resample.kind == PendingResampleBackward::Kind::upsample) {
+    upsample2x_backward(ctx, resample.dy->shape, resample.dy->data, resample.dx->data, nullptr);
+  }
+  if (!adam.empty()) adam_steps(ctx, adam.data(), static_cast<int>(adam.size()));
+}
+
+cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
+                                  const char* name) {
+  if (t != nullptr && ctx.tensors.count(t) == 0) {
+    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
+                     std::string(op) + ": tensor " + name + " does not belong to this context");
+  }
+  return t;
+}
+
+cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
+  if (t == nullptr) {
+    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
+                     std::string(op) + ": tensor " + name + " is NULL");
+  }
+  return *optional_tensor_arg(ctx, t, op, name);
+}
+
+}  // namespace cae_cuda

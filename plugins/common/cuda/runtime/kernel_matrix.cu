@@ -1,0 +1,61 @@
+// The SVM kernel matrix: K = X Y^T as one FP32 GEMM (exact FP32 here, not
+// TF32: RBF distances are differences of large dot products), then for RBF
+// the squared row norms and an in-place epilogue
+//   K[i][j] = exp(-gamma * max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)).
+#include <string>
+
+#include "device_memory.hpp"
+#include "runtime_launch.cuh"
+#include "runtime_ops.hpp"
+
+namespace cae_cuda {
+
+namespace {
+
+__global__ void __launch_bounds__(kThreads)
+    rbf_kernel(float* k, const float* x_norms, const float* y_norms, int64_t rows, int64_t cols,
+               float gamma, bool same_matrix) {
+  begin_after_prior_kernels();
+  const int64_t count = rows * cols, step = int64_t(gridDim.x) * kThreads;
+  for (int64_t e = int64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += step) {
+    const int64_t i = e / cols, j = e - i * cols;
+    float distance = x_norms[i] + y_norms[j] - 2.0f * k[e];
+    distance = distance > 0.0f ? distance : 0.0f;  // rounding can make it slightly negative
+    if (same_matrix && i == j) distance = 0.0f;
+    k[e] = expf(-gamma * distance);
+  }
+}
+
+}  // namespace
+
+void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
+                   const cae_plugin::KernelDims& dims, int32_t kind, float gamma) {
+  // Row-major K[n][m] = X[n][d] Y[m][d]^T is the column-major m x n product Y X^T.
+  GemmCall g;
+  g.exact_fp32 = true;
+  g.transpose_a = true;
+  g.m = dims.m;
+  g.n = dims.n;
+  g.k = dims.d;
+  g.a = y;
+  g.lda = dims.d;
+  g.b = x;
+  g.ldb = dims.d;
+  g.d = k;
+  g.ldd = dims.m;
+  if (!ctx.gemm.run(g, "kernel_matrix: K = X Y^T")) {
+    cae_plugin::fail(CAE_STATUS_DEVICE_ERROR, "kernel_matrix: cuBLASLt offers no FP32 algorithm");
+  }
+  if (kind != CAE_KERNEL_RBF) return;
+  const bool same_matrix = x == y;
+  ScratchLayout layout;
+  const size_t x_at = layout.add(dims.n);
+  const size_t y_at = same_matrix ? x_at : layout.add(dims.m);
+  float* base = ctx.scratch.get(layout.total());
+  row_squares(ctx, x, dims.n, dims.d, base + x_at);
+  if (!same_matrix) row_squares(ctx, y, dims.m, dims.d, base + y_at);
+  launch(ctx, "rbf_kernel", rbf_kernel, cae_plugin::cuda::grid_for(dims.n * dims.m, kThreads),
+         kThreads, 0, k, base + x_at, base + y_at, dims.n, dims.m, gamma, same_matrix);
+}
+
+}  // namespace cae_cuda

@@ -1,0 +1,84 @@
+// 2x2 max-pool and 2x nearest-neighbour upsample, forward and backward, on
+// NHWC tensors: the bodies of resample_kernels.cuh, four channels per
+// item when the channel count allows.
+#include <string>
+
+#include "resample_kernels.cuh"
+#include "runtime_launch.cuh"
+#include "runtime_ops.hpp"
+
+namespace cae_cuda {
+
+namespace {
+
+// Items over the small image; checks that they fit in 32 bits.
+struct SmallImage {
+  uint32_t n, h, w, c;
+  bool vector;
+
+  SmallImage(const cae_plugin::Shape& small, const char* op)
+      : n(static_cast<uint32_t>(small[0])),
+        h(static_cast<uint32_t>(small[2])),
+        w(static_cast<uint32_t>(small[3])),
+        c(static_cast<uint32_t>(small[1])),
+        vector(small[1] % 4 == 0) {
+    if (small.count() >= (int64_t(1) << 30)) {
+      cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
+                       std::string(op) + ": tensor too large (2^30 elements or more)");
+    }
+  }
+  uint32_t items() const { return n * h * w * c / (vector ? 4 : 1); }
+  HalfGrid grid() const { return HalfGrid(h, w, c, vector ? 4 : 1); }
+};
+
+cae_plugin::Shape halved(const cae_plugin::Shape& big) {
+  cae_plugin::Shape s = big;
+  s.dims[2] /= 2;
+  s.dims[3] /= 2;
+  return s;
+}
+
+}  // namespace
+
+void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x, float* y,
+                        uint8_t* choice) {
+  const SmallImage s(halved(x_shape), "maxpool2x2_forward");
+  if (s.vector) {
+    launch_flat(ctx, s.items(), PoolForward<4>{s.grid(), x, y, choice}, "pool forward");
+  } else {
+    launch_flat(ctx, s.items(), PoolForward<1>{s.grid(), x, y, choice}, "pool forward");
+  }
+}
+
+void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x,
+                         const uint8_t* choice, const float* dy, float* dx, bool relu_after) {
+  const SmallImage s(halved(x_shape), "maxpool2x2_backward");
+  if (s.vector) {
+    launch_flat(ctx, s.items(), PoolBackward<4>{s.grid(), x, choice, dy, dx, relu_after},
+                "pool backward");
+  } else {
+    launch_flat(ctx, s.items(), PoolBackward<1>{s.grid(), x, choice, dy, dx, relu_after},
+                "pool backward");
+  }
+}
+
+void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y) {
+  const SmallImage s(halved(y_shape), "upsample2x_forward");
+  if (s.vector) {
+    launch_flat(ctx, s.items(), UpsampleForward<4>{s.grid(), x, y}, "upsample forward");
+  } else {
+    launch_flat(ctx, s.items(), UpsampleForward<1>{s.grid(), x, y}, "upsample forward");
+  }
+}
+
+void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const float* dy,
+                         float* dx, const float* relu_y) {
+  const SmallImage s(halved(dy_shape), "upsample2x_backward");
+  if (s.vector) {
+    launch_flat(ctx, s.items(), UpsampleBackward<4>{s.grid(), dy, dx, relu_y}, "upsample backward");
+  } else {
+    launch_flat(ctx, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y}, "upsample backward");
+  }
+}
+
+}  // namespace cae_cuda

@@ -1,0 +1,67 @@
+// The device side of every op, called by the entry points once the arguments
+// are validated. Pointers are device memory in the runtime's storage order (4-D
+// tensors channels-last, see runtime_tensor.hpp); everything is queued on ctx.stream.
+#pragma once
+
+#include <cstdint>
+
+#include "op_shapes.hpp"
+#include "runtime_context.hpp"
+
+namespace cae_cuda {
+
+// layout.cu: [batch][rows][cols] -> [batch][cols][rows]
+void transpose_batched(Context& ctx, const float* src, float* dst, int64_t batch, int64_t rows,
+                       int64_t cols);
+// Boundary (NCHW) <-> storage (NHWC) order of a 4-D shape.
+void boundary_to_stored(Context& ctx, const cae_plugin::Shape& s, const float* src, float* dst);
+void stored_to_boundary(Context& ctx, const cae_plugin::Shape& s, const float* src, float* dst);
+
+// The backend's convolutions, which the entry points call: each backend built
+// on this runtime defines them (v3: plugins/v3/v3_convolutions.cpp, v4:
+// plugins/v4/v4_conv.cu).
+void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                    cae_tensor_s& w, const float* b, float* y, bool relu);
+void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
+                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db);
+
+// elementwise.cu
+// True when the current device runs the runtime's kernels from code compiled for
+// compute capability 9.0 or later, which holds the waits that programmatic
+// dependent launch relies on (programmatic_launch.cuh); such code runs only
+// on devices that support it. A build whose only code for this device is
+// older PTX, JIT-compiled here, has no waits.
+bool kernels_wait_for_prior_kernels();
+
+void relu_forward(Context& ctx, const float* x, float* y, int64_t count);
+void relu_backward(Context& ctx, const float* y, const float* dy, float* dx, int64_t count);
+void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, int64_t count,
+              float learning_rate, float momentum, float weight_decay);
+// Any number of Adam steps on disjoint tensors, in one launch per 16.
+void adam_steps(Context& ctx, const AdamTensor* tensors, int count);
+
+// resample.cu. x_shape: the large tensor's shape (pool input / upsample output).
+// choice (may be nullptr): bytes recorded for the backward pass.
+void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x, float* y,
+                        uint8_t* choice);
+// choice nullptr: re-derived from x. relu_after: also the ReLU backward of x.
+void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x,
+                         const uint8_t* choice, const float* dy, float* dx, bool relu_after);
+void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y);
+// relu_y (may be nullptr): the small ReLU output whose backward is fused.
+void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const float* dy,
+                         float* dx, const float* relu_y);
+
+// reductions.cu
+void mse_loss(Context& ctx, const float* pred, const float* target, int64_t count, float* loss,
+              float* grad);
+// out[c] = sum over r of m[r][c] (row-major [rows][cols]), fixed order.
+void column_sums(Context& ctx, const float* m, int64_t rows, int64_t cols, float* out);
+// out[r] = sum over c of m[r][c]^2, fixed order.
+void row_squares(Context& ctx, const float* m, int64_t rows, int64_t cols, float* out);
+
+// kernel_matrix.cu
+void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
+                   const cae_plugin::KernelDims& dims, int32_t kind, float gamma);
+
+}  // namespace cae_cuda

@@ -1,0 +1,31 @@
+// What a context of the runtime computes with. The settings of Tuning are
+// chosen per context through the backends' declared options
+// (plugins/v3/v3_options.hpp, plugins/v4/v4_options.hpp: v4 declares the
+// precision pair, v3 keeps its defaults). The constant is fixed, the fastest
+// measured (docs/PERF.md).
+#pragma once
+
+#include <cstddef>
+
+namespace cae_cuda {
+
+// Buffers a convolution derives from x in the forward pass and keeps for the
+// backward pass (v3: im2col matrices, v4: BF16 copies), at most.
+constexpr size_t kColumnCacheBytes = size_t(2048) << 20;
+
+struct Tuning {
+  // v3's convolution GEMMs (all of v3's, and v4's 3-channel layers) in FP32
+  // arithmetic on cuBLASLt instead of TF32; the TF32-only short-K kernel is
+  // then not used.
+  bool fp32_convolutions = false;
+  // v4's GEMMs multiply each FP32 operand as this many BF16 terms (1..3),
+  // stacked along K: 2: the activation or gradient side as hi + lo
+  // (hi = bf16(v), lo = bf16(v - hi)), the other side hi; 3: also hi * lo of
+  // the other side. Three terms carry about 16 mantissa bits instead of 8.
+  int bf16_terms = 1;
+  // Scratch areas filled with NaN before every use (Scratch in
+  // device_memory.hpp): a check, slower, that changes no correct result.
+  bool poison_scratch = false;
+};
+
+}  // namespace cae_cuda

@@ -1,0 +1,82 @@
+// Host-only checks of v4's declared options: the defaults are the
+// fast path, each chosen value reaches the Tuning, and a value outside its
+// declaration is refused with the option's name and allowed values, never
+// clamped.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "v4_options.hpp"
+
+#include <doctest/doctest.h>
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "plugin_support.hpp"
+
+namespace {
+
+// The status and message a v4 create would answer for these values.
+std::pair<cae_status, std::string> refusal(std::initializer_list<cae_option_value> values) {
+  try {
+    cae_v4::v4_tuning(values.begin(), static_cast<int32_t>(values.size()));
+  } catch (const cae_plugin::Error& e) {
+    return {e.status(), e.what()};
+  }
+  return {CAE_STATUS_OK, ""};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("no option chosen: the defaults, one BF16 term and TF32 RGB layers") {
+  const cae_cuda::Tuning v4 = cae_v4::v4_tuning(nullptr, 0);
+  CHECK(v4.bf16_terms == 1);
+  CHECK_FALSE(v4.fp32_convolutions);
+  CHECK_FALSE(v4.poison_scratch);
+}
+
+TEST_CASE("v4's precise setting: bf16-terms=3 fp32-conv=true") {
+  const cae_option_value precise[] = {{"bf16-terms", "3"}, {"fp32-conv", "true"}};
+  const cae_cuda::Tuning t = cae_v4::v4_tuning(precise, 2);
+  CHECK(t.bf16_terms == 3);
+  CHECK(t.fp32_convolutions);
+  const cae_option_value two[] = {{"bf16-terms", "2"}, {"poison-scratch", "true"}};
+  CHECK(cae_v4::v4_tuning(two, 2).bf16_terms == 2);
+  CHECK(cae_v4::v4_tuning(two, 2).poison_scratch);
+}
+
+TEST_CASE("a value outside the declaration is refused, not clamped") {
+  auto [status, message] = refusal({{"bf16-terms", "9"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "bf16-terms=9"));
+  CHECK(contains(message, "an integer in 1..3"));
+  CHECK(refusal({{"bf16-terms", "0"}}).first == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(refusal({{"bf16-terms", "three"}}).first == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(refusal({{"bf16-terms", "2.0"}}).first == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(refusal({{"fp32-conv", "1"}}).second, "true or false"));
+  CHECK(contains(refusal({{"bf16-terms", "2"}, {"bf16-terms", "3"}}).second, "given twice"));
+}
+
+TEST_CASE("an undeclared name is unsupported") {
+  auto [status, message] = refusal({{"split-k", "3"}});
+  CHECK(status == CAE_STATUS_UNSUPPORTED);
+  CHECK(contains(message, "bf16-terms, fp32-conv, poison-scratch"));
+}
+
+TEST_CASE("option_describe gives the declarations, and refuses other indices") {
+  cae_option_desc desc{};
+  desc.struct_size = sizeof desc;
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 3, 0, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "bf16-terms");
+  CHECK(desc.type == CAE_OPTION_INT);
+  CHECK(std::string(desc.default_value) == "1");
+  CHECK(desc.min_value == 1);
+  CHECK(desc.max_value == 3);
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 3, 3, &desc) ==
+        CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 3, -1, &desc) ==
+        CAE_STATUS_INVALID_ARGUMENT);
+}
