@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <memory>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
+#include "data/image_format.hpp"
 
 namespace cae {
 namespace {
@@ -15,9 +19,50 @@ struct StbFree {
   void operator()(unsigned char* pixels) const { stbi_image_free(pixels); }
 };
 
+// stb_image's reason, made printable: some reasons carry bytes of the file
+// (an unknown PNG chunk's name), which must not break the one-line message.
 std::string reason() {
   const char* text = stbi_failure_reason();
-  return text ? text : "unknown reason";
+  std::string printable = text ? text : "unknown reason";
+  for (char& c : printable) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  return printable;
+}
+
+// The whole file, read through open_data_file (a FIFO or device is refused
+// before any read could block; a file of an output set must be that set's),
+// and checked to be a format cae decodes (image_format.hpp).
+std::string image_bytes(const std::string& path) {
+  const UniqueFile file = open_data_file(path);
+  std::string bytes;
+  char chunk[1 << 16];
+  size_t got = 0;
+  while ((got = std::fread(chunk, 1, sizeof chunk, file.get())) > 0) bytes.append(chunk, got);
+  if (std::ferror(file.get())) throw DataError("cannot read image " + path);
+  (void)checked_image_format(bytes, path);
+  return bytes;
+}
+
+int stb_length(const std::string& bytes, const std::string& path) {
+  if (bytes.size() > size_t(std::numeric_limits<int>::max())) {
+    throw DataError("cannot read image " + path + ": the file is over 2 GiB");
+  }
+  return int(bytes.size());
+}
+
+const stbi_uc* stb_bytes(const std::string& bytes) {
+  return reinterpret_cast<const stbi_uc*>(bytes.data());
+}
+
+// Refuses an image whose pixels would not fit the limit, from its header,
+// before the decoder allocates them (a few bytes can declare 30000x30000).
+void require_decodable_size(int width, int height, const std::string& path) {
+  if (width <= 0 || height <= 0 || int64_t(width) * int64_t(height) > kMaxImagePixels) {
+    throw DataError("cannot read image " + path + ": it is " + std::to_string(width) + "x" +
+                    std::to_string(height) + " pixels, more than cae decodes (" +
+                    std::to_string(kMaxImagePixels) + " pixels)");
+  }
 }
 
 // Source coordinate ranges of each output index along one axis, as
@@ -81,9 +126,12 @@ std::vector<uint8_t> box_resize(const uint8_t* in, int width, int height, int ch
 ImageFileInfo probe_image_file(const std::string& path) {
   ImageFileInfo info;
   int components = 0;
-  if (!stbi_info(path.c_str(), &info.width, &info.height, &components)) {
+  const std::string bytes = image_bytes(path);
+  if (!stbi_info_from_memory(stb_bytes(bytes), stb_length(bytes, path), &info.width, &info.height,
+                             &components)) {
     throw DataError("cannot read image " + path + ": " + reason());
   }
+  require_decodable_size(info.width, info.height, path);
   info.channels = components <= 2 ? 1 : 3;
   return info;
 }
@@ -91,7 +139,14 @@ ImageFileInfo probe_image_file(const std::string& path) {
 void load_image_file(const std::string& path, int channels, int side, ResizeMode mode,
                      uint8_t* chw) {
   int width = 0, height = 0, components = 0;
-  std::unique_ptr<unsigned char, StbFree> decoded(stbi_load(path.c_str(), &width, &height, &components, 0));
+  const std::string bytes = image_bytes(path);
+  const int length = stb_length(bytes, path);
+  if (!stbi_info_from_memory(stb_bytes(bytes), length, &width, &height, &components)) {
+    throw DataError("cannot read image " + path + ": " + reason());
+  }
+  require_decodable_size(width, height, path);
+  std::unique_ptr<unsigned char, StbFree> decoded(
+      stbi_load_from_memory(stb_bytes(bytes), length, &width, &height, &components, 0));
   if (!decoded) throw DataError("cannot read image " + path + ": " + reason());
   const int file_channels = components <= 2 ? 1 : 3;
   if (file_channels > channels) {

@@ -21,6 +21,10 @@
 
 namespace cae {
 
+// The most pixels an image file may declare (8192 x 8192): a larger one is
+// refused from its header, before decoding.
+constexpr int64_t kMaxImagePixels = int64_t(8192) * 8192;
+
 struct ImageFileInfo {
   int width = 0;
   int height = 0;
@@ -28,7 +32,8 @@ struct ImageFileInfo {
 };
 
 // The file's size and channels from its header. DataError naming the file
-// when it cannot be read or decoded.
+// when it cannot be read, is not PNG, JPEG or BMP by its contents
+// (image_format.hpp), declares more than kMaxImagePixels or cannot be decoded.
 ImageFileInfo probe_image_file(const std::string& path);
 
 // Decodes `path` into `chw` (channels * side * side bytes). `channels` is 1 or

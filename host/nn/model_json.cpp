@@ -1,11 +1,12 @@
 #include "nn/model_json.hpp"
 
-#include <fstream>
+#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
+#include "io/binary_file.hpp"
 #include "io/io_error.hpp"
+#include "io/strict_json.hpp"
 
 namespace cae::nn {
 namespace {
@@ -107,9 +108,9 @@ ModelDescription parse_model_json(const std::string& text, const std::string& so
   const ModelReader reader(source);
   Json root;
   try {
-    root = Json::parse(text);
-  } catch (const Json::exception& error) {
-    throw std::invalid_argument(source + ": not valid JSON: " + json_error_text(error.what()));
+    root = parse_strict_json(text, source);  // a key named twice is refused too
+  } catch (const IoError& error) {
+    throw std::invalid_argument(error.what());
   }
   if (!root.is_object()) {
     throw std::invalid_argument(source + ": a model must be a JSON object, got " + root.dump());
@@ -132,12 +133,17 @@ ModelDescription parse_model_json(const std::string& text, const std::string& so
 }
 
 ModelDescription read_model_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("--model " + path + ": no such preset or readable file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw std::invalid_argument("--model " + path + ": cannot be read");
-  return parse_model_json(text.str(), path);
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    throw std::invalid_argument("--model " + path + ": no such preset or readable file");
+  }
+  std::string text;
+  try {
+    text = read_binary_file(path);  // a FIFO or device is refused, never opened
+  } catch (const IoError& e) {
+    throw std::invalid_argument(std::string("--model ") + e.what());
+  }
+  return parse_model_json(text, path);
 }
 
 std::string model_json(const ModelDescription& description, int image_channels) {

@@ -55,13 +55,21 @@ Network parse_model_metadata(const SafetensorsMetadata& metadata, const std::str
                              kDescribedArchitecture + ")");
   }
   if (model == metadata.end()) return Network::seed();
+  ModelDescription description;
   try {
-    const ModelDescription description =
-        parse_model_json(model->second, path + ": checkpoint metadata 'model'");
-    return Network(description, image_number(metadata, path, "image_channels", kMaxModelChannels),
-                   image_number(metadata, path, "image_side", kMaxImageSide));
+    description = parse_model_json(model->second, path + ": checkpoint metadata 'model'");
   } catch (const std::invalid_argument& error) {
-    throw std::runtime_error(error.what());
+    throw std::runtime_error(error.what());  // names the file already
+  }
+  const int channels = image_number(metadata, path, "image_channels", kMaxModelChannels);
+  const int side = image_number(metadata, path, "image_side", kMaxImageSide);
+  try {
+    return Network(description, channels, side);
+  } catch (const std::invalid_argument& error) {
+    // The description is valid on its own but not for the recorded images.
+    throw std::runtime_error(path + ": checkpoint metadata 'model' does not fit its " +
+                             std::to_string(channels) + "x" + std::to_string(side) + "x" +
+                             std::to_string(side) + " images: " + error.what());
   }
 }
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes the seed corpora under seeds/<reader>/: small valid files of each
 format (and a few near-misses), so fuzzing starts from inputs that reach deep
-into the readers. Run once; the output is committed.
+into the readers. Run once; the output is committed. Files named finding-*
+beside them are inputs that once broke a reader (found by fuzzing), kept as
+regression seeds; this script leaves them alone.
 usage: tests/fuzz/make-seeds.py"""
+import hashlib
 import json
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -81,3 +85,161 @@ put("cifar", "short", record[:100])
 
 put("svm_model", "rbf-standardized", svm_model(True))
 put("svm_model", "rbf-plain", svm_model(False))
+
+# --- model descriptions, checkpoints, linear models, features.json ---------
+tiny_model = {"name": "tiny", "encoder": [{"channels": 2, "kernel": 1, "pool": True}]}
+put("model_json", "tiny", json.dumps(tiny_model).encode())
+put("model_json", "explicit-decoder", json.dumps({
+    "name": "two", "encoder": [{"channels": 4, "kernel": 3, "relu": True, "pool": True},
+                               {"channels": 8, "kernel": 5, "pool": False}],
+    "decoder": [{"channels": 4, "upsample": True}, {"channels": 3, "kernel": 3, "relu": False}]}).encode())
+put("model_json", "duplicate-key", b'{"name":"a","name":"b","encoder":[{"channels":2}]}')
+
+
+def checkpoint(optimizer_state=True):
+    """The checkpoint `cae train --model tiny.json` writes: one 1x1 encoder
+    layer of 2 channels with a pool, its mirrored decoder, Adam's state."""
+    shapes = [("encoder.conv1.weight", [2, 3, 1, 1]), ("encoder.conv1.bias", [2]),
+              ("decoder.conv1.weight", [2, 2, 1, 1]), ("decoder.conv1.bias", [2]),
+              ("decoder.conv2.weight", [3, 2, 1, 1]), ("decoder.conv2.bias", [3])]
+    count = lambda shape: 1 if not shape else shape[0] * count(shape[1:])
+    tensors = [(name, shape, [0.125 * (i % 5) for i in range(count(shape))]) for name, shape in shapes]
+    if optimizer_state:
+        for moment in ("m", "v"):
+            tensors += [("optimizer.%s.%s" % (name, moment), shape, [0.01] * count(shape))
+                        for name, shape in shapes]
+    model = {"decoder": [{"channels": 2, "kernel": 1, "relu": True, "upsample": True},
+                         {"channels": 3, "kernel": 1, "relu": False, "upsample": False}],
+             "encoder": [{"channels": 2, "kernel": 1, "pool": True, "relu": True}], "name": "tiny"}
+    optimizer = {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "kind": "adam",
+                 "learning_rate": 0.0003, "momentum": 0.0, "weight_decay": 0.0}
+    metadata = {"architecture": "cae-autoencoder", "augment": "none", "backend": "cpu",
+                "backend_options": "{}", "batch_size": "8", "batches_done": "0", "epoch": "1",
+                "epochs_planned": "1", "format": "cae-checkpoint-1", "image_channels": "3",
+                "image_side": "32", "input_noise": "0.0", "lr_schedule": "constant",
+                "model": json.dumps(model, separators=(",", ":")),
+                "optimizer": json.dumps(optimizer, separators=(",", ":")) if optimizer_state else "",
+                "optimizer_steps": "2", "partial_loss_sum": "0.0", "recipe": "default",
+                "samples": "16", "seed": "1", "test_mses": "[0.61]", "train_losses": "[0.73]"}
+    if not optimizer_state:
+        del metadata["optimizer"]
+    return safetensors(tensors, metadata)
+
+
+put("checkpoint", "tiny-adam", checkpoint())
+put("checkpoint", "tiny-weights-only", checkpoint(optimizer_state=False))
+
+
+def linear_model(standardize):
+    classes, dim = 3, 2
+    tensors = [("classes", [classes], [0, 1, 2]),
+               ("weights", [classes, dim], [0.5, -1.0, 1.5, 0.25, -0.75, 2.0]),
+               ("bias", [classes], [0.1, -0.2, 0.3])]
+    if standardize:
+        tensors += [("standardizer_mean", [dim], [0.1, -0.1]), ("standardizer_scale", [dim], [1.0, 2.0])]
+    metadata = {"format": "cae-linear", "format_version": "1", "C": "5", "dim": str(dim),
+                "objective": "multinomial logistic regression", "training_rows": "30",
+                "iterations": "12", "converged": "yes", "loss": "0.5", "features_recipe": "latent"}
+    return safetensors(tensors, metadata)
+
+
+put("linear_model", "standardized", linear_model(True))
+put("linear_model", "plain", linear_model(False))
+
+features = {"recipe": "latent", "model": "tiny", "dim": 4,
+            "taps": [{"map": "latent", "grid": 2, "dim": 4}], "flip_average": False,
+            "weights": "tiny.safetensors", "weights_sha256": "8d" * 32}
+put("features_json", "tiny-model", json.dumps(features, indent=2).encode())
+put("features_json", "seed-model", json.dumps({"recipe": "latent", "weights": "seed.safetensors"}).encode())
+
+# --- the output set's manifest and certification records --------------------
+member = b"member of the set\n"  # what fuzz_set_manifest.cpp writes as member.npy
+put("set_manifest", "complete", json.dumps({
+    "command": "cae extract", "format": "cae-set", "run": "7ecf38e58c5c9202", "state": "complete",
+    "version": 2, "files": {"member.npy": {"bytes": len(member), "sha256": hashlib.sha256(member).hexdigest()},
+                            "other.npy": {"bytes": 3, "sha256": "00" * 32}}}, indent=2).encode())
+put("set_manifest", "writing", json.dumps({
+    "command": "cae data synth", "format": "cae-set", "run": "1", "state": "writing", "version": 2,
+    "files": {"member.npy": {"bytes": 1, "sha256": "11" * 32}}}).encode())
+
+put("certification", "passed", json.dumps({
+    "format": "cae-certification", "format_version": 1, "backend": "fuzz", "backend_version": "1.0.0",
+    "file": "/abs/libcae-backend-fuzz.so", "sha256": "@SHA@", "verdict": "passed", "seeds": [1, 2, 3],
+    "certified_by": "cae-conformance"}, indent=2).encode())
+put("certification", "other-backend", json.dumps({
+    "format": "cae-certification", "format_version": 1, "backend": "cpu", "backend_version": "2",
+    "sha256": "@SHA@", "verdict": "failed", "seeds": [7]}).encode())
+
+# --- data sources: CIFAR-100, STL-10, .npy images, image files --------------
+image32 = bytes((i * 7) % 256 for i in range(3 * 32 * 32))
+put("cifar100", "two-records", bytes([3, 42]) + image32 + bytes([19, 99]) + image32)
+put("cifar100", "bad-fine-label", bytes([3, 100]) + image32)
+put("cifar100", "short", bytes([3, 42]) + image32[:100])
+
+image96 = bytes((i * 11) % 256 for i in range(3 * 96 * 96))
+put("stl10", "two-images", bytes([2, 1, 10]) + image96 * 2)
+put("stl10", "bad-label", bytes([1, 11]) + image96)
+put("stl10", "count-mismatch", bytes([3, 1, 2, 3]) + image96)
+
+
+def npy_images(labels, images):
+    return struct.pack("<H", len(labels)) + labels + images
+
+
+labels4 = npy("|u1", [4], bytes([0, 1, 2, 1]))
+put("npy_images", "u1-rgb", npy_images(labels4, npy("|u1", [4, 2, 2, 3], bytes(range(48)))))
+put("npy_images", "f4-gray", npy_images(npy("<i8", [4], struct.pack("<4q", 0, 1, 0, 1)),
+                                        npy("<f4", [4, 2, 2], struct.pack("<16f", *[i / 16 for i in range(16)]))))
+put("npy_images", "f4-out-of-range", npy_images(b"", npy("<f4", [2, 1, 1, 1], struct.pack("<2f", 0.5, 1.5))))
+
+
+def png(width, height, color_type, bit_depth, rows, palette=None, interlace=0):
+    def chunk(kind, payload):
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, interlace))
+    if palette:
+        data += chunk(b"PLTE", palette)
+    raw = b"".join(bytes([row_filter]) + row for row_filter, row in rows)
+    return data + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+put("image_file", "png-rgb", png(4, 4, 2, 8, [(i % 5, bytes(range(i * 12, i * 12 + 12))) for i in range(4)]))
+put("image_file", "png-gray-alpha", png(3, 2, 4, 8, [(0, bytes(6)), (2, bytes(range(6)))]))
+put("image_file", "png-palette", png(2, 2, 3, 4, [(0, b"\x01"), (0, b"\x10")], palette=bytes(range(6))))
+put("image_file", "png-16bit-interlaced", png(2, 2, 0, 16, [(0, b"\x01\x02"), (0, b"\x03\x04"), (0, b"\x05\x06\x07\x08")], interlace=1))
+
+
+def bmp(width, height, bits, pixels, palette=b""):
+    header_size = 14 + 40 + len(palette)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bits, 0, len(pixels), 2835, 2835,
+                       len(palette) // 4, 0)
+    return b"BM" + struct.pack("<IHHI", header_size + len(pixels), 0, 0, header_size) + info + palette + pixels
+
+
+put("image_file", "bmp-24", bmp(2, 2, 24, bytes(range(6)) + b"\0\0" + bytes(range(6, 12)) + b"\0\0"))
+put("image_file", "bmp-8-palette", bmp(4, 1, 8, bytes([0, 1, 1, 0]), palette=bytes([0, 0, 0, 0, 255, 255, 255, 0])))
+
+
+def jpeg(components):
+    """A baseline JPEG whose every 8x8 block is flat (DC difference 0, then
+    end of block): one Huffman code of length 1 per table. `components`: 1
+    (8x8 grayscale) or 3 (16x16 YCbCr with 4:2:0 subsampling)."""
+    def segment(marker, payload):
+        return b"\xff" + bytes([marker]) + struct.pack(">H", len(payload) + 2) + payload
+    side = 8 if components == 1 else 16
+    sampling = [0x11] if components == 1 else [0x22, 0x11, 0x11]
+    frame = struct.pack(">BHHB", 8, side, side, components)
+    frame += b"".join(bytes([c + 1, sampling[c], 0]) for c in range(components))
+    one_code = bytes([1] + [0] * 15) + b"\x00"  # a single symbol 0, code length 1
+    scan = bytes([components]) + b"".join(bytes([c + 1, 0x00]) for c in range(components)) + b"\x00\x3f\x00"
+    blocks = 1 if components == 1 else 6  # per MCU; each block is two bits '0' '0'
+    bits = "00" * blocks
+    bits += "1" * ((8 - len(bits) % 8) % 8)
+    entropy = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+    return (b"\xff\xd8" + segment(0xDB, b"\x00" + bytes([1] * 64)) + segment(0xC0, frame) +
+            segment(0xC4, b"\x00" + one_code) + segment(0xC4, b"\x10" + one_code) +
+            segment(0xDA, scan) + entropy + b"\xff\xd9")
+
+
+put("image_file", "jpeg-gray", jpeg(1))
+put("image_file", "jpeg-ycbcr-420", jpeg(3))

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Longer fuzzing than CI's 25 s per reader: each target of a build runs for
+# Longer fuzzing than CI's 5 s per reader: each target of a build runs for
 # SECONDS (default 1 hour) on JOBS workers, and the inputs it finds are kept in
 # BUILD_DIR/tests/fuzz/corpus/<reader> (so a second run continues where the
 # first stopped). Findings go to BUILD_DIR/tests/fuzz/findings.
 # usage: tests/fuzz/run-long.sh [BUILD_DIR] [SECONDS] [JOBS] [READER...]
-#   READER: safetensors npy cifar svm_model (default: all)
+#   READER: one of the targets' names (fuzz_READER), default: every one built
+# Exits 1 when any target found something (the inputs are in findings/).
 set -euo pipefail
 build=${1:-build}
 seconds=${2:-3600}
 jobs=${3:-1}
 shift $(($# < 3 ? $# : 3))
 readers=("$@")
-[ ${#readers[@]} -gt 0 ] || readers=(safetensors npy cifar svm_model)
+if [ ${#readers[@]} -eq 0 ]; then
+  for binary in "$build"/tests/fuzz/targets/fuzz_*; do
+    [ -x "$binary" ] && readers+=("${binary##*/fuzz_}")
+  done
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 fuzz_dir=$(cd "$build/tests/fuzz" && pwd)
 parallel=()

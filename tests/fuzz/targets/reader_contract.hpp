@@ -12,9 +12,11 @@ namespace cae::fuzz {
 
 constexpr char kPath[] = "fuzzed.input";
 
-inline void require_good_message(const char* message) {
+// `names`: what the message must mention (the file, or the folder of a
+// reader that reads several files).
+inline void require_good_message(const char* message, const std::string& names = kPath) {
   const std::string text = message;
-  if (text.find('\n') != std::string::npos || text.find(kPath) == std::string::npos) {
+  if (text.find('\n') != std::string::npos || text.find(names) == std::string::npos) {
     std::fprintf(stderr, "reader contract broken: message not one line naming the file: %s\n",
                  message);
     std::abort();

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "io/safetensors.hpp"
 #include "io/scratch_dir.hpp"
 
 using cae::nn::Checkpoint;
@@ -62,4 +63,22 @@ TEST_CASE("optimizer state that its optimizer cannot use is refused at load") {
   checkpoint.state.optimizer.momentum = 0.9f;
   cae::nn::save_checkpoint(path, checkpoint);
   CHECK(load_error(path).find(".velocity' that its sgd optimizer needs") != std::string::npos);
+}
+
+TEST_CASE("a recorded model that does not fit the recorded image size is refused naming the file") {
+  cae::test::ScratchDir dir;
+  const std::string path = dir.file("c.safetensors");
+  cae::nn::ModelDescription tiny;
+  tiny.name = "tiny";
+  tiny.encoder = {{2, 1, true, true}};  // 2 channels, 1x1, relu, pool
+  Checkpoint checkpoint;
+  checkpoint.parameters = cae::nn::Parameters::he_normal(cae::nn::Network(tiny, 3, 32), 3);
+  cae::nn::save_checkpoint(path, checkpoint);
+  REQUIRE(load_error(path) == "(loaded)");
+  // An odd side cannot be pooled: the description is valid, the pair is not.
+  cae::SafetensorsFile file = cae::read_safetensors(path);
+  file.metadata["image_side"] = "31";
+  cae::write_safetensors(path, file.tensors, file.metadata);
+  const std::string error = load_error(path);
+  CHECK(error.find(path + ": checkpoint metadata 'model' does not fit its 3x31x31 images: ") == 0);
 }

@@ -118,7 +118,9 @@ TEST_CASE("JSON descriptions: defaults, an explicit decoder, and the record roun
 
 TEST_CASE("bad JSON descriptions are refused with one line naming the field") {
   const std::map<std::string, std::string> cases = {
-      {"{", "m.json: not valid JSON: "},
+      {"{", "m.json: bad JSON: "},
+      {R"({"name": "a", "name": "b", "encoder": [{"channels": 2}]})",
+       "m.json: JSON has the key 'name' twice in the top level"},
       {"[]", "m.json: a model must be a JSON object, got []"},
       {R"({"name": "x"})", "m.json: 'encoder' is missing"},
       {R"({"encoder": []})", "m.json: 'encoder' must be a non-empty list of layers, got []"},

@@ -1,0 +1,84 @@
+#include "data/image_format.hpp"
+
+#include <cstdint>
+
+#include "data/data_error.hpp"
+
+namespace cae {
+namespace {
+
+bool starts_with(const std::string& bytes, const std::string& magic) {
+  return bytes.compare(0, magic.size(), magic) == 0;
+}
+
+uint8_t byte_at(const std::string& bytes, size_t at) { return uint8_t(bytes[at]); }
+
+uint8_t byte_or_zero(const std::string& bytes, size_t at) {
+  return at < bytes.size() ? uint8_t(bytes[at]) : 0;  // stb_image reads 0 past the end
+}
+
+// Checks one Huffman table segment (DHT) the way stb_image consumes it:
+// tables one after another while the declared length lasts. A table of more
+// than 256 codes is refused; any other inconsistency stb_image reports
+// itself. Returns false where stb_image stops reading the file.
+bool check_huffman_segment(const std::string& bytes, size_t at, const std::string& path) {
+  long left = long(byte_or_zero(bytes, at + 2)) << 8 | byte_or_zero(bytes, at + 3);
+  left -= 2;
+  size_t table = at + 4;
+  while (left > 0) {
+    const uint8_t kind = byte_or_zero(bytes, table);
+    if (kind >> 4 > 1 || (kind & 15) > 3) return false;  // stb_image: "bad DHT header"
+    size_t codes = 0;
+    for (size_t i = 1; i <= 16; ++i) codes += byte_or_zero(bytes, table + i);
+    if (codes > 256) {
+      throw DataError("cannot read image " + path + ": a Huffman table declares " +
+                      std::to_string(codes) + " codes, more than 256 (a damaged JPEG)");
+    }
+    table += 17 + codes;
+    left -= long(17 + codes);
+  }
+  return left == 0;
+}
+
+// Walks a JPEG's markers as stb_image finds them -- bytes between markers
+// skipped, each scan's entropy-coded data passed over up to the next marker
+// (0xFF then neither 0x00 nor a restart marker) -- and checks every Huffman
+// table segment, also those between the scans of a progressive JPEG.
+void check_jpeg_tables(const std::string& bytes, const std::string& path) {
+  size_t at = 2;  // after the start-of-image marker
+  bool in_scan = false;
+  while (at + 1 < bytes.size()) {
+    const uint8_t marker = byte_at(bytes, at + 1);
+    if (byte_at(bytes, at) != 0xFF || marker == 0xFF ||
+        (in_scan && (marker == 0x00 || (marker >= 0xD0 && marker <= 0xD7)))) {
+      ++at;  // not a marker here: stb_image reads on
+      continue;
+    }
+    if (marker == 0xD9) return;  // end of image
+    in_scan = false;
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x00) {
+      at += 2;  // no length field
+      continue;
+    }
+    if (marker == 0xC4 && !check_huffman_segment(bytes, at, path)) return;
+    const size_t length = size_t(byte_or_zero(bytes, at + 2)) << 8 | byte_or_zero(bytes, at + 3);
+    if (length < 2) return;
+    in_scan = marker == 0xDA;  // entropy-coded data follows the scan header
+    at += 2 + length;
+  }
+}
+
+}  // namespace
+
+ImageFormat checked_image_format(const std::string& bytes, const std::string& path) {
+  if (starts_with(bytes, "\x89PNG\r\n\x1a\n")) return ImageFormat::kPng;
+  if (starts_with(bytes, "BM")) return ImageFormat::kBmp;
+  if (starts_with(bytes, "\xFF\xD8")) {
+    check_jpeg_tables(bytes, path);
+    return ImageFormat::kJpeg;
+  }
+  throw DataError("cannot read image " + path +
+                  ": not a PNG, JPEG or BMP file (its first bytes say otherwise)");
+}
+
+}  // namespace cae

@@ -1,0 +1,29 @@
+// Fuzzes features.json, the provenance `cae extract` writes beside the
+// features (recipe, model, dimension, the weights' hash) and `cae svm` /
+// `cae evaluate` check.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "cli/provenance.hpp"
+#include "nn/architecture.hpp"
+#include "nn/feature_recipe.hpp"
+#include "reader_contract.hpp"
+#include "scratch_folder.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  cae::fuzz::put_scratch_file("features.json", bytes);
+  // The seed network's latent features, and a small model's as the seeds record.
+  static const int64_t seed_latent =
+      cae::nn::feature_recipe("latent").dim(cae::nn::Network::seed());
+  for (int64_t columns : {seed_latent, int64_t(4)}) {
+    try {
+      (void)cae::cli::read_features_provenance(cae::fuzz::scratch_folder(), columns);
+    } catch (const std::runtime_error& error) {
+      cae::fuzz::require_good_message(error.what(), "features.json");
+    }
+  }
+  return 0;
+}
