@@ -97,6 +97,18 @@ void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, s
   }
 }
 
+std::vector<bool> BatchAugmenter::flips(size_t count, size_t epoch, size_t batch_number) const {
+  std::vector<bool> mirrored(count, false);
+  if (!active()) return mirrored;
+  if (augmentation_ != Augmentation::Flip) {
+    throw std::logic_error("BatchAugmenter::flips: only for none or flip augmentation");
+  }
+  // The draws of apply(): one per image, in order.
+  std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
+  for (size_t i = 0; i < count; ++i) mirrored[i] = uniform_below(rng, 2) == 1;
+  return mirrored;
+}
+
 void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, size_t epoch,
                      size_t batch_number) {
   if (sigma <= 0) return;

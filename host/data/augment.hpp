@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cae {
 
@@ -36,6 +37,12 @@ class BatchAugmenter {
   // The images are `channels` x side x side.
   void apply(float* batch, size_t count, int channels, int side, size_t epoch,
              size_t batch_number) const;
+
+  // For Flip (and None: all false): which of the batch's `count` images
+  // apply() mirrors, from the same draws, so a caller holding the images'
+  // mirrors already can pick them instead. std::logic_error for FlipCrop,
+  // whose shifts no such choice can stand for.
+  std::vector<bool> flips(size_t count, size_t epoch, size_t batch_number) const;
 
  private:
   Augmentation augmentation_;

@@ -10,6 +10,7 @@
 #include "data/batcher.hpp"
 #include "nn/input_batch.hpp"
 #include "nn/latent_sparsity.hpp"
+#include "nn/transformed_images.hpp"
 #include "nn/model_replicas.hpp"
 #include "nn/interrupt.hpp"
 #include "report/progress.hpp"
@@ -34,6 +35,11 @@ void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
 
 double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
                           int batch_size) {
+  return reconstruction_mse(context, model, images, batch_size, TransformedImages());
+}
+
+double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
+                          int batch_size, const TransformedImages& transformed) {
   if (images.size() == 0) return 0.0;
   const Network& network = model.network();
   network.require_images(images.channels, images.side, "the test set");
@@ -46,7 +52,11 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
     size_t n = std::min(images.size() - start, size_t(batch_size));
     std::vector<size_t> indices(n);
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
-    fill_input_batch(images, indices, model.input_transform(), host.data());
+    if (transformed.empty()) {
+      fill_input_batch(images, indices, model.input_transform(), host.data());
+    } else {
+      transformed.fill(indices, {}, host.data());
+    }
     if (!input || input.dims()[0] != int64_t(n)) {
       input = context.alloc(network.image_dims(int64_t(n)));
       output = context.alloc(input.dims());
@@ -132,6 +142,17 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   std::vector<float> host(size_t(full_batch) * image_floats);
   const BatchAugmenter augmenter(options.augment, options.seed);
   std::vector<float> noisy(options.input_noise > 0 ? host.size() : 0);
+  // Whitening's SGEMM once per image rather than once per image and epoch
+  // (nn/transformed_images.hpp); flip-crop's shifts are per batch, so with
+  // them the transform is too.
+  const InputTransform* transform = model.input_transform();
+  const TransformedImages cached_train =
+      options.augment != Augmentation::FlipCrop
+          ? TransformedImages(train, transform, options.augment == Augmentation::Flip)
+          : TransformedImages();
+  const bool use_cached_train = !cached_train.empty();
+  const TransformedImages cached_test =
+      primary ? TransformedImages(test, transform, false) : TransformedImages();
   InterruptGuard interrupts;
 
   auto snapshot = [&]() {
@@ -171,14 +192,19 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       replicas.set_learning_rate(scheduled_learning_rate(
           options.lr_schedule, options.optimizer.learning_rate,
           int64_t(epoch) * steps_per_epoch + state.batches_done, run_steps));
-      fill_batch(train, indices, host.data());
       // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
       const size_t batch_number = size_t(state.batches_done);
-      augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
-                      size_t(epoch), batch_number);
-      // The transform is the network's first step: it sees the augmented image
-      // (a mirrored image whitened, not a whitened image mirrored).
-      transform_batch(model.input_transform(), host.data(), size_t(n));
+      if (use_cached_train) {
+        cached_train.fill(indices, augmenter.flips(size_t(n), size_t(epoch), batch_number),
+                          host.data());
+      } else {
+        fill_batch(train, indices, host.data());
+        augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
+                        size_t(epoch), batch_number);
+        // The transform is the network's first step: it sees the augmented
+        // image (a mirrored image whitened, not a whitened image mirrored).
+        transform_batch(transform, host.data(), size_t(n));
+      }
       if (options.input_noise > 0) {
         std::copy_n(host.data(), size_t(n) * image_floats, noisy.data());
         add_input_noise(noisy.data(), size_t(n) * image_floats, options.input_noise, options.seed,
@@ -221,7 +247,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
     // The replicas are identical: one rank's evaluation speaks for all.
     record.test_mse =
-        primary ? reconstruction_mse(context, model, test, options.eval_batch_size) : 0.0;
+        primary ? reconstruction_mse(context, model, test, options.eval_batch_size, cached_test)
+                : 0.0;
     require_finite_loss(record.test_mse, epoch + 1, options);
     outcome.epochs.push_back(record);
 

@@ -15,6 +15,7 @@
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/lr_schedule.hpp"
+#include "nn/transformed_images.hpp"
 #include "plugin/process_group.hpp"
 
 namespace cae::nn {
@@ -91,5 +92,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
 // Mean squared reconstruction error over a whole image set.
 double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
                           int batch_size);
+// The same from the images' transforms computed beforehand (empty: as above).
+double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
+                          int batch_size, const TransformedImages& transformed);
 
 }  // namespace cae::nn

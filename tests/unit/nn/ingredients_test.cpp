@@ -4,12 +4,15 @@
 // to extraction.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 #include "backends.hpp"
+#include "data/augment.hpp"
+#include "data/batcher.hpp"
 #include "io/safetensors.hpp"
 #include "io/scratch_dir.hpp"
 #include "nn/checkpoint.hpp"
@@ -18,6 +21,7 @@
 #include "nn/latent_sparsity.hpp"
 #include "nn/model_description.hpp"
 #include "nn/trainer.hpp"
+#include "nn/transformed_images.hpp"
 #include "nn/weights_identity.hpp"
 
 namespace cae::nn {
@@ -163,6 +167,39 @@ TEST_CASE("a checkpoint carries its input transform to extraction; one without s
   };
   CHECK(features(loaded.parameters) == features(whitened.parameters));
   CHECK(features(loaded.parameters) != features(plain.parameters));
+}
+
+TEST_CASE("the set transformed once gives the batches the per-batch order gives, flips included") {
+  const ImageSet images = tiny_images(40, 13);
+  InputTransformSpec spec = parse_whitening("zca:0.1");
+  spec.contrast_normalize = true;
+  const InputTransform transform = learn_input_transform(images, spec);
+  const TransformedImages cached(images, &transform, true);
+  REQUIRE(!cached.empty());
+  const std::vector<size_t> indices = {5, 0, 39, 12, 12, 7, 33, 21, 2, 18, 26, 30, 9, 1, 15, 38};
+  const BatchAugmenter augmenter(Augmentation::Flip, 7);
+  const std::vector<bool> flips = augmenter.flips(indices.size(), 2, 3);
+  CHECK(std::count(flips.begin(), flips.end(), true) > 0);
+  CHECK(std::count(flips.begin(), flips.end(), false) > 0);
+  const size_t d = images.image_bytes();
+  std::vector<float> from_cache(indices.size() * d), per_batch(indices.size() * d);
+  cached.fill(indices, flips, from_cache.data());
+  // The per-batch order: fill, augment (the same draws), transform.
+  fill_batch(images, indices, per_batch.data());
+  augmenter.apply(per_batch.data(), indices.size(), 3, 8, 2, 3);
+  transform.apply(per_batch.data(), indices.size());
+  double worst = 0;
+  for (size_t i = 0; i < per_batch.size(); ++i) {
+    worst = std::max(worst, double(std::abs(from_cache[i] - per_batch[i])));
+  }
+  CHECK(worst < 1e-4);
+  // Shifts cannot be taken from a cache; a set on disk or without whitening has none.
+  CHECK_THROWS_AS(BatchAugmenter(Augmentation::FlipCrop, 7).flips(4, 0, 0), std::logic_error);
+  CHECK(TransformedImages(images, nullptr, true).empty());
+  InputTransform contrast_only;
+  contrast_only.spec.contrast_normalize = true;
+  contrast_only.dim = d;
+  CHECK(TransformedImages(images, &contrast_only, false).empty());
 }
 
 }  // namespace cae::nn

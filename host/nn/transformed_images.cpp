@@ -1,0 +1,49 @@
+#include "nn/transformed_images.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "data/augment.hpp"
+#include "data/batcher.hpp"
+
+namespace cae::nn {
+
+TransformedImages::TransformedImages(const ImageSet& images, const InputTransform* transform,
+                                     bool with_mirrors) {
+  if (!transform || transform->spec.whitening == Whitening::None || images.on_disk()) return;
+  constexpr size_t kChunk = 256;
+  dim_ = images.image_bytes();
+  rows_.resize(images.size() * dim_);
+  if (with_mirrors) mirrored_rows_.resize(rows_.size());
+  std::vector<size_t> indices;
+  for (size_t start = 0; start < images.size(); start += kChunk) {
+    const size_t n = std::min(kChunk, images.size() - start);
+    indices.resize(n);
+    for (size_t i = 0; i < n; ++i) indices[i] = start + i;
+    float* rows = rows_.data() + start * dim_;
+    fill_batch(images, indices, rows);
+    if (with_mirrors) {
+      float* mirrored = mirrored_rows_.data() + start * dim_;
+      mirror_images(rows, mirrored, n, images.channels, images.side);
+      transform->apply(mirrored, n);
+    }
+    transform->apply(rows, n);
+  }
+}
+
+void TransformedImages::fill(const std::vector<size_t>& indices, const std::vector<bool>& mirrored,
+                             float* out) const {
+  const size_t count = rows_.size() / std::max<size_t>(dim_, 1);
+  for (size_t b = 0; b < indices.size(); ++b) {
+    if (indices[b] >= count) {
+      throw std::out_of_range("TransformedImages: image " + std::to_string(indices[b]) +
+                              " is past the end of a set of " + std::to_string(count));
+    }
+    const bool mirror = b < mirrored.size() && mirrored[b];
+    if (mirror && mirrored_rows_.empty()) throw std::logic_error("TransformedImages: no mirrors kept");
+    const float* source = (mirror ? mirrored_rows_ : rows_).data() + indices[b] * dim_;
+    std::copy_n(source, dim_, out + b * dim_);
+  }
+}
+
+}  // namespace cae::nn
