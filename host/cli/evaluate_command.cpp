@@ -79,6 +79,7 @@ int run_evaluate(const po::variables_map& vm) {
                                              checkpoint.parameters.input
                                                  ? checkpoint.parameters.input->spec
                                                  : InputTransformSpec{})},
+                     {"sparsity", checkpoint.state.sparsity},
                      {"weights sha256", weights_sha256},
                      {"test images", std::to_string(test.rows)}};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));

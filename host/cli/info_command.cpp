@@ -71,6 +71,15 @@ int run_info(const po::variables_map& vm) {
     std::cout << "checkpoint:    " << path << " (" << checkpoint.state.epochs_done
               << " epochs done)\n";
     print_network(checkpoint.parameters.network, std::cout);
+    // What the network's input goes through and how it was trained to be
+    // sparse, when the checkpoint says (docs/features.md).
+    if (checkpoint.parameters.input) {
+      std::cout << "input transform: " << describe_input_transform(checkpoint.parameters.input->spec)
+                << "\n";
+    }
+    if (checkpoint.state.sparsity != "none") {
+      std::cout << "sparsity:      " << checkpoint.state.sparsity << "\n";
+    }
     return 0;
   }
   Registry registry = discover_backends(vm);

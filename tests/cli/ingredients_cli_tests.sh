@@ -30,6 +30,9 @@ checks=$((checks + 1))
 grep -q '"input transform", "contrast-normalized, zca:0.1 whitening"' R/report.json ||
   grep -q 'contrast-normalized, zca:0.1 whitening' R/report.json || fail "report" "no input transform in report.json"
 
+run "info whitened" 0 "$CAE" info --weights R/model.safetensors
+expect "info whitened" "input transform: contrast-normalized, zca:0.1 whitening"
+
 # extract applies the checkpoint's transform: twice the same features; the
 # same training without the transform gives others.
 run "extract whitened" 0 "$CAE" extract $B --weights R/model.safetensors --data NP --out E1
@@ -62,6 +65,9 @@ checks=$((checks + 1))
 head -c 8192 S/model.safetensors | grep -q '"sparsity":"l1:0.5"' || fail "checkpoint sparsity" "no sparsity in the metadata"
 checks=$((checks + 1))
 grep -q 'l1:0.5' S/report.json && grep -q 'soft threshold 0.1' S/report.json || fail "report sparsity" "not in report.json"
+run "info sparse" 0 "$CAE" info --weights S/model.safetensors
+expect "info sparse" "input transform: pca:0.05 whitening"
+expect "info sparse" "sparsity: +l1:0.5"
 # evaluate must be given the features the SVM was trained on.
 error "evaluate without the threshold" 1 "was trained on latent\+threshold:0.1 features" \
   "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model --data NP --out V2
