@@ -121,8 +121,9 @@ void add_validation_options(po::options_description& options, const std::string&
       "values of C the search tries (only with --search; --C is refused with it)")(
       "search-exhaustive",
       "train every search candidate from scratch (the reference the default search is tested "
-      "against: per gamma, the default computes the kernels once and seeds each C with the "
-      "previous C's solution)")(
+      "against: per gamma, the default computes the kernels once and starts each C from the "
+      "previous C's solution, its alphas and gradient as they are; after the first gamma the "
+      "slowest class pairs start first)")(
       "search-gamma", po::value<std::string>()->default_value("0.5x,1x,2x")->value_name("LIST"),
       "gammas the search tries: scale, auto, a number, or Kx (K times scale); only with --search");
 }

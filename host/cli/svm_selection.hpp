@@ -5,8 +5,9 @@
 //   --validation-seed S     which rows (the same seed, the same split)
 //   --search                try every C of --search-C with every gamma of
 //                           --search-gamma, keep the best on the split: per
-//                           gamma one kernel for every C, each C seeded with
-//                           the previous one's solution (svm/warm_search.hpp)
+//                           gamma one kernel for every C, each C started
+//                           from the previous one's solution, alphas and
+//                           gradient as they are (svm/warm_search.hpp)
 //   --search-exhaustive     train every candidate from scratch instead (the
 //                           reference; also what the libsvm solver does)
 // With a split, the model is trained on the other rows and its validation

@@ -35,6 +35,18 @@ std::vector<ClassPair> pairs_largest_first(const ClassLayout& layout) {
   return pairs;
 }
 
+bool is_every_pair_once(const std::vector<ClassPair>& order, int32_t classes) {
+  std::vector<char> seen(static_cast<size_t>(classes) * static_cast<size_t>(classes), 0);
+  for (const ClassPair& p : order) {
+    if (p.first < 0 || p.first >= p.second || p.second >= classes) return false;
+    char& mark = seen[static_cast<size_t>(p.first) * static_cast<size_t>(classes) +
+                      static_cast<size_t>(p.second)];
+    if (mark) return false;
+    mark = 1;
+  }
+  return order.size() == class_pairs(classes).size();
+}
+
 void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
   for (;;) {
     PairScheduler::Job job;  // fresh each time: nothing of the last pair lingers in it
@@ -87,11 +99,16 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   const TrainOptions& options = in.options;
   const ClassLayout& layout = *in.layout;
   const SolverSettings settings = solver_settings(options);
-  const std::vector<ClassPair> order = pairs_largest_first(layout);
+  const std::vector<ClassPair> order = in.order.empty() ? pairs_largest_first(layout) : in.order;
+  if (!is_every_pair_once(order, layout.class_count())) {
+    throw SvmError("the class pair order must name every pair of " +
+                   std::to_string(layout.class_count()) + " classes once");
+  }
   const int workers =
       std::min<int>(resolve_thread_count(options.threads), static_cast<int>(order.size()));
-  const int64_t largest = static_cast<int64_t>(layout.rows[order[0].first].size() +
-                                               layout.rows[order[0].second].size());
+  const std::vector<ClassPair> by_size = pairs_largest_first(layout);
+  const int64_t largest = static_cast<int64_t>(layout.rows[by_size[0].first].size() +
+                                               layout.rows[by_size[0].second].size());
   const uint64_t largest_bytes = PairWorkspace::bytes_for(largest, options.solver) +
                                  pair_solver_bytes(largest, settings) +
                                  in.extra_solver_bytes_per_row * static_cast<uint64_t>(largest);

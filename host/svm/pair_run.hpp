@@ -33,6 +33,9 @@ struct PairRunInput {
   TrainOptions options;
   // Host bytes `solve` allocates per row beyond pair_solver_bytes (0 for one C).
   uint64_t extra_solver_bytes_per_row = 0;
+  // The order the pairs start in (every pair once); empty: largest first.
+  // It changes no solution, only how well the workers are kept busy.
+  std::vector<ClassPair> order;
 };
 
 // The input for these rows, kernel and options.
@@ -40,7 +43,7 @@ PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
                             const Standardizer& standardizer, const KernelSpec& spec,
                             const TrainOptions& options);
 
-// Runs `solve` on every pair (largest first) and returns the solutions in
+// Runs `solve` on every pair (in input.order, or largest first) and returns the solutions in
 // the order they finished. Fills stats' phase times, pair and thread counts,
 // memory cap and peaks. Throws SvmError (a pair larger than the cap),
 // BackendError, or what a worker threw.

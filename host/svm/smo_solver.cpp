@@ -110,6 +110,11 @@ class Smo {
     active_.clear();  // every variable "inactive": reactivate_all() recomputes all gradients
     reactivate_all();
   }
+  // The same with the start's gradient known (every variable active).
+  void seed(const std::vector<double>& alpha, const std::vector<double>& gradient) {
+    alpha_ = alpha;
+    gradient_ = gradient;
+  }
 
   // Shrinking: a variable at a bound whose gradient says it would not move
   // even paired with the most violating variable of the other set leaves the
@@ -172,6 +177,7 @@ class Smo {
     result.iterations = iterations;
     result.converged = converged;
     result.alpha = std::move(alpha_);
+    result.gradient = std::move(gradient_);
     return result;
   }
 
@@ -267,6 +273,12 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
 
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
                     const std::vector<double>& initial_alpha) {
+  return solve_smo(kernel, settings, initial_alpha, {});
+}
+
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha,
+                    const std::vector<double>& initial_gradient) {
   const int64_t l = kernel.size();
   if (kernel.first_rows < 0 || kernel.second_rows < 0 || l < 1) {
     throw SvmError("SMO needs a kernel of at least one row (got " +
@@ -290,7 +302,20 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
         throw SvmError("SMO's starting point has a value outside [0, C]");
       }
     }
-    smo.seed(initial_alpha);
+    if (initial_gradient.empty()) {
+      smo.seed(initial_alpha);
+    } else {
+      if (initial_gradient.size() != initial_alpha.size()) {
+        throw SvmError("SMO's starting gradient has " + std::to_string(initial_gradient.size()) +
+                       " values for " + std::to_string(l) + " rows");
+      }
+      for (const double g : initial_gradient) {
+        if (!std::isfinite(g)) throw SvmError("SMO's starting gradient is not finite");
+      }
+      smo.seed(initial_alpha, initial_gradient);
+    }
+  } else if (!initial_gradient.empty()) {
+    throw SvmError("SMO's starting gradient needs its starting point");
   }
   // Shrink every min(l, 1000) iterations, as libsvm does.
   const int64_t shrink_interval = std::min<int64_t>(l, 1000);

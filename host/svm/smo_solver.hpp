@@ -33,6 +33,9 @@ struct SmoSettings {
 
 struct SmoResult {
   std::vector<double> alpha;  // one per row, in [0, C]
+  // G = Q alpha - e, one per row, at the solution: with `alpha`, a start for
+  // a larger C that needs no gradient recomputed (it does not depend on C).
+  std::vector<double> gradient;
   // dec(x) = sum_i y_i alpha_i K(x_i, x) - rho; dec > 0 means y = +1.
   double rho = 0.0;
   double objective = 0.0;  // 1/2 a'Qa - e'a at the solution
@@ -50,6 +53,13 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings);
 // rule as a cold start. Throws SvmError for a start outside the box.
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
                     const std::vector<double>& initial_alpha);
+// The same with that start's gradient given (e.g. a previous result's
+// `gradient` for its `alpha`), which saves recomputing it: O(l x support
+// vectors) kernel reads. The stopping rule is unchanged. Throws SvmError for
+// a start outside the box or of another length.
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha,
+                    const std::vector<double>& initial_gradient);
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 

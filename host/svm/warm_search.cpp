@@ -22,20 +22,24 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The previous C's alphas, feasible for the larger box: scaled by
-// C_new / C_old, with those at the old bound set exactly to the new one (the
-// solver tests bounds by equality).
-std::vector<double> seed_alphas(std::vector<double> alpha, double old_C, double new_C) {
-  const double ratio = new_C / old_C;
-  for (double& a : alpha) a = a >= old_C ? new_C : std::min(new_C, a * ratio);
-  return alpha;
-}
-
 // Index of the pair (first, second) in class_pairs() order.
 size_t pair_index(const ClassPair& pair, int32_t classes) {
   const size_t first = static_cast<size_t>(pair.first);
   const size_t k = static_cast<size_t>(classes);
   return first * (2 * k - first - 1) / 2 + static_cast<size_t>(pair.second - pair.first - 1);
+}
+
+// The pairs by their solve times, longest first (ties in pair order): the
+// next gamma's pairs take about as long relative to each other.
+std::vector<ClassPair> slowest_first(const std::vector<ClassPair>& pairs,
+                                     const std::vector<double>& seconds) {
+  std::vector<size_t> index(pairs.size());
+  std::iota(index.begin(), index.end(), size_t{0});
+  std::stable_sort(index.begin(), index.end(),
+                   [&](size_t a, size_t b) { return seconds[a] > seconds[b]; });
+  std::vector<ClassPair> out;
+  for (const size_t i : index) out.push_back(pairs[i]);
+  return out;
 }
 
 // Decision values of the validation rows for every pair and every C:
@@ -132,16 +136,17 @@ std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const P
                                                    const std::vector<double>& ascending_Cs,
                                                    const SolverSettings& settings) {
   std::vector<SmoPairSolution> out;
-  std::vector<double> alpha;
+  // The previous C's solution, alphas and gradient as they are: inside the
+  // larger box, still y'a = 0, and G = Q a - e does not depend on C.
+  SmoResult previous;
   double previous_C = 0.0;
   for (const double C : ascending_Cs) {
     if (!out.empty() && C < previous_C) throw SvmError("alpha seeding needs the Cs ascending");
     const SmoSettings smo{C, settings.eps, settings.shrinking, 0};
-    SmoResult result = alpha.empty() ? solve_smo(kernel, smo)
-                                     : solve_smo(kernel, smo, seed_alphas(alpha, previous_C, C));
-    alpha = result.alpha;
+    previous = out.empty() ? solve_smo(kernel, smo)
+                           : solve_smo(kernel, smo, previous.alpha, previous.gradient);
     previous_C = C;
-    out.push_back(pair_solution_of(rows, result));
+    out.push_back(pair_solution_of(rows, previous));
   }
   return out;
 }
@@ -184,6 +189,8 @@ SearchOutcome search_hyper_parameters_warm(
   float best_gamma = 0.0f;
   double best_C = 0.0;
   size_t done = 0;
+  std::vector<double> pair_seconds(pairs.size(), 0.0);  // the last gamma's, per pair
+  std::vector<ClassPair> pair_order;                    // empty: largest first
   for (size_t g = 0; g < gammas.size(); ++g) {
     const auto start = Clock::now();
     TrainStats stats;
@@ -195,20 +202,24 @@ SearchOutcome search_hyper_parameters_warm(
     stats.gamma_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
     PairRunInput input = pair_run_input(train, layout, standardizer, spec, base);
     input.options.progress = nullptr;
-    // Every C's solution (alphas as floats, support rows) and the chain's alphas.
-    input.extra_solver_bytes_per_row = ascending.size() * 16 + sizeof(double);
+    input.order = pair_order;
+    // Every C's solution (alphas as floats, support rows) and the chain's
+    // alphas and gradient.
+    input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
     const SolverSettings settings = solver_settings(base);
     std::vector<std::vector<SmoPairSolution>> chains(pairs.size());
     run_class_pairs(
         contexts, input,
         [&](const PairRows& rows, PairWorkspace& workspace, const float* const diagonal[2]) {
-          std::vector<SmoPairSolution>& chain =
-              chains[pair_index(rows.pair, layout.class_count())];
-          chain = solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
-                                        ascending, settings);
-          return chain.back().solution;  // the scheduler's record; the chain is what counts
+          const size_t index = pair_index(rows.pair, layout.class_count());
+          const auto solve_start = Clock::now();
+          chains[index] = solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
+                                                ascending, settings);
+          pair_seconds[index] = std::chrono::duration<double>(Clock::now() - solve_start).count();
+          return chains[index].back().solution;  // the scheduler's record; the chain counts
         },
         stats);
+    pair_order = slowest_first(pairs, pair_seconds);
     const std::vector<std::vector<double>> decisions =
         validation_decisions(*contexts.front(), train, layout, standardizer, spec,
                              base.tile_rows ? base.tile_rows : kDefaultTileRows,

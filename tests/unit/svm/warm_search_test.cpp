@@ -1,7 +1,8 @@
-// The warm-started search: SMO seeded with a smaller C's alphas reaches the
-// cold start's solution within the solver's tolerance (both stop at a KKT
-// violation <= eps = 1e-3), and the search that solves every C on one kernel
-// per gamma chooses the candidate the exhaustive search chooses.
+// The warm-started search: SMO seeded with a smaller C's solution (alphas and
+// gradient) reaches the cold start's solution within the solver's tolerance
+// (both stop at a KKT violation <= eps = 1e-3), the pairs' start order changes
+// no solution, and the search that solves every C on one kernel per gamma
+// chooses the candidate the exhaustive search chooses.
 #include "svm/warm_search.hpp"
 
 #include <doctest/doctest.h>
@@ -9,6 +10,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "svm/class_layout.hpp"
+#include "svm/pair_run.hpp"
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
@@ -100,6 +103,85 @@ TEST_CASE("a warm-started SMO solve reaches the cold start's model within the so
     INFO("SMO iterations after the first C: warm " << warm_iterations << ", cold " << cold_iterations);
     CHECK(warm_iterations < cold_iterations);
   }
+}
+
+TEST_CASE("a start with its gradient given solves as the start whose gradient SMO recomputes") {
+  const TwoClasses data = two_classes(4);
+  const PairKernel kernel =
+      PairKernel::dense(data.kernel.data(), data.rows.size(), data.rows.count(0));
+  const SmoResult small = solve_smo(kernel, SmoSettings{0.5, 1e-3, true, 0});
+  REQUIRE(small.converged);
+  REQUIRE(small.gradient.size() == small.alpha.size());
+  // The carried gradient is Q a - e for the result's alphas.
+  for (size_t t = 0; t < small.alpha.size(); t += 17) {
+    double sum = 0.0;
+    const double yt = static_cast<int64_t>(t) < data.rows.count(0) ? 1.0 : -1.0;
+    for (size_t j = 0; j < small.alpha.size(); ++j) {
+      const double yj = static_cast<int64_t>(j) < data.rows.count(0) ? 1.0 : -1.0;
+      sum += yt * yj * small.alpha[j] * kernel.at(static_cast<int64_t>(t), static_cast<int64_t>(j));
+    }
+    CHECK(small.gradient[t] == doctest::Approx(sum - 1.0).epsilon(1e-6));
+  }
+  const SmoSettings larger{5.0, 1e-3, true, 0};
+  const SmoResult given = solve_smo(kernel, larger, small.alpha, small.gradient);
+  const SmoResult recomputed = solve_smo(kernel, larger, small.alpha);
+  CHECK(given.converged);
+  CHECK(given.objective == doctest::Approx(recomputed.objective).epsilon(1e-6));
+  CHECK(given.rho == doctest::Approx(recomputed.rho).epsilon(1e-4));
+  // A start that already is the solution needs no step.
+  const SmoResult again = solve_smo(kernel, larger, given.alpha, given.gradient);
+  CHECK(again.iterations == 0);
+  CHECK(again.alpha == given.alpha);
+  // A gradient of another length, or one without its start, is refused.
+  std::vector<double> short_gradient = small.gradient;
+  short_gradient.pop_back();
+  CHECK_THROWS_AS(solve_smo(kernel, larger, small.alpha, short_gradient), SvmError);
+  CHECK_THROWS_AS(solve_smo(kernel, larger, {}, small.gradient), SvmError);
+  std::vector<double> bad_gradient = small.gradient;
+  bad_gradient[0] = std::nan("");
+  CHECK_THROWS_AS(solve_smo(kernel, larger, small.alpha, bad_gradient), SvmError);
+}
+
+TEST_CASE("the order the class pairs start in changes no solution; a bad order is refused") {
+  const FeatureSet train = test::clustered(4, 30, 5, 0.8, 9, 2);
+  const ClassLayout layout = ClassLayout::of(train);
+  TrainOptions options;
+  options.threads = 2;
+  const Standardizer standardizer = Standardizer::fit(train);
+  const KernelSpec spec{KernelKind::Rbf, 0.2f};
+  const SolverSettings settings = solver_settings(options);
+  const PairSolve solve = [&](const PairRows& rows, PairWorkspace& workspace,
+                              const float* const diagonal[2]) {
+    return solve_pair(rows, workspace, settings, diagonal);
+  };
+  auto solutions_with = [&](std::vector<ClassPair> order) {
+    PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
+    input.order = std::move(order);
+    TrainStats stats;
+    std::vector<PairSolution> out =
+        run_class_pairs({&test::cpu_context()}, input, solve, stats);
+    std::sort(out.begin(), out.end(), [](const PairSolution& a, const PairSolution& b) {
+      return std::make_pair(a.pair.first, a.pair.second) <
+             std::make_pair(b.pair.first, b.pair.second);
+    });
+    return out;
+  };
+  std::vector<ClassPair> reversed = class_pairs(layout.class_count());
+  std::reverse(reversed.begin(), reversed.end());
+  const std::vector<PairSolution> by_size = solutions_with({});
+  const std::vector<PairSolution> backwards = solutions_with(reversed);
+  REQUIRE(by_size.size() == 6);
+  REQUIRE(backwards.size() == 6);
+  for (size_t p = 0; p < by_size.size(); ++p) {
+    CHECK(by_size[p].support == backwards[p].support);
+    CHECK(by_size[p].coef == backwards[p].coef);
+    CHECK(by_size[p].rho == backwards[p].rho);
+  }
+  std::vector<ClassPair> twice = reversed;
+  twice.back() = twice.front();
+  CHECK_THROWS_AS(solutions_with(twice), SvmError);
+  reversed.pop_back();
+  CHECK_THROWS_AS(solutions_with(reversed), SvmError);
 }
 
 TEST_CASE("SMO refuses a starting point outside the box") {
