@@ -64,16 +64,16 @@ class Smo {
   // One step of SMO on the active variables. False when their KKT violation
   // is at most eps (or no pair can move).
   bool step(double eps) {
-    // i: the most violating variable that may move up (y_i a_i can grow).
+    // i: the most violating variable that may move up (y_i a_i can grow),
+    // found by the last update's gradient pass when nothing changed since.
     size_t i = l_;
     double up_max = -kInfinity;  // m(a) = max over I_up of -y G
-    for (const size_t t : active_) {
-      if (!may_move_up(t)) continue;
-      const double violation = -y_[t] * gradient_[t];
-      if (violation >= up_max) {
-        up_max = violation;
-        i = t;
-      }
+    if (next_up_.known) {
+      i = next_up_.index;
+      up_max = next_up_.violation;
+      next_up_.known = false;
+    } else {
+      for (const size_t t : active_) track_up(t, up_max, i);
     }
     if (i == l_) return false;
     // j: among the variables that may move down, the one whose pairing with
@@ -102,16 +102,22 @@ class Smo {
 
   bool all_active() const { return active_.size() == l_; }
 
+  // The next step's i is found only by a scan of the active set as it is
+  // now: shrinking, reactivation or a new start make a found one stale.
+  void forget_next_up() { next_up_.known = false; }
+
   // Starts from `alpha` instead of 0 (checked in [0, C] by the caller): every
   // gradient from the support vectors, as reactivate_all() computes the
   // inactive ones.
   void seed(const std::vector<double>& alpha) {
+    forget_next_up();
     alpha_ = alpha;
     active_.clear();  // every variable "inactive": reactivate_all() recomputes all gradients
     reactivate_all();
   }
   // The same with the start's gradient known (every variable active).
   void seed(const std::vector<double>& alpha, const std::vector<double>& gradient) {
+    forget_next_up();
     alpha_ = alpha;
     gradient_ = gradient;
   }
@@ -122,6 +128,7 @@ class Smo {
   // first gets within 10 eps, everything is brought back once, so variables
   // dropped early on a rough gradient get another look.
   void shrink(double eps) {
+    forget_next_up();
     double up_max = -kInfinity;
     double low_max = -kInfinity;
     for (const size_t t : active_) {
@@ -149,6 +156,7 @@ class Smo {
   // G_t = y_t sum_j y_j a_j K_tj - 1, and makes every variable active.
   void reactivate_all() {
     if (all_active()) return;
+    forget_next_up();
     std::vector<char> is_active(l_, 0);
     for (const size_t t : active_) is_active[t] = 1;
     std::vector<size_t> support;
@@ -183,6 +191,15 @@ class Smo {
 
  private:
   bool may_move_up(size_t t) const { return y_[t] > 0 ? alpha_[t] < C_ : alpha_[t] > 0.0; }
+  // One variable of the scan for i: the last of the largest -y G in I_up.
+  void track_up(size_t t, double& up_max, size_t& i) const {
+    if (!may_move_up(t)) return;
+    const double violation = -y_[t] * gradient_[t];
+    if (violation >= up_max) {
+      up_max = violation;
+      i = t;
+    }
+  }
   bool may_move_down(size_t t) const { return y_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < C_; }
 
   // Moves along the feasible line a_i += y_i s, a_j -= y_j s (y'a stays 0).
@@ -213,9 +230,15 @@ class Smo {
     alpha_[i] = i_hits_bound ? (y_[i] > 0 ? C_ : 0.0) : alpha_[i] + y_[i] * s;
     alpha_[j] = j_hits_bound ? (y_[j] > 0 ? 0.0 : C_) : alpha_[j] - y_[j] * s;
     // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj); K symmetric.
+    // The same pass finds the next step's i (the alphas have their new
+    // values): one read of the active set instead of two.
+    size_t next = l_;
+    double next_max = -kInfinity;
     for_each_in_rows(active_, boundary_, Ki, Kj, [&](size_t t, float k_it, float k_jt) {
       gradient_[t] += y_[t] * s * (static_cast<double>(k_it) - static_cast<double>(k_jt));
+      track_up(t, next_max, next);
     });
+    next_up_ = {true, next, next_max};
   }
 
   // The decision offset: at the optimum y_t G_t = rho for every free
@@ -254,6 +277,11 @@ class Smo {
   // order, reactivation restores 0..l-1): for_each_in_row relies on it.
   std::vector<size_t> active_;
   bool reactivated_near_end_ = false;
+  struct NextUp {
+    bool known = false;
+    size_t index = 0;
+    double violation = 0.0;
+  } next_up_;
 };
 
 }  // namespace
