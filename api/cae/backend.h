@@ -75,7 +75,7 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 4
+#define CAE_ABI_MINOR 5
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -112,6 +112,8 @@ typedef struct cae_tensor_s* cae_tensor;
  * collectives together; ABI 1.2: also one context in each of several
  * processes. Defined by the backend like the two above. */
 typedef struct cae_group_s* cae_group;
+/* ABI 1.5: a compiled graph (graph_compile), defined by the backend too. */
+typedef struct cae_graph_s* cae_graph;
 
 /* ---- plain-data structs crossing the boundary ---------------------------- */
 
@@ -203,6 +205,104 @@ typedef struct cae_adam_params {
   float weight_decay; /* L2 term added to the gradient: g += weight_decay * p */
   int32_t step;       /* 1 for the first update; used for bias correction */
 } cae_adam_params;
+
+/* ---- ABI 1.5: graphs (a whole computation as data) ----------------------- *
+ *
+ * A graph is a list of tensors and a list of nodes; each node is one call of
+ * an op member above, its tensors named by index into the tensor list. The
+ * host describes a training step, a reconstruction or an encoder pass this
+ * way, compiles it once per shape (graph_compile) and runs it many times
+ * (graph_run), binding its non-internal tensors to cae_tensor handles on
+ * each run. A backend that sees the whole computation may fuse across nodes,
+ * keep INTERNAL tensors in any precision and layout it declares through
+ * device_info, and replay a captured device graph. docs/abi.md, "Graphs". */
+
+/* What a graph tensor is to the host: who owns it, who reads it. */
+typedef enum cae_graph_tensor_role {
+  CAE_GRAPH_INPUT = 0,     /* bound on every run; the graph only reads it */
+  CAE_GRAPH_PARAMETER = 1, /* bound; read, and updated in place by optimiser nodes */
+  CAE_GRAPH_OPTIMIZER_STATE = 2, /* bound; Adam's m and v, SGD's velocity: updated in place */
+  CAE_GRAPH_OUTPUT = 3,    /* bound; written by the graph, read by the host afterwards */
+  CAE_GRAPH_INTERNAL = 4   /* not bound: the backend owns it, in any layout and precision */
+} cae_graph_tensor_role;
+
+/* The op of a node. `args` holds the op member's tensor arguments in the
+ * order of its parameter list after ctx (-1 where the member accepts NULL);
+ * the scalars come from the node's attributes or from the run's parameters:
+ *   CONV2D_FORWARD       x, w, b, y                  attribute fuse_relu
+ *   CONV2D_BACKWARD      x, w, dy, dx (or -1), dw, db
+ *   RELU_FORWARD         x, y                        (y may be x)
+ *   RELU_BACKWARD        y, dy, dx                   (dx may be dy)
+ *   MAXPOOL2X2_FORWARD   x, y
+ *   MAXPOOL2X2_BACKWARD  x, dy, dx
+ *   UPSAMPLE2X_FORWARD   x, y
+ *   UPSAMPLE2X_BACKWARD  dy, dx
+ *   MSE_LOSS             pred, target, loss, grad (or -1)
+ *   SGD_STEP             param, grad, velocity (or -1 when momentum is 0)
+ *                        attributes momentum, weight_decay; run's learning_rate
+ *   ADAM_STEP            param, grad, m, v
+ *                        attributes beta1, beta2, epsilon, weight_decay;
+ *                        run's learning_rate and adam_step */
+typedef enum cae_graph_op {
+  CAE_GRAPH_CONV2D_FORWARD = 0,
+  CAE_GRAPH_CONV2D_BACKWARD = 1,
+  CAE_GRAPH_RELU_FORWARD = 2,
+  CAE_GRAPH_RELU_BACKWARD = 3,
+  CAE_GRAPH_MAXPOOL2X2_FORWARD = 4,
+  CAE_GRAPH_MAXPOOL2X2_BACKWARD = 5,
+  CAE_GRAPH_UPSAMPLE2X_FORWARD = 6,
+  CAE_GRAPH_UPSAMPLE2X_BACKWARD = 7,
+  CAE_GRAPH_MSE_LOSS = 8,
+  CAE_GRAPH_SGD_STEP = 9,
+  CAE_GRAPH_ADAM_STEP = 10
+} cae_graph_op;
+
+/* The most tensor arguments of one node (conv2d_backward's six). */
+#define CAE_GRAPH_MAX_ARGS 6
+
+/* One tensor of a graph: its role and its boundary shape (as tensor_alloc's). */
+typedef struct cae_graph_tensor {
+  int32_t role; /* cae_graph_tensor_role */
+  int32_t ndim; /* 1..CAE_MAX_DIMS */
+  int64_t dims[CAE_MAX_DIMS];
+} cae_graph_tensor;
+
+/* One node: an op call. Unused args and attributes are -1 and 0. */
+typedef struct cae_graph_node {
+  int32_t op;                       /* cae_graph_op */
+  int32_t args[CAE_GRAPH_MAX_ARGS]; /* tensor indices, see cae_graph_op */
+  int32_t fuse_relu;                /* CONV2D_FORWARD: 0 or 1 */
+  float beta1;                      /* ADAM_STEP */
+  float beta2;                      /* ADAM_STEP */
+  float epsilon;                    /* ADAM_STEP */
+  float weight_decay;               /* ADAM_STEP, SGD_STEP */
+  float momentum;                   /* SGD_STEP */
+} cae_graph_node;
+
+/* The whole graph, read by graph_compile. The caller sets struct_size =
+ * sizeof(cae_graph_desc), tensor_stride = sizeof(cae_graph_tensor) and
+ * node_stride = sizeof(cae_graph_node) as it was compiled, so that a later
+ * minor may append members to each entry: a callee reads entry i at
+ * i * stride and treats members beyond the caller's stride as zero. */
+typedef struct cae_graph_desc {
+  uint32_t struct_size;
+  uint32_t tensor_stride;
+  uint32_t node_stride;
+  int32_t tensor_count;
+  const cae_graph_tensor* tensors;
+  int32_t node_count;
+  int32_t reserved;
+  const cae_graph_node* nodes; /* run in this order */
+} cae_graph_desc;
+
+/* The scalars that change from run to run without a new compile. The caller
+ * sets struct_size = sizeof(cae_graph_run_params). */
+typedef struct cae_graph_run_params {
+  uint32_t struct_size;
+  float learning_rate; /* SGD_STEP, ADAM_STEP */
+  int32_t adam_step;   /* ADAM_STEP: 1 for the first update (bias correction) */
+  int32_t reserved;
+} cae_graph_run_params;
 
 /* ---- the function table -------------------------------------------------- */
 
@@ -464,7 +564,52 @@ typedef struct cae_backend_table {
                                     const cae_option_value* values, int32_t count,
                                     cae_context* out);
 
-  /* ABI 1.5 and later append members here. */
+  /* -- ABI 1.5: optional graphs (may be NULL) --
+   *
+   * A backend provides all three or none; without them, or when graph_compile
+   * answers CAE_STATUS_UNSUPPORTED, the host runs the same nodes op by op.
+   * Contract (docs/abi.md, "Graphs"):
+   *   - Results: running a graph gives the results of calling its nodes' op
+   *     members in node order, within the tolerances cae-conformance declares
+   *     for each op at the backend's precision. Only bound tensors are
+   *     observable: a backend may fuse nodes, reorder independent ones, keep
+   *     INTERNAL tensors in its own layout and precision, or never
+   *     materialise them. It may not change what a bound tensor holds after
+   *     the run: OUTPUT tensors are fully written, PARAMETER and
+   *     OPTIMIZER_STATE tensors hold their updated values, INPUT tensors are
+   *     unchanged.
+   *   - Aliasing: inside the description, a node may name one tensor twice
+   *     only where its op member allows that aliasing (relu in place). At run
+   *     time no two bound indices may share a cae_tensor.
+   *   - Lifetime: the description need live only during graph_compile. A
+   *     graph belongs to the context it was compiled on and must be destroyed
+   *     before it; the bound tensors need live only during graph_run.
+   *     Bindings may differ from run to run (a backend that captured device
+   *     addresses checks them and re-captures).
+   *   - Shapes are fixed at compile: graph_run refuses (INVALID_ARGUMENT) a
+   *     bound tensor whose shape is not the declared one; the bound tensors'
+   *     contents are then unspecified. A new batch size is a new graph: a
+   *     backend never replays work recorded for other shapes. */
+
+  /* Validates `desc` (indices in range, every node's shapes as its op member
+   * requires, no INTERNAL tensor read before a node writes it) and prepares
+   * the graph. CAE_STATUS_UNSUPPORTED when this backend does not compile
+   * this graph (the host then runs it op by op); INVALID_ARGUMENT, with a
+   * message naming the node, for a description that breaks the op
+   * contracts. On failure *out is NULL and last_error(ctx) tells why. */
+  cae_status (*graph_compile)(cae_context ctx, const cae_graph_desc* desc, cae_graph* out);
+
+  /* Runs the graph once. `bindings` holds one handle per graph tensor, in
+   * the description's order: a tensor of ctx for every non-INTERNAL one,
+   * NULL for every INTERNAL one (binding_count = the description's
+   * tensor_count). May be asynchronous like any op. */
+  cae_status (*graph_run)(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+                          int32_t binding_count, const cae_graph_run_params* params);
+
+  /* Frees the graph and its internal tensors. graph may be NULL (no-op). */
+  void (*graph_destroy)(cae_context ctx, cae_graph graph);
+
+  /* ABI 1.6 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -491,6 +636,9 @@ typedef struct cae_backend_table {
 #define CAE_BACKEND_TABLE_SIZE_1_4                     \
   (offsetof(cae_backend_table, create_with_options) + \
    sizeof(((cae_backend_table*)0)->create_with_options))
+
+#define CAE_BACKEND_TABLE_SIZE_1_5 \
+  (offsetof(cae_backend_table, graph_destroy) + sizeof(((cae_backend_table*)0)->graph_destroy))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -6,6 +6,7 @@
 
 #include "backend_options.hpp"
 #include "commands.hpp"
+#include "plugin/compiled_graph.hpp"
 #include "plugin/context.hpp"
 
 namespace cae::cli {
@@ -58,6 +59,11 @@ int run_backends(const po::variables_map& vm) {
               << backend.certification.summary << (&backend == chosen ? "; the default" : "")
               << "\n";
     if (verbose && table.description) std::cout << "         " << table.description << "\n";
+    if (verbose) {
+      std::cout << "         "
+                << (has_graph_members(table) ? "compiles graphs (ABI 1.5)" : "runs op by op (no graphs)")
+                << "\n";
+    }
   }
   if (!chosen && !registry.backends().empty()) {
     std::cout << "no default backend: none is both available and certified (name one with "

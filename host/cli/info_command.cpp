@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "model_options.hpp"
 #include "nn/checkpoint.hpp"
+#include "plugin/compiled_graph.hpp"
 #include "plugin/context.hpp"
 
 namespace cae::cli {
@@ -35,6 +36,7 @@ void print_members(const cae_backend_table* t) {
       {"timer_stop", CAE_TABLE_HAS(t, timer_stop)},
       {"memory_stats", CAE_TABLE_HAS(t, memory_stats)},
       {"host_alloc", CAE_TABLE_HAS(t, host_alloc) && CAE_TABLE_HAS(t, host_free)},
+      {"graph_compile", has_graph_members(*t)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {
@@ -100,7 +102,11 @@ int run_info(const po::variables_map& vm) {
             << info.memory_free_bytes / (1024 * 1024) << " MiB free\n"
             << "compute units: " << info.compute_units << "\n"
             << "precision:     " << precision_name(info.precision) << "\n"
-            << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n";
+            << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n"
+            << "graphs:        "
+            << (has_graph_members(table) ? "compiles graphs (--execution auto runs them)"
+                                         : "none: runs op by op (graphs need ABI 1.5)")
+            << "\n";
   print_options(table, chosen);
   print_members(&table);
   return 0;

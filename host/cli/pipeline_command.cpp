@@ -89,6 +89,7 @@ ReportData pipeline_report(const BackendSession& session, const DataSplits& data
                      {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
                      {"input transform", describe_input_transform(train_options.input)},
                      {"sparsity", nn::sparsity_name(train_options.latent_l1)},
+                     {"execution", nn::execution_name(train_options.execution)},
                      feature_setting(recipe, network)};
   for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
   return report;
@@ -148,6 +149,7 @@ int run_pipeline(const po::variables_map& vm) {
             sizeof(float));
   }
   start_backend_session(session, vm, std::cout);
+  require_execution_supported(train_options.execution, *session.context);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size()
             << " test images from " << data_dir << " (" << data_format_name(data.format) << ", "
@@ -180,7 +182,7 @@ int run_pipeline(const po::variables_map& vm) {
   timings.emplace_back("train", stage.seconds());
 
   stage.restart();
-  nn::Autoencoder model(context, trained.final_state.parameters);
+  nn::Autoencoder model(context, trained.final_state.parameters, train_options.execution);
   const nn::Parameters& weights = trained.final_state.parameters;
   svm::FeatureSet train_features =
       to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,

@@ -119,6 +119,7 @@ int run_train(const po::variables_map& vm) {
                      "; resume with the same --data and --samples");
   }
   start_backend_session(session, vm, std::cout);
+  require_execution_supported(options.execution, *session.context);
   if (!resume.empty()) {
     std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
   }

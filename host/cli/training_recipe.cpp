@@ -6,6 +6,7 @@
 #include "nn/latent_sparsity.hpp"
 #include "nn/training_recipe_names.hpp"
 #include "option_checks.hpp"
+#include "plugin/compiled_graph.hpp"
 
 namespace cae::cli {
 
@@ -54,7 +55,11 @@ void add_training_options(po::options_description& options) {
       ("contrast-normalize", po::bool_switch(),
        "per image: subtract its mean, divide by sqrt(its variance + 10/255^2) (before --whiten); stored in the checkpoint")
       ("sparsity", po::value<std::string>()->default_value("none")->value_name("none|l1:LAMBDA"),
-       "sparse codes: add LAMBDA x the mean absolute latent value to the training loss");
+       "sparse codes: add LAMBDA x the mean absolute latent value to the training loss")
+      ("execution", po::value<std::string>()->default_value("auto")->value_name("auto|graph|ops"),
+       "how the backend runs the model: graph (each training step, reconstruction and encoder pass as one "
+       "compiled graph, ABI 1.5; an error where the backend does not compile graphs), ops (one call per "
+       "op), or auto (graphs where the backend compiles them, ops elsewhere)");
 }
 
 nn::TrainOptions training_options_from(const po::variables_map& vm) {
@@ -95,7 +100,19 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
     throw UsageError(e.what());
   }
   o.input.contrast_normalize = vm["contrast-normalize"].as<bool>();
+  try {
+    o.execution = nn::parse_execution(vm["execution"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--execution: ") + e.what());
+  }
   return o;
+}
+
+void require_execution_supported(nn::Execution execution, const Context& context) {
+  if (execution != nn::Execution::Graph || has_graph_members(context.table())) return;
+  throw std::runtime_error("--execution graph: the backend '" + context.backend_name() +
+                           "' does not compile graphs (it has no ABI 1.5 graph members); use "
+                           "--execution auto or ops");
 }
 
 }  // namespace cae::cli

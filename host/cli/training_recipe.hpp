@@ -18,4 +18,8 @@ void add_training_options(po::options_description& options);
 // Recipe plus overrides, range-checked.
 nn::TrainOptions training_options_from(const po::variables_map& vm);
 
+// --execution graph on a backend without the ABI 1.5 graph members: one line
+// (std::runtime_error) before any training, not a failure at the first step.
+void require_execution_supported(nn::Execution execution, const Context& context);
+
 }  // namespace cae::cli

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "nn/latent_sparsity.hpp"
+#include "nn/optimizer.hpp"
 #include "plugin/backend_error.hpp"
 
 namespace cae::nn {
@@ -23,8 +24,21 @@ void on_layer(const ConvLayer& layer, Call&& call) {
 
 }  // namespace
 
-Autoencoder::Autoencoder(Context& context, const Parameters& parameters)
-    : context_(context), network_(parameters.network), input_(parameters.input) {
+namespace {
+
+// A graph's cache key: its purpose first (named in messages), then what
+// changes its nodes or shapes.
+std::string graph_key(const char* purpose, int64_t batch, const std::string& variant = "") {
+  return std::string(purpose) + "/" + std::to_string(batch) + "/" + variant;
+}
+
+}  // namespace
+
+Autoencoder::Autoencoder(Context& context, const Parameters& parameters, Execution execution)
+    : context_(context),
+      network_(parameters.network),
+      input_(parameters.input),
+      graphs_(context, execution) {
   check_architecture(network_, parameters.tensors);
   for (const auto& layer : network_.layers()) {
     for (const char* suffix : {".weight", ".bias"}) {
@@ -125,8 +139,76 @@ void Autoencoder::add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d
   add_latent_l1_gradient(context_, latent, d_latent, a.l1_minus_ones, a.l1_mask, coefficient);
 }
 
+bool Autoencoder::training_graphs_cover_settings() const {
+  if (latent_l1_ == 0.0f) return true;
+  // The graphs hold the loss of the reconstruction alone.
+  if (graphs_.execution() == Execution::Graph) {
+    throw std::runtime_error(
+        "--execution graph does not cover --sparsity (the training graphs hold the "
+        "reconstruction loss alone); use --execution auto or ops");
+  }
+  return false;
+}
+
+std::vector<cae_tensor> Autoencoder::bindings(const GraphSpec& spec, const Tensor& input,
+                                              const Tensor* target, const Tensor* loss,
+                                              const Tensor* output) const {
+  std::vector<cae_tensor> bound(spec.tensors.size(), nullptr);
+  auto bind = [&](int32_t index, const Tensor* tensor) {
+    if (index >= 0 && tensor) bound[size_t(index)] = tensor->handle();
+  };
+  bind(spec.input, &input);
+  bind(spec.target, target);
+  bind(spec.loss, loss);
+  bind(spec.output, output);
+  for (size_t p = 0; p < spec.parameters.size(); ++p) bind(spec.parameters[p], &parameters_[p]);
+  for (size_t p = 0; p < spec.gradients.size(); ++p) bind(spec.gradients[p], &gradients_[p]);
+  return bound;
+}
+
+bool Autoencoder::train_step(const Tensor& input, Tensor& loss, const Tensor* target,
+                             Optimizer& optimizer) {
+  if (!training_graphs_cover_settings()) return false;
+  const int64_t batch = input.dims().at(0);
+  const GraphUpdate update = optimizer.graph_update();
+  const std::string variant = std::string(target ? "target," : "") +
+                              (update.kind == GraphUpdate::Kind::Adam ? "adam" : "sgd");
+  const GraphCache::Entry* entry = graphs_.find(graph_key("training step", batch, variant), [&] {
+    TrainingGraphOptions options;
+    options.separate_target = target != nullptr;
+    options.gradients_visible = false;
+    options.update = update;
+    return build_training_graph(network_, batch, options);
+  });
+  if (!entry) return false;
+  std::vector<cae_tensor> bound = bindings(entry->spec, input, target, &loss, nullptr);
+  for (size_t p = 0; p < entry->spec.first_state.size(); ++p) {
+    bound[size_t(entry->spec.first_state[p])] = optimizer.first_state()[p].handle();
+  }
+  for (size_t p = 0; p < entry->spec.second_state.size(); ++p) {
+    bound[size_t(entry->spec.second_state[p])] = optimizer.second_state()[p].handle();
+  }
+  const cae_graph_run_params params = optimizer.take_graph_step();
+  entry->graph->run(bound, &params);
+  trained_with_graphs_ = true;
+  return true;
+}
+
 void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tensor* target) {
   const int64_t batch = input.dims().at(0);
+  const GraphCache::Entry* entry =
+      !training_graphs_cover_settings()
+          ? nullptr
+          : graphs_.find(graph_key("backward", batch, target ? "target" : ""), [&] {
+              TrainingGraphOptions options;
+              options.separate_target = target != nullptr;
+              return build_training_graph(network_, batch, options);
+            });
+  if (entry) {
+    entry->graph->run(bindings(entry->spec, input, target, &loss, nullptr));
+    trained_with_graphs_ = true;
+    return;
+  }
   Activations& a = activations_for(batch, true);
   const auto& layers = network_.layers();
   const int last = int(layers.size()) - 1;
@@ -164,6 +246,14 @@ void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tens
 }
 
 void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss) {
+  const int64_t batch = input.dims().at(0);
+  const GraphCache::Entry* entry =
+      graphs_.find(graph_key("reconstruction", batch, loss ? "loss" : ""),
+                   [&] { return build_reconstruction_graph(network_, batch, loss != nullptr); });
+  if (entry) {
+    entry->graph->run(bindings(entry->spec, input, nullptr, loss, &output));
+    return;
+  }
   Activations& a = activations_for(input.dims().at(0), false);
   const int last = int(network_.layers().size()) - 1;
   forward(input, a, last - 1);
@@ -172,6 +262,13 @@ void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss)
 }
 
 void Autoencoder::encode(const Tensor& input, Tensor& latent) {
+  const int64_t batch = input.dims().at(0);
+  const GraphCache::Entry* entry = graphs_.find(
+      graph_key("encoder", batch), [&] { return build_encoder_graph(network_, batch); });
+  if (entry) {
+    entry->graph->run(bindings(entry->spec, input, nullptr, nullptr, &latent));
+    return;
+  }
   Activations& a = activations_for(input.dims().at(0), false);
   const int last_encoder = network_.encoder_layers() - 1;
   const ConvLayer& layer = network_.layers()[size_t(last_encoder)];

@@ -1,6 +1,7 @@
 // The autoencoder on a backend: parameters, gradients and activations as
-// device tensors, forward and backward as a sequence of ABI calls. It knows
-// nothing of any particular backend.
+// device tensors, forward and backward as a sequence of ABI calls, or as
+// graphs built from the network (nn/graph_builder.hpp) where the backend
+// compiles them. It knows nothing of any particular backend.
 #pragma once
 
 #include <map>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "nn/architecture.hpp"
+#include "nn/graph_execution.hpp"
 #include "nn/parameters.hpp"
 #include "plugin/context.hpp"
 
@@ -19,9 +21,23 @@ namespace cae::nn {
 // pool). For the seed: [N,256,32,32], [N,128,16,16], latent [N,128,8,8].
 using EncoderMap = int;
 
+class Optimizer;
+
 class Autoencoder {
  public:
-  Autoencoder(Context& context, const Parameters& parameters);
+  Autoencoder(Context& context, const Parameters& parameters,
+              Execution execution = Execution::Auto);
+
+  // Forward, loss, backward and the optimiser's update as ONE graph, when
+  // the backend compiles it: returns false (nothing done) when it runs op by
+  // op instead, and the caller runs forward_backward and optimizer.step().
+  // The gradients stay inside the graph (gradients() is not written).
+  bool train_step(const Tensor& input, Tensor& loss, const Tensor* target, Optimizer& optimizer);
+
+  // Whether a training step of this model ran as a graph so far (what a
+  // checkpoint records).
+  bool trained_with_graphs() const { return trained_with_graphs_; }
+  Execution execution() const { return graphs_.execution(); }
 
   // input [N, channels, side, side] in [0,1] (the network's images). Runs forward, the MSE loss against the input
   // (written to `loss`, a 1-element tensor, left on the device) and backward,
@@ -68,10 +84,17 @@ class Autoencoder {
     Tensor l1_minus_ones, l1_mask;  // the sparsity penalty's, allocated on its first use
   };
   void add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d_latent);
+  // Whether the training graphs compute what the settings ask (not the
+  // sparsity penalty): false runs op by op; with --execution graph, an error.
+  bool training_graphs_cover_settings() const;
   Activations& activations_for(int64_t batch, bool with_gradients);
   void forward(const Tensor& input, Activations& a, int last_layer);
   void forward_layer(const Tensor& input, Activations& a, int layer, Tensor* conv_output);
   const Tensor& layer_input(const Tensor& input, const Activations& a, int layer) const;
+  // The bound handles of a graph: `spec`'s input, target, loss, output,
+  // parameters and gradients (optimiser state is bound by the caller).
+  std::vector<cae_tensor> bindings(const GraphSpec& spec, const Tensor& input, const Tensor* target,
+                                   const Tensor* loss, const Tensor* output) const;
   static const Tensor& layer_output(const Activations& a, int layer);
 
   Context& context_;
@@ -83,6 +106,8 @@ class Autoencoder {
   std::vector<Tensor> gradients_;
   // Two sizes at most (the batch and the last partial batch).
   std::map<int64_t, std::unique_ptr<Activations>> cache_;
+  GraphCache graphs_;
+  bool trained_with_graphs_ = false;
 };
 
 }  // namespace cae::nn

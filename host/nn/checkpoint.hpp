@@ -31,6 +31,8 @@ struct TrainingState {
   double input_noise = 0;        // sigma of the denoising noise (0 = none)
   std::string lr_schedule = "constant";  // nn/lr_schedule.hpp's names
   std::string sparsity = "none";  // nn/latent_sparsity.hpp's names
+  // How the last run executed its training steps: "graph" (ABI 1.5) or "ops".
+  std::string execution = "ops";
   std::vector<double> train_losses;  // per complete epoch
   std::vector<double> test_mses;
 };

@@ -183,6 +183,8 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
   meta["lr_schedule"] = s.lr_schedule;
   // Only when set: a default run's checkpoint stays byte for byte as before.
   if (s.sparsity != "none") meta["sparsity"] = s.sparsity;
+  // Only graphs are recorded: a run op by op keeps its checkpoint as before.
+  if (s.execution != "ops") meta["execution"] = s.execution;
   meta["optimizer"] = Json{{"kind", s.optimizer.kind},
                            {"learning_rate", s.optimizer.learning_rate},
                            {"momentum", s.optimizer.momentum},
@@ -242,6 +244,10 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
     parse_sparsity(s.sparsity);
   } catch (const std::invalid_argument&) {
     reader.fail("sparsity", "is '" + s.sparsity + "', not none or l1:LAMBDA with LAMBDA in (0, 1000]");
+  }
+  s.execution = reader.text("execution", "ops");  // files from before graphs ran op by op
+  if (s.execution != "graph" && s.execution != "ops") {
+    reader.fail("execution", "is '" + s.execution + "', not graph or ops");
   }
   s.optimizer = parse_optimizer(reader);
   s.train_losses = parse_losses(reader, "train_losses");

@@ -11,9 +11,9 @@ namespace cae::nn {
 
 struct ModelReplicas::Replica {
   Replica(Context& c, const Parameters& parameters, const OptimizerSettings& settings,
-          int64_t shard)
+          int64_t shard, Execution execution)
       : context(&c),
-        model(std::make_unique<Autoencoder>(c, parameters)),
+        model(std::make_unique<Autoencoder>(c, parameters, execution)),
         optimizer(std::make_unique<Optimizer>(c, model->parameters(), model->parameter_names(),
                                               settings)),
         losses(c, 64),
@@ -49,7 +49,8 @@ struct ModelReplicas::Replica {
 
 ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
                              const OptimizerSettings& settings, int batch_size,
-                             bool force_host_exchange, ProcessGroup* processes)
+                             bool force_host_exchange, ProcessGroup* processes,
+                             Execution execution)
     : processes_(processes) {
   const int64_t devices = int64_t(contexts.size());
   if (devices < 1) throw std::invalid_argument("training needs at least one device");
@@ -68,7 +69,7 @@ ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parame
   }
   shard_size_ = batch_size / shards_;
   for (Context* context : contexts) {
-    replicas_.push_back(std::make_unique<Replica>(*context, parameters, settings, shard_size_));
+    replicas_.push_back(std::make_unique<Replica>(*context, parameters, settings, shard_size_, execution));
   }
   if (devices > 1) group_ = std::make_unique<DeviceGroup>(contexts, force_host_exchange);
 }
@@ -107,6 +108,10 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
   int64_t active = std::min(shards_, count);
   while (count % active != 0) --active;
   const int64_t shard = count / active;
+  // Alone (no exchange between backward and update), the whole step may be
+  // one graph.
+  const bool alone = !processes_ && !group_;
+  bool updated = false;
 
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
@@ -124,8 +129,14 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
       target = &replica.target_for(shard);
       target->upload(targets + offset, size_t(shard) * image_floats);
     }
-    replica.model->forward_backward(input, replica.losses.next_slot(shard), target);
+    Tensor& loss = replica.losses.next_slot(shard);
+    if (alone && replica.model->train_step(input, loss, target, *replica.optimizer)) {
+      updated = true;
+      return;
+    }
+    replica.model->forward_backward(input, loss, target);
   });
+  if (updated) return stop_requested;
   if (processes_) {
     const bool stop = exchange_across_processes(1.0f / float(active), stop_requested);
     Replica& replica = *replicas_[0];

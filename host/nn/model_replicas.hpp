@@ -4,7 +4,10 @@
 // per device), sums ALL gradients across the devices in one fused exchange
 // scaled to the mean, and applies the same optimiser step everywhere, so the
 // replicas stay identical and the result does not depend on N (up to the
-// backend's rounding). With one context it is the plain single-device step.
+// backend's rounding). With one context it is the plain single-device step,
+// the whole of it one graph where the backend compiles graphs; with several,
+// each device's forward and backward may be a graph, and the exchange and
+// the update run op by op between them.
 #pragma once
 
 #include <memory>
@@ -27,7 +30,8 @@ class ModelReplicas {
   // of all ranks, and rank r trains on shard r of it (docs/distributed.md).
   ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
                 const OptimizerSettings& settings, int batch_size,
-                bool force_host_exchange = false, ProcessGroup* processes = nullptr);
+                bool force_host_exchange = false, ProcessGroup* processes = nullptr,
+                Execution execution = Execution::Auto);
   ~ModelReplicas();
 
   size_t size() const { return replicas_.size(); }

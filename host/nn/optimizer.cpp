@@ -26,13 +26,37 @@ Optimizer::Optimizer(Context& context, const std::vector<Tensor>& parameters,
   }
 }
 
-void Optimizer::step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients) {
+int32_t Optimizer::next_step_number() {
   ++steps_;
+  // Past ~2^31 steps the bias correction is 1 anyway.
+  return int32_t(steps_ < std::numeric_limits<int32_t>::max() ? steps_
+                                                               : std::numeric_limits<int32_t>::max());
+}
+
+GraphUpdate Optimizer::graph_update() const {
+  GraphUpdate u;
+  u.kind = settings_.kind == "adam" ? GraphUpdate::Kind::Adam : GraphUpdate::Kind::Sgd;
+  u.beta1 = settings_.beta1;
+  u.beta2 = settings_.beta2;
+  u.epsilon = settings_.epsilon;
+  u.momentum = settings_.momentum;
+  u.weight_decay = settings_.weight_decay;
+  return u;
+}
+
+cae_graph_run_params Optimizer::take_graph_step() {
+  cae_graph_run_params params{};
+  params.struct_size = sizeof params;
+  params.adam_step = next_step_number();
+  params.learning_rate = rate_;
+  return params;
+}
+
+void Optimizer::step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients) {
+  const int32_t step_number = next_step_number();
   if (settings_.kind == "adam") {
-    cae_adam_params hp{rate_,                   settings_.beta1,        settings_.beta2,
-                       settings_.epsilon,       settings_.weight_decay,
-                       // Past ~2^31 steps the bias correction is 1 anyway.
-                       int32_t(steps_ < std::numeric_limits<int32_t>::max() ? steps_ : std::numeric_limits<int32_t>::max())};
+    cae_adam_params hp{rate_,           settings_.beta1,        settings_.beta2,
+                       settings_.epsilon, settings_.weight_decay, step_number};
     for (size_t i = 0; i < parameters.size(); ++i) {
       context_.adam_step(parameters[i], gradients[i], first_[i], second_[i], hp);
     }

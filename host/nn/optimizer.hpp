@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/graph_builder.hpp"
 #include "nn/parameters.hpp"
 #include "plugin/context.hpp"
 
@@ -34,6 +35,14 @@ class Optimizer {
 
   void step(std::vector<Tensor>& parameters, const std::vector<Tensor>& gradients);
 
+  // For a graph that runs the update itself (ABI 1.5): the update's node
+  // attributes, its state tensors (empty where it has none), and the scalars
+  // of the next step, counting it as taken like step() does.
+  GraphUpdate graph_update() const;
+  std::vector<Tensor>& first_state() { return first_; }
+  std::vector<Tensor>& second_state() { return second_; }
+  cae_graph_run_params take_graph_step();
+
   const OptimizerSettings& settings() const { return settings_; }
   // The rate of the next steps (a schedule's; settings().learning_rate is the base).
   void set_learning_rate(float rate) { rate_ = rate; }
@@ -49,6 +58,7 @@ class Optimizer {
   std::vector<std::string> names_;
   std::vector<Tensor> first_;   // adam m, or sgd velocity
   std::vector<Tensor> second_;  // adam v
+  int32_t next_step_number();
   int64_t steps_ = 0;
   float rate_;
 };

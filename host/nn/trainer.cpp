@@ -94,7 +94,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     log << line << std::flush;
   }
   ModelReplicas replicas(contexts, initial, options.optimizer, options.batch_size,
-                         options.force_host_exchange, options.processes);
+                         options.force_host_exchange, options.processes, options.execution);
   replicas.set_latent_l1(options.latent_l1);
   const bool primary = !options.processes || options.processes->rank() == 0;
   Context& context = replicas.primary_context();
@@ -161,6 +161,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     c.optimizer_state = optimizer.export_state();
     c.state = state;
     c.state.optimizer_steps = optimizer.steps_taken();
+    c.state.execution = model.trained_with_graphs() ? "graph" : "ops";
     return c;
   };
 

@@ -43,6 +43,8 @@ struct TrainOptions {
   InputTransformSpec input;
   // The latent's L1 penalty (nn/latent_sparsity.hpp); 0 = none.
   float latent_l1 = 0;
+  // Graphs or op by op (nn/graph_execution.hpp); recorded as what ran.
+  Execution execution = Execution::Auto;
   std::string backend;
   std::vector<std::pair<std::string, std::string>> backend_options;  // in effect, recorded
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)

@@ -95,6 +95,18 @@
     (const cae_create_options* options, const cae_option_value* values, int32_t count,             \
      cae_context* out))
 
+// The optional members of ABI 1.5 (graphs). A backend that runs graphs
+// through plugins/common/graph_interpreter.hpp defines them with
+// CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS() in its namespace; one with its own
+// compiler declares them with CAE_DECLARE_BACKEND_GRAPH_MEMBERS(). Either
+// names CAE_GRAPH_MEMBER_SET in CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_GRAPH_MEMBERS(X)                                                               \
+  X(cae_status, graph_compile, (cae_context ctx, const cae_graph_desc* desc, cae_graph* out))      \
+  X(cae_status, graph_run,                                                                         \
+    (cae_context ctx, cae_graph graph, const cae_tensor* bindings, int32_t binding_count,          \
+     const cae_graph_run_params* params))                                                          \
+  X(void, graph_destroy, (cae_context ctx, cae_graph graph))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -114,6 +126,10 @@
 #define CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS()                \
   CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_GRAPH_MEMBERS()                \
+  CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_GRAPH_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
   CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
@@ -163,6 +179,7 @@
   CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_HOST_MEMORY_MEMBER_SET CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_OPTIONS_MEMBER_SET CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_GRAPH_MEMBER_SET CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -192,6 +209,7 @@ CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -200,7 +218,8 @@ constexpr size_t kListedOffsets[] = {
         CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
             CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                    CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                    CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                        CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

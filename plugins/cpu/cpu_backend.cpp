@@ -12,6 +12,7 @@
 #include "cpu_blas.hpp"
 #include "cpu_context.hpp"
 #include "cpu_ops.hpp"
+#include "graph_interpreter.hpp"
 
 namespace cae_cpu {
 
@@ -114,7 +115,12 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
   });
 }
 
+// Graphs (ABI 1.5) run node by node through this backend's own ops: the
+// same results as the op sequence, bit for bit.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+
 }  // namespace cae_cpu
 
-CAE_DEFINE_BACKEND_ENTRY_WITH_GROUP(cae_cpu, "cpu", "1.0.0",
-                         "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM");
+CAE_DEFINE_BACKEND_ENTRY_WITH(cae_cpu, "cpu", "1.0.0",
+                              "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM",
+                              CAE_GROUP_MEMBER_SET CAE_GRAPH_MEMBER_SET);

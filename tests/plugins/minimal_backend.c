@@ -307,6 +307,12 @@ static cae_status join_never_called(cae_context ctx, int32_t rank, int32_t world
 #ifdef STUB_ABI_1_3
 /* An ABI 1.4 member placed beyond a 1.3 table's struct_size: never called. */
 static int32_t option_count_never_called(void) { abort(); }
+/* An ABI 1.5 member placed beyond a 1.3 table's struct_size: never called. */
+static cae_status graph_compile_never_called(cae_context ctx, const cae_graph_desc* desc,
+                                             cae_graph* out) {
+  (void)ctx, (void)desc, (void)out;
+  abort();
+}
 #endif
 
 #ifdef STUB_ABI_1_2
@@ -417,6 +423,7 @@ static cae_backend_table make_table(void) {
   t.struct_size = (uint32_t)CAE_BACKEND_TABLE_SIZE_1_3;
   t.abi_minor = 3;
   t.option_count = option_count_never_called;
+  t.graph_compile = graph_compile_never_called;
 #endif
 #ifdef STUB_TOO_SMALL
   t.struct_size = (uint32_t)offsetof(cae_backend_table, conv2d_forward);

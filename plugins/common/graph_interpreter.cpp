@@ -1,0 +1,153 @@
+#include "graph_interpreter.hpp"
+
+#include <cmath>
+#include <string>
+#include <memory>
+#include <utility>
+
+struct cae_graph_s {
+  cae_plugin::GraphOps ops{};
+  cae_context ctx = nullptr;
+  cae_plugin::GraphDescription description;
+  std::vector<cae_tensor> internal;  // per tensor index; NULL for bound ones
+};
+
+namespace cae_plugin {
+namespace {
+
+void free_internal(cae_graph_s& g) noexcept {
+  for (cae_tensor& t : g.internal) {
+    if (t != nullptr) g.ops.tensor_free(g.ctx, t);
+    t = nullptr;
+  }
+}
+
+// A failed op member already left its message in last_error(ctx); the
+// graph's message adds which node it was.
+void call(const cae_graph_s& g, size_t node, cae_status status) {
+  if (status == CAE_STATUS_OK) return;
+  fail(status, "graph node " + std::to_string(node) + " (" +
+                   graph_op_name(g.description.nodes[node].op) + "): " + g.ops.last_error(g.ctx));
+}
+
+void run_node(const cae_graph_s& g, size_t index, const std::vector<cae_tensor>& t,
+              const cae_graph_run_params& params) {
+  const cae_graph_node& n = g.description.nodes[index];
+  auto a = [&](int arg) { return n.args[arg] >= 0 ? t[size_t(n.args[arg])] : nullptr; };
+  const GraphOps& o = g.ops;
+  cae_context c = g.ctx;
+  switch (n.op) {
+    case CAE_GRAPH_CONV2D_FORWARD:
+      return call(g, index, o.conv2d_forward(c, a(0), a(1), a(2), a(3), n.fuse_relu));
+    case CAE_GRAPH_CONV2D_BACKWARD:
+      return call(g, index, o.conv2d_backward(c, a(0), a(1), a(2), a(3), a(4), a(5)));
+    case CAE_GRAPH_RELU_FORWARD:
+      return call(g, index, o.relu_forward(c, a(0), a(1)));
+    case CAE_GRAPH_RELU_BACKWARD:
+      return call(g, index, o.relu_backward(c, a(0), a(1), a(2)));
+    case CAE_GRAPH_MAXPOOL2X2_FORWARD:
+      return call(g, index, o.maxpool2x2_forward(c, a(0), a(1)));
+    case CAE_GRAPH_MAXPOOL2X2_BACKWARD:
+      return call(g, index, o.maxpool2x2_backward(c, a(0), a(1), a(2)));
+    case CAE_GRAPH_UPSAMPLE2X_FORWARD:
+      return call(g, index, o.upsample2x_forward(c, a(0), a(1)));
+    case CAE_GRAPH_UPSAMPLE2X_BACKWARD:
+      return call(g, index, o.upsample2x_backward(c, a(0), a(1)));
+    case CAE_GRAPH_MSE_LOSS:
+      return call(g, index, o.mse_loss(c, a(0), a(1), a(2), a(3)));
+    case CAE_GRAPH_SGD_STEP:
+      return call(g, index,
+                  o.sgd_step(c, a(0), a(1), a(2), params.learning_rate, n.momentum, n.weight_decay));
+    case CAE_GRAPH_ADAM_STEP: {
+      const cae_adam_params adam{params.learning_rate, n.beta1,        n.beta2,
+                                 n.epsilon,            n.weight_decay, params.adam_step};
+      return call(g, index, o.adam_step(c, a(0), a(1), a(2), a(3), &adam));
+    }
+    default:
+      fail(CAE_STATUS_INTERNAL, "graph node " + std::to_string(index) + ": unknown op");
+  }
+}
+
+// Whether some node needs the run's scalars (an optimiser update).
+bool updates(const GraphDescription& d) {
+  for (const cae_graph_node& n : d.nodes) {
+    if (n.op == CAE_GRAPH_SGD_STEP || n.op == CAE_GRAPH_ADAM_STEP) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
+                   cae_graph* out) {
+  require(ctx != nullptr, "graph_compile: context is NULL");
+  require(out != nullptr, "graph_compile: output graph pointer is NULL");
+  auto g = std::make_unique<cae_graph_s>();
+  g->ops = ops;
+  g->ctx = ctx;
+  g->description = read_graph_description(desc);
+  g->internal.assign(g->description.tensors.size(), nullptr);
+  try {
+    for (size_t i = 0; i < g->description.tensors.size(); ++i) {
+      const cae_graph_tensor& t = g->description.tensors[i];
+      if (t.role != CAE_GRAPH_INTERNAL) continue;
+      const cae_status status = ops.tensor_alloc(ctx, t.ndim, t.dims, &g->internal[i]);
+      if (status != CAE_STATUS_OK) {
+        fail(status, "graph tensor " + std::to_string(i) + ": " + ops.last_error(ctx));
+      }
+    }
+  } catch (...) {
+    free_internal(*g);
+    throw;
+  }
+  *out = g.release();
+}
+
+void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+               int32_t binding_count, const cae_graph_run_params* params) {
+  require(graph != nullptr, "graph_run: graph is NULL");
+  require(graph->ctx == ctx, "graph_run: the graph was compiled on another context");
+  const GraphDescription& d = graph->description;
+  require(binding_count == int32_t(d.tensors.size()),
+          "graph_run: " + std::to_string(binding_count) + " bindings for a graph of " +
+              std::to_string(d.tensors.size()) + " tensors");
+  require(bindings != nullptr, "graph_run: bindings is NULL");
+  cae_graph_run_params scalars{};
+  if (updates(d)) {
+    require(params != nullptr && params->struct_size >= sizeof(cae_graph_run_params),
+            "graph_run: the graph updates parameters and needs its run parameters");
+    scalars = *params;
+    require(std::isfinite(scalars.learning_rate),
+            "graph_run: learning_rate is not a finite number");
+  }
+  std::vector<cae_tensor> tensors(d.tensors.size());
+  for (size_t i = 0; i < d.tensors.size(); ++i) {
+    if (d.tensors[i].role == CAE_GRAPH_INTERNAL) {
+      require(bindings[i] == nullptr,
+              "graph_run: binding " + std::to_string(i) + " is for an internal tensor: pass NULL");
+      tensors[i] = graph->internal[i];
+      continue;
+    }
+    require(bindings[i] != nullptr, "graph_run: binding " + std::to_string(i) + " is NULL");
+    for (size_t j = 0; j < i; ++j) {
+      require(bindings[j] != bindings[i], "graph_run: bindings " + std::to_string(j) + " and " +
+                                              std::to_string(i) + " are the same tensor");
+    }
+    tensors[i] = bindings[i];
+  }
+  // The ABI has no member that tells a tensor's shape, so bound shapes are
+  // checked by the op members themselves: a binding of another shape (a
+  // batch the graph was not compiled for) fails at the first node that reads
+  // it, with that member's message. Every bound tensor is read by a forward
+  // node or a loss before any update, so a wrong batch stops the run before
+  // it changes a parameter.
+  for (size_t n = 0; n < d.nodes.size(); ++n) run_node(*graph, n, tensors, scalars);
+}
+
+void destroy_graph(cae_context ctx, cae_graph graph) noexcept {
+  if (graph == nullptr || graph->ctx != ctx) return;
+  free_internal(*graph);
+  delete graph;
+}
+
+}  // namespace cae_plugin

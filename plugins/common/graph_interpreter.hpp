@@ -1,0 +1,62 @@
+// A graph runner any backend can offer in one line: it checks the
+// description once at graph_compile (graph_description.hpp), allocates the
+// internal tensors with the backend's own tensor_alloc, and on graph_run
+// calls the backend's own op members node by node. It gives exactly the
+// results of the op sequence (same members, same order, same tensors), so a
+// backend gains the graph members with no new numerics to certify, and a
+// backend with a compiler of its own can start from it and replace nodes.
+//
+// Wiring, inside the backend's namespace (its context type must derive from
+// cae_plugin::ContextBase, like every C++ backend's):
+//
+//   namespace my_backend {
+//   CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+//   }
+//   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, ..., CAE_GRAPH_MEMBER_SET);
+//
+// The interpreter defines struct cae_graph_s: a backend that uses it does
+// not define its own.
+#pragma once
+
+#include <cae/backend.h>
+
+#include <vector>
+
+#include "backend_table.hpp"
+#include "graph_description.hpp"
+#include "plugin_support.hpp"
+
+namespace cae_plugin {
+
+// The members of the backend that the interpreter calls.
+struct GraphOps {
+#define CAE_GRAPH_OPS_MEMBER_(return_type, name, parameters) return_type(*name) parameters;
+  CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_MEMBER_)
+#undef CAE_GRAPH_OPS_MEMBER_
+};
+
+void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
+                   cae_graph* out);
+void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+               int32_t binding_count, const cae_graph_run_params* params);
+void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
+
+}  // namespace cae_plugin
+
+#define CAE_GRAPH_OPS_ENTRY_(return_type, name, parameters) &name,
+
+// Defines graph_compile, graph_run and graph_destroy in the enclosing
+// namespace, calling that namespace's op members.
+#define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS()                                                   \
+  cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
+    static const ::cae_plugin::GraphOps ops{CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_)};    \
+    if (out != nullptr) *out = nullptr;                                                          \
+    return ::cae_plugin::guard(ctx, [&] { ::cae_plugin::compile_graph(ops, ctx, desc, out); });  \
+  }                                                                                              \
+  cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* bindings,             \
+                       int32_t binding_count, const cae_graph_run_params* params) {              \
+    return ::cae_plugin::guard(                                                                  \
+        ctx, [&] { ::cae_plugin::run_graph(ctx, graph, bindings, binding_count, params); });     \
+  }                                                                                              \
+  void graph_destroy(cae_context ctx, cae_graph graph) { ::cae_plugin::destroy_graph(ctx, graph); } \
+  static_assert(true, "CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS needs a ';'")
