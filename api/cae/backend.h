@@ -602,7 +602,8 @@ typedef struct cae_backend_table {
   /* Runs the graph once. `bindings` holds one handle per graph tensor, in
    * the description's order: a tensor of ctx for every non-INTERNAL one,
    * NULL for every INTERNAL one (binding_count = the description's
-   * tensor_count). May be asynchronous like any op. */
+   * tensor_count). `params` (struct_size set by the caller) may be NULL for
+   * a graph without optimiser nodes. May be asynchronous like any op. */
   cae_status (*graph_run)(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
                           int32_t binding_count, const cae_graph_run_params* params);
 

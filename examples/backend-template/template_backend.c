@@ -4,7 +4,8 @@
  * It implements every member of the cae ABI 1.0 table with plain loops over
  * host memory: float32 tensors, float64 accumulation, one thread, bit-for-bit
  * deterministic, and declares one option (ABI 1.4) to show how a backend
- * takes settings from the user (`cae ... --backend-option zero-tensors=true`). It is slow on purpose (readable first) and passes
+ * takes settings from the user (`cae ... --backend-option zero-tensors=true`),
+ * and runs whole graphs (ABI 1.5) through its own ops to show both paths. It is slow on purpose (readable first) and passes
  * cae-conformance. Copy this folder, rename the backend (BACKEND_NAME below
  * and the name in CMakeLists.txt), then replace the loops with your own
  * device code one op at a time, re-running cae-conformance after each.
@@ -14,8 +15,8 @@
  *
  * Layout of the file:
  *   1. identity          4. lifecycle: probe, create, destroy, device_info
- *   2. state, errors     5. tensors
- *   3. argument checks   6. ops           7. the table and the entry point
+ *   2. state, errors     5. tensors       7. graphs (ABI 1.5): the ops of 6, node by node
+ *   3. argument checks   6. ops           8. the table and the entry point
  */
 #include <cae/backend.h>
 #include <math.h>
@@ -692,7 +693,192 @@ static cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t
   return CAE_STATUS_OK;
 }
 
-/* ==== 7. the table and the entry point ==================================== */
+/* ==== 7. graphs (ABI 1.5, optional) ===================================== */
+
+/* A backend may leave graph_compile, graph_run and graph_destroy NULL: the
+ * host then runs every computation op by op (the first path, sections 5-6).
+ * This template offers the second path the simplest correct way: a graph is
+ * kept as its description and run node by node through the ops above, so it
+ * gives exactly the op path's results. A backend for an accelerator starts
+ * here and then does what only a whole graph allows: fuse nodes (a bias and
+ * ReLU into a convolution's epilogue), keep INTERNAL tensors in its own
+ * layout or precision, capture the run once and replay it. A C++ backend can
+ * instead take plugins/common/graph_interpreter.hpp in one line. */
+
+struct cae_graph_s {
+  cae_context ctx;
+  int32_t tensor_count, node_count;
+  cae_graph_tensor* tensors;
+  cae_graph_node* nodes;
+  cae_tensor* internal; /* per tensor index; NULL for the host's tensors */
+};
+
+/* Tensor arguments per op (backend.h, cae_graph_op) and which of them the op
+ * writes (bit i: argument i), to check that no internal tensor is read before
+ * a node writes it. */
+static const int op_args[] = {4, 6, 2, 3, 2, 3, 2, 2, 4, 3, 4};
+static const unsigned op_writes[] = {0x8, 0x38, 0x2, 0x4, 0x2, 0x4, 0x2, 0x2, 0xc, 0x5, 0xd};
+#define GRAPH_OP_COUNT ((int32_t)(sizeof op_args / sizeof op_args[0]))
+
+static void graph_destroy(cae_context ctx, cae_graph graph) {
+  if (graph == NULL) return;
+  for (int32_t i = 0; graph->internal && i < graph->tensor_count; ++i) tensor_free(ctx, graph->internal[i]);
+  free(graph->internal);
+  free(graph->tensors);
+  free(graph->nodes);
+  free(graph);
+}
+
+/* One node: the op member it names, with its tensors and scalars. */
+static cae_status run_node(cae_context ctx, const cae_graph_node* n, cae_tensor* t,
+                           const cae_graph_run_params* params) {
+#define ARG(i) (n->args[i] >= 0 ? t[n->args[i]] : NULL)
+  if ((n->op == CAE_GRAPH_SGD_STEP || n->op == CAE_GRAPH_ADAM_STEP) &&
+      (params == NULL || params->struct_size < sizeof *params))
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_run: an update needs the run's parameters");
+  switch (n->op) {
+    case CAE_GRAPH_CONV2D_FORWARD: return conv2d_forward(ctx, ARG(0), ARG(1), ARG(2), ARG(3), n->fuse_relu);
+    case CAE_GRAPH_CONV2D_BACKWARD: return conv2d_backward(ctx, ARG(0), ARG(1), ARG(2), ARG(3), ARG(4), ARG(5));
+    case CAE_GRAPH_RELU_FORWARD: return relu_forward(ctx, ARG(0), ARG(1));
+    case CAE_GRAPH_RELU_BACKWARD: return relu_backward(ctx, ARG(0), ARG(1), ARG(2));
+    case CAE_GRAPH_MAXPOOL2X2_FORWARD: return maxpool2x2_forward(ctx, ARG(0), ARG(1));
+    case CAE_GRAPH_MAXPOOL2X2_BACKWARD: return maxpool2x2_backward(ctx, ARG(0), ARG(1), ARG(2));
+    case CAE_GRAPH_UPSAMPLE2X_FORWARD: return upsample2x_forward(ctx, ARG(0), ARG(1));
+    case CAE_GRAPH_UPSAMPLE2X_BACKWARD: return upsample2x_backward(ctx, ARG(0), ARG(1));
+    case CAE_GRAPH_MSE_LOSS: return mse_loss(ctx, ARG(0), ARG(1), ARG(2), ARG(3));
+    case CAE_GRAPH_SGD_STEP:
+      return sgd_step(ctx, ARG(0), ARG(1), ARG(2), params->learning_rate, n->momentum, n->weight_decay);
+    case CAE_GRAPH_ADAM_STEP: {
+      const cae_adam_params adam = {params->learning_rate, n->beta1, n->beta2,
+                                    n->epsilon, n->weight_decay, params->adam_step};
+      return adam_step(ctx, ARG(0), ARG(1), ARG(2), ARG(3), &adam);
+    }
+    default: return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph: unknown op %d", n->op);
+  }
+#undef ARG
+}
+
+/* Runs every node on `t` (one handle per tensor index). */
+static cae_status run_nodes(cae_graph g, cae_tensor* t, const cae_graph_run_params* params) {
+  for (int32_t i = 0; i < g->node_count; ++i) {
+    const cae_status status = run_node(g->ctx, &g->nodes[i], t, params);
+    if (status != CAE_STATUS_OK) return status; /* the op's message names the problem */
+  }
+  return CAE_STATUS_OK;
+}
+
+/* Indices, roles and the order of writes and reads checked here; shapes by
+ * running the graph once on zero-filled scratch tensors, since every op
+ * checks its own arguments (slow, but the template is readable first). */
+static cae_status check_graph(cae_graph g) {
+  char* written = calloc((size_t)g->tensor_count, 1);
+  cae_tensor* scratch = calloc((size_t)g->tensor_count, sizeof *scratch);
+  cae_status status = written && scratch ? CAE_STATUS_OK
+                                         : fail(g->ctx, CAE_STATUS_OUT_OF_MEMORY, "graph: host memory");
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < g->tensor_count; ++i) {
+    const cae_graph_tensor* d = &g->tensors[i];
+    if (d->role < CAE_GRAPH_INPUT || d->role > CAE_GRAPH_INTERNAL)
+      status = fail(g->ctx, CAE_STATUS_INVALID_ARGUMENT, "graph tensor %d: unknown role %d", i, d->role);
+    else if (d->role != CAE_GRAPH_INTERNAL)
+      status = tensor_alloc(g->ctx, d->ndim, d->dims, &scratch[i]);
+    written[i] = d->role == CAE_GRAPH_INPUT || d->role == CAE_GRAPH_PARAMETER ||
+                 d->role == CAE_GRAPH_OPTIMIZER_STATE;
+  }
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < g->node_count; ++i) {
+    const cae_graph_node* n = &g->nodes[i];
+    if (n->op < 0 || n->op >= GRAPH_OP_COUNT) {
+      status = fail(g->ctx, CAE_STATUS_INVALID_ARGUMENT, "graph node %d: unknown op %d", i, n->op);
+      break;
+    }
+    for (int a = 0; status == CAE_STATUS_OK && a < CAE_GRAPH_MAX_ARGS; ++a) {
+      const int32_t t = n->args[a];
+      if (t < -1 || t >= g->tensor_count || (a >= op_args[n->op] && t != -1))
+        status = fail(g->ctx, CAE_STATUS_INVALID_ARGUMENT, "graph node %d: argument %d is %d", i, a, t);
+      else if (t >= 0 && !(op_writes[n->op] >> a & 1u) && !written[t])
+        status = fail(g->ctx, CAE_STATUS_INVALID_ARGUMENT,
+                      "graph node %d: reads tensor %d before any node writes it", i, t);
+    }
+    for (int a = 0; status == CAE_STATUS_OK && a < op_args[n->op]; ++a) {
+      if (n->args[a] >= 0 && (op_writes[n->op] >> a & 1u)) written[n->args[a]] = 1;
+    }
+  }
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < g->tensor_count; ++i) {
+    if (!scratch[i]) scratch[i] = g->internal[i];
+    else if (g->ctx->zero_tensors == 0) memset(scratch[i]->data, 0, (size_t)scratch[i]->count * sizeof(float));
+  }
+  if (status == CAE_STATUS_OK) {
+    const cae_graph_run_params dry = {sizeof dry, 0.0f, 1, 0};
+    status = run_nodes(g, scratch, &dry);
+  }
+  for (int32_t i = 0; scratch && i < g->tensor_count; ++i) {
+    if (scratch[i] && scratch[i] != g->internal[i]) tensor_free(g->ctx, scratch[i]);
+  }
+  free(scratch);
+  free(written);
+  return status;
+}
+
+static cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {
+  if (out) *out = NULL;
+  if (!ctx || !desc || !out) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_compile: NULL argument");
+  if (desc->struct_size < sizeof *desc || desc->tensor_stride < sizeof(cae_graph_tensor) ||
+      desc->node_stride < sizeof(cae_graph_node) || desc->tensor_count < 1 || desc->node_count < 1 ||
+      !desc->tensors || !desc->nodes)
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_compile: malformed description");
+  cae_graph g = calloc(1, sizeof *g);
+  if (!g) return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "graph_compile: host memory");
+  g->ctx = ctx;
+  g->tensor_count = desc->tensor_count;
+  g->node_count = desc->node_count;
+  g->tensors = malloc((size_t)g->tensor_count * sizeof *g->tensors);
+  g->nodes = malloc((size_t)g->node_count * sizeof *g->nodes);
+  g->internal = calloc((size_t)g->tensor_count, sizeof *g->internal);
+  cae_status status = g->tensors && g->nodes && g->internal
+                          ? CAE_STATUS_OK
+                          : fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "graph_compile: host memory");
+  /* Entries at the caller's stride: a newer host's longer entries still read right. */
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < g->tensor_count; ++i) {
+    memcpy(&g->tensors[i], (const char*)desc->tensors + (size_t)i * desc->tensor_stride, sizeof *g->tensors);
+    if (g->tensors[i].role == CAE_GRAPH_INTERNAL)
+      status = tensor_alloc(ctx, g->tensors[i].ndim, g->tensors[i].dims, &g->internal[i]);
+  }
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < g->node_count; ++i) {
+    memcpy(&g->nodes[i], (const char*)desc->nodes + (size_t)i * desc->node_stride, sizeof *g->nodes);
+  }
+  if (status == CAE_STATUS_OK) status = check_graph(g);
+  if (status != CAE_STATUS_OK) {
+    graph_destroy(ctx, g);
+    return status;
+  }
+  *out = g;
+  return CAE_STATUS_OK;
+}
+
+static cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+                            int32_t binding_count, const cae_graph_run_params* params) {
+  if (!ctx || !graph || graph->ctx != ctx || !bindings)
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_run: NULL or foreign argument");
+  if (binding_count != graph->tensor_count)
+    return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_run: %d bindings for %d tensors",
+                binding_count, graph->tensor_count);
+  cae_tensor* t = malloc((size_t)binding_count * sizeof *t);
+  if (!t) return fail(ctx, CAE_STATUS_OUT_OF_MEMORY, "graph_run: host memory");
+  cae_status status = CAE_STATUS_OK;
+  for (int32_t i = 0; status == CAE_STATUS_OK && i < binding_count; ++i) {
+    const int internal = graph->tensors[i].role == CAE_GRAPH_INTERNAL;
+    if (internal != (bindings[i] == NULL))
+      status = fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_run: binding %d must %s", i,
+                    internal ? "be NULL (an internal tensor)" : "be a tensor");
+    t[i] = internal ? graph->internal[i] : bindings[i];
+  }
+  /* Each op checks the shapes of the bound tensors it gets: a tensor of
+   * another batch size fails at the first node that reads it. */
+  if (status == CAE_STATUS_OK) status = run_nodes(graph, t, params);
+  free(t);
+  return status;
+}
+
+/* ==== 8. the table and the entry point ==================================== */
 
 /* Constant and statically allocated, as the ABI requires. Designated
  * initialisers leave every member not named NULL: here the optional timer
@@ -731,6 +917,10 @@ static const cae_backend_table backend_table = {
     .option_count = option_count,
     .option_describe = option_describe,
     .create_with_options = create_with_options,
+    /* The second path: remove these three and the host runs op by op. */
+    .graph_compile = graph_compile,
+    .graph_run = graph_run,
+    .graph_destroy = graph_destroy,
 };
 
 /* The one exported symbol. A host of another ABI major gets NULL, and
