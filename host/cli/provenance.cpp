@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/io_error.hpp"
 #include "io/strict_json.hpp"
 #include "nn/weights_identity.hpp"
 
@@ -31,7 +32,10 @@ FeatureProvenance read_features_provenance(const std::string& dir, int64_t colum
     if (doc.contains("weights_sha256")) {
       provenance.weights_sha256 = doc.at("weights_sha256").get<std::string>();
     }
-    if (doc.contains("weights")) provenance.weights_path = doc.at("weights").get<std::string>();
+    // Only ever quoted in messages: kept printable.
+    if (doc.contains("weights")) {
+      provenance.weights_path = printable_text(doc.at("weights").get<std::string>());
+    }
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(path + " is damaged: not the JSON `cae extract` writes");
   }
@@ -39,7 +43,7 @@ FeatureProvenance read_features_provenance(const std::string& dir, int64_t colum
   try {
     recipe = nn::feature_recipe(provenance.recipe);
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(path + ": " + e.what());
+    throw std::runtime_error(path + ": " + printable_text(e.what()));
   }
   // The dimension depends on the model too: the seed network's (files
   // written before models were data name none) is known here, any other's
@@ -47,6 +51,10 @@ FeatureProvenance read_features_provenance(const std::string& dir, int64_t colum
   int64_t dim = 0;
   try {
     const bool seed = doc.value("model", std::string("seed")) == "seed";
+    // A whole number only: get<int64_t> of 1e300 would be undefined.
+    if (!seed && !doc.at("dim").is_number_integer()) {
+      throw std::runtime_error(path + " is damaged: 'dim' is not a whole number");
+    }
     dim = seed ? recipe->dim(nn::Network::seed()) : doc.at("dim").get<int64_t>();
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(path + " is damaged: not the JSON `cae extract` writes");

@@ -40,7 +40,6 @@ std::string image_bytes(const std::string& path) {
   size_t got = 0;
   while ((got = std::fread(chunk, 1, sizeof chunk, file.get())) > 0) bytes.append(chunk, got);
   if (std::ferror(file.get())) throw DataError("cannot read image " + path);
-  (void)checked_image_format(bytes, path);
   return bytes;
 }
 
@@ -55,14 +54,17 @@ const stbi_uc* stb_bytes(const std::string& bytes) {
   return reinterpret_cast<const stbi_uc*>(bytes.data());
 }
 
-// Refuses an image whose pixels would not fit the limit, from its header,
-// before the decoder allocates them (a few bytes can declare 30000x30000).
-void require_decodable_size(int width, int height, const std::string& path) {
+// Refuses an image whose pixels would not fit the limit, or its file, from
+// its header, before the decoder allocates them (a few bytes can declare
+// 30000x30000).
+void require_decodable_size(const std::string& bytes, int width, int height,
+                            const std::string& path) {
   if (width <= 0 || height <= 0 || int64_t(width) * int64_t(height) > kMaxImagePixels) {
     throw DataError("cannot read image " + path + ": it is " + std::to_string(width) + "x" +
                     std::to_string(height) + " pixels, more than cae decodes (" +
                     std::to_string(kMaxImagePixels) + " pixels)");
   }
+  require_room_for_pixels(checked_image_format(bytes, path), bytes, width, height, path);
 }
 
 // Source coordinate ranges of each output index along one axis, as
@@ -126,12 +128,13 @@ std::vector<uint8_t> box_resize(const uint8_t* in, int width, int height, int ch
 ImageFileInfo probe_image_file(const std::string& path) {
   ImageFileInfo info;
   int components = 0;
-  const std::string bytes = image_bytes(path);
+  std::string bytes = image_bytes(path);
+  if (checked_image_format(bytes, path) == ImageFormat::kPng) bytes = without_empty_png_data(bytes);
   if (!stbi_info_from_memory(stb_bytes(bytes), stb_length(bytes, path), &info.width, &info.height,
                              &components)) {
     throw DataError("cannot read image " + path + ": " + reason());
   }
-  require_decodable_size(info.width, info.height, path);
+  require_decodable_size(bytes, info.width, info.height, path);
   info.channels = components <= 2 ? 1 : 3;
   return info;
 }
@@ -139,12 +142,13 @@ ImageFileInfo probe_image_file(const std::string& path) {
 void load_image_file(const std::string& path, int channels, int side, ResizeMode mode,
                      uint8_t* chw) {
   int width = 0, height = 0, components = 0;
-  const std::string bytes = image_bytes(path);
+  std::string bytes = image_bytes(path);
+  if (checked_image_format(bytes, path) == ImageFormat::kPng) bytes = without_empty_png_data(bytes);
   const int length = stb_length(bytes, path);
   if (!stbi_info_from_memory(stb_bytes(bytes), length, &width, &height, &components)) {
     throw DataError("cannot read image " + path + ": " + reason());
   }
-  require_decodable_size(width, height, path);
+  require_decodable_size(bytes, width, height, path);
   std::unique_ptr<unsigned char, StbFree> decoded(
       stbi_load_from_memory(stb_bytes(bytes), length, &width, &height, &components, 0));
   if (!decoded) throw DataError("cannot read image " + path + ": " + reason());

@@ -1,5 +1,6 @@
 #include "data/image_format.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "data/data_error.hpp"
@@ -68,7 +69,48 @@ void check_jpeg_tables(const std::string& bytes, const std::string& path) {
   }
 }
 
+uint32_t little_endian(const std::string& bytes, size_t at, int size) {
+  uint32_t value = 0;
+  for (int i = size - 1; i >= 0; --i) value = value << 8 | byte_or_zero(bytes, at + size_t(i));
+  return value;
+}
+
 }  // namespace
+
+std::string without_empty_png_data(const std::string& bytes) {
+  std::string kept = bytes.substr(0, 8);  // the signature
+  size_t at = 8;
+  while (at + 12 <= bytes.size()) {
+    const size_t length = size_t(byte_at(bytes, at)) << 24 | size_t(byte_at(bytes, at + 1)) << 16 |
+                          size_t(byte_at(bytes, at + 2)) << 8 | byte_at(bytes, at + 3);
+    if (length > bytes.size() - at - 12) break;  // a damaged chunk: the decoder reports it
+    if (!(length == 0 && bytes.compare(at + 4, 4, "IDAT") == 0)) kept.append(bytes, at, length + 12);
+    at += length + 12;
+  }
+  kept.append(bytes, std::min(at, bytes.size()), std::string::npos);
+  return kept;
+}
+
+void require_room_for_pixels(ImageFormat format, const std::string& bytes, int width, int height,
+                             const std::string& path) {
+  const uint64_t pixels = uint64_t(width) * uint64_t(height);
+  uint64_t needed = 0;
+  if (format == ImageFormat::kBmp) {
+    // Bits per pixel: at 28 after a 40-byte (or larger) header, at 24 after
+    // the old 12-byte one; rows are padded to 4 bytes.
+    const uint32_t header = little_endian(bytes, 14, 4);
+    const uint64_t bits = little_endian(bytes, header == 12 ? 24 : 28, 2);
+    const uint64_t row = (uint64_t(width) * bits + 31) / 32 * 4;
+    needed = uint64_t(little_endian(bytes, 10, 4)) + row * uint64_t(height);
+  } else if (format == ImageFormat::kJpeg) {
+    needed = pixels / 64 / 8;
+  }
+  if (bytes.size() < needed) {
+    throw DataError("cannot read image " + path + ": " + std::to_string(bytes.size()) +
+                    " bytes cannot hold its " + std::to_string(width) + "x" + std::to_string(height) +
+                    " pixels (truncated?)");
+  }
+}
 
 ImageFormat checked_image_format(const std::string& bytes, const std::string& path) {
   if (starts_with(bytes, "\x89PNG\r\n\x1a\n")) return ImageFormat::kPng;

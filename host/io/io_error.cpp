@@ -43,6 +43,20 @@ std::string describe_errno(const std::string& what, int errno_value) {
   return what + ": " + std::strerror(errno_value);
 }
 
+std::string printable_text(const std::string& text) {
+  std::string printable;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      static const char digits[] = "0123456789abcdef";
+      printable += std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
+    } else {
+      printable += c;
+    }
+  }
+  return printable;
+}
+
 std::string json_error_text(const std::string& what) {
   if (what.rfind("[json.exception.", 0) != 0) return what;
   const size_t end = what.find("] ");

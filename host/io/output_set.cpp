@@ -17,6 +17,7 @@
 #include "io/exit_cleanup.hpp"
 #include "io/io_error.hpp"
 #include "io/regular_file.hpp"
+#include "io/strict_json.hpp"
 
 namespace cae {
 
@@ -72,15 +73,26 @@ json read_manifest(const std::string& folder) {
   const std::string damaged = path + " is not a cae output-set manifest";
   const std::string remedy = "; write the folder again, or remove it to read the files as they are";
   if (text.size() > kMaxManifestBytes) throw IoError(damaged + " (over 1 MiB)" + remedy);
-  json manifest = json::parse(text, nullptr, false);
-  if (manifest.is_discarded() || !manifest.is_object() || manifest.value("format", "") != "cae-set" ||
-      !manifest.contains("files") || !manifest["files"].is_object() ||
-      !manifest.contains("state") || !manifest["state"].is_string()) {
+  json manifest;
+  try {
+    manifest = parse_strict_json(text, path);  // a key named twice is refused too
+  } catch (const IoError&) {
     throw IoError(damaged + remedy);
   }
-  if (manifest.value("version", 0) != kManifestVersion) {
-    throw IoError(path + " has manifest version " + manifest["version"].dump() + ", this cae reads " +
-                  std::to_string(kManifestVersion) + remedy);
+  const auto is_string_at = [&manifest](const char* key) {
+    const auto it = manifest.find(key);
+    return it != manifest.end() && it->is_string();
+  };
+  if (!manifest.is_object() || !is_string_at("format") || manifest["format"] != "cae-set" ||
+      !manifest.contains("files") || !manifest["files"].is_object() || !is_string_at("state")) {
+    throw IoError(damaged + remedy);
+  }
+  // Compared as JSON: a version of another type or out of int's range is
+  // another version, never converted.
+  if (!manifest.contains("version") || manifest["version"] != json(kManifestVersion)) {
+    throw IoError(path + " has manifest version " +
+                  (manifest.contains("version") ? manifest["version"].dump() : std::string("(none)")) +
+                  ", this cae reads " + std::to_string(kManifestVersion) + remedy);
   }
   return manifest;
 }
@@ -88,7 +100,8 @@ json read_manifest(const std::string& folder) {
 std::string run_of(const json& manifest) {
   const auto text = [&manifest](const char* key) {
     const auto it = manifest.find(key);
-    return it != manifest.end() && it->is_string() ? it->get<std::string>() : std::string("?");
+    return it != manifest.end() && it->is_string() ? printable_text(it->get<std::string>())
+                                                   : std::string("?");
   };
   return "`" + text("command") + "` (set " + text("run") + ")";
 }
@@ -105,7 +118,11 @@ json entry_for(const json& manifest, const std::string& folder, const std::strin
                   " was stopped while putting them in place (" + manifest_path_of(folder) +
                   "); run it again");
   }
-  if (!it->is_object() || !(*it)["bytes"].is_number_unsigned() || !(*it)["sha256"].is_string()) {
+  // find(), not [] (undefined on a const object without the key).
+  const auto bytes = it->is_object() ? it->find("bytes") : it->end();
+  const auto sha256 = it->is_object() ? it->find("sha256") : it->end();
+  if (!it->is_object() || bytes == it->end() || !bytes->is_number_unsigned() ||
+      sha256 == it->end() || !sha256->is_string()) {
     throw IoError(manifest_path_of(folder) + " is not a cae output-set manifest (entry '" + name +
                   "'); write the folder again, or remove it to read the files as they are");
   }

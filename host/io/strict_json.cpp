@@ -12,22 +12,6 @@ struct RepeatedKey {
   std::string key, parent;
 };
 
-// A key as the message quotes it: control characters escaped, so that a key
-// holding a newline cannot break the one-line message.
-std::string printable(const std::string& key) {
-  std::string text;
-  for (const char c : key) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      static const char digits[] = "0123456789abcdef";
-      text += std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
-    } else {
-      text += c;
-    }
-  }
-  return text;
-}
-
 }  // namespace
 
 nlohmann::json parse_strict_json(std::string_view text, const std::string& path,
@@ -66,9 +50,9 @@ nlohmann::json parse_strict_json(std::string_view text, const std::string& path,
   try {
     return Json::parse(text.begin(), text.end(), check);
   } catch (const RepeatedKey& repeated) {
-    throw IoError(path + ": " + what + " has the key '" + printable(repeated.key) + "' twice in " +
+    throw IoError(path + ": " + what + " has the key '" + printable_text(repeated.key) + "' twice in " +
                   (repeated.parent.empty() ? std::string("the top level")
-                                           : "'" + printable(repeated.parent) + "'"));
+                                           : "'" + printable_text(repeated.parent) + "'"));
   } catch (const Json::exception& error) {  // syntax, and numbers too large such as 1e999
     throw IoError(path + ": bad " + what + ": " + json_error_text(error.what()));
   }

@@ -7,8 +7,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "io/atomic_file.hpp"
+#include "io/io_error.hpp"
 #include "io/sha256.hpp"
 #include "io/strict_json.hpp"
 
@@ -28,12 +30,21 @@ std::string cache_dir() {
   return std::string(home && *home ? home : "/tmp") + "/.cache/cae/certified";
 }
 
+// Throws (the record is damaged) unless `seeds` is a list of whole numbers
+// >= 0: get<uint64_t> of a negative or huge float would be undefined.
 std::string seeds_text(const json& seeds) {
+  if (!seeds.is_array()) throw std::runtime_error("seeds are not a list");
   std::string text;
   for (const json& seed : seeds) {
+    if (!seed.is_number_unsigned()) throw std::runtime_error("a seed is not a whole number");
     text += (text.empty() ? "" : ", ") + std::to_string(seed.get<uint64_t>());
   }
   return text;
+}
+
+// A field of the record, quoted printably (it goes into a one-line summary).
+std::string text_at(const json& doc, const char* key) {
+  return printable_text(doc.at(key).get<std::string>());
 }
 
 // The record at `path` for a file whose digest is `sha256`; false when there
@@ -47,8 +58,9 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
   text << in.rdbuf();
   try {
     const json doc = parse_strict_json(text.str(), path);
+    // The version compared as JSON, never converted (1e300 is no int).
     if (doc.at("format").get<std::string>() != kFormat ||
-        doc.at("format_version").get<int>() != kFormatVersion) {
+        doc.at("format_version") != json(kFormatVersion)) {
       out.summary = "record " + path + " is not a certification record of this format";
       return true;
     }
@@ -58,14 +70,13 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
     }
     if (doc.at("backend").get<std::string>() != backend ||
         doc.at("backend_version").get<std::string>() != version) {
-      out.summary = "record " + path + " certifies " + doc.at("backend").get<std::string>() + " " +
-                    doc.at("backend_version").get<std::string>() + ", not " + backend + " " +
-                    version;
+      out.summary = "record " + path + " certifies " + text_at(doc, "backend") + " " +
+                    text_at(doc, "backend_version") + ", not " + backend + " " + version;
       return true;
     }
     const std::string verdict = doc.at("verdict").get<std::string>();
     out.certified = verdict == "passed";
-    out.summary = verdict + " seeds " + seeds_text(doc.at("seeds")) + " (" + path + ")";
+    out.summary = printable_text(verdict) + " seeds " + seeds_text(doc.at("seeds")) + " (" + path + ")";
     return true;
   } catch (const std::exception&) {  // bad JSON (IoError), missing or mistyped fields
     out.summary = "record " + path + " is damaged (not the JSON cae-conformance writes)";

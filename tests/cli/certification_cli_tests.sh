@@ -61,4 +61,26 @@ expect "info: back to cpu" "^backend: +cpu "
 echo "not json" >"$greedy.certified.json"
 run "a damaged record is said so" 0 "$CAE" backends $P
 expect "a damaged record is said so" "record .*certified.json is damaged"
+# Fields of the wrong type or range are damage, not converted (a version or a
+# seed of 1e300 was undefined behaviour), and what a record says reaches
+# `cae backends` on one line.
+record() {  # record VERSION SEEDS BACKEND
+  python3 - "$greedy" "$1" "$2" "$3" <<'PY'
+import hashlib, json, sys
+path, version, seeds, backend = sys.argv[1:]
+digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+open(path + ".certified.json", "w").write(
+    '{"format": "cae-certification", "format_version": %s, "backend": %s, "backend_version": "0.0.1",'
+    ' "sha256": "%s", "verdict": "passed", "seeds": %s}' % (version, json.dumps(backend), digest, seeds))
+PY
+}
+record 1e300 '[7]' greedy
+run "a version of 1e300 is another format" 0 "$CAE" backends $P
+expect "a version of 1e300 is another format" "record .*certified.json is not a certification record of this format"
+record 1 '[1e300]' greedy
+run "a seed of 1e300 is damage" 0 "$CAE" backends $P
+expect "a seed of 1e300 is damage" "record .*certified.json is damaged"
+record 1 '[7]' $'other\nline'
+run "a backend name with a newline stays on one line" 0 "$CAE" backends $P
+expect "a backend name with a newline stays on one line" 'certifies other\\x0aline 0.0.1, not greedy 0.0.1'
 finish

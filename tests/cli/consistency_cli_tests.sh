@@ -113,6 +113,12 @@ error "features.json of an unknown recipe" 1 "^cae svm: FB/features.json: unknow
 sed 's/"recipe": "latent"/"recipe": "latent-quadrants"/' F/features.json >FB/features.json
 error "features.json that disagrees with the features" 1 "^cae svm: FB/features.json says recipe latent-quadrants \(9728-d\), but FB/train_features.npy has 8192 columns" \
   "$CAE" svm $B --features FB --out W/b.model
+printf '{"recipe": "latent", "model": "mine", "dim": 1e300}' >FB/features.json
+error "features.json with a dimension out of range (was undefined)" 1 "^cae svm: FB/features.json is damaged: 'dim' is not a whole number" \
+  "$CAE" svm $B --features FB --out W/b.model
+printf '{"recipe": "bo\\ngus"}' >FB/features.json
+error "features.json of an unknown recipe with a newline: one line" 1 "^cae svm: FB/features.json: unknown feature recipe 'bo\\\\x0agus'" \
+  "$CAE" svm $B --features FB --out W/b.model
 absent "refused features: no model" W/b.model
 
 # ---- files are what they claim ----

@@ -18,8 +18,11 @@ corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 mkdir -p "$findings"
 name=$(basename "$binary")
+# The reader's libFuzzer dictionary (dicts/<reader>.dict), when it has one.
+dict=()
+[ -f "$(dirname "$0")/dicts/${name#fuzz_}.dict" ] && dict=(-dict="$(dirname "$0")/dicts/${name#fuzz_}.dict")
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-  -print_final_stats=1 -artifact_prefix="$findings/$name-" "$corpus" "$seeds" 2>&1 | tail -25
+  -print_final_stats=1 -artifact_prefix="$findings/$name-" "${dict[@]}" "$corpus" "$seeds" 2>&1 | tail -25
 status=${PIPESTATUS[0]}
 if [ "$status" != 0 ]; then
   echo "FAIL: $name found a problem (exit $status); the input is in $findings/"

@@ -30,10 +30,12 @@ for reader in "${readers[@]}"; do
     exit 2
   fi
   corpus="$fuzz_dir/corpus/$reader"
+  dict=()
+  [ -f "$here/dicts/$reader.dict" ] && dict=(-dict="$here/dicts/$reader.dict")
   mkdir -p "$corpus" "$fuzz_dir/findings"
   echo "== $reader: $seconds s, $jobs job(s), corpus $corpus"
   (cd "$fuzz_dir" && "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 "${parallel[@]}" -print_final_stats=1 \
+    -max_len=65536 "${parallel[@]}" "${dict[@]}" -print_final_stats=1 \
     -artifact_prefix="$fuzz_dir/findings/fuzz_$reader-" "$corpus" "$here/seeds/$reader") || status=1
 done
 exit $status

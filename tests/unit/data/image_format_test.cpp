@@ -118,3 +118,31 @@ TEST_CASE("image files: the decoder's reason stays one printable line, a FIFO is
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK(probe_error(fifo).find(fifo) != std::string::npos);  // and returns: no open blocks
 }
+
+TEST_CASE("image files: a file too short for the pixels its header declares is refused before decoding") {
+  // stb_image reads zeros past the end of a BMP or JPEG and would make a
+  // whole image (here 10,000 pixels) of a 70-byte file.
+  cae::test::ScratchDir dir;
+  const std::string cut = dir.file("cut.bmp");
+  cae::test::write_file(cut, bmp_header(100, 100, 16));
+  CHECK(probe_error(cut) ==
+        "cannot read image " + cut + ": 70 bytes cannot hold its 100x100 pixels (truncated?)");
+  // A JPEG needs at least a bit per 8x8 block: 4096x4096 pixels in 100 bytes cannot be.
+  const std::string jpeg = jpeg_with_table(1);
+  CHECK_THROWS_WITH_AS(require_room_for_pixels(ImageFormat::kJpeg, jpeg, 4096, 4096, "j.jpg"),
+                       "cannot read image j.jpg: 108 bytes cannot hold its 4096x4096 pixels (truncated?)",
+                       DataError);
+  CHECK_NOTHROW(require_room_for_pixels(ImageFormat::kJpeg, std::string(32768, '\0'), 4096, 4096, "j.jpg"));
+}
+
+TEST_CASE("image files: a PNG's empty image-data chunks are dropped before decoding, nothing else") {
+  const std::string signature("\x89PNG\r\n\x1a\n", 8);
+  const std::string ihdr = std::string("\x00\x00\x00\x01IHDR", 8) + "x" + "CRC!";
+  const std::string empty_idat = std::string("\x00\x00\x00\x00IDAT", 8) + "CRC!";
+  const std::string idat = std::string("\x00\x00\x00\x02IDAT", 8) + "zz" + "CRC!";
+  CHECK(without_empty_png_data(signature + ihdr + empty_idat + idat + empty_idat) ==
+        signature + ihdr + idat);
+  // A damaged chunk and what follows it stay as they are, for the decoder to report.
+  const std::string damaged = std::string("\x7f\x00\x00\x00IDAT", 8) + "short";
+  CHECK(without_empty_png_data(signature + empty_idat + damaged) == signature + damaged);
+}

@@ -13,6 +13,8 @@
 #include <csignal>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <map>
 #include <string>
 
 #include "io/atomic_file.hpp"
@@ -185,6 +187,35 @@ TEST_CASE("a set left half-written (SIGKILL while renaming) is refused") {
   write_bytes(dir.file("cae-set.json"), "{");
   CHECK(failure_of([&] { cae::read_binary_file(dir.file("x.bin")); })
             .find("cae-set.json is not a cae output-set manifest") != std::string::npos);
+}
+
+TEST_CASE("a manifest of the wrong types is refused with one line, never converted") {
+  ScratchDir dir;
+  write_bytes(dir.file("x.bin"), "x");
+  const std::string entry = R"("files": {"x.bin": {"bytes": 1, "sha256": "0"}}, "state": "complete")";
+  const std::map<std::string, std::string> cases = {
+      // A version out of int's range was converted (undefined), a string threw nlohmann's text.
+      {R"({"format": "cae-set", "version": 1e300, )" + entry + "}", "has manifest version 1e+300"},
+      {R"({"format": "cae-set", "version": "2", )" + entry + "}", R"(has manifest version "2")"},
+      {R"({"format": 7, "version": 2, )" + entry + "}", "is not a cae output-set manifest"},
+      {R"({"format": "cae-set", "version": 2, "files": {"x.bin": {"sha256": "0"}}, "state": "complete"})",
+       "is not a cae output-set manifest (entry 'x.bin')"},
+      {R"({"format": "cae-set", "format": "cae-set", "version": 2, )" + entry + "}",
+       "is not a cae output-set manifest"},
+  };
+  for (const auto& [manifest, expected] : cases) {
+    CAPTURE(manifest);
+    write_bytes(dir.file("cae-set.json"), manifest);
+    const std::string message = failure_of([&] { cae::read_binary_file(dir.file("x.bin")); });
+    CHECK(message.find(expected) != std::string::npos);
+    CHECK(message.find('\n') == std::string::npos);
+  }
+  // The command and run a message quotes from the file stay on one line.
+  write_bytes(dir.file("cae-set.json"),
+              R"({"format": "cae-set", "version": 2, "run": "a\nb", "command": "x\ny",)"
+              R"( "state": "writing", "files": {"x.bin": {"bytes": 1, "sha256": "0"}}})");
+  const std::string message = failure_of([&] { cae::read_binary_file(dir.file("x.bin")); });
+  CHECK(message.find("`x\\x0ay` (set a\\x0ab)") != std::string::npos);
 }
 
 TEST_CASE("a fatal signal while a set is put in place waits for the set to be complete") {
