@@ -63,15 +63,17 @@ void compute_dense_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRow
   }
 }
 
-void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
+void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes& times) {
   const ProducerInput& in = shared.input;
   PairScheduler& scheduler = shared.scheduler;
   try {
     auto phase = Clock::now();
-    std::vector<DeviceRows> class_rows;
-    for (const std::vector<int64_t>& rows : in.layout->rows) {
-      class_rows.push_back(upload_rows(context, *in.train, rows, *in.standardizer, in.tile_rows));
+    std::vector<DeviceRows> uploaded;
+    if (in.resident_rows.empty()) {
+      uploaded = upload_class_rows(context, *in.train, *in.layout, *in.standardizer, in.tile_rows);
     }
+    const std::vector<DeviceRows>& class_rows =
+        in.resident_rows.empty() ? uploaded : *in.resident_rows[index];
     KernelBlocks blocks(context, in.spec);
     times.upload += seconds_since(phase);
     auto rows_of = [&](int32_t c) -> const DeviceRows& {
@@ -133,6 +135,16 @@ void run_producer(Context& context, Shared& shared, ProducerTimes& times) {
 
 }  // namespace
 
+std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& train,
+                                          const ClassLayout& layout,
+                                          const Standardizer& standardizer, int64_t tile_rows) {
+  std::vector<DeviceRows> class_rows;
+  for (const std::vector<int64_t>& rows : layout.rows) {
+    class_rows.push_back(upload_rows(context, train, rows, standardizer, tile_rows));
+  }
+  return class_rows;
+}
+
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver) {
   std::vector<KernelTask> tasks;
   std::vector<bool> made;
@@ -160,7 +172,11 @@ ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const Produ
                 {},
                 0};
   std::vector<ProducerTimes> times(contexts.size());
-  run_per_device(contexts.size(), [&](size_t d) { run_producer(*contexts[d], shared, times[d]); });
+  if (!input.resident_rows.empty() && input.resident_rows.size() != contexts.size()) {
+    throw SvmError("resident class rows are needed for every context");
+  }
+  run_per_device(contexts.size(),
+                 [&](size_t d) { run_producer(*contexts[d], d, shared, times[d]); });
   // After a failure, blocks no pair took are still held here; they report to
   // the scheduler, which outlives this call.
   shared.diagonals.clear();

@@ -33,6 +33,11 @@ struct KernelTask {
   ClassPair pair;
 };
 
+// Every class's rows of `layout`, standardised, on `context`, in class order.
+std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& train,
+                                          const ClassLayout& layout,
+                                          const Standardizer& standardizer, int64_t tile_rows);
+
 // The tasks for `order` (the pairs in the order they are solved).
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver);
 
@@ -45,6 +50,10 @@ struct ProducerInput {
   SolverSettings settings;
   uint64_t extra_solver_bytes_per_row = 0;  // reserved per pair beyond pair_solver_bytes
   std::vector<ClassPair> order;
+  // Every class's rows already on each context (one entry per context, in
+  // class order), kept by the caller across several runs; empty: each
+  // producer uploads them itself and frees them when done.
+  std::vector<const std::vector<DeviceRows>*> resident_rows;
 };
 
 // Seconds summed over the producers.

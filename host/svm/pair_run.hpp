@@ -36,6 +36,8 @@ struct PairRunInput {
   // The order the pairs start in (every pair once); empty: largest first.
   // It changes no solution, only how well the workers are kept busy.
   std::vector<ClassPair> order;
+  // As ProducerInput::resident_rows: the class rows already on each context.
+  std::vector<const std::vector<DeviceRows>*> resident_rows;
 };
 
 // The input for these rows, kernel and options.

@@ -6,11 +6,14 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "common/parallel.hpp"
+#include "plugin/per_device.hpp"
 #include "svm/class_layout.hpp"
 #include "svm/kernel_blocks.hpp"
 #include "svm/kernel_params.hpp"
+#include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
@@ -47,17 +50,15 @@ std::vector<ClassPair> slowest_first(const std::vector<ClassPair>& pairs,
 // per class, K(class rows, validation rows), multiplied by the coefficients
 // of every pair of that class and every C at once (one SGEMM).
 std::vector<std::vector<double>> validation_decisions(
-    Context& context, const FeatureSet& train, const ClassLayout& layout,
-    const Standardizer& standardizer, const KernelSpec& spec, int64_t tile_rows,
-    const FeatureSet& validation, const std::vector<std::vector<SmoPairSolution>>& chains) {
+    Context& context, const ClassLayout& layout, const std::vector<DeviceRows>& class_rows,
+    const DeviceRows& held_out, const KernelSpec& spec,
+    const std::vector<std::vector<SmoPairSolution>>& chains) {
   const int32_t classes = layout.class_count();
   const std::vector<ClassPair> pairs = class_pairs(classes);
   const size_t chain_length = chains.front().size();
-  const int64_t nv = validation.rows;
+  const int64_t nv = held_out.rows();
   std::vector<std::vector<double>> decisions(
       chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0));
-  const DeviceRows held_out =
-      upload_rows(context, validation, all_rows(validation), standardizer, tile_rows);
   KernelBlocks blocks(context, spec);
   std::vector<float> weights;
   std::vector<float> products;
@@ -81,11 +82,8 @@ std::vector<std::vector<double>> validation_decisions(
         }
       }
     }
-    std::unique_ptr<float[]> kernel;
-    {
-      const DeviceRows class_rows = upload_rows(context, train, rows, standardizer, tile_rows);
-      kernel = blocks.compute(class_rows, held_out);  // [n, nv]
-    }
+    const std::unique_ptr<float[]> kernel =
+        blocks.compute(class_rows[static_cast<size_t>(c)], held_out);  // [n, nv]
     products.resize(static_cast<size_t>(m * nv));
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
                 static_cast<int>(nv), static_cast<int>(n), 1.0f, weights.data(),
@@ -189,12 +187,27 @@ SearchOutcome search_hyper_parameters_warm(
   float best_gamma = 0.0f;
   double best_C = 0.0;
   size_t done = 0;
+  // The rows go to each context once for the whole search, not once per
+  // gamma for the kernels and again for the validation scores.
+  phase = Clock::now();
+  const int64_t tile_rows = base.tile_rows ? base.tile_rows : kDefaultTileRows;
+  std::vector<std::vector<DeviceRows>> resident(contexts.size());
+  run_per_device(contexts.size(), [&](size_t d) {
+    resident[d] = upload_class_rows(*contexts[d], train, layout, standardizer, tile_rows);
+  });
+  std::vector<const std::vector<DeviceRows>*> resident_rows;
+  for (const std::vector<DeviceRows>& rows : resident) resident_rows.push_back(&rows);
+  std::optional<DeviceRows> held_out;
+  held_out.emplace(upload_rows(*contexts.front(), split.validation, all_rows(split.validation),
+                               standardizer, tile_rows));
+  const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
   std::vector<double> pair_seconds(pairs.size(), 0.0);  // the last gamma's, per pair
   std::vector<ClassPair> pair_order;                    // empty: largest first
   for (size_t g = 0; g < gammas.size(); ++g) {
     const auto start = Clock::now();
     TrainStats stats;
     stats.standardize_seconds = g == 0 ? standardize_seconds : 0.0;
+    const double resident_upload_seconds = g == 0 ? upload_seconds : 0.0;
     phase = Clock::now();
     const KernelSpec spec{base.kernel,
                           static_cast<float>(resolve_gamma(gammas[g], train, split.fit_rows,
@@ -203,6 +216,7 @@ SearchOutcome search_hyper_parameters_warm(
     PairRunInput input = pair_run_input(train, layout, standardizer, spec, base);
     input.options.progress = nullptr;
     input.order = pair_order;
+    input.resident_rows = resident_rows;
     // Every C's solution (alphas as floats, support rows) and the chain's
     // alphas and gradient.
     input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
@@ -219,12 +233,12 @@ SearchOutcome search_hyper_parameters_warm(
           return chains[index].back().solution;  // the scheduler's record; the chain counts
         },
         stats);
+    stats.upload_seconds += resident_upload_seconds;  // the first gamma's share of the search's
     pair_order = slowest_first(pairs, pair_seconds);
-    const std::vector<std::vector<double>> decisions =
-        validation_decisions(*contexts.front(), train, layout, standardizer, spec,
-                             base.tile_rows ? base.tile_rows : kDefaultTileRows,
-                             split.validation, chains);
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const std::vector<std::vector<double>> decisions = validation_decisions(
+        *contexts.front(), layout, resident[0], *held_out, spec, chains);
+    const double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count() + resident_upload_seconds;
     const SearchResult* best_before = best;
     size_t best_link = 0;
     for (size_t i = 0; i < Cs.size(); ++i) {
@@ -256,6 +270,11 @@ SearchOutcome search_hyper_parameters_warm(
       outcome.best_stats = stats;
     }
   }
+  // Freed before the model's copy of its support vectors is made: with a
+  // backend whose tensors live in host memory, both would count at once.
+  held_out.reset();
+  resident_rows.clear();
+  resident.clear();
   outcome.best_model = assemble_model(train, layout, standardizer, std::move(best_solutions),
                                       base.kernel, best_gamma, best_C);
   outcome.best_stats.support_vectors = outcome.best_model.sv_count;

@@ -52,6 +52,13 @@ expect "exhaustive search" "search: every candidate trained from scratch"
 cold=$(grep -E "^search: chose" <<<"$out")
 checks=$((checks + 1))
 [ -n "$warm" ] && [ "$warm" = "$cold" ] || fail "same choice" "warm '$warm' vs exhaustive '$cold'"
+# Over two cpu contexts (the rows stay on each for the whole search): the same choice and model.
+run "warm search on 2 devices" 0 "$CAE" svm $B --features F "${search[@]}" --devices 0,1 --out W/warm-2.model
+expect "warm search on 2 devices" "\(2 producers\)"
+checks=$((checks + 1))
+[ "$(grep -E "^search: chose" <<<"$out")" = "$warm" ] || fail "same choice on 2 devices" "$(grep -E "^search: chose" <<<"$out") vs '$warm'"
+checks=$((checks + 1))
+cmp -s W/warm.model W/warm-2.model || fail "warm search on 2 devices" "W/warm-2.model differs from one device's"
 run "exhaustive without search" 2 "$CAE" svm $B --features F --search-exhaustive --out W/bad.model
 expect "exhaustive without search" "--search-exhaustive needs --search"
 
