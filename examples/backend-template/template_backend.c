@@ -870,9 +870,14 @@ static cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* 
       status = fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_run: binding %d must %s", i,
                     internal ? "be NULL (an internal tensor)" : "be a tensor");
     t[i] = internal ? graph->internal[i] : bindings[i];
+    /* A graph is compiled for one shape: never run it on tensors of another
+     * batch, even where no op would notice. */
+    int same = internal || t[i]->ndim == graph->tensors[i].ndim;
+    for (int32_t k = 0; same && !internal && k < t[i]->ndim; ++k) same = t[i]->dims[k] == graph->tensors[i].dims[k];
+    if (status == CAE_STATUS_OK && !same)
+      status = fail(ctx, CAE_STATUS_INVALID_ARGUMENT,
+                    "graph_run: binding %d has another shape than the graph was compiled for", i);
   }
-  /* Each op checks the shapes of the bound tensors it gets: a tensor of
-   * another batch size fails at the first node that reads it. */
   if (status == CAE_STATUS_OK) status = run_nodes(graph, t, params);
   free(t);
   return status;

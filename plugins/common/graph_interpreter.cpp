@@ -129,18 +129,19 @@ void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
       continue;
     }
     require(bindings[i] != nullptr, "graph_run: binding " + std::to_string(i) + " is NULL");
+    const Shape bound = graph->ops.bound_shape(ctx, bindings[i]);
+    const Shape declared = graph_tensor_shape(d.tensors[i]);
+    bool same = bound.ndim == declared.ndim;
+    for (int32_t k = 0; same && k < declared.ndim; ++k) same = bound.dims[k] == declared.dims[k];
+    require(same, "graph_run: binding " + std::to_string(i) + " is " + bound.str() +
+                      ", but the graph was compiled for " + declared.str() +
+                      " (another batch size is another graph)");
     for (size_t j = 0; j < i; ++j) {
       require(bindings[j] != bindings[i], "graph_run: bindings " + std::to_string(j) + " and " +
                                               std::to_string(i) + " are the same tensor");
     }
     tensors[i] = bindings[i];
   }
-  // The ABI has no member that tells a tensor's shape, so bound shapes are
-  // checked by the op members themselves: a binding of another shape (a
-  // batch the graph was not compiled for) fails at the first node that reads
-  // it, with that member's message. Every bound tensor is read by a forward
-  // node or a loss before any update, so a wrong batch stops the run before
-  // it changes a parameter.
   for (size_t n = 0; n < d.nodes.size(); ++n) run_node(*graph, n, tensors, scalars);
 }
 

@@ -7,7 +7,9 @@
 // backend with a compiler of its own can start from it and replace nodes.
 //
 // Wiring, inside the backend's namespace (its context type must derive from
-// cae_plugin::ContextBase, like every C++ backend's):
+// cae_plugin::ContextBase and keep its live tensors in a set `tensors`, and
+// its tensor type must have a `cae_plugin::Shape shape`, like every C++
+// backend's in plugins/):
 //
 //   namespace my_backend {
 //   CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
@@ -25,6 +27,7 @@
 #include "backend_table.hpp"
 #include "graph_description.hpp"
 #include "plugin_support.hpp"
+#include "tensor_arguments.hpp"
 
 namespace cae_plugin {
 
@@ -33,6 +36,11 @@ struct GraphOps {
 #define CAE_GRAPH_OPS_MEMBER_(return_type, name, parameters) return_type(*name) parameters;
   CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_MEMBER_)
 #undef CAE_GRAPH_OPS_MEMBER_
+  // The shape of a tensor the host binds, which the ABI cannot ask a tensor
+  // for: a graph compiled for one batch must refuse tensors of another even
+  // where no op would notice (a one-layer encoder reads and writes only
+  // bound tensors). Throws Error for a tensor of another context.
+  Shape (*bound_shape)(cae_context ctx, cae_tensor t);
 };
 
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
@@ -48,8 +56,12 @@ void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
 // Defines graph_compile, graph_run and graph_destroy in the enclosing
 // namespace, calling that namespace's op members.
 #define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS()                                                   \
+  ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
+    return ::cae_plugin::tensor_argument(*ctx, t, "graph_run", "binding")->shape;                \
+  }                                                                                              \
   cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
-    static const ::cae_plugin::GraphOps ops{CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_)};    \
+    static const ::cae_plugin::GraphOps ops{                                                     \
+        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape};                    \
     if (out != nullptr) *out = nullptr;                                                          \
     return ::cae_plugin::guard(ctx, [&] { ::cae_plugin::compile_graph(ops, ctx, desc, out); });  \
   }                                                                                              \

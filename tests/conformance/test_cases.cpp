@@ -26,3 +26,4 @@ TEST_CASE("group") { check_group(); }
 TEST_CASE("process group") { check_process_group(); }
 TEST_CASE("host memory") { check_host_memory(); }
 TEST_CASE("options") { check_options(); }
+TEST_CASE("graphs") { check_graphs(); }

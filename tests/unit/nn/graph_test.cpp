@@ -188,7 +188,7 @@ TEST_CASE("a graph compiled for one batch refuses tensors of another") {
   for (size_t p = 0; p < spec.parameters.size(); ++p) {
     bound[size_t(spec.parameters[p])] = model.parameters()[p].handle();
   }
-  CHECK_THROWS_WITH_AS(graph->run(bound), doctest::Contains("graph node 0 (conv2d_forward)"),
+  CHECK_THROWS_WITH_AS(graph->run(bound), doctest::Contains("but the graph was compiled for [4,"),
                        BackendError);
 }
 

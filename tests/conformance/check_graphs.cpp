@@ -1,0 +1,265 @@
+// The ABI 1.5 graphs, when the backend provides them: the training step
+// (forward, loss, backward, Adam update), the reconstruction with its loss
+// and the encoder pass, built by the host's own builder from the seed network
+// and from random small networks (random depth, channels, pool and upsample
+// placement, drawn from the run's seed) at batches 1, 63, 64 and 65, each
+// compared with the float64 evaluation of the same nodes: the loss, every
+// updated parameter and Adam moment, the reconstruction and the latent. A
+// graph must also refuse tensors of another batch than it was compiled for.
+//
+// Tolerance: a graph composes many ops, so each bound tensor is compared as a
+// whole, max|out - ref| <= tol * max|ref| (plus a floor for tensors near
+// zero), with tol from the declared precision (1e-4 for FP32, 3e-2 for TF32
+// and FP16, 8e-2 for BF16). Adam runs with epsilon 1 so that an update is a
+// smooth function of its gradient (with a tiny epsilon it is the gradient's
+// sign, which rounding may flip for gradients near zero), and from random
+// moments at step 3, so that a graph that drops or misorders the state fails.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+#include "device_data.hpp"
+#include "nn/graph_builder.hpp"
+#include "plugin/compiled_graph.hpp"
+#include "random_data.hpp"
+#include "reference_ops.hpp"
+#include "report.hpp"
+#include "suite.hpp"
+
+namespace conformance {
+namespace {
+
+constexpr const char* kOp = "graphs";
+using cae_ref::Vec;
+namespace nn = cae::nn;
+
+double tolerance() {
+  switch (suite().device.precision) {
+    case CAE_PRECISION_FP32: return 1e-4;
+    case CAE_PRECISION_BF16: return 8e-2;
+    default: return 3e-2;
+  }
+}
+
+cae_ref::ImageDims image_dims(const cae_graph_tensor& t) {
+  return {t.dims[0], t.dims[1], t.dims[2], t.dims[3]};
+}
+
+// The float64 evaluation of the nodes, in order, on `values` (one per tensor).
+void evaluate(const nn::GraphSpec& spec, std::vector<Vec>& values,
+              const cae_graph_run_params& run) {
+  for (const cae_graph_node& n : spec.nodes) {
+    auto v = [&](int arg) -> Vec& { return values[size_t(n.args[arg])]; };
+    auto t = [&](int arg) { return spec.tensors[size_t(n.args[arg])]; };
+    switch (n.op) {
+      case CAE_GRAPH_CONV2D_FORWARD:
+      case CAE_GRAPH_CONV2D_BACKWARD: {
+        const cae_graph_tensor x = t(0), w = t(1);
+        const cae_ref::ConvDims d{x.dims[0], x.dims[1], x.dims[2], x.dims[3], w.dims[0], w.dims[2]};
+        if (n.op == CAE_GRAPH_CONV2D_FORWARD) {
+          v(3) = cae_ref::conv2d_forward(d, v(0), v(1), v(2), n.fuse_relu != 0);
+        } else {
+          cae_ref::ConvGradients g = cae_ref::conv2d_backward(d, v(0), v(1), v(2), n.args[3] >= 0);
+          if (n.args[3] >= 0) v(3) = std::move(g.dx);
+          v(4) = std::move(g.dw);
+          v(5) = std::move(g.db);
+        }
+        break;
+      }
+      case CAE_GRAPH_RELU_FORWARD: v(1) = cae_ref::relu_forward(v(0)); break;
+      case CAE_GRAPH_RELU_BACKWARD: v(2) = cae_ref::relu_backward(v(0), v(1)); break;
+      case CAE_GRAPH_MAXPOOL2X2_FORWARD: v(1) = cae_ref::maxpool2x2_forward(image_dims(t(0)), v(0)); break;
+      case CAE_GRAPH_MAXPOOL2X2_BACKWARD:
+        v(2) = cae_ref::maxpool2x2_backward(image_dims(t(0)), v(0), v(1));
+        break;
+      case CAE_GRAPH_UPSAMPLE2X_FORWARD: v(1) = cae_ref::upsample2x_forward(image_dims(t(0)), v(0)); break;
+      case CAE_GRAPH_UPSAMPLE2X_BACKWARD: v(1) = cae_ref::upsample2x_backward(image_dims(t(1)), v(0)); break;
+      case CAE_GRAPH_MSE_LOSS: {
+        cae_ref::MseResult r = cae_ref::mse_loss(v(0), v(1));
+        v(2) = {r.loss};
+        if (n.args[3] >= 0) v(3) = std::move(r.grad);
+        break;
+      }
+      case CAE_GRAPH_SGD_STEP:
+        cae_ref::sgd_step(v(0), v(1), n.args[2] >= 0 ? &v(2) : nullptr, run.learning_rate,
+                          n.momentum, n.weight_decay);
+        break;
+      case CAE_GRAPH_ADAM_STEP:
+        cae_ref::adam_step(v(0), v(1), v(2), v(3),
+                           {run.learning_rate, n.beta1, n.beta2, n.epsilon, n.weight_decay,
+                            run.adam_step});
+        break;
+      default: throw std::logic_error("unknown graph op");
+    }
+  }
+}
+
+// Random values for a bound tensor of this role; positive for Adam's v.
+std::vector<float> fill(Random& random, const cae_graph_tensor& t, bool positive) {
+  int64_t count = 1;
+  for (int i = 0; i < t.ndim; ++i) count *= t.dims[i];
+  if (positive) return random.uniform(count, 1e-4f, 1e-2f);
+  if (t.role == CAE_GRAPH_INPUT) return random.uniform(count, 0.0f, 1.0f);
+  // Weights scaled by their fan-in like a trained network's (He), so that
+  // activations keep their size through the layers instead of growing with
+  // the channel count until float32 rounding, not the backend, decides.
+  const float a = t.ndim == 4 ? std::sqrt(6.0f / float(t.dims[1] * t.dims[2] * t.dims[3])) : 0.1f;
+  return random.uniform(count, -a, a);
+}
+
+// Compiles, runs and compares one graph (a note when the backend answers
+// UNSUPPORTED for it).
+void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t seed) {
+  cae::Context& context = ctx();
+  std::unique_ptr<cae::CompiledGraph> graph =
+      cae::CompiledGraph::compile(context, spec.tensors, spec.nodes);
+  if (!graph) {
+    note(kOp, label, "unsupported (runs op by op)");
+    return;
+  }
+  Random random(seed);
+  std::vector<Vec> values(spec.tensors.size());
+  std::vector<cae::Tensor> tensors(spec.tensors.size());
+  std::vector<cae_tensor> bound(spec.tensors.size(), nullptr);
+  std::vector<bool> second(spec.tensors.size(), false);
+  for (int32_t v : spec.second_state) second[size_t(v)] = true;
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const cae_graph_tensor& t = spec.tensors[i];
+    if (t.role == CAE_GRAPH_INTERNAL) continue;
+    Dims dims(t.dims, t.dims + t.ndim);
+    if (t.role == CAE_GRAPH_OUTPUT) {
+      tensors[i] = poisoned_tensor(dims);
+    } else {
+      const std::vector<float> host = fill(random, t, second[i]);
+      tensors[i] = upload_tensor(dims, host);
+      values[i] = widen(host);
+    }
+    bound[i] = tensors[i].handle();
+  }
+  cae_graph_run_params run{};
+  run.struct_size = sizeof run;
+  run.learning_rate = 0.1f;
+  run.adam_step = 3;
+  graph->run(bound, &run);
+  evaluate(spec, values, run);
+  double worst = 0;
+  std::string where;
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const int32_t role = spec.tensors[i].role;
+    if (role == CAE_GRAPH_INTERNAL || role == CAE_GRAPH_INPUT) continue;
+    const std::vector<float> out = download(tensors[i]);
+    double scale = 1e-3, error = 0;
+    for (double r : values[i]) scale = std::max(scale, std::fabs(r));
+    for (size_t e = 0; e < out.size(); ++e) {
+      const double d = std::fabs(double(out[e]) - values[i][e]);
+      error = std::isfinite(out[e]) ? std::max(error, d) : HUGE_VAL;
+    }
+    const double ratio = error / (tolerance() * scale);
+    if (ratio > worst || !(ratio == ratio)) {
+      worst = ratio;
+      where = "tensor " + std::to_string(i);
+    }
+  }
+  if (!record(worst <= 1.0, kOp, label, "worst err/bound " + sci(worst) + " (" + where + ")",
+              worst)) {
+    explain("the graph's bound tensors differ from the float64 evaluation of its nodes");
+  }
+}
+
+// A graph compiled for `batch` must refuse an input of batch - 1 (or + 1).
+void check_batch_refusal(const std::string& label, const nn::Network& network, int64_t batch) {
+  const nn::GraphSpec spec = nn::build_encoder_graph(network, batch);
+  std::unique_ptr<cae::CompiledGraph> graph =
+      cae::CompiledGraph::compile(ctx(), spec.tensors, spec.nodes);
+  if (!graph) return;
+  const int64_t other = batch > 1 ? batch - 1 : batch + 1;
+  std::vector<cae::Tensor> tensors(spec.tensors.size());
+  std::vector<cae_tensor> bound(spec.tensors.size(), nullptr);
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const cae_graph_tensor& t = spec.tensors[i];
+    if (t.role == CAE_GRAPH_INTERNAL) continue;
+    Dims dims(t.dims, t.dims + t.ndim);
+    if (t.role == CAE_GRAPH_INPUT || t.role == CAE_GRAPH_OUTPUT) dims[0] = other;
+    tensors[i] = upload_tensor(dims, std::vector<float>(size_t(count_of(dims)), 0.25f));
+    bound[i] = tensors[i].handle();
+  }
+  bool refused = false;
+  try {
+    graph->run(bound);
+  } catch (const cae::BackendError& e) {
+    refused = e.status() == CAE_STATUS_INVALID_ARGUMENT;
+  }
+  record(refused, kOp, label + " batch " + std::to_string(batch) + " run at " + std::to_string(other),
+         refused ? "refused" : "not refused: a graph ran on tensors of another batch");
+}
+
+std::vector<nn::Network> networks(uint64_t seed, bool quick) {
+  std::vector<nn::Network> list;
+  nn::ModelDescription seed_model = nn::model_preset("seed");
+  list.emplace_back(seed_model, 3, 4);  // the seed's layers on 4x4 images (a 1x1 latent)
+  Random random(seed ^ 0x67726170ull);
+  const int count = quick ? 1 : 3;
+  while (int(list.size()) < 1 + count) {
+    nn::ModelDescription d;
+    d.name = "random";
+    const int depth = 1 + int(random.index(2));
+    for (int i = 0; i < depth; ++i) {
+      d.encoder.push_back({1 + int(random.index(6)), 1 + 2 * int(random.index(2)), random.index(4) != 0,
+                           random.index(2) == 0});
+    }
+    const int channels = 1 + int(random.index(3));
+    d.decoder = nn::mirrored_decoder(d.encoder, channels);
+    try {
+      list.emplace_back(d, channels, 8);
+    } catch (const std::invalid_argument&) {
+      // a layout these images cannot take: draw again
+    }
+  }
+  return list;
+}
+
+}  // namespace
+
+void check_graphs() {
+  const cae_backend_table& t = table();
+  const int members = CAE_TABLE_HAS(&t, graph_compile) + CAE_TABLE_HAS(&t, graph_run) +
+                      CAE_TABLE_HAS(&t, graph_destroy);
+  if (members == 0) {
+    note(kOp, "graph members", "not provided (optional, ABI 1.5)");
+    return;
+  }
+  if (!record(members == 3, kOp, "members",
+              members == 3 ? "all three" : "incomplete: provide all three or none")) {
+    return;
+  }
+  const bool quick = suite().quick;
+  const std::vector<int64_t> batches = quick ? std::vector<int64_t>{1, 65}
+                                             : std::vector<int64_t>{1, 63, 64, 65};
+  nn::TrainingGraphOptions training;
+  training.update = {nn::GraphUpdate::Kind::Adam, 0.9f, 0.999f, 1.0f, 0.0f, 1e-3f};
+  const std::vector<nn::Network> list = networks(suite().seed, quick);
+  for (size_t m = 0; m < list.size(); ++m) {
+    const nn::Network& network = list[m];
+    const std::string name = m == 0 ? "seed 3x4x4" : "random model " + std::to_string(m) + " (" +
+                                                        std::to_string(network.layers().size()) +
+                                                        " layers)";
+    for (int64_t batch : batches) {
+      const std::string at = name + " batch " + std::to_string(batch);
+      const uint64_t seed = suite().seed * 131 + m * 17 + uint64_t(batch);
+      guarded(kOp, at + " training step", [&] {
+        check_graph(at + " training step", nn::build_training_graph(network, batch, training), seed);
+      });
+      guarded(kOp, at + " reconstruction", [&] {
+        check_graph(at + " reconstruction", nn::build_reconstruction_graph(network, batch, true), seed + 1);
+      });
+      guarded(kOp, at + " encoder", [&] {
+        check_graph(at + " encoder", nn::build_encoder_graph(network, batch), seed + 2);
+      });
+    }
+    guarded(kOp, name + " other batch", [&] { check_batch_refusal(name, network, 4); });
+  }
+}
+
+}  // namespace conformance
