@@ -43,7 +43,7 @@ int run_extract(const po::variables_map& vm) {
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
   write_features_json(out + "/features.json", recipe, checkpoint.parameters.network, weights,
-                      nn::weights_identity(checkpoint.parameters));
+                      nn::weights_identity(checkpoint.parameters), checkpoint);
   set.publish();
   std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", "
             << recipe.dim(checkpoint.parameters.network) << "-d) and features.json to " << out << "\n";

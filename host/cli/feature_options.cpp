@@ -36,7 +36,7 @@ nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm) {
 
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
                          const nn::Network& network, const std::string& weights,
-                         const std::string& weights_sha256) {
+                         const std::string& weights_sha256, const nn::Checkpoint& model) {
   nlohmann::ordered_json taps = nlohmann::ordered_json::array();
   for (const nn::FeatureTap& tap : recipe.taps(network)) {
     taps.push_back(
@@ -49,7 +49,12 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                 {"flip_average", recipe.flip_average},
                                 {"weights", weights},
                                 {"weights_sha256", weights_sha256}};
+  // Only when used: a default run's features.json stays as it was.
   if (recipe.threshold > 0.0) doc["threshold"] = recipe.threshold;
+  if (model.parameters.input && model.parameters.input->spec.active()) {
+    doc["input_transform"] = describe_input_transform(model.parameters.input->spec);
+  }
+  if (model.state.sparsity != "none") doc["sparsity"] = model.state.sparsity;
   write_file_atomically(path, doc.dump(2) + "\n");
 }
 

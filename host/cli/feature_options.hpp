@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "command.hpp"
+#include "nn/checkpoint.hpp"
 #include "nn/feature_recipe.hpp"
 
 namespace cae::cli {
@@ -16,13 +17,14 @@ void add_features_option(po::options_description& options);
 // UsageError listing the recipes, or naming the bad threshold, otherwise.
 nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm);
 
-// features.json: the recipe's name, dimension, taps and flip averaging, and
-// the weights the features were made with (their path and their identity,
-// nn/weights_identity.hpp), so a folder of .npy files says what its columns
+// features.json: the recipe's name, dimension, taps, flip averaging and soft
+// threshold, the weights the features were made with (their path and their
+// identity, nn/weights_identity.hpp) and, when `model` has them, its input
+// transform and sparsity, so a folder of .npy files says what its columns
 // are and what produced them (provenance.hpp).
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
                          const nn::Network& network, const std::string& weights,
-                         const std::string& weights_sha256);
+                         const std::string& weights_sha256, const nn::Checkpoint& model);
 
 // {"features", "NAME (DIM-d: taps...)"} for the report's settings.
 std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe,

@@ -194,7 +194,7 @@ int run_pipeline(const po::variables_map& vm) {
                      recipe.dim(network), data.test);
   const std::string weights_sha256 = nn::weights_identity(weights);
   write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path,
-                      weights_sha256);
+                      weights_sha256, trained.final_state);
   timings.emplace_back("extract features", stage.seconds());
 
   if (classifier == ClassifierKind::Linear) {

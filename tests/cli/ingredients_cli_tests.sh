@@ -38,6 +38,9 @@ expect "info whitened" "input transform: contrast-normalized, zca:0.1 whitening"
 run "extract whitened" 0 "$CAE" extract $B --weights R/model.safetensors --data NP --out E1
 run "extract whitened again" 0 "$CAE" extract $B --weights R/model.safetensors --data NP --out E2
 checks=$((checks + 1))
+grep -q '"input_transform": "contrast-normalized, zca:0.1 whitening"' E1/features.json ||
+  fail "extract features.json" "$(cat E1/features.json)"
+checks=$((checks + 1))
 cmp -s E1/train_features.npy E2/train_features.npy || fail "extract repeat" "features differ between two runs"
 run "train plain" 0 "$CAE" train $B --data NP --epochs 1 --batch 32 --out P.safetensors
 checks=$((checks + 1))
@@ -61,6 +64,9 @@ expect "pipeline pca + l1 + threshold" "input transform: pca:0.05 whitening"
 checks=$((checks + 1))
 grep -q '"recipe": "latent+threshold:0.1"' S/features.json && grep -q '"threshold": 0.1' S/features.json ||
   fail "features.json threshold" "$(cat S/features.json)"
+checks=$((checks + 1))
+grep -q '"input_transform": "pca:0.05 whitening"' S/features.json && grep -q '"sparsity": "l1:0.5"' S/features.json ||
+  fail "features.json model" "$(cat S/features.json)"
 checks=$((checks + 1))
 head -c 8192 S/model.safetensors | grep -q '"sparsity":"l1:0.5"' || fail "checkpoint sparsity" "no sparsity in the metadata"
 checks=$((checks + 1))

@@ -5,7 +5,7 @@
 # split; writes OUT/ingredients.{json,md} (tests/gpu/ingredients_table.py says how).
 # usage: tests/gpu/ingredients-table.sh BUILD_DIR --out DIR --data CIFAR_DIR
 #          [--variants a,b,...] [--variant NAME=OPTIONS]... [--backend B] [--budget SECONDS]
-#          [--limit SECONDS] [--work DIR] [--keep-runs] [--rerun] [--smoke]
+#          [--limit SECONDS] [--work DIR] [--keep-runs] [--rerun] [--smoke] [--table-only]
 #   BUILD_DIR: a carried build (tests/gpu/prepare-carry.sh makes .devbuild), or a folder to
 #   configure and build into when it holds no build yet.
 set -uo pipefail

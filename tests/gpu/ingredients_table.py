@@ -70,6 +70,8 @@ def parse_args(argv):
     p.add_argument("--work", help="folder for the pipelines' own output folders (default: OUT/runs); "
                                   "each is removed once measured (its SVM model alone may be a GB)")
     p.add_argument("--keep-runs", action="store_true", help="keep each pipeline's output folder")
+    p.add_argument("--table-only", action="store_true",
+                   help="run nothing: make the table from OUT/raw/*.json (e.g. gathered from several machines)")
     args = p.parse_args(argv)
     variants = dict(VARIANTS)
     for extra in args.variant:
@@ -154,7 +156,9 @@ def table(records):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if not os.access(os.path.join(args.build, "bin", "cae"), os.X_OK):
+    if args.table_only:
+        args.chosen = []
+    elif not os.access(os.path.join(args.build, "bin", "cae"), os.X_OK):
         print(f"ingredients: {args.build}/bin/cae is not there: build first", file=sys.stderr)
         return 1
     args.work = args.work or os.path.join(args.out, "runs")

@@ -50,5 +50,22 @@ class TableTest(unittest.TestCase):
                 ingredients_table.parse_args(["B", "--out", "O"] + bad)
 
 
+class TableOnlyTest(unittest.TestCase):
+    def test_table_from_raw_records_without_a_build(self):
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as out:
+            os.makedirs(os.path.join(out, "raw"))
+            for record in (measured("a", 70.0, 69.0), measured("b", 72.0, 71.5)):
+                with open(os.path.join(out, "raw", record["variant"] + ".json"), "w") as f:
+                    json.dump(record, f)
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(ingredients_table.main(["no-build", "--out", out, "--table-only"]), 0)
+            with open(os.path.join(out, "ingredients.json")) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["winner"], "b")
+            self.assertEqual(doc["winner_test_accuracy"], 71.5)
+
+
 if __name__ == "__main__":
     unittest.main()
