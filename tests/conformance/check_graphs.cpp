@@ -200,7 +200,7 @@ std::vector<nn::Network> networks(uint64_t seed, bool quick) {
   nn::ModelDescription seed_model = nn::model_preset("seed");
   list.emplace_back(seed_model, 3, 4);  // the seed's layers on 4x4 images (a 1x1 latent)
   Random random(seed ^ 0x67726170ull);
-  const int count = quick ? 1 : 3;
+  const int count = quick ? 1 : 2;
   while (int(list.size()) < 1 + count) {
     nn::ModelDescription d;
     d.name = "random";
