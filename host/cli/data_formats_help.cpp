@@ -32,6 +32,11 @@ const char* const kDataFormatsHelp = R"(Data formats (--data PATH; the format is
 A split whose pixels exceed --memory-cap MiB (default 2048) stays on disk and is read
 batch by batch, so STL-10's 2.8 GB unlabelled split trains in little memory; results
 are the same either way.
+Checkpoints, features.json and reports record the data (format, image shape, resize,
+label set, class names, image counts, split, and the SHA-256 of the files' names and
+sizes; `cae info --weights CKPT` prints it). extract, evaluate and train --resume
+refuse images of another shape than the network was trained on; the same shape from
+another source is a transfer, allowed (image folders reach a size with --image-size).
 )";
 
 }  // namespace cae::cli

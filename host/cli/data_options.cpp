@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
+#include <ostream>
 
 #include "nn/architecture.hpp"
 #include "option_checks.hpp"
@@ -110,24 +112,11 @@ DataRequest data_request_from(const po::variables_map& vm) {
   return request;
 }
 
-std::vector<std::pair<std::string, std::string>> data_settings(const DataRequest& request,
-                                                               const DataSplits& data) {
-  std::vector<std::pair<std::string, std::string>> settings = {
-      {"data format", data_format_name(data.format)},
-      {"image shape", std::to_string(data.train.channels) + "x" + std::to_string(data.train.side) +
-                          "x" + std::to_string(data.train.side)},
-      {"classes", std::to_string(data.class_names.size())}};
-  const DataOptions& options = request.options;
-  if (data.format == DataFormat::kCifar100) {
-    settings.push_back({"labels", options.coarse_labels ? "coarse" : "fine"});
-  }
-  if (data.format == DataFormat::kFolder) {
-    settings.push_back({"resize", resize_mode_name(options.resize)});
-  }
-  if (!data.unlabelled.labels.empty()) {
-    settings.push_back({"autoencoder images", "unlabelled split (" + std::to_string(data.unlabelled.size()) + ")"});
-  }
-  return settings;
+DataRecord data_record_from(const DataRequest& request, const DataSplits& data,
+                            const ImageSet* autoencoder) {
+  DataRecord record = record_data(data, request.options, request.path);
+  if (autoencoder) record.autoencoder_split = autoencoder == &data.unlabelled ? "unlabelled" : "train";
+  return record;
 }
 
 const ImageSet& autoencoder_images(const DataSplits& data, const DataRequest& request) {
@@ -149,6 +138,43 @@ void require_network_input(const nn::Network& network, const ImageSet& images,
                            network.description().name + "' takes " + side + "x" + side +
                            " images with " + std::to_string(network.image_channels()) +
                            " channels (for an image folder, --image-size " + side + ")");
+}
+
+namespace {
+
+std::string given_text(const DataRecord& given) {
+  return (given.path.empty() ? std::string("the generated set") : given.path) + " gives " +
+         given.shape_and_format() + " images";
+}
+
+}  // namespace
+
+void require_trained_input(const std::string& weights, const nn::Checkpoint& checkpoint,
+                           const DataRecord& given) {
+  const nn::Network& network = checkpoint.parameters.network;
+  if (given.channels == network.image_channels() && given.side == network.image_side()) return;
+  const std::optional<DataRecord>& trained = checkpoint.state.data;
+  const std::string side = std::to_string(network.image_side());
+  const std::string hint =
+      given.format == "folder"
+          ? " (give --image-size " + side + " to bring the folder's images to it)"
+          : " (only image folders are resized, with --image-size " + side + ")";
+  const std::string trained_text =
+      trained ? "was trained on " + data_record_summary(*trained)
+              : "holds the model '" + network.description().name + "' for " +
+                    std::to_string(network.image_channels()) + "x" + side + "x" + side +
+                    " images (its data is not recorded)";
+  throw std::runtime_error(weights + " " + trained_text + ", but " + given_text(given) +
+                           "; a network encodes only images of the shape it was trained on" +
+                           (given.channels == network.image_channels() ? hint : std::string()));
+}
+
+void note_transfer(const std::string& weights, const nn::Checkpoint& checkpoint,
+                   const DataRecord& given, std::ostream& log) {
+  const std::optional<DataRecord>& trained = checkpoint.state.data;
+  if (!trained || trained->files_sha256 == given.files_sha256) return;
+  log << "transfer: " << weights << " was trained on " << data_record_summary(*trained) << "; "
+      << given_text(given) << " of the same shape\n";
 }
 
 void require_labelled(const DataSplits& data, const std::string& command) {

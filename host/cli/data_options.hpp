@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "command.hpp"
+#include "data/data_record.hpp"
 #include "data/data_source.hpp"
 #include "nn/architecture.hpp"
+#include "nn/checkpoint.hpp"
 
 namespace cae::cli {
 
@@ -34,9 +36,10 @@ DataRequest data_request_from(const po::variables_map& vm);
 // Whether --data or --data-format synthetic was given.
 bool data_given(const po::variables_map& vm);
 
-// The data settings that change results, for a report's settings table.
-std::vector<std::pair<std::string, std::string>> data_settings(const DataRequest& request,
-                                                               const DataSplits& data);
+// What `data` is, for checkpoints, features.json and reports
+// (data/data_record.hpp); `autoencoder` the images a run trains on, if any.
+DataRecord data_record_from(const DataRequest& request, const DataSplits& data,
+                            const ImageSet* autoencoder = nullptr);
 
 // The images the autoencoder trains on: the unlabelled split with
 // --unlabelled, else the training split.
@@ -46,6 +49,17 @@ const ImageSet& autoencoder_images(const DataSplits& data, const DataRequest& re
 // another shape is refused with one line naming both.
 void require_network_input(const nn::Network& network, const ImageSet& images,
                            const std::string& where);
+
+// A trained network applied to other data (extract, evaluate, train
+// --resume): images of another shape than the checkpoint's are refused with
+// one line naming both, e.g. "M was trained on 3x96x96 stl10 images from S,
+// but C gives 3x32x32 cifar10 images".
+void require_trained_input(const std::string& weights, const nn::Checkpoint& checkpoint,
+                           const DataRecord& given);
+// The same shape from other files is a legitimate transfer: allowed, and
+// said on `log` (once every check has passed, so an error stays one line).
+void note_transfer(const std::string& weights, const nn::Checkpoint& checkpoint,
+                   const DataRecord& given, std::ostream& log);
 
 // A classifier needs labels: a source without them (a flat folder, an .npy
 // array without labels.npy) is refused for `command`.

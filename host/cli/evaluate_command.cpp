@@ -53,6 +53,8 @@ int run_evaluate(const po::variables_map& vm) {
   BackendSession session = select_backend_session(vm);
   const DataSplits data = load_data(request.path, request.options);
   require_labelled(data, "cae evaluate");
+  const DataRecord record = data_record_from(request, data);
+  require_trained_input(weights, checkpoint, record);
   require_network_input(network, data.test, data.location);
   const int classes = int(data.class_names.size());
   for (int32_t label : model_classes) {
@@ -62,6 +64,7 @@ int run_evaluate(const po::variables_map& vm) {
     }
   }
   start_backend_session(session, vm, std::cout);
+  note_transfer(weights, checkpoint, record, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
   Stopwatch encode_clock;
   svm::FeatureSet test =
@@ -81,8 +84,10 @@ int run_evaluate(const po::variables_map& vm) {
                                                  : InputTransformSpec{})},
                      {"sparsity", checkpoint.state.sparsity},
                      {"weights sha256", weights_sha256},
-                     {"test images", std::to_string(test.rows)}};
-  for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
+                     {"trained on", checkpoint.state.data
+                                        ? data_record_summary(*checkpoint.state.data)
+                                        : std::string("not recorded")}};
+  for (auto& setting : data_record_rows(record)) report.settings.push_back(std::move(setting));
   add_backend_options_setting(session, report);
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());

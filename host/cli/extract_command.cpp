@@ -28,10 +28,13 @@ int run_extract(const po::variables_map& vm) {
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
   const DataSplits data = load_data(request.path, request.options);
+  const DataRecord record = data_record_from(request, data);
+  require_trained_input(weights, checkpoint, record);
   for (const ImageSet* images : {&data.train, &data.test}) {
     require_network_input(checkpoint.parameters.network, *images, data.location);
   }
   start_backend_session(session, vm, std::cout);
+  note_transfer(weights, checkpoint, record, std::cout);
   OutputSet set(out, "cae extract");  // the five files replace the old ones together
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
@@ -43,7 +46,7 @@ int run_extract(const po::variables_map& vm) {
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);
   }
   write_features_json(out + "/features.json", recipe, checkpoint.parameters.network, weights,
-                      nn::weights_identity(checkpoint.parameters), checkpoint);
+                      nn::weights_identity(checkpoint.parameters), checkpoint, record);
   set.publish();
   std::cout << "wrote {train,test}_{features,labels}.npy (" << recipe.name << ", "
             << recipe.dim(checkpoint.parameters.network) << "-d) and features.json to " << out << "\n";

@@ -36,7 +36,8 @@ nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm) {
 
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
                          const nn::Network& network, const std::string& weights,
-                         const std::string& weights_sha256, const nn::Checkpoint& model) {
+                         const std::string& weights_sha256, const nn::Checkpoint& model,
+                         const DataRecord& data) {
   nlohmann::ordered_json taps = nlohmann::ordered_json::array();
   for (const nn::FeatureTap& tap : recipe.taps(network)) {
     taps.push_back(
@@ -48,7 +49,11 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                 {"taps", taps},
                                 {"flip_average", recipe.flip_average},
                                 {"weights", weights},
-                                {"weights_sha256", weights_sha256}};
+                                {"weights_sha256", weights_sha256},
+                                {"data", data_record_json(data)},
+                                {"training_data", model.state.data
+                                                      ? data_record_json(*model.state.data)
+                                                      : nlohmann::ordered_json()}};
   // Only when used: a default run's features.json stays as it was.
   if (recipe.threshold > 0.0) doc["threshold"] = recipe.threshold;
   if (model.parameters.input && model.parameters.input->spec.active()) {

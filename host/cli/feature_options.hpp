@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "command.hpp"
+#include "data/data_record.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/feature_recipe.hpp"
 
@@ -21,10 +22,13 @@ nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm);
 // threshold, the weights the features were made with (their path and their
 // identity, nn/weights_identity.hpp) and, when `model` has them, its input
 // transform and sparsity, so a folder of .npy files says what its columns
-// are and what produced them (provenance.hpp).
+// are and what produced them (provenance.hpp); with the data the features
+// describe ("data") and the data `model` was trained on ("training_data",
+// null when the checkpoint does not record it).
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
                          const nn::Network& network, const std::string& weights,
-                         const std::string& weights_sha256, const nn::Checkpoint& model);
+                         const std::string& weights_sha256, const nn::Checkpoint& model,
+                         const DataRecord& data);
 
 // {"features", "NAME (DIM-d: taps...)"} for the report's settings.
 std::pair<std::string, std::string> feature_setting(const nn::FeatureRecipe& recipe,

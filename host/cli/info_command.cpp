@@ -2,10 +2,12 @@
 // the options it declares and which ops of the ABI it implements; with
 // --weights, the model a checkpoint holds instead.
 #include <iostream>
+#include <optional>
 
 #include "backend_options.hpp"
 #include "commands.hpp"
 #include "model_options.hpp"
+#include "data/data_record.hpp"
 #include "nn/checkpoint.hpp"
 #include "plugin/compiled_graph.hpp"
 #include "plugin/context.hpp"
@@ -66,6 +68,20 @@ void print_options(const cae_backend_table& table, const BackendOptionValues& ch
   }
 }
 
+// The data the checkpoint was trained on, one setting a line, aligned with
+// the model's lines.
+void print_training_data(const std::optional<DataRecord>& data, std::ostream& out) {
+  if (!data) {
+    out << "trained on:    not recorded (a checkpoint written before cae recorded its data)\n";
+    return;
+  }
+  out << "trained on:\n";
+  for (const auto& [key, value] : data_record_rows(*data)) {
+    out << "  " << key << ":" << std::string(key.size() < 24 ? 24 - key.size() : 1, ' ') << value
+        << "\n";
+  }
+}
+
 int run_info(const po::variables_map& vm) {
   if (vm.count("weights")) {
     const std::string path = vm["weights"].as<std::string>();
@@ -82,6 +98,7 @@ int run_info(const po::variables_map& vm) {
     if (checkpoint.state.sparsity != "none") {
       std::cout << "sparsity:      " << checkpoint.state.sparsity << "\n";
     }
+    print_training_data(checkpoint.state.data, std::cout);
     return 0;
   }
   Registry registry = discover_backends(vm);
@@ -120,7 +137,8 @@ Command info_command() {
           "[--backend-option NAME=VALUE]... | cae info --weights CKPT",
           "Show one backend in detail: library, device, precision, its options (defaults, "
           "allowed values, help) and supported ops; or the model of a checkpoint: layers, "
-          "shapes, parameters, FLOPs, feature dimension",
+          "shapes, parameters, FLOPs, feature dimension, and the data it was trained on (format, "
+          "image shape, resize, labels, classes, image counts, split, the files' identity)",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             options.add_options()("weights", po::value<std::string>()->value_name("CKPT"),

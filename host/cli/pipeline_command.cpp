@@ -66,32 +66,32 @@ DataRequest find_or_make_data(const po::variables_map& vm, const std::string& ou
 }
 
 // The report's title, device and the settings of the stages before the classifier.
-ReportData pipeline_report(const BackendSession& session, const DataSplits& data,
-                           const DataRequest& request, const std::string& data_dir, bool synthetic,
+// The data's rows (data/data_record.hpp) come first.
+ReportData pipeline_report(const BackendSession& session, const DataRecord& record, bool synthetic,
                            const nn::TrainOptions& train_options, const nn::FeatureRecipe& recipe,
                            const nn::Network& network) {
   ReportData report;
   report.title = "cae pipeline";
   report.backend = session.backend->name;
   report.device = session.device.name;
-  report.settings = {{"data", data_dir + (synthetic ? " (synthetic)" : "")},
-                     {"train images", std::to_string(data.train.size())},
-                     {"test images", std::to_string(data.test.size())},
-                     {"model", network.description().name},
-                     {"recipe", train_options.recipe},
-                     {"optimizer", train_options.optimizer.kind},
-                     {"learning rate", std::to_string(train_options.optimizer.learning_rate)},
-                     {"epochs", std::to_string(train_options.epochs)},
-                     {"batch", std::to_string(train_options.batch_size)},
-                     {"seed", std::to_string(train_options.seed)},
-                     {"augment", augmentation_name(train_options.augment)},
-                     {"input noise", std::to_string(train_options.input_noise)},
-                     {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
-                     {"input transform", describe_input_transform(train_options.input)},
-                     {"sparsity", nn::sparsity_name(train_options.latent_l1)},
-                     {"execution", nn::execution_name(train_options.execution)},
-                     feature_setting(recipe, network)};
-  for (auto& setting : data_settings(request, data)) report.settings.push_back(std::move(setting));
+  report.settings = data_record_rows(record);
+  if (synthetic) report.settings.front().second += " (synthetic)";
+  const std::vector<std::pair<std::string, std::string>> run = {
+      {"model", network.description().name},
+      {"recipe", train_options.recipe},
+      {"optimizer", train_options.optimizer.kind},
+      {"learning rate", std::to_string(train_options.optimizer.learning_rate)},
+      {"epochs", std::to_string(train_options.epochs)},
+      {"batch", std::to_string(train_options.batch_size)},
+      {"seed", std::to_string(train_options.seed)},
+      {"augment", augmentation_name(train_options.augment)},
+      {"input noise", std::to_string(train_options.input_noise)},
+      {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
+      {"input transform", describe_input_transform(train_options.input)},
+      {"sparsity", nn::sparsity_name(train_options.latent_l1)},
+      {"execution", nn::execution_name(train_options.execution)},
+      feature_setting(recipe, network)};
+  report.settings.insert(report.settings.end(), run.begin(), run.end());
   return report;
 }
 
@@ -162,6 +162,8 @@ int run_pipeline(const po::variables_map& vm) {
   Context& context = *session.context;
   train_options.backend = session.backend->name;
   train_options.backend_options = session.options_in_effect();
+  const DataRecord record = data_record_from(request, data, &train_images);
+  train_options.data = record;
   train_options.checkpoint_path = out + "/model.safetensors";
   train_options.checkpoint_on_interrupt = false;
   // Model, features.json, SVM and report replace the previous run's together
@@ -194,7 +196,7 @@ int run_pipeline(const po::variables_map& vm) {
                      recipe.dim(network), data.test);
   const std::string weights_sha256 = nn::weights_identity(weights);
   write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path,
-                      weights_sha256, trained.final_state);
+                      weights_sha256, trained.final_state, record);
   timings.emplace_back("extract features", stage.seconds());
 
   if (classifier == ClassifierKind::Linear) {
@@ -212,8 +214,7 @@ int run_pipeline(const po::variables_map& vm) {
     svm::save_linear_model(selected.model, model_path, provenance);
     timings.emplace_back("linear train", stage.seconds());
     ReportData report =
-        pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe,
-                        network);
+        pipeline_report(session, record, synthetic, train_options, recipe, network);
     report.settings.push_back({"weights sha256", weights_sha256});
     report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
     report.settings.push_back({"linear C", std::to_string(selected.C)});
@@ -266,8 +267,7 @@ int run_pipeline(const po::variables_map& vm) {
   timings.emplace_back("svm train", stage.seconds());
 
   ReportData report =
-      pipeline_report(session, data, request, data_dir, synthetic, train_options, recipe,
-                      network);
+      pipeline_report(session, record, synthetic, train_options, recipe, network);
   report.settings.insert(
       report.settings.end(),
       {{"weights sha256", weights_sha256},

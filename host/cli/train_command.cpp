@@ -110,6 +110,8 @@ int run_train(const po::variables_map& vm) {
     const nn::Network network = bind_model(model_description, train_images.channels, train_images.side);
     start.parameters = nn::Parameters::he_normal(network, options.seed);
   }
+  const DataRecord record = data_record_from(request, data, &train_images);
+  if (!resume.empty()) require_trained_input(resume, start, record);
   require_network_input(start.parameters.network, train_images, data.location);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != train_images.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
@@ -121,6 +123,7 @@ int run_train(const po::variables_map& vm) {
   start_backend_session(session, vm, std::cout);
   require_execution_supported(options.execution, *session.context);
   if (!resume.empty()) {
+    note_transfer(resume, start, record, std::cout);
     std::cout << "resuming " << resume << " at epoch " << start.state.epochs_done + 1 << "\n";
   }
   std::cout << "training on " << train_images.size() << " images from " << data.location << " ("
@@ -134,6 +137,7 @@ int run_train(const po::variables_map& vm) {
   }
   options.backend = session.backend->name;
   options.backend_options = session.options_in_effect();
+  options.data = record;
   require_batch_divisible(options.batch_size, session.contexts().size());
   require_one_device_per_rank(rendezvous, session.contexts().size());
   std::unique_ptr<ProcessGroup> processes;

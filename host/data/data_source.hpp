@@ -51,6 +51,9 @@ struct DataSplits {
   // .npy array without labels.npy), whose labels are all 0.
   std::vector<std::string> class_names;
   bool labelled = true;
+  // The source split one set into train and test by --test-fraction and
+  // --split-seed (a folder without train/ and test/, a single images.npy).
+  bool fraction_split = false;
   std::vector<std::string> files;  // every file the images were read from
 };
 

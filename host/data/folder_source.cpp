@@ -220,6 +220,7 @@ DataSplits load_folder_data(const std::string& path, const DataOptions& options)
     test.labels.resize(keep_test);
   } else {
     Collected all = collect(dir, data.class_names, data.labelled);
+    data.fraction_split = true;
     const SplitIndices split = split_by_fraction(all.labels, options.test_fraction, options.split_seed, path);
     train = {pick(all.paths, split.train, options.max_train), pick(all.labels, split.train, options.max_train)};
     test = {pick(all.paths, split.test, options.max_test), pick(all.labels, split.test, options.max_test)};

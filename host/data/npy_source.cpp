@@ -225,6 +225,7 @@ DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
     }
     SplitIndices split =
         split_by_fraction(labels, options.test_fraction, options.split_seed, images.path);
+    data.fraction_split = true;
     truncate(split.train, options.max_train);
     truncate(split.test, options.max_test);
     std::vector<uint8_t> a = pick(labels, split.train), b = pick(labels, split.test);

@@ -4,10 +4,12 @@
 // backend, seed, losses). Written atomically.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "data/data_record.hpp"
 #include "nn/optimizer.hpp"
 #include "nn/parameters.hpp"
 
@@ -35,6 +37,8 @@ struct TrainingState {
   std::string execution = "ops";
   std::vector<double> train_losses;  // per complete epoch
   std::vector<double> test_mses;
+  // The data the run trained on; empty for files from before it was recorded.
+  std::optional<DataRecord> data;
 };
 
 struct Checkpoint {

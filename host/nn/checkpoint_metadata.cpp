@@ -160,6 +160,19 @@ std::vector<std::pair<std::string, std::string>> parse_backend_options(
   return options;
 }
 
+// The data the run trained on (data/data_record.hpp); files from before it
+// was recorded have none.
+std::optional<DataRecord> parse_data_record(const MetadataReader& reader) {
+  if (!reader.find("data")) return std::nullopt;
+  const Json doc = reader.json("data", "{}");
+  if (!doc.is_object()) reader.fail("data", "is not a JSON object");
+  try {
+    return data_record_from_json(doc);
+  } catch (const std::invalid_argument& error) {
+    reader.fail("data", std::string("field ") + error.what());
+  }
+}
+
 }  // namespace
 
 SafetensorsMetadata training_state_metadata(const TrainingState& s) {
@@ -195,6 +208,7 @@ SafetensorsMetadata training_state_metadata(const TrainingState& s) {
                           .dump();
   meta["train_losses"] = Json(s.train_losses).dump();
   meta["test_mses"] = Json(s.test_mses).dump();
+  if (s.data) meta["data"] = data_record_json(*s.data).dump();
   return meta;
 }
 
@@ -252,6 +266,7 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   s.optimizer = parse_optimizer(reader);
   s.train_losses = parse_losses(reader, "train_losses");
   s.test_mses = parse_losses(reader, "test_mses");
+  s.data = parse_data_record(reader);
   if (s.batches_done > 0 && s.samples > 0 &&
       s.batches_done * int64_t{s.batch_size} >= s.samples + s.batch_size) {
     reader.fail("batches_done", "is " + std::to_string(s.batches_done) +

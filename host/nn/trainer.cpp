@@ -116,6 +116,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.input_noise = options.input_noise;
   state.lr_schedule = lr_schedule_name(options.lr_schedule);
   state.sparsity = sparsity_name(options.latent_l1);
+  if (options.data) state.data = options.data;
   if (options.processes) {
     const int world = options.processes->world();
     log << "rank " << options.processes->rank() << " of " << world << " processes, "

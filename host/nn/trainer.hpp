@@ -47,6 +47,9 @@ struct TrainOptions {
   Execution execution = Execution::Auto;
   std::string backend;
   std::vector<std::pair<std::string, std::string>> backend_options;  // in effect, recorded
+  // The data the run trains on, recorded in its checkpoints (none: a resumed
+  // run keeps its checkpoint's record).
+  std::optional<DataRecord> data;
   std::string checkpoint_path;  // saved after every epoch and on interrupt ("" = never)
   // False: an interrupted run saves no checkpoint (`cae pipeline`, whose
   // folder keeps its previous, complete set instead: io/output_set.hpp).

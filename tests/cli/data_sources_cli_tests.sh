@@ -37,6 +37,52 @@ grep -q "vertical-stripes" RE/report.html || { echo "FAIL [the folder's class na
 run "extract folder" 0 "$CAE" extract $B --weights RF/model.safetensors --data PF --out FE
 exists "extract folder labels" FE/test_labels.npy
 
+# The data each product was made from is recorded: the checkpoint (cae info),
+# features.json (the features' data and the checkpoint's) and the report.
+run "info folder checkpoint" 0 "$CAE" info --weights RF/model.safetensors
+expect "info folder checkpoint" "^trained on:$"
+expect "info folder checkpoint" "^  data format: +folder \(recognised\)$"
+expect "info folder checkpoint" "^  image shape: +3x32x32, --resize box$"
+expect "info folder checkpoint" "^  classes: +10: .*horizontal-stripes"
+expect "info folder checkpoint" "^  train images: +60$"
+expect "info folder checkpoint" "^  test images: +30$"
+expect "info folder checkpoint" "^  autoencoder trained on: +train split$"
+expect "info folder checkpoint" "^  data files: +90 files, [0-9]+ bytes; names and sizes sha256 [0-9a-f]{64}$"
+reject "info folder checkpoint" "split: "
+json_field() {  # json_field NAME FILE PYTHON-EXPRESSION-ON-doc EXPECTED
+  checks=$((checks + 1))
+  local got
+  got=$(python3 -c 'import json, sys; doc = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$2" "$3" 2>&1)
+  [ "$got" = "$4" ] || { echo "FAIL [$1]: $3 of $2 is '$got', expected '$4'"; failures=$((failures + 1)); }
+}
+json_field "features.json data" FE/features.json 'doc["data"]["format"], doc["data"]["class_names"][5], doc["data"]["train_images"], doc["data"]["resize"]' "('folder', 'horizontal-stripes', 60, 'box')"
+json_field "features.json training data" FE/features.json 'doc["training_data"]["files_sha256"] == doc["data"]["files_sha256"]' "True"
+json_field "report.json data rows" RF/report.json '[v for k, v in doc["settings"] if k in ("data format", "image shape", "train images")]' "['folder (recognised)', '3x32x32, --resize box', '60']"
+checks=$((checks + 1))
+grep -q "names and sizes sha256" RE/report.html && grep -q "trained on" RE/report.html ||
+  { echo "FAIL [evaluate's report names the data and the training data]"; failures=$((failures + 1)); }
+
+# The same shape from another source is a transfer: allowed, and said.
+run "transfer folder network to cifar100" 0 "$CAE" extract $B --weights RF/model.safetensors --data C100 --out FT
+expect "transfer folder network to cifar100" "transfer: RF/model.safetensors was trained on 3x32x32 folder images from PF \(files sha256 [0-9a-f]{12}\); C100 gives 3x32x32 cifar100 images of the same shape"
+json_field "transfer features.json" FT/features.json 'doc["data"]["format"], doc["training_data"]["format"]' "('cifar100', 'folder')"
+
+# A checkpoint from before the data was recorded still loads and says so.
+python3 - RF/model.safetensors OLD.safetensors <<'PY'
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", data[:8])[0]
+header = json.loads(data[8:8 + n])
+del header["__metadata__"]["data"]
+text = json.dumps(header, separators=(",", ":")).encode()
+text += b" " * (-len(text) % 8)
+open(sys.argv[2], "wb").write(struct.pack("<Q", len(text)) + text + data[8 + n:])
+PY
+run "info old checkpoint" 0 "$CAE" info --weights OLD.safetensors
+expect "info old checkpoint" "^trained on: +not recorded"
+run "extract with old checkpoint" 0 "$CAE" extract $B --weights OLD.safetensors --data PF --out FO
+json_field "old checkpoint's features.json" FO/features.json 'doc["training_data"]' "None"
+
 # Images over the memory cap are read from disk batch by batch, to the same model.
 run "train folder in memory" 0 "$CAE" train $B --data PF $T --out M1.safetensors
 run "train folder from disk" 0 "$CAE" train $B --data PF $T --memory-cap 0 --out M2.safetensors
@@ -49,8 +95,14 @@ run "pipeline npy" 0 "$CAE" pipeline $B --data NP $T --out RN
 expect "pipeline npy" "data: 80 train, 20 test images from NP \(npy, 10 classes\)"
 checks=$((checks + 1))
 grep -q "vertical-stripes" RN/report.html || { echo "FAIL [classes.txt names in the npy report]"; failures=$((failures + 1)); }
+run "info npy checkpoint" 0 "$CAE" info --weights RN/model.safetensors
+expect "info npy checkpoint" "^  data format: +npy \(recognised\)$"
+expect "info npy checkpoint" "^  split: +--test-fraction 0.2, --split-seed 1$"
+expect "info npy checkpoint" "^  train images: +80$"
 run "train npy float unlabelled" 0 "$CAE" train $B --data NF.npy $T --out M3.safetensors
 expect "train npy float unlabelled" "training on 32 images from NF.npy \(npy\)"
+run "info unlabelled npy checkpoint" 0 "$CAE" info --weights M3.safetensors
+expect "info unlabelled npy checkpoint" "^  classes: +none \(unlabelled\)$"
 run "pipeline unlabelled npy" 2 "$CAE" pipeline $B --data NF.npy $T --out RU
 expect "pipeline unlabelled npy" "needs labelled images"
 
@@ -59,6 +111,12 @@ run "pipeline cifar100" 0 "$CAE" pipeline $B --data C100 $T --out RC
 expect "pipeline cifar100" "\(cifar100, 100 classes\)"
 checks=$((checks + 1))
 grep -q "fine-3" RC/report.html || { echo "FAIL [CIFAR-100 names in the report]"; failures=$((failures + 1)); }
+run "train cifar100 coarse" 0 "$CAE" train $B --data C100 --labels coarse $T --out MC.safetensors
+run "info cifar100 coarse" 0 "$CAE" info --weights MC.safetensors
+expect "info cifar100 coarse" "^  data format: +cifar100 \(recognised\)$"
+expect "info cifar100 coarse" "^  labels: +coarse$"
+expect "info cifar100 coarse" "^  classes: +20: coarse-0, coarse-1,"
+expect "info cifar100 coarse" "^  data files: +3 files, "
 run "check cifar100 coarse" 0 "$CAE" data check C100 --labels coarse
 expect "check cifar100 coarse" "20 classes"
 expect "check cifar100 coarse" "1 +coarse-1 +12 +6"
@@ -76,9 +134,20 @@ grep -q '"dim": 8192' R10/features.json || fail "stl10 feature dim" "R10/feature
 run "stl10 model" 0 "$CAE" info --weights R10/model.safetensors
 expect "stl10 model" "seed on 3x96x96 images"
 expect "stl10 model" "latent: +128x24x24"
+run "stl10 data record" 0 "$CAE" info --weights R10/model.safetensors
+expect "stl10 data record" "^  unlabelled images: +30$"
+expect "stl10 data record" "^  autoencoder trained on: +unlabelled split$"
+# A network is refused on images of another shape, in one line naming both.
 run_err "96x96 model on 32x32 images" 1 "$CAE" extract $B --weights R10/model.safetensors --data PF --out F96
-expect "96x96 model on 32x32 images" "PF holds 32x32 images with 3 channel\(s\); the model 'seed' takes 96x96 images with 3 channels \(for an image folder, --image-size 96\)"
+expect "96x96 model on 32x32 images" "^cae extract: R10/model.safetensors was trained on 3x96x96 stl10 images from S10 \(files sha256 [0-9a-f]{12}\), but PF gives 3x32x32 folder images; a network encodes only images of the shape it was trained on \(give --image-size 96 to bring the folder's images to it\)$"
 one_line "96x96 model on 32x32 images"
+absent "nothing extracted for another shape" F96/features.json
+run_err "96x96 model evaluating cifar100" 1 "$CAE" evaluate $B --weights R10/model.safetensors --svm R10/svm.model --data C100 --out E96
+expect "96x96 model evaluating cifar100" "trained on 3x96x96 stl10 images from S10 .*, but C100 gives 3x32x32 cifar100 images; .*\(only image folders are resized, with --image-size 96\)$"
+one_line "96x96 model evaluating cifar100"
+run_err "resume a 96x96 run on 32x32 images" 1 "$CAE" train $B --resume R10/model.safetensors --data PF --epochs 2
+expect "resume a 96x96 run on 32x32 images" "^cae train: R10/model.safetensors was trained on 3x96x96 stl10 images"
+one_line "resume a 96x96 run on 32x32 images"
 
 # ---- bad options and malformed data: one line, the right exit code ----
 run_err "bad --data-format" 2 "$CAE" train $B --data PF --data-format mnist --out X.safetensors

@@ -3,7 +3,8 @@
 # network's checkpoint and features are byte-identical to those of cae before
 # networks were descriptions (hashes below: the tensors and features exactly
 # as cae 6f3d089 wrote them with these settings; the whole files as that
-# checkpoint plus the "backend_options" record ABI 1.4 added); each preset and a JSON description trains, is shown by
+# checkpoint plus the "backend_options" record ABI 1.4 added and the "data"
+# record of the images it trained on); each preset and a JSON description trains, is shown by
 # `cae info --weights`, extracts, classifies and evaluates; bad descriptions
 # are refused in one line.
 # usage: model_cli_tests.sh CAE

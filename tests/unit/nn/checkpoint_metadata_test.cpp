@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 using cae::nn::parse_training_state;
@@ -115,4 +116,31 @@ TEST_CASE("a bad field is refused naming the file and the field") {
             .find("'backend_options' holds 3 for bf16-terms, not a string") != std::string::npos);
   CHECK(error_for("batches_done", "1000")
             .find("'batches_done' is 1000, more batches than an epoch") != std::string::npos);
+}
+
+TEST_CASE("the data a run trained on round-trips; files from before it was recorded have none") {
+  TrainingState state = sample_state();
+  const cae::DataRecord data = cae::data_record_from_json(nlohmann::json::parse(R"({
+      "format": "stl10", "format_given": false, "path": "stl", "channels": 3, "side": 96,
+      "resize": "", "labels": "", "class_names": ["airplane", "bird"],
+      "train_images": 5000, "test_images": 8000, "unlabelled_images": 100000,
+      "autoencoder_split": "unlabelled", "fraction_split": false,
+      "files": 7, "file_bytes": 2970000000, "files_sha256": ""})"));
+  state.data = data;
+  const cae::SafetensorsMetadata metadata = training_state_metadata(state);
+  const TrainingState back = parse_training_state(metadata, "x");
+  REQUIRE(back.data.has_value());
+  CHECK(cae::data_record_json(*back.data).dump() == cae::data_record_json(data).dump());
+  CHECK_FALSE(parse_training_state(training_state_metadata(sample_state()), "x").data.has_value());
+  CHECK(training_state_metadata(sample_state()).count("data") == 0);
+  CHECK(error_for("data", "[]") == "run.safetensors: checkpoint metadata 'data' is not a JSON object");
+  cae::SafetensorsMetadata damaged = metadata;
+  damaged["data"].replace(damaged["data"].find("\"side\":96"), 9, "\"side\":-96");
+  try {
+    parse_training_state(damaged, "run.safetensors");
+    FAIL("a negative side was accepted");
+  } catch (const std::runtime_error& error) {
+    CHECK(std::string(error.what()) ==
+          "run.safetensors: checkpoint metadata 'data' field 'side' is -96, not in 1..65536");
+  }
 }
