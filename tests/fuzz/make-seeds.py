@@ -123,6 +123,13 @@ def checkpoint(optimizer_state=True):
                 "samples": "16", "seed": "1", "test_mses": "[0.61]", "train_losses": "[0.73]"}
     if not optimizer_state:
         del metadata["optimizer"]
+    else:  # the data record (data/data_record.hpp) of a folder split by fraction
+        metadata["data"] = json.dumps({
+            "format": "folder", "format_given": False, "path": "photos", "channels": 3, "side": 32,
+            "resize": "box", "labels": "", "class_names": ["cats", "dogs"], "train_images": 16,
+            "test_images": 4, "unlabelled_images": 0, "autoencoder_split": "train",
+            "fraction_split": True, "test_fraction": 0.2, "split_seed": 1, "files": 20,
+            "file_bytes": 61440, "files_sha256": "0" * 64}, separators=(",", ":"))
     return safetensors(tensors, metadata)
 
 
