@@ -34,11 +34,11 @@ print(hashlib.sha256(data[8 + struct.unpack("<Q", data[:8])[0]:]).hexdigest())' 
 run "synth" 0 "$CAE" data synth D --train 24 --test 10 --seed 5
 run "seed train" 0 "$CAE" train $B --data D --epochs 2 --batch 8 --seed 7 --out W/seed.safetensors
 same_tensors "seed tensors" W/seed.safetensors ed0c1c144af49a90be61b2c3afe82ef5daf82a9ddf53a62dd83020e1455c4030
-same_hash "seed checkpoint" W/seed.safetensors d7aa1f453c87d23914c20cc036cc892d5b210ea5d861386d069d7ca5750a1394
+same_hash "seed checkpoint" W/seed.safetensors be878cfbf96a5424da597754bb286f53d12e1666c9752b59ff356bd0ddcaf562
 run "seed train augmented" 0 "$CAE" train $B --data D --epochs 1 --batch 8 --seed 7 \
   --augment flip-crop --input-noise 0.05 --model seed --out W/seed-aug.safetensors
 same_tensors "seed augmented tensors" W/seed-aug.safetensors 693d31ade5b4138583e7f28eddc441e1bb948eb255d5f7afb303964b7ca5b6c6
-same_hash "seed augmented checkpoint" W/seed-aug.safetensors 1cf61efbcbe4e605e26d48eed034bb1dab0f294cb66f17219fe690fa70c990b6
+same_hash "seed augmented checkpoint" W/seed-aug.safetensors 521fdb49956941e0cc362fa1c0f44c4969c7071344e4a6207a7e0bb7b5b04fe0
 run "seed extract" 0 "$CAE" extract $B --weights W/seed.safetensors --data D --out FS
 same_hash "seed latent features" FS/train_features.npy f8316ba777c1a08b9e70df2dcdb65e8caee3c1d31d8e2a08a3b86f7e3b723d1d
 run "seed extract pyramid-flip" 0 "$CAE" extract $B --weights W/seed.safetensors --data D \
