@@ -66,7 +66,8 @@ MODEL_BACKENDS = ["v4", "v3"]
 
 PIPELINES = [
     ("default", []),
-    ("best", ["--features", "pyramid-flip", "--augment", "flip", "--search"]),
+    ("best", ["--features", "pyramid-flip", "--augment", "flip", "--contrast-normalize",
+              "--sparsity", "l1:0.001", "--search"]),
 ]
 
 
