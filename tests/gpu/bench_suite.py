@@ -40,7 +40,7 @@ SETTINGS = {
              "torch_repeats": 3, "sweep_seeds": 60, "sweep_quick_shapes": False,
              "pipeline_args": [], "ddp_batches": [256, 512], "torch_max_batches": [64, 256],
              "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
-             "pipeline_limit": 300, "sweep_limit": 150, "ddp_limit": 240},
+             "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240},
     "quick": {"images": 8192, "extract_images": 10000, "repeats": 5, "cpu_batches": 1,
               "cpu_extract_images": 256, "cpu_repeats": 1, "torch_images": 8192,
               "torch_repeats": 2, "sweep_seeds": 3, "sweep_quick_shapes": True,
