@@ -477,7 +477,8 @@ class Suite:
                 reason = f"timed out after {limit:.0f} s" if timed_out else f"exit {proc.returncode}"
                 record.update(status="failed", reason=reason + ", no JSON written")
             else:
-                record.update(sweep_record(json_path, 0 if timed_out else proc.returncode))
+                record.update(sweep_record(json_path, 0 if timed_out else proc.returncode,
+                                           drop_interrupted=timed_out))
                 if timed_out and record.get("failed", 0) == 0:
                     record.update(status="partial",
                                   reason=f"{record['seeds_run']} of {seeds} seeds in {limit:.0f} s")
@@ -557,11 +558,21 @@ class Suite:
         return results
 
 
-def sweep_record(json_path, rc):
-    """A sweep's JSON -> seeds run, verdict counts, worst err/bound per op."""
+def interrupted(seed):
+    """A seed the sweep stopped at its time limit: every failure is the stop itself."""
+    failures = seed.get("failures") or []
+    return seed.get("verdict") != "passed" and bool(failures) and all(
+        str(f.get("detail", "")).startswith("interrupted by") for f in failures)
+
+
+def sweep_record(json_path, rc, drop_interrupted=False):
+    """A sweep's JSON -> seeds run, verdict counts, worst err/bound per op. With
+    drop_interrupted (the sweep was stopped at its limit), seeds stopped midway
+    count as not run rather than failed."""
     with open(json_path) as f:
         d = json.load(f)
-    verdicts = [s.get("verdict", "failed") for s in d.get("seeds", [])]
+    seeds = [s for s in d.get("seeds", []) if not (drop_interrupted and interrupted(s))]
+    verdicts = [s.get("verdict", "failed") for s in seeds]
     record = {"status": "measured", "seeds_run": len(verdicts),
               "passed": verdicts.count("passed"),
               "failed": len(verdicts) - verdicts.count("passed") - verdicts.count("skipped"),

@@ -103,6 +103,21 @@ class RenderTest(unittest.TestCase):
         self.assertIn("12 of 12", rows_of(text, "seeds passed")[0])
         self.assertIn("Stopped at the time limit: " + swept["backend"] + " (12 of 30 seeds in 150 s)", text)
 
+    def test_seeds_stopped_at_the_limit_count_as_not_run(self):
+        stopped = {"seed": 3, "verdict": "failed",
+                   "failures": [{"op": "conv2d_forward", "check": "x", "detail": "interrupted by SIGTERM after 2 s"}]}
+        real = {"seed": 2, "verdict": "failed",
+                "failures": [{"op": "conv2d_forward", "check": "x", "detail": "worst err/bound 3"}]}
+        doc = {"seeds": [{"seed": 1, "verdict": "passed"}, real, stopped], "worst": []}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "sweep.json")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            kept = bench_suite.sweep_record(path, 0, drop_interrupted=True)
+            whole = bench_suite.sweep_record(path, 1)
+        self.assertEqual((kept["seeds_run"], kept["passed"], kept["failed"]), (2, 1, 1))
+        self.assertEqual((whole["seeds_run"], whole["failed"]), (3, 2))
+
     def test_models_table_per_preset(self):
         results = sample()
         header = {k: results["parts"]["conformance"][k] for k in ("date", "machine", "mode")}
