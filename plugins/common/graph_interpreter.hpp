@@ -7,9 +7,9 @@
 // backend with a compiler of its own can start from it and replace nodes.
 //
 // Wiring, inside the backend's namespace (its context type must derive from
-// cae_plugin::ContextBase and keep its live tensors in a set `tensors`, and
-// its tensor type must have a `cae_plugin::Shape shape`, like every C++
-// backend's in plugins/):
+// cae_plugin::ContextBase and either keep its live tensors in a set `tensors`
+// or look a handle up with `tensor(handle, op, name)`, and its tensor type
+// must have a `cae_plugin::Shape shape`, like every C++ backend's in plugins/):
 //
 //   namespace my_backend {
 //   CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
@@ -22,6 +22,8 @@
 
 #include <cae/backend.h>
 
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "backend_table.hpp"
@@ -43,6 +45,24 @@ struct GraphOps {
   Shape (*bound_shape)(cae_context ctx, cae_tensor t);
 };
 
+// The shape of a handle bound at graph_run, through whichever lookup the
+// backend's context offers: `tensor(handle, op, name)` (which checks the
+// handle itself) or the set `tensors` of live handles.
+template <class Context, class = void>
+struct HasTensorLookup : std::false_type {};
+template <class Context>
+struct HasTensorLookup<Context, std::void_t<decltype(std::declval<const Context&>().tensor(
+                                    cae_tensor{}, "", ""))>> : std::true_type {};
+
+template <class Context>
+Shape bound_tensor_shape(const Context& ctx, cae_tensor t) {
+  if constexpr (HasTensorLookup<Context>::value) {
+    return ctx.tensor(t, "graph_run", "binding").shape;
+  } else {
+    return tensor_argument(ctx, t, "graph_run", "binding")->shape;
+  }
+}
+
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
                    cae_graph* out);
 void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
@@ -57,7 +77,7 @@ void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
 // namespace, calling that namespace's op members.
 #define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS()                                                   \
   ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
-    return ::cae_plugin::tensor_argument(*ctx, t, "graph_run", "binding")->shape;                \
+    return ::cae_plugin::bound_tensor_shape(*ctx, t);                                            \
   }                                                                                              \
   cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
     static const ::cae_plugin::GraphOps ops{                                                     \

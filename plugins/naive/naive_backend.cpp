@@ -8,6 +8,7 @@
 
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "graph_interpreter.hpp"
 #include "naive_entry_points.hpp"
 
 namespace naive {
@@ -68,9 +69,13 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
   });
 }
 
+// Graphs (ABI 1.5) run node by node through this backend's own op members
+// (plugins/common/graph_interpreter.hpp): the results of the op sequence.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+
 }  // namespace entry
 }  // namespace naive
 
 CAE_DEFINE_BACKEND_ENTRY_WITH(naive::entry, "naive", "1.0.0",
                          "CUDA baseline: one thread per output element, NHWC, plain global loads",
-    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET CAE_GRAPH_MEMBER_SET);

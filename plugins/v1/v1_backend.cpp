@@ -5,6 +5,7 @@
 
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "graph_interpreter.hpp"
 #include "v1_entries.hpp"
 
 namespace v1 {
@@ -43,6 +44,10 @@ cae_status create(const cae_create_options* options, cae_context* out) {
   });
 }
 
+// Graphs (ABI 1.5) run node by node through this backend's own op members
+// (plugins/common/graph_interpreter.hpp): the results of the op sequence.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+
 }  // namespace entry
 }  // namespace v1
 
@@ -50,4 +55,4 @@ CAE_DEFINE_BACKEND_ENTRY_WITH(
     v1::entry, "v1", "1.0.0",
     "CUDA, hand-written tiled kernels (shared-memory 3x3 conv, fused bias+ReLU, "
     "deterministic warp-shuffle reductions), fp32",
-    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET);
+    CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET CAE_GRAPH_MEMBER_SET);

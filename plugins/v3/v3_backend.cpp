@@ -6,6 +6,7 @@
 #include "backend_table.hpp"
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "graph_interpreter.hpp"
 #include "runtime_context.hpp"
 #include "runtime_entry.hpp"
 #include "v3_options.hpp"
@@ -34,6 +35,10 @@ CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 // The ABI 1.1 collectives: NCCL over the members' devices, after deferred work.
 CAE_DEFINE_CUDA_GROUP_MEMBERS(cae_cuda::RuntimeGroup);
 
+// Graphs (ABI 1.5) run node by node through this backend's own op members
+// (plugins/common/graph_interpreter.hpp): the results of the op sequence.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+
 }  // namespace entry
 }  // namespace cae_v3
 
@@ -41,4 +46,4 @@ CAE_DEFINE_BACKEND_ENTRY_WITH(
     cae_v3::entry, "v3", "1.0.0",
     "CUDA, TF32 tensor cores: channels-last convolutions as cuBLASLt GEMMs with fused epilogues",
     CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET
-        CAE_OPTIONS_MEMBER_SET);
+        CAE_OPTIONS_MEMBER_SET CAE_GRAPH_MEMBER_SET);

@@ -7,6 +7,7 @@
 #include "backend_table.hpp"
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "graph_interpreter.hpp"
 #include "runtime_context.hpp"
 #include "runtime_entry.hpp"
 #include "v4_options.hpp"
@@ -58,6 +59,10 @@ CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 CAE_DEFINE_CUDA_GROUP_MEMBERS(cae_cuda::RuntimeGroup);
 
+// Graphs (ABI 1.5) run node by node through this backend's own op members
+// (plugins/common/graph_interpreter.hpp): the results of the op sequence.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+
 }  // namespace entry
 }  // namespace cae_v4
 
@@ -66,4 +71,4 @@ CAE_DEFINE_BACKEND_ENTRY_WITH(
     "CUDA, BF16 tensor cores (Hopper wgmma): implicit-GEMM convolutions, im2col fused into the "
     "operand loads",
     CAE_GROUP_MEMBER_SET CAE_PROCESS_GROUP_MEMBER_SET CAE_HOST_MEMORY_MEMBER_SET
-        CAE_OPTIONS_MEMBER_SET);
+        CAE_OPTIONS_MEMBER_SET CAE_GRAPH_MEMBER_SET);
