@@ -280,6 +280,7 @@ int run_pipeline(const po::variables_map& vm) {
                                std::to_string(validation.seed) + ")"}});
   add_backend_options_setting(session, report);
   for (auto& setting : svm_phase_settings(stats)) report.settings.push_back(std::move(setting));
+  for (auto& setting : svm_search_settings(selected)) report.settings.push_back(std::move(setting));
   if (selected.validation_rows > 0) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f%%", 100.0 * selected.validation_accuracy);

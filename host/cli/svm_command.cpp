@@ -12,6 +12,7 @@
 #include "io/npy.hpp"
 #include "option_checks.hpp"
 #include "provenance.hpp"
+#include "report/stopwatch.hpp"
 #include "svm/libsvm_export.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
@@ -157,7 +158,11 @@ int run_svm(const po::variables_map& vm) {
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
   }
   if (test && test->rows > 0) {
-    print_test_accuracy(svm::predict(session.contexts(), model, *test).labels, *test);
+    const Stopwatch prediction_time;
+    const std::vector<int32_t> predicted = svm::predict(session.contexts(), model, *test).labels;
+    std::printf("prediction: %lld test rows in %.2f s\n", static_cast<long long>(test->rows),
+                prediction_time.seconds());
+    print_test_accuracy(predicted, *test);
   }
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "ignored_options.hpp"
 #include "option_checks.hpp"
+#include "report/stopwatch.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/predictor.hpp"
 #include "svm/svm_error.hpp"
@@ -229,6 +230,7 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
                                : "every candidate trained from scratch")
         << "\n";
     auto search = warm ? svm::search_hyper_parameters_warm : svm::search_hyper_parameters;
+    const Stopwatch search_time;
     svm::SearchOutcome outcome = search(
         contexts, train, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
@@ -238,7 +240,13 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
                         r.seconds);
           log << line << std::flush;
         });
+    selected.search_seconds = search_time.seconds();
+    selected.search_warm = warm;
     selected.search = std::move(outcome.results);
+    std::snprintf(line, sizeof line, "search: %zu candidates in %.2f s (%s)\n",
+                  selected.search.size(), selected.search_seconds,
+                  warm ? "warm-started" : "exhaustive");
+    log << line;
     const svm::SearchResult& best = svm::best_of(selected.search);
     selected.options.C = best.candidate.C;
     selected.options.gamma = best.candidate.gamma;
@@ -269,6 +277,16 @@ std::string svm_phase_summary(const svm::TrainStats& stats) {
                 stats.kernel_seconds, stats.producers, stats.producers == 1 ? "" : "s",
                 stats.memory_wait_seconds, stats.drain_seconds, stats.seconds);
   return line;
+}
+
+std::vector<std::pair<std::string, std::string>> svm_search_settings(const SelectedSvm& selected) {
+  if (selected.search.empty()) return {};
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", selected.search_seconds);
+  return {{"svm search", std::to_string(selected.search.size()) + " candidates, " +
+                             (selected.search_warm ? "warm-started (one kernel per gamma)"
+                                                   : "exhaustive (every candidate cold)")},
+          {"svm search s", seconds}};
 }
 
 std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::TrainStats& stats) {

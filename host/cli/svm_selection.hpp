@@ -70,6 +70,11 @@ struct SelectedSvm {
   int64_t validation_rows = 0;
   double validation_accuracy = NAN;  // NaN without a split
   std::vector<svm::SearchResult> search;
+  // The search alone (every candidate trained and scored), without the split
+  // and the scale gamma before it; NaN without --search. The winner's model
+  // is the search's own, so a search is followed by no further fit.
+  double search_seconds = NAN;
+  bool search_warm = false;  // one kernel per gamma, each C seeded (else every candidate cold)
 };
 
 // Splits, searches (when asked), trains and scores on the split; prints what
@@ -84,6 +89,11 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
 // report settings ("svm standardize s" -> "0.52", ...), so a run says what
 // bounds it: the host passes, the uploads, the kernels or the solvers.
 std::string svm_phase_summary(const svm::TrainStats& stats);
+
+// What a search did, as report settings: "svm search" (how many candidates,
+// warm-started or exhaustive) and "svm search s" (its time alone); none
+// without a search.
+std::vector<std::pair<std::string, std::string>> svm_search_settings(const SelectedSvm& selected);
 std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::TrainStats& stats);
 
 }  // namespace cae::cli

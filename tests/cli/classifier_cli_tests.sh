@@ -46,9 +46,12 @@ one_line "bad iterations"
 search=(--search --search-C 0.3,1,3,10 --search-gamma 0.5x,1x,2x --validation 80)
 run "warm search" 0 "$CAE" svm $B --features F "${search[@]}" --out W/warm.model
 expect "warm search" "search: one kernel per gamma, every C seeded with the last one's solution"
+expect "warm search" "search: 12 candidates in [0-9.]+ s \(warm-started\)"
+expect "warm search" "prediction: [0-9]+ test rows in [0-9.]+ s"
 warm=$(grep -E "^search: chose" <<<"$out")
 run "exhaustive search" 0 "$CAE" svm $B --features F "${search[@]}" --search-exhaustive --out W/cold.model
 expect "exhaustive search" "search: every candidate trained from scratch"
+expect "exhaustive search" "search: 12 candidates in [0-9.]+ s \(exhaustive\)"
 cold=$(grep -E "^search: chose" <<<"$out")
 checks=$((checks + 1))
 [ -n "$warm" ] && [ "$warm" = "$cold" ] || fail "same choice" "warm '$warm' vs exhaustive '$cold'"

@@ -17,7 +17,8 @@ B="--backend cpu"
 T="--epochs 1 --batch 32 --validation 40"
 python3 "$HERE/write_small_images.py" NP 200 8 5 || { echo "FAIL [writing the image set]"; exit 1; }
 
-run "pipeline zca + contrast" 0 "$CAE" pipeline $B --data NP $T --whiten zca --contrast-normalize --augment flip --out R
+run "pipeline zca + contrast" 0 "$CAE" pipeline $B --data NP $T --whiten zca --contrast-normalize --augment flip \
+  --search --search-C 1,2 --search-gamma 1x --out R
 expect "pipeline zca + contrast" "input transform: contrast-normalized, zca:0.1 whitening, learned on 160 images"
 expect "pipeline zca + contrast" "test accuracy: [0-9.]+%"
 exists "pipeline zca + contrast: checkpoint" R/model.safetensors
@@ -29,6 +30,11 @@ head -c 8192 R/model.safetensors | grep -q '"input.whitening"' || fail "checkpoi
 checks=$((checks + 1))
 grep -q '"input transform", "contrast-normalized, zca:0.1 whitening"' R/report.json ||
   grep -q 'contrast-normalized, zca:0.1 whitening' R/report.json || fail "report" "no input transform in report.json"
+# The search's own time, apart from the rest of the SVM stage, is in the report.
+expect "pipeline zca + contrast" "search: 2 candidates in [0-9.]+ s \(warm-started\)"
+checks=$((checks + 1))
+python3 -c 'import json, sys; s = dict(json.load(open(sys.argv[1]))["settings"]); float(s["svm search s"]); assert s["svm search"].startswith("2 candidates, warm-started"), s' R/report.json ||
+  fail "report" "no svm search settings in report.json"
 
 run "info whitened" 0 "$CAE" info --weights R/model.safetensors
 expect "info whitened" "input transform: contrast-normalized, zca:0.1 whitening"

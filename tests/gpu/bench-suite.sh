@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # One command for every table of docs/PERF.md and the README's "What to expect":
 # cae's training epoch per backend beside PyTorch (measured in the same command),
-# feature extraction, the SVM stage, the whole pipeline, data-parallel scaling
+# feature extraction, the SVM stage and its search alone, the whole pipeline,
+# the ingredients' validation table, the model presets, data-parallel scaling
 # beside PyTorch DDP, each backend's conformance error and TFLOP/s. Writes
 # OUT/perf-results.json, OUT/perf-tables.md and OUT/logs/; then
 #   python3 tests/gpu/perf_tables.py update OUT/perf-results.json
 # merges the results into docs/perf-results.json and rewrites the docs.
 # usage: tests/gpu/bench-suite.sh BUILD_DIR --out DIR [--quick|--smoke] [--part NAME]...
 #          [--data CIFAR_DIR] [--backends B1,B2] [--budget SECONDS] [--commit SHA] [--python PY]
-#   parts: epoch-64 epoch-256 torch-max pipeline conformance ddp (default: all of them);
-#   --quick runs every part reduced, in under 10 minutes on one H100;
+#   parts: epoch-64 epoch-256 torch-max pipeline ingredients-1 ingredients-2 search models
+#   conformance ddp (default: all of them; with --quick all but ingredients-1/-2 and search);
+#   --quick runs those parts reduced, in under 10 minutes on one H100;
 #   --budget (default 570 s) bounds the whole command: steps that do not fit are recorded
 #   as not run. Each part alone fits the budget in full mode.
 #   BUILD_DIR: a carried build (tests/gpu/prepare-carry.sh makes .devbuild), or a folder to

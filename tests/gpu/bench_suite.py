@@ -25,9 +25,14 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import ingredients_table  # noqa: E402  (the ingredients parts' variants)
 import perf_tables  # noqa: E402  (the renderer: same folder)
+import search_part  # noqa: E402  (the search part)
 
 PARTS = perf_tables.PARTS
+# Each of these is several whole pipelines or SVM searches at full size: --quick
+# runs them (reduced) only when --part names them.
+NOT_QUICK_PARTS = ingredients_table.PARTS + ["search"]
 # Backends in the order the tables list them (slowest first); others found follow.
 KNOWN_BACKENDS = ["cpu", "naive", "v1", "v2", "v3", "winograd", "v4"]
 TORCH_FAST_CONFIGS = ["bf16-eager", "bf16-compile"]
@@ -40,13 +45,14 @@ SETTINGS = {
              "torch_repeats": 3, "sweep_seeds": 60, "sweep_quick_shapes": False,
              "pipeline_args": [], "ddp_batches": [256, 512], "torch_max_batches": [64, 256],
              "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
-             "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240},
+             "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240, "search_train_args": []},
     "quick": {"images": 8192, "extract_images": 10000, "repeats": 5, "cpu_batches": 1,
               "cpu_extract_images": 256, "cpu_repeats": 1, "torch_images": 8192,
               "torch_repeats": 2, "sweep_seeds": 3, "sweep_quick_shapes": True,
               "pipeline_args": ["--samples", "10000"], "ddp_batches": [256], "torch_max_batches": [64],
               "bench_limit": 120, "torch_limit": 120, "torch_max_limit": 150,
-              "pipeline_limit": 120, "sweep_limit": 40, "ddp_limit": 150},
+              "pipeline_limit": 120, "sweep_limit": 40, "ddp_limit": 150,
+              "search_train_args": ["--samples", "10000"]},
     # Checks the suite itself on any machine (a CPU-only one included) in minutes: the
     # figures mean nothing and the tables say so.
     "smoke": {"images": 64, "extract_images": 64, "repeats": 1, "cpu_batches": 1,
@@ -55,7 +61,8 @@ SETTINGS = {
               "pipeline_args": ["--samples", "300", "--epochs", "1", "--validation", "100"],
               "ddp_batches": [64], "torch_max_batches": [64],
               "bench_limit": 240, "torch_limit": 120, "torch_max_limit": 120,
-              "pipeline_limit": 240, "sweep_limit": 240, "ddp_limit": 120},
+              "pipeline_limit": 240, "sweep_limit": 240, "ddp_limit": 120,
+              "search_train_args": ["--epochs", "1"], "search_synthetic": ["--train", "400", "--test", "100"]},
 }
 
 # The README's two pipeline commands ("Run it" and "What to expect"), as written there.
@@ -69,6 +76,16 @@ PIPELINES = [
     ("best", ["--features", "pyramid-flip", "--augment", "flip", "--contrast-normalize",
               "--sparsity", "l1:0.001", "--search"]),
 ]
+
+
+PARTS_HELP = (
+    "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
+    "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.6 (the README's two commands), "
+    "ingredients-1 5.5 and ingredients-2 5 (a whole `cae pipeline ... --search` per variant of "
+    "the best recipe, listed in tests/gpu/ingredients_table.py), search 3 (the best recipe's "
+    "features made once, then `cae svm --search` and `--search-exhaustive` on them), models 3.3, "
+    "conformance 6, ddp 2 (two GPUs). Merge the results of several commands with "
+    "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")
 
 
 class Budget:
@@ -285,6 +302,10 @@ class Suite:
     def log(self, name):
         return os.path.join(self.logs, name + ".log")
 
+    def step(self, cmd, wanted_limit, log_name):
+        """run_step within the budget, its output in logs/LOG_NAME.log."""
+        return run_step(cmd, self.budget.limit(wanted_limit), self.log(log_name))
+
     def header(self):
         return {"mode": self.mode, "date": datetime.datetime.now(datetime.timezone.utc)
                 .strftime("%Y-%m-%d %H:%M UTC"), "machine": self.machine}
@@ -384,7 +405,8 @@ class Suite:
                              train_images=settings.get("train images"),
                              stages=dict(report["stage_timings"]),
                              svm={k: settings.get(k) for k in ("svm chosen by", "svm C", "svm gamma",
-                                                               "features", "validation rows")}))
+                                                               "features", "validation rows",
+                                                               "svm search s")}))
         return {"data": self.args.data_name or f"`{self.args.data}`", "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
 
     # -- the model presets
@@ -435,6 +457,27 @@ class Suite:
             runs.append(record)
         return {"data": self.args.data_name or f"`{self.args.data}`",
                 "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+
+    # -- the ingredients' validation table and the search alone
+
+    def part_ingredients(self, group):
+        if not self.args.data:
+            return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        runs = ingredients_table.run_group(self, ingredients_table.GROUPS[group])
+        return {"data": self.args.data_name or f"`{self.args.data}`",
+                "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+
+    def part_search(self):
+        data, name = self.args.data, self.args.data_name or f"`{self.args.data}`"
+        if "search_synthetic" in self.s:  # smoke: a set small enough for any machine
+            data, name = os.path.join(self.raw, "search-data"), "synthetic (`cae data synth`)"
+            step = self.step([self.cae, "data", "synth", data] + self.s["search_synthetic"], 60, "search-data")
+            if step.failure():
+                return {"status": "failed", "reason": f"cae data synth: {step.failure()}"}
+        elif not data:
+            return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        record = search_part.run(self, dict(PIPELINES)["best"], data, self.s["search_train_args"])
+        return dict(record, data=name, added_options=" ".join(self.s["search_train_args"]))
 
     # -- conformance: every backend's seed sweep
 
@@ -547,6 +590,10 @@ class Suite:
                 record.update(self.part_conformance())
             elif part == "ddp":
                 record.update(self.part_ddp())
+            elif part in ingredients_table.PARTS:
+                record.update(self.part_ingredients(ingredients_table.PARTS.index(part)))
+            elif part == "search":
+                record.update(self.part_search())
             record.setdefault("status", "measured")
             results["parts"][part] = record
             write_atomically(os.path.join(self.out, "perf-results.json"),
@@ -594,18 +641,22 @@ def write_atomically(path, text):
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="tests/gpu/bench-suite.sh",
                                 description="cae's benchmark suite: results JSON and the tables "
-                                            "of docs/PERF.md.")
+                                            "of docs/PERF.md.",
+                                epilog=PARTS_HELP)
     p.add_argument("build", help="a cae build folder (CUDA on for the GPU backends)")
     p.add_argument("--out", required=True, help="folder for perf-results.json, perf-tables.md, logs/")
     p.add_argument("--work", help="folder for logs/ and raw/ (every step's output and the JSON "
                                   "of every command; default: --out)")
     p.add_argument("--quick", action="store_true",
-                   help="fewer images, seeds and configurations: every part in under 10 minutes")
+                   help="fewer images, seeds and configurations: every part but "
+                        + ", ".join(NOT_QUICK_PARTS) + " in under 10 minutes")
     p.add_argument("--smoke", action="store_true",
                    help="tiny sizes, to check the suite itself on any machine (figures meaningless)")
     p.add_argument("--part", action="append", choices=PARTS + ["all"],
-                   help="run this part only (repeatable; default: all)")
-    p.add_argument("--data", help="CIFAR-10 binary folder for the pipeline part")
+                   help="run this part only (repeatable; default: all; with --quick, all but "
+                        + ", ".join(NOT_QUICK_PARTS) + "). Parts: " + ", ".join(PARTS))
+    p.add_argument("--data", help="CIFAR-10 binary folder for the pipeline, ingredients, search and "
+                                  "models parts")
     p.add_argument("--data-name", help="what the tables call the --data set (default: its path)")
     p.add_argument("--backends", help="comma-separated backends (default: every one found)")
     p.add_argument("--budget", type=float, default=570,
@@ -622,7 +673,8 @@ def parse_args(argv):
     if args.backends is not None and (not all(args.backends) or len(set(args.backends)) != len(args.backends)):
         p.error("--backends must list distinct names separated by commas")
     parts = args.part or ["all"]
-    args.parts = PARTS if "all" in parts else [p_ for p_ in PARTS if p_ in parts]
+    every = [p_ for p_ in PARTS if not (args.quick and p_ in NOT_QUICK_PARTS)]
+    args.parts = every if "all" in parts else [p_ for p_ in PARTS if p_ in parts]
     if os.path.exists(os.path.join(args.out, "perf-results.json")):
         p.error(f"--out {args.out} already holds perf-results.json: give a new folder")
     for sub in ("logs", "raw"):  # a previous run's files would mix with this one's

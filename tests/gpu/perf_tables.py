@@ -7,7 +7,9 @@ Each generated block sits between `<!-- generated:NAME -->` and
 
 usage:
   perf_tables.py update [NEW_RESULTS.json ...]   merge new parts into the results, rewrite the docs
-  perf_tables.py check                            exit 1 when the docs and the results disagree
+  perf_tables.py check                            exit 1 when the docs and the results disagree,
+                                                  or the README's best recipe is not the
+                                                  ingredients table's validation winner
   perf_tables.py render [RESULTS.json]            print every block
 options (all commands): --results docs/perf-results.json --perf docs/PERF.md --readme README.md
 
@@ -48,9 +50,11 @@ TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torc
 TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
-PARTS = ["epoch-64", "epoch-256", "torch-max", "pipeline", "models", "conformance", "ddp"]
-PERF_BLOCKS = ["epoch", "extract", "svm", "pipeline", "models", "ddp", "conformance", "flops", "bound",
-               "machine"]
+INGREDIENT_PARTS = ["ingredients-1", "ingredients-2"]
+PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline"] + INGREDIENT_PARTS
+         + ["search", "models", "conformance", "ddp"])
+PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "models", "ddp",
+               "conformance", "flops", "bound", "machine"]
 README_BLOCKS = ["expect"]
 
 
@@ -285,9 +289,19 @@ def svm_row(r):
             f"{svm.get('svm chosen by', '?')}", svm_rows(r)]
 
 
+def svm_row_with_search(r):
+    svm = r.get("svm", {})
+    return svm_row(r) + [fmt_s(float(svm["svm search s"])) if svm.get("svm search s") else "-"]
+
+
 def render_svm(results):
-    text, p = pipeline_table(results, ["run", "SVM training (s)", "prediction (s)", "C and gamma",
-                                       "rows: fit + validation"], svm_row)
+    header = ["run", "SVM training (s)", "prediction (s)", "C and gamma", "rows: fit + validation"]
+    runs = (part(results, "pipeline") or {}).get("runs", [])
+    if any(r.get("svm", {}).get("svm search s") for r in runs):  # reports that time the search
+        text, p = pipeline_table(results, header + ["of the training, the search (s)"],
+                                 svm_row_with_search)
+    else:
+        text, p = pipeline_table(results, header, svm_row)
     if text is None:
         return skipped_line(results, "pipeline")
     return text + f"\n\nMeasured {p['date']}.{pipeline_quick_note(p)}"
@@ -331,6 +345,134 @@ def render_pipeline(results):
     if text is None:
         return skipped_line(results, "pipeline")
     return text + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
+
+
+# ---------------------------------------------------------------- the search alone
+
+SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
+                "exhaustive": "exhaustive (`--search --search-exhaustive`)"}
+
+
+def render_search(results):
+    p = part(results, "search")
+    if not p:
+        return skipped_line(results, "search")
+    header = ["search", "candidates", "search alone (s)", "`cae svm` wall (s)", "peak RSS (GiB)",
+              "C and gamma chosen", "validation accuracy"]
+    rows = []
+    for r in p.get("searches", []):
+        label = SEARCH_NAMES.get(r["search"], r["search"])
+        if r.get("status") != "measured":
+            rows.append(unmeasured_row(label, r, len(header)))
+            continue
+        rows.append([label, str(r.get("candidates", "?")),
+                     fmt_s(r["search_s"]) if "search_s" in r else "?", fmt_s(r["wall_s"]),
+                     f"{r['peak_rss_bytes'] / 2**30:.2f}", f"C {r.get('C', '?')}, gamma {r.get('gamma', '?')}",
+                     f"{r['validation_accuracy']:.2f}%" if "validation_accuracy" in r else "?"])
+    lines = [table(header, rows)]
+    ok = [r for r in measured(p.get("searches", [])) if "C" in r]
+    if len(ok) >= 2:
+        same = len({(r["C"], r["gamma"]) for r in ok}) == 1
+        lines.append("Both searches choose the same candidate." if same else
+                     "The searches choose different candidates: the default search is not the "
+                     "exhaustive one's equal here.")
+    lines.append(search_features_note(p, ok))
+    added = f" `{p['added_options']}` added to `cae train`." if p.get("added_options") else ""
+    lines.append(f"Data: {p.get('data', '?')}. Measured {p['date']}.{quick_note(p)}{added}")
+    return "\n\n".join(lines)
+
+
+def search_features_note(p, searches):
+    """Where the features came from and what the wall time holds besides the search."""
+    commands = p.get("commands", {})
+    text = (f"The features of the best recipe (`{p.get('recipe', '?')}`), made once: "
+            f"`{commands.get('train', '?')}`, then `{commands.get('extract', '?')}`")
+    if "dim" in p:
+        text += f": {fmt_count(p['train_rows'])} training rows of {fmt_count(p['dim'])} dimensions"
+    first = searches[0] if searches else {}
+    if "validation_rows" in first:
+        fit = first["train_rows"] - first["validation_rows"]
+        text += (f"; the SVM is fitted on {fmt_count(fit)} of them and scored on the "
+                 f"{fmt_count(first['validation_rows'])} held out (seeded)")
+    text += (". The search alone is timed by `cae svm` itself, from the split to the winner's "
+             "model (no further fit follows: the winner's model is kept); the wall time adds "
+             "reading the features, starting the backend, writing the model and predicting "
+             "the test rows")
+    if "prediction_s" in first:
+        text += f" ({fmt_count(first['test_rows'])} in {fmt_s(first['prediction_s'])} s)"
+    return text + "."
+
+
+# ---------------------------------------------------------------- the ingredients
+
+
+def ingredient_runs(results):
+    """Every ingredients part measured, and the runs of all of them."""
+    parts = [(name, part(results, name)) for name in INGREDIENT_PARTS]
+    parts = [(name, p) for name, p in parts if p]
+    return parts, [r for _, p in parts for r in p.get("runs", [])]
+
+
+def ingredients_winner(runs):
+    """The run with the best validation accuracy (the first of a tie), or None."""
+    ok = [r for r in measured(runs) if r.get("validation_accuracy") is not None]
+    return max(ok, key=lambda r: r["validation_accuracy"]) if ok else None
+
+
+def render_ingredients(results):
+    parts, runs = ingredient_runs(results)
+    if not parts:
+        return skipped_line(results, INGREDIENT_PARTS[0])
+    winner = ingredients_winner(runs)
+    ranked = sorted(measured(runs), key=lambda r: -(r.get("validation_accuracy") or -1.0))
+    header = ["command", "validation accuracy", "wall (s)", "peak RSS (GiB)", "C and gamma chosen"]
+    rows = []
+    for r in ranked:
+        svm = r.get("svm", {})
+        rows.append([f"`{r['readme_command']}`" + (" (the winner)" if r is winner else ""),
+                     f"{r['validation_accuracy']:.2f}%" if r.get("validation_accuracy") is not None else "-",
+                     fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
+                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"])
+    for r in runs:
+        if r.get("status") != "measured":
+            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header)))
+    lines = [table(header, rows)]
+    if winner:
+        lines.append(f"Sorted by validation accuracy (the validation split of the training set). "
+                     f"The winner's test accuracy, the only one read: {winner['test_accuracy']:.2f}%.")
+    missing = [name for name in INGREDIENT_PARTS if name not in dict(parts)]
+    if missing:
+        lines.append("Not measured yet: part " + ", ".join(f"`{m}`" for m in missing) + ".")
+    dates = ", ".join(f"{p['date']} (`{name}`)" for name, p in parts)
+    notes = sorted({quick_note(p) for _, p in parts})  # each mode's note once
+    added = sorted({p.get("added_options") for _, p in parts if p.get("added_options")})
+    lines.append(f"Data: {parts[0][1].get('data', '?')}. Measured {dates}." + "".join(notes)
+                 + "".join(f" `{a}` added to each command." for a in added))
+    return "\n\n".join(lines)
+
+
+BEST_RECIPE = re.compile(r"best recipe cae knows is\s*`([^`]+)`")
+
+
+def recipe_problems(results, readme_text):
+    """Why the README's best recipe is not the ingredients table's winner
+    (an empty list when it is, or when no full-mode table exists)."""
+    parts, runs = ingredient_runs(results)
+    winner = ingredients_winner(runs)
+    if not winner or any(p.get("mode") != "full" for _, p in parts):
+        return []
+    problems = []
+    named = BEST_RECIPE.search(readme_text)
+    if not named:
+        problems.append("README.md names no best recipe (\"The best recipe cae knows is `...`\")")
+    elif named.group(1) != winner["readme_command"]:
+        problems.append(f"README.md's best recipe `{named.group(1)}` is not the validation winner "
+                        f"`{winner['readme_command']}`")
+    best = [r for r in (part(results, "pipeline") or {}).get("runs", []) if r.get("name") == "best"]
+    if best and best[0]["readme_command"] != winner["readme_command"]:
+        problems.append(f"the pipeline part's best recipe `{best[0]['readme_command']}` is not the "
+                        f"validation winner `{winner['readme_command']}`")
+    return problems
 
 
 # ---------------------------------------------------------------- model presets
@@ -619,7 +761,7 @@ def render_expect(results):
 
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
-             "pipeline": render_pipeline, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
+             "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "bound": render_bound, "machine": render_machine, "expect": render_expect}
 
 
@@ -686,23 +828,30 @@ def main(argv=None):
         for path in args.new:
             results = merge(results, load(path))
         blocks = render_all(results)
-        changed = []
+        changed, problems = [], []
         for path, names in documents(args):
             with open(path) as f:
                 text = f.read()
             new_text = replace_blocks(text, {n: blocks[n] for n in names}, path)
+            if path == args.readme:
+                problems = recipe_problems(results, new_text)
             if new_text != text:
                 changed.append(path)
                 if args.command == "update":
                     write_atomically(path, new_text)
+        for problem in problems:
+            print(f"perf_tables: {problem}: the README's recipe must be the winner on the validation "
+                  "split (docs/PERF.md, the ingredients table)", file=sys.stderr)
         if args.command == "update":
             if args.new:
                 write_atomically(args.results, json.dumps(results, indent=1, sort_keys=True) + "\n")
             print(f"perf_tables: {len(changed)} file(s) rewritten" + (f": {', '.join(changed)}" if changed else ""))
-            return 0
+            return 1 if problems else 0
         if changed:
             print(f"perf_tables: {', '.join(changed)} disagree(s) with {args.results}: "
                   "run `python3 tests/gpu/perf_tables.py update`", file=sys.stderr)
+            return 1
+        if problems:
             return 1
         print(f"perf_tables: docs agree with {args.results}")
         return 0

@@ -1,70 +1,87 @@
 #!/usr/bin/env python3
-"""Unit tests of the ingredients table (ingredients_table.py) that need no
-GPU: the winner is chosen on validation accuracy, only its test accuracy is
-shown, runs that did not finish are listed with their reason, and the
-command line refuses unknown variants."""
-import contextlib
-import io
+"""Unit tests of the ingredients parts' variants (ingredients_table.py) and
+the search part's parsing (search_part.py) that need no GPU: the commands
+each variant runs, the groups that make the suite's parts, the record made
+from a pipeline's report, and what `cae svm --search` prints."""
+import json
 import os
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import bench_suite  # noqa: E402
 import ingredients_table  # noqa: E402
+import perf_tables  # noqa: E402
+import search_part  # noqa: E402
 
 
-def measured(name, validation, test):
-    return {"variant": name, "options": "--x " + name, "status": "measured", "mode": "full",
-            "validation_accuracy": validation, "test_accuracy": test, "wall_s": 50.0,
-            "peak_rss_gib": 4.5, "device": "H100", "backend": "v4"}
+class VariantsTest(unittest.TestCase):
+    def test_groups_are_the_renderers_parts_and_names_are_distinct(self):
+        self.assertEqual(ingredients_table.PARTS, perf_tables.INGREDIENT_PARTS)
+        for name in ingredients_table.PARTS:
+            self.assertIn(name, perf_tables.PARTS)
+        names = [name for group in ingredients_table.GROUPS for name, _ in group]
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_the_readmes_best_recipe_is_one_of_the_variants(self):
+        best = " ".join(["cae", "pipeline"] + dict(bench_suite.PIPELINES)["best"])
+        commands = [" ".join(["cae", "pipeline"] + ingredients_table.pipeline_options(options))
+                    for group in ingredients_table.GROUPS for _, options in group]
+        self.assertIn(best, commands)
+        self.assertTrue(all(c.endswith(" --search") for c in commands))
+
+    def test_each_group_fits_one_command_at_the_measured_pipeline_times(self):
+        # A pipeline takes 60-65 s on one H100, the wide preset about 80 s:
+        # a group must leave a margin under the suite's 570 s budget.
+        for group in ingredients_table.GROUPS:
+            seconds = sum(85 if "wide" in options else 70 for _, options in group)
+            self.assertLess(seconds, 450, group)
+
+    def test_record_from_a_report(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "report.json"), "w") as f:
+                json.dump({"accuracy": 0.7457, "backend": "v4", "device": "H100",
+                           "settings": [["validation accuracy", "75.84%"], ["svm C", "5.000000"],
+                                        ["svm gamma", "0.000125"], ["svm search s", "12.500"]]}, f)
+            step = bench_suite.Step(0, 61.0, 5 << 30, False, 300, "")
+            r = ingredients_table.variant_record("c", ["--contrast-normalize"], step, d)
+        self.assertEqual(r["readme_command"],
+                         "cae pipeline --features pyramid-flip --augment flip --contrast-normalize --search")
+        self.assertEqual((r["status"], r["validation_accuracy"], r["test_accuracy"]), ("measured", 75.84, 74.57))
+        self.assertEqual(r["svm"]["svm search s"], "12.500")
+        failed = ingredients_table.variant_record("c", [], bench_suite.Step(1, 1.0, 0, False, 300, "boom\n"), d)
+        self.assertEqual((failed["status"], failed["reason"]), ("failed", "exit 1: boom"))
 
 
-class TableTest(unittest.TestCase):
-    def test_winner_by_validation_and_only_its_test_accuracy(self):
-        # "b" has the best test accuracy but not the best validation accuracy.
-        records = [measured("a", 76.0, 75.0), measured("b", 75.5, 77.0),
-                   {"variant": "c", "options": "--y", "status": "failed", "reason": "exit 1: boom"}]
-        doc, markdown = ingredients_table.table(records)
-        self.assertEqual(doc["winner"], "a")
-        self.assertEqual(doc["winner_test_accuracy"], 75.0)
-        tests = {row["variant"]: row["test_accuracy"] for row in doc["rows"]}
-        self.assertEqual(tests, {"a": 75.0, "b": None, "c": None})
-        self.assertIn("| a | `--x a` | 76.00% | 75.00% |", markdown)
-        self.assertIn("| b | `--x b` | 75.50% |  |", markdown)
-        self.assertNotIn("77.00", markdown)
-        self.assertIn("| c | `--y` | failed: exit 1: boom |", markdown)
+class SearchPartTest(unittest.TestCase):
+    def test_split_recipe_into_training_and_extraction(self):
+        train, extract = search_part.split_recipe(dict(bench_suite.PIPELINES)["best"])
+        self.assertEqual(train, ["--augment", "flip", "--contrast-normalize", "--sparsity", "l1:0.001"])
+        self.assertEqual(extract, ["--features", "pyramid-flip"])
+        self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
+                         (["--whiten", "zca"], ["--feature-threshold", "0.25"]))
 
-    def test_no_measured_run_has_no_winner(self):
-        doc, _ = ingredients_table.table([{"variant": "x", "options": "", "status": "not run",
-                                           "reason": "no time left"}])
-        self.assertIsNone(doc["winner"])
+    def test_parse_svm_output(self):
+        text = ("backend v4 on NVIDIA H100 80GB HBM3 (bf16)\n"
+                "validation: 5000 of 50000 training rows held out (seed 1); the SVM trains on the other 45000\n"
+                "search: 15 candidates in 12.34 s (warm-started)\n"
+                "search: chose C 5, gamma 0.000125 (validation 75.84%)\n"
+                "prediction: 10000 test rows in 1.20 s\n")
+        self.assertEqual(search_part.parse_svm_output(text), {
+            "backend": "v4", "device": "NVIDIA H100 80GB HBM3", "validation_rows": 5000, "train_rows": 50000,
+            "candidates": 15, "search_s": 12.34, "kind": "warm-started", "C": "5", "gamma": "0.000125",
+            "validation_accuracy": 75.84, "test_rows": 10000, "prediction_s": 1.2})
+        self.assertEqual(search_part.parse_svm_output("nothing\n"), {})
 
-    def test_command_line(self):
-        args = ingredients_table.parse_args(["B", "--out", "O", "--variants", "base,zca",
-                                             "--variant", "mine=--whiten pca:0.5"])
-        self.assertEqual([name for name, _ in args.chosen], ["base", "zca", "mine"])
-        self.assertEqual(dict(args.chosen)["mine"], ["--whiten", "pca:0.5"])
-        for bad in (["--variants", "nope"], ["--variant", "noequals"]):
-            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
-                ingredients_table.parse_args(["B", "--out", "O"] + bad)
-
-
-class TableOnlyTest(unittest.TestCase):
-    def test_table_from_raw_records_without_a_build(self):
-        import json
-        import tempfile
-        with tempfile.TemporaryDirectory() as out:
-            os.makedirs(os.path.join(out, "raw"))
-            for record in (measured("a", 70.0, 69.0), measured("b", 72.0, 71.5)):
-                with open(os.path.join(out, "raw", record["variant"] + ".json"), "w") as f:
-                    json.dump(record, f)
-            with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(ingredients_table.main(["no-build", "--out", out, "--table-only"]), 0)
-            with open(os.path.join(out, "ingredients.json")) as f:
-                doc = json.load(f)
-            self.assertEqual(doc["winner"], "b")
-            self.assertEqual(doc["winner_test_accuracy"], 71.5)
+    def test_npy_shape(self):
+        with tempfile.NamedTemporaryFile("wb", suffix=".npy", delete=False) as f:
+            f.write(b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (50000, 8192), }")
+        try:
+            self.assertEqual(search_part.npy_shape(f.name), (50000, 8192))
+        finally:
+            os.unlink(f.name)
 
 
 if __name__ == "__main__":

@@ -191,6 +191,118 @@ class RenderTest(unittest.TestCase):
         self.assertIn("about 20.0 s per 1,000 images on 16 cores", text)
 
 
+def with_header(results, record, mode="full"):
+    """record with the date, machine and mode of the sample's parts."""
+    header = {k: results["parts"]["conformance"][k] for k in ("date", "machine")}
+    return dict(header, mode=mode, **record)
+
+
+BEST = "cae pipeline --features pyramid-flip --augment flip --contrast-normalize --sparsity l1:0.001 --search"
+
+
+def ingredient_run(command, validation, test, wall=60.0):
+    return {"variant": command.split()[-2], "readme_command": command, "status": "measured",
+            "wall_s": wall, "peak_rss_bytes": 5 * 2**30, "validation_accuracy": validation,
+            "test_accuracy": test, "svm": {"svm C": "5.000000", "svm gamma": "0.000125"}}
+
+
+def with_ingredients(results, mode="full", second=True):
+    results["parts"]["ingredients-1"] = with_header(results, {"status": "measured", "data": "CIFAR-10",
+        "added_options": "", "runs": [
+            ingredient_run("cae pipeline --features pyramid-flip --augment flip --search", 74.06, 73.8),
+            ingredient_run(BEST, 75.84, 74.57, wall=66.5),
+            {"variant": "x", "readme_command": "cae pipeline --x --search", "status": "failed",
+             "reason": "exit 1: out of memory"}]}, mode)
+    if second:
+        results["parts"]["ingredients-2"] = with_header(results, {"status": "measured", "data": "CIFAR-10",
+            "added_options": "", "runs": [
+                ingredient_run("cae pipeline --features pyramid-flip --augment flip --contrast-normalize "
+                               "--model wide --search", 75.44, 75.9, wall=82.1)]}, mode)
+    return results
+
+
+class NewPartsRenderTest(unittest.TestCase):
+    def test_ingredients_sorted_by_validation_with_the_winner_marked(self):
+        text = perf_tables.render_ingredients(with_ingredients(sample()))
+        rows = [line for line in text.splitlines() if line.startswith("| `")]
+        self.assertEqual(len(rows), 4)
+        self.assertTrue(rows[0].startswith(f"| `{BEST}` (the winner) | 75.84% | 66.5 | 5.00 | C 5, gamma 0.000125 |"))
+        self.assertIn("--model wide --search` | 75.44% | 82.1 |", rows[1])
+        self.assertIn("--augment flip --search` | 74.06% |", rows[2])
+        self.assertIn("not measured: exit 1: out of memory", rows[3])
+        self.assertIn("the only one read: 74.57%", text)
+        self.assertNotIn("75.90", text)  # another variant's test accuracy is never shown
+        self.assertIn("(`ingredients-1`)", text)
+        self.assertIn("(`ingredients-2`)", text)
+
+    def test_ingredients_with_one_part_says_which_is_missing(self):
+        text = perf_tables.render_ingredients(with_ingredients(sample(), second=False))
+        self.assertIn("Not measured yet: part `ingredients-2`.", text)
+        self.assertIn("Not measured yet", perf_tables.render_ingredients(perf_tables.empty_results()))
+
+    def test_readme_best_recipe_must_be_the_validation_winner(self):
+        readme = f"The best recipe cae knows is\n`{BEST}`:\nmore"
+        results = with_ingredients(sample())
+        best = next(r for r in results["parts"]["pipeline"]["runs"] if r.get("name") == "best")
+        best["readme_command"] = BEST
+        self.assertEqual(perf_tables.recipe_problems(results, readme), [])
+        other = readme.replace("--sparsity l1:0.001 ", "")
+        problems = perf_tables.recipe_problems(results, other)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("is not the validation winner", problems[0])
+        self.assertIn("names no best recipe", perf_tables.recipe_problems(results, "no recipe")[0])
+        # The pipeline part must run the winner too.
+        best["readme_command"] = "cae pipeline --y"
+        self.assertIn("pipeline part's best recipe", perf_tables.recipe_problems(results, readme)[0])
+        # No table, or one measured in a reduced mode: nothing to check.
+        self.assertEqual(perf_tables.recipe_problems(sample(), other), [])
+        self.assertEqual(perf_tables.recipe_problems(with_ingredients(sample(), mode="smoke"), other), [])
+
+    def search_results(self, exhaustive_C="5"):
+        results = sample()
+        common = {"status": "measured", "candidates": 15, "validation_rows": 5000, "train_rows": 50000,
+                  "gamma": "0.000125", "validation_accuracy": 75.84, "test_rows": 10000, "prediction_s": 1.2,
+                  "peak_rss_bytes": 4 * 2**30}
+        results["parts"]["search"] = with_header(results, {
+            "status": "measured", "data": "CIFAR-10", "added_options": "", "recipe": BEST,
+            "commands": {"train": "cae train --augment flip", "extract": "cae extract --features pyramid-flip"},
+            "train_rows": 50000, "dim": 8192, "searches": [
+                dict(common, search="warm-started", search_s=12.34, wall_s=20.0, C="5"),
+                dict(common, search="exhaustive", search_s=95.0, wall_s=103.0, C=exhaustive_C)]})
+        return results
+
+    def test_search_table(self):
+        text = perf_tables.render_search(self.search_results())
+        self.assertEqual(rows_of(text, "warm-started (`--search`)"),
+                         [["warm-started (`--search`)", "15", "12.3", "20.0", "4.00", "C 5, gamma 0.000125", "75.84%"]])
+        self.assertEqual(rows_of(text, "exhaustive (`--search --search-exhaustive`)")[0][2], "95.0")
+        self.assertIn("Both searches choose the same candidate.", text)
+        self.assertIn("50,000 training rows of 8,192 dimensions", text)
+        self.assertIn("fitted on 45,000 of them and scored on the 5,000 held out", text)
+        self.assertIn("(10,000 in 1.20 s)", text)
+        self.assertIn("The searches choose different candidates", perf_tables.render_search(self.search_results("10")))
+
+    def test_search_not_measured(self):
+        results = sample()
+        results["parts"]["search"] = {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        self.assertEqual(perf_tables.render_search(results), "Not measured: no CIFAR-10 folder given (--data DIR).")
+        results = self.search_results()
+        results["parts"]["search"]["searches"][1] = {"search": "exhaustive", "status": "failed",
+                                                     "reason": "timed out after 300 s"}
+        text = perf_tables.render_search(results)
+        self.assertIn("not measured: timed out after 300 s", rows_of(text, "exhaustive (`--search --search-exhaustive`)")[0])
+        self.assertNotIn("same candidate", text)
+
+    def test_svm_table_gives_the_search_time_when_reports_have_it(self):
+        results = sample()
+        self.assertNotIn("the search (s)", perf_tables.render_svm(results))
+        run = next(r for r in results["parts"]["pipeline"]["runs"] if r.get("status") == "measured")
+        run["svm"]["svm search s"] = "12.500"
+        text = perf_tables.render_svm(results)
+        self.assertIn("the search (s)", text)
+        self.assertEqual(rows_of(text, f"`{run['readme_command']}`")[0][-1], "12.5")
+
+
 class ReadmeCommandsTest(unittest.TestCase):
     def test_the_suite_runs_the_readmes_pipeline_commands_as_written(self):
         with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "README.md")) as f:
@@ -233,6 +345,23 @@ class FilesTest(unittest.TestCase):
             perf = f.read()
         self.assertEqual(perf.count("between"), len(perf_tables.PERF_BLOCKS))  # hand-written text kept
         self.assertNotIn("stale", perf)
+
+    def test_check_fails_when_the_readmes_recipe_is_not_the_winner(self):
+        new = os.path.join(self.dir, "new.json")
+        with open(new, "w") as f:
+            json.dump(with_ingredients(perf_tables.empty_results() | {"parts": {"conformance": sample()["parts"]["conformance"]}}), f)
+        with open(self.readme, "a") as f:
+            f.write(f"The best recipe cae knows is `{BEST.replace(' --sparsity l1:0.001', '')}`.\n")
+        with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(self.cli("update", new), 1)  # the docs are written, the mismatch is said
+            self.assertEqual(self.cli("check"), 1)
+        self.assertIn("is not the validation winner", err.getvalue())
+        with open(self.readme) as f:
+            text = f.read()
+        with open(self.readme, "w") as f:
+            f.write(text.replace("--contrast-normalize --search", "--contrast-normalize --sparsity l1:0.001 --search"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(self.cli("check"), 0)
 
     def test_update_merges_new_parts_and_check_sees_a_hand_edit(self):
         self.assertEqual(self.cli("update", FIXTURE), 0)
@@ -333,6 +462,12 @@ class SuiteTest(unittest.TestCase):
             self.assertEqual(e.exception.code, 2, argv)
         args = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--part", "ddp", "--part", "epoch-64"])
         self.assertEqual(args.parts, ["epoch-64", "ddp"])
+        # --quick leaves out the parts made of whole pipelines unless they are named.
+        quick = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick"]).parts
+        self.assertEqual(quick, [p for p in bench_suite.PARTS if p not in ("ingredients-1", "ingredients-2", "search")])
+        self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o"]).parts, bench_suite.PARTS)
+        self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick", "--part", "search"]).parts,
+                         ["search"])
         with tempfile.TemporaryDirectory() as d:  # a previous run's work folder is not reused
             os.makedirs(os.path.join(d, "raw"))
             for argv in (["b", "--out", d], ["b", "--out", "/nonexistent/o", "--work", d]):

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The `search` part of the benchmark suite (tests/gpu/bench-suite.sh): the
+C and gamma search alone, on the best recipe's features.
+
+The recipe's training and extraction run once (`cae train`, then `cae
+extract`, the options the README's best pipeline gives them), then `cae svm
+--search` twice on the same features: the default search (per gamma one
+kernel, each C started from the previous C's solution) and
+`--search-exhaustive` (every candidate trained from scratch, the reference).
+`cae svm` prints the search's own time ("search: N candidates in S s"), apart
+from reading the features, the backend's start, writing the model and the
+test prediction; the part records both that and the command's wall time and
+peak memory, the candidate each search chose and whether they agree.
+Standard library only.
+"""
+import os
+import re
+import shutil
+
+# Options of `cae pipeline` that belong to feature extraction; --search is
+# the SVM's; every other option of the recipe is a training option.
+EXTRACT_OPTIONS = {"--features", "--feature-threshold"}
+SVM_FLAGS = {"--search"}
+
+SEARCHES = [("warm-started", []), ("exhaustive", ["--search-exhaustive"])]
+
+
+def split_recipe(options):
+    """A pipeline's options -> (training options, extraction options).
+    Options with a value take the next item with them."""
+    train, extract = [], []
+    i = 0
+    while i < len(options):
+        option = options[i]
+        if option in SVM_FLAGS:
+            i += 1
+            continue
+        takes_value = i + 1 < len(options) and not options[i + 1].startswith("--")
+        items = options[i:i + 2] if takes_value else options[i:i + 1]
+        (extract if option in EXTRACT_OPTIONS else train).extend(items)
+        i += len(items)
+    return train, extract
+
+
+def npy_shape(path):
+    """The (rows, columns) of a 2-D .npy file, from its header."""
+    with open(path, "rb") as f:
+        header = f.read(256).decode("latin-1")
+    m = re.search(r"'shape':\s*\((\d+),\s*(\d+)\)", header)
+    if not m:
+        raise ValueError(f"{path}: no 2-D shape in its header")
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_svm_output(text):
+    """What `cae svm --search` prints -> a dict of the search's figures;
+    a key is absent when its line is."""
+    found = {}
+    m = re.search(r"^search: (\d+) candidates in ([0-9.]+) s \(([a-z-]+)\)$", text, re.M)
+    if m:
+        found.update(candidates=int(m.group(1)), search_s=float(m.group(2)), kind=m.group(3))
+    m = re.search(r"^search: chose C (\S+), gamma (\S+) \(validation ([0-9.]+)%\)$", text, re.M)
+    if m:
+        found.update(C=m.group(1), gamma=m.group(2), validation_accuracy=float(m.group(3)))
+    m = re.search(r"^validation: (\d+) of (\d+) training rows held out", text, re.M)
+    if m:
+        found.update(validation_rows=int(m.group(1)), train_rows=int(m.group(2)))
+    m = re.search(r"^prediction: (\d+) test rows in ([0-9.]+) s$", text, re.M)
+    if m:
+        found.update(test_rows=int(m.group(1)), prediction_s=float(m.group(2)))
+    m = re.search(r"^backend (\S+) on (.*?) \(", text, re.M)
+    if m:
+        found.update(backend=m.group(1), device=m.group(2))
+    return found
+
+
+def run(suite, recipe_options, data, train_args):
+    """The part's record. `recipe_options`: the best pipeline's options;
+    `data`: the image folder; `train_args`: the mode's additions to training."""
+    base = os.path.join(suite.raw, "search")
+    os.makedirs(base, exist_ok=True)
+    train_options, extract_options = split_recipe(recipe_options)
+    checkpoint = os.path.join(base, "model.safetensors")
+    features = os.path.join(base, "features")
+    commands = {
+        "train": ["cae", "train"] + train_options,
+        "extract": ["cae", "extract"] + extract_options,
+    }
+    record = {"recipe": " ".join(["cae", "pipeline"] + recipe_options),
+              "commands": {k: " ".join(v) for k, v in commands.items()}, "searches": []}
+    try:
+        steps = [("train", [suite.cae, "train", "--data", data] + train_args + train_options
+                  + ["--out", checkpoint], suite.s["pipeline_limit"]),
+                 ("extract", [suite.cae, "extract", "--weights", checkpoint, "--data", data]
+                  + extract_options + ["--out", features], suite.s["pipeline_limit"])]
+        for name, cmd, limit in steps:
+            suite.say(f"search: {' '.join(commands[name])}")
+            step = suite.step(cmd, limit, f"search-{name}")
+            if step.failure():
+                return dict(record, status="failed", reason=f"{name}: {step.failure()}")
+            record[f"{name}_s"] = step.wall_s
+        record["train_rows"], record["dim"] = npy_shape(os.path.join(features, "train_features.npy"))
+        for kind, options in SEARCHES:
+            shown = ["cae", "svm", "--features", "FEATURES", "--search"] + options
+            cmd = [suite.cae, "svm", "--features", features, "--search"] + options + [
+                "--out", os.path.join(base, f"{kind}.model")]
+            suite.say(f"search: {' '.join(shown)}")
+            step = suite.step(cmd, suite.s["pipeline_limit"], f"search-svm-{kind}")
+            entry = {"search": kind, "command": " ".join(shown)}
+            if step.failure():
+                entry.update(status="failed", reason=step.failure())
+            else:
+                entry.update(status="measured", wall_s=step.wall_s, peak_rss_bytes=step.peak_rss_bytes,
+                             **parse_svm_output(step.log))
+            record["searches"].append(entry)
+        return dict(record, status="measured")
+    finally:
+        # The features (2 GB for CIFAR-10) and models are not results.
+        shutil.rmtree(base, ignore_errors=True)
