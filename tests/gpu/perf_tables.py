@@ -128,8 +128,8 @@ def part(results, name):
 
 def skipped_line(results, name):
     p = results["parts"].get(name)
-    if p and p.get("status") == "skipped":
-        return f"Not measured: {p.get('reason', 'skipped')}."
+    if p and p.get("status") in ("skipped", "failed"):
+        return f"Not measured: {p.get('reason', p['status'])}."
     return NOT_MEASURED
 
 

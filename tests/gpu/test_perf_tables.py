@@ -286,6 +286,8 @@ class NewPartsRenderTest(unittest.TestCase):
         results = sample()
         results["parts"]["search"] = {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
         self.assertEqual(perf_tables.render_search(results), "Not measured: no CIFAR-10 folder given (--data DIR).")
+        results["parts"]["search"] = {"status": "failed", "reason": "train: exit 1: out of memory"}
+        self.assertEqual(perf_tables.render_search(results), "Not measured: train: exit 1: out of memory.")
         results = self.search_results()
         results["parts"]["search"]["searches"][1] = {"search": "exhaustive", "status": "failed",
                                                      "reason": "timed out after 300 s"}
