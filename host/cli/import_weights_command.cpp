@@ -1,13 +1,9 @@
 // `cae import-weights`: the seed project's raw weights file as a checkpoint.
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
-#include "io/binary_file.hpp"
-#include "io/finite.hpp"
-#include "nn/architecture.hpp"
 #include "nn/checkpoint.hpp"
+#include "nn/seed_weights.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -19,30 +15,8 @@ int run_import(const po::variables_map& vm) {
   if (in.empty()) throw UsageError("the weights FILE is empty; name the seed's weights file");
   const OutputLock lock = claim_output_file(out_path);
   require_not_an_input(out_path, {in});
-  std::error_code error;
-  if (std::filesystem::is_directory(in, error)) {
-    throw std::runtime_error(in + " is a folder, not the seed's weights file");
-  }
-  // The seed project's file holds the seed network's parameters only.
-  const nn::Network network = nn::Network::seed();
-  const int64_t expected = network.parameter_count() * int64_t(sizeof(float));
-  const uintmax_t bytes = std::filesystem::file_size(in, error);
-  if (!error && bytes != uintmax_t(expected)) {
-    throw std::runtime_error(in + " is " + std::to_string(bytes) +
-                             " bytes; the seed's weights file is " + std::to_string(expected) +
-                             " (751,875 float32 values)");
-  }
-  const std::string raw = read_binary_file(in);
-  if (raw.size() != size_t(expected)) {
-    throw std::runtime_error(in + " is " + std::to_string(raw.size()) +
-                             " bytes; the seed's weights file is " + std::to_string(expected) +
-                             " (751,875 float32 values)");
-  }
-  std::vector<float> flat(size_t(network.parameter_count()));
-  std::memcpy(flat.data(), raw.data(), raw.size());
-  require_finite(flat.data(), flat.size(), in);
   nn::Checkpoint checkpoint;
-  checkpoint.parameters = nn::Parameters::from_flat(network, flat);
+  checkpoint.parameters = nn::read_seed_weights(in);
   checkpoint.state.recipe = "imported";
   nn::save_checkpoint(out_path, checkpoint);
   std::cout << "imported " << in << " -> " << out_path << "\n";

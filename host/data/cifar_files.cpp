@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
 #include <utility>
 
 #include "data/cifar_format.hpp"
 #include "data/data_error.hpp"
 #include "data/data_file.hpp"
+#include "data/dataset_folder.hpp"
 #include "io/io_error.hpp"
 
 namespace cae {
@@ -114,23 +114,7 @@ CifarFiles locate_cifar(const std::string& dir) {
 }
 
 std::vector<std::string> read_class_names(const std::string& meta_path) {
-  const UniqueFile file = open_data_file(meta_path);
-  // Ten short lines: a bounded read keeps a huge file from filling memory.
-  std::string text(1 << 16, '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), file.get()));
-  if (std::ferror(file.get())) throw DataError(cannot_read(meta_path, errno));
-  std::istringstream in(text);
-  std::vector<std::string> names;
-  std::string line;
-  while (names.size() < cifar::kNumClasses && std::getline(in, line)) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) names.push_back(line);
-  }
-  if (names.size() < cifar::kNumClasses) {
-    throw DataError(meta_path + " names " + std::to_string(names.size()) + " classes, not " +
-                    std::to_string(cifar::kNumClasses));
-  }
-  return names;
+  return read_names_file(meta_path, cifar::kNumClasses, "CIFAR-10");
 }
 
 size_t count_records(const std::string& path) {

@@ -27,7 +27,7 @@ CifarFiles locate_cifar(const std::string& dir);
 // n of a file name "data_batch_<n>.bin" (n >= 1), or 0 for any other name.
 size_t train_batch_number(const std::string& file_name);
 
-// The first 10 non-empty lines of batches.meta.txt.
+// The first 10 non-empty lines of batches.meta.txt (read_names_file).
 std::vector<std::string> read_class_names(const std::string& meta_path);
 
 // The number of records in `path`, after checking its size is a positive

@@ -5,6 +5,7 @@
 
 #include "data/data_error.hpp"
 #include "data/data_file.hpp"
+#include "io/display_name.hpp"
 
 namespace cae {
 
@@ -36,9 +37,17 @@ std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
   std::istringstream in(text);
   std::vector<std::string> names;
   std::string line;
-  while (names.size() < expected && std::getline(in, line)) {
+  for (size_t number = 1; names.size() < expected && std::getline(in, line); ++number) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) names.push_back(line);
+    if (line.empty()) continue;
+    // The names end up in report.json, figures and messages: refused here,
+    // not when the report is written after the work.
+    const std::string problem = display_name_problem(line);
+    if (!problem.empty()) {
+      throw DataError(path.string() + " line " + std::to_string(number) + ": the class name " +
+                      problem);
+    }
+    names.push_back(line);
   }
   if (names.size() != expected) {
     throw DataError(path.string() + " names " + std::to_string(names.size()) + " classes, not " +

@@ -18,7 +18,8 @@ std::filesystem::path dataset_folder(const std::string& path, const char* subdir
                                      const std::string& format, const std::string& files);
 
 // The first `expected` non-empty lines of a class-names file (trailing spaces
-// and CRs dropped). DataError when it is missing or names fewer.
+// and CRs dropped). DataError when it is missing or names fewer, or when a
+// name is not fit to show (io/display_name.hpp), naming the line.
 std::vector<std::string> read_names_file(const std::filesystem::path& path, size_t expected,
                                          const std::string& format);
 

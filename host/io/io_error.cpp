@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "io/display_name.hpp"
+
 namespace cae {
 
 namespace {
@@ -44,14 +46,22 @@ std::string describe_errno(const std::string& what, int errno_value) {
 }
 
 std::string printable_text(const std::string& text) {
+  static const char digits[] = "0123456789abcdef";
+  const auto escaped = [](unsigned char byte) {
+    return std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
+  };
   std::string printable;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      static const char digits[] = "0123456789abcdef";
-      printable += std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    // UTF-8 is kept; a byte outside it is escaped like a control character,
+    // so the message stays text a terminal shows as it is.
+    const size_t length = utf8_sequence_length(text, i);
+    if (length == 0 || byte < 0x20 || byte == 0x7f) {
+      printable += escaped(byte);
+      ++i;
     } else {
-      printable += c;
+      printable.append(text, i, length);
+      i += length;
     }
   }
   return printable;

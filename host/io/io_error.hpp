@@ -33,7 +33,7 @@ std::string describe_filesystem_error(const std::filesystem::filesystem_error& e
 std::string json_error_text(const std::string& what);
 
 // Text read from a file, fit to quote in a one-line message: control
-// characters (a newline above all) written as \xNN.
+// characters (a newline above all) and bytes that are not UTF-8 written as \xNN.
 std::string printable_text(const std::string& text);
 
 }  // namespace cae

@@ -2,69 +2,19 @@
 
 #include <filesystem>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
+#include "plugin/group_id.hpp"
 #include "plugin/backend_process_group.hpp"
 #include "plugin/file_process_group.hpp"
 
 namespace cae {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr const char* kMagic = "cae-group-id 1";
-constexpr const char* kBackendExchange = "backend";
-constexpr const char* kFileExchange = "files";
-
-// What the id file carries: the backend (every rank must run the same one),
-// how the ranks exchange, and the id itself.
-struct GroupId {
-  std::string backend;
-  std::string exchange;
-  std::vector<unsigned char> bytes;
-};
-
-std::string to_hex(const std::vector<unsigned char>& bytes) {
-  static const char digits[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned char b : bytes) {
-    text += digits[b >> 4];
-    text += digits[b & 15];
-  }
-  return text;
-}
-
-std::vector<unsigned char> from_hex(const std::string& text, const std::string& path) {
-  auto value = [&](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    throw std::runtime_error(path + " is not a cae group id file (bad id)");
-  };
-  if (text.size() % 2 != 0) throw std::runtime_error(path + " is not a cae group id file (bad id)");
-  std::vector<unsigned char> bytes;
-  for (size_t i = 0; i < text.size(); i += 2) {
-    bytes.push_back(static_cast<unsigned char>(value(text[i]) * 16 + value(text[i + 1])));
-  }
-  return bytes;
-}
-
-GroupId parse_group_id(const std::string& text, const std::string& path) {
-  std::istringstream in(text);
-  std::string magic, key_backend, key_exchange, key_id, hex;
-  GroupId id;
-  std::getline(in, magic);
-  in >> key_backend >> id.backend >> key_exchange >> id.exchange >> key_id >> hex;
-  if (magic != kMagic || key_backend != "backend" || key_exchange != "exchange" ||
-      key_id != "id" || (id.exchange != kBackendExchange && id.exchange != kFileExchange)) {
-    throw std::runtime_error(path + " is not a cae group id file");
-  }
-  id.bytes = from_hex(hex, path);
-  return id;
-}
 
 // A name no other run picks: the file exchange's files carry it.
 std::vector<unsigned char> random_token() {
@@ -89,9 +39,7 @@ GroupId publish(Context& context, const Rendezvous& r) {
     id.exchange = kFileExchange;
     id.bytes = random_token();
   }
-  write_file_atomically(r.id_file, std::string(kMagic) + "\nbackend " + id.backend +
-                                       "\nexchange " + id.exchange + "\nid " + to_hex(id.bytes) +
-                                       "\n");
+  write_file_atomically(r.id_file, group_id_text(id));
   return id;
 }
 

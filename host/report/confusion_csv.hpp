@@ -1,6 +1,7 @@
 // The confusion matrix as a CSV table of counts.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,8 +26,13 @@ struct ConfusionTable {
   std::vector<std::string> class_names;
 };
 
+// The most classes read_confusion_csv() accepts (as many as an SVM model may have).
+inline constexpr std::size_t kMaxConfusionClasses = 4096;
+
 // Throws std::runtime_error naming `path` when the file cannot be read, is
-// not square, or holds something other than non-negative counts.
+// not square, has more than kMaxConfusionClasses classes, holds a class name
+// not fit to show (io/display_name.hpp), or holds something other than
+// non-negative counts whose total fits 64 bits.
 ConfusionTable read_confusion_csv(const std::filesystem::path& path);
 
 }  // namespace cae

@@ -1,7 +1,10 @@
 #include "report/csv_file.hpp"
 
+#include <cmath>
 #include <limits>
 
+#include "io/display_name.hpp"
+#include "io/io_error.hpp"
 #include "report/csv_field.hpp"
 #include "report/text_file.hpp"
 
@@ -27,7 +30,19 @@ void CsvFile::check_width(std::size_t row) const {
 }
 
 std::string CsvFile::where(std::size_t row, std::size_t column) const {
-  return "line " + std::to_string(row + 1) + ": \"" + rows_[row][column] + "\"";
+  // The field is quoted in a one-line message: control characters escaped,
+  // and no more than its start.
+  constexpr std::size_t kShown = 40;
+  const std::string& field = rows_[row][column];
+  const std::string shown =
+      printable_text(field.substr(0, kShown)) + (field.size() > kShown ? "..." : "");
+  return "line " + std::to_string(row + 1) + ": \"" + shown + "\"";
+}
+
+const std::string& CsvFile::name(std::size_t row, std::size_t column) const {
+  const std::string problem = display_name_problem(rows_[row][column]);
+  if (!problem.empty()) throw error(where(row, column) + " " + problem);
+  return rows_[row][column];
 }
 
 double CsvFile::number(std::size_t row, std::size_t column) const {
@@ -41,6 +56,8 @@ double CsvFile::number(std::size_t row, std::size_t column) const {
     used = 0;
   }
   if (used != field.size()) throw error(where(row, column) + " is not a number");
+  // An empty field is how a missing value is written; "nan" or "inf" is damage.
+  if (!std::isfinite(value)) throw error(where(row, column) + " is not a finite number");
   return value;
 }
 

@@ -21,7 +21,9 @@ class CsvFile {
   std::runtime_error error(const std::string& what) const;
   // Throws error() unless row `row` has as many fields as the header.
   void check_width(std::size_t row) const;
-  // Field (row, column) as a number; an empty field is NaN. Throws error().
+  // Field (row, column) as a name to show (io/display_name.hpp). Throws error().
+  const std::string& name(std::size_t row, std::size_t column) const;
+  // Field (row, column) as a finite number; an empty field is NaN. Throws error().
   double number(std::size_t row, std::size_t column) const;
   // Field (row, column) as a count (an integer >= 0). Throws error().
   std::int64_t count(std::size_t row, std::size_t column) const;

@@ -43,9 +43,14 @@ std::vector<LossSeries> read_loss_series_csv(const std::filesystem::path& path) 
   if (rows.empty() || rows[0].empty() || rows[0][0] != "epoch") {
     throw csv.error("not a loss table (its header must start with \"epoch\")");
   }
+  // Each series is a line and a legend entry of the chart.
+  if (rows[0].size() - 1 > kMaxLossSeries) {
+    throw csv.error(std::to_string(rows[0].size() - 1) + " series; a loss table has at most " +
+                    std::to_string(kMaxLossSeries));
+  }
   std::vector<LossSeries> series;
   for (std::size_t c = 1; c < rows[0].size(); ++c) {
-    series.push_back(LossSeries{rows[0][c], {}, series_color(c - 1)});
+    series.push_back(LossSeries{csv.name(0, c), {}, series_color(c - 1)});
   }
   for (std::size_t r = 1; r < rows.size(); ++r) {
     csv.check_width(r);

@@ -2,6 +2,7 @@
 // redrawn (`cae report`) and read by other tools.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,8 +19,13 @@ std::string loss_series_csv(const std::vector<LossSeries>& series);
 void write_loss_series_csv(const std::filesystem::path& path,
                            const std::vector<LossSeries>& series);
 
+// The most series read_loss_series_csv() accepts.
+inline constexpr std::size_t kMaxLossSeries = 64;
+
 // The series of such a file, coloured in order (series_color). Throws
-// std::runtime_error naming `path` when it cannot be read or is malformed.
+// std::runtime_error naming `path` when it cannot be read or is malformed:
+// more than kMaxLossSeries series, a name not fit to show
+// (io/display_name.hpp), a value that is neither empty nor a finite number.
 std::vector<LossSeries> read_loss_series_csv(const std::filesystem::path& path);
 
 }  // namespace cae

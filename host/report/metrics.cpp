@@ -62,7 +62,13 @@ std::size_t ConfusionMatrix::index(int true_label, int predicted_label) const {
 
 void ConfusionMatrix::add(int true_label, int predicted_label, std::int64_t times) {
   if (times < 0) throw std::invalid_argument("confusion matrix: negative count");
-  counts_[index(true_label, predicted_label)] += times;
+  const std::size_t cell = index(true_label, predicted_label);
+  // Every sum of counts (a row's, the diagonal's) is at most the total, so
+  // keeping the total in range keeps them all.
+  if (times > std::numeric_limits<std::int64_t>::max() - total_) {
+    throw std::overflow_error("confusion matrix: the counts sum past 2^63");
+  }
+  counts_[cell] += times;
   total_ += times;
 }
 

@@ -20,7 +20,8 @@ class ConfusionMatrix {
                                      const std::vector<int>& predicted_labels, int num_classes);
 
   // Counts `times` samples (default one). Throws std::invalid_argument for a
-  // label outside [0, num_classes) or a negative `times`.
+  // label outside [0, num_classes) or a negative `times`, std::overflow_error
+  // when the total would pass 2^63 - 1.
   void add(int true_label, int predicted_label, std::int64_t times = 1);
 
   int num_classes() const { return num_classes_; }

@@ -69,3 +69,28 @@ TEST_CASE("CIFAR-100: a label past the classes, a partial record and a short nam
   CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
             .find("fine_label_names.txt names 2 classes, not 100") != std::string::npos);
 }
+
+TEST_CASE("class names that report.json, figures or messages could not take are refused, naming the line") {
+  ScratchDir dir;
+  const fs::path folder = dir.path();
+  const ImageSet images = patterned_images({1, 2}, 3, 32);
+  write_cifar100(folder, images, images);
+  std::string names;
+  for (int c = 0; c < 100; ++c) names += "fine" + std::to_string(c) + "\n";
+  const auto with_line_3 = [&](const std::string& name) {
+    std::string text = names;
+    const size_t start = text.find("fine2\n");
+    return text.replace(start, 5, name);
+  };
+  write_file(folder / "fine_label_names.txt", with_line_3("caf\xe9"));  // Latin-1, not UTF-8
+  CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
+            .find("fine_label_names.txt line 3: the class name is not UTF-8") != std::string::npos);
+  write_file(folder / "fine_label_names.txt", with_line_3("red\x1b[31m"));
+  CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
+            .find("line 3: the class name holds a control character") != std::string::npos);
+  write_file(folder / "fine_label_names.txt", with_line_3(std::string(300, 'n')));
+  CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
+            .find("line 3: the class name is longer than 256 bytes") != std::string::npos);
+  write_file(folder / "fine_label_names.txt", with_line_3("K\xc3\xa4tzchen \xe2\x98\x83"));
+  CHECK(load_data(dir.path(), DataOptions{}).class_names[2] == "K\xc3\xa4tzchen \xe2\x98\x83");
+}

@@ -127,3 +127,61 @@ TEST_CASE("a loss CSV reads back to the same series") {
   CHECK_THROWS_WITH_AS(cae::read_loss_series_csv(dir / "bad.csv"),
                        doctest::Contains("\"abc\" is not a number"), std::runtime_error);
 }
+
+TEST_CASE("damaged CSV tables of a run are refused with one line, before any large allocation") {
+  cae::test::TempDir dir;
+  // 5,000 classes in a header and ragged rows: refused by the class bound,
+  // never allocated as a 5,000^2 matrix.
+  std::string header = "true\\predicted";
+  for (int c = 0; c < 5000; ++c) header += ",x";
+  std::string many = header + "\n";
+  for (int r = 0; r < 5000; ++r) many += "x\n";
+  std::ofstream(dir / "many.csv") << many;
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "many.csv"),
+                       doctest::Contains("5000 classes; a confusion table has at most 4096"),
+                       std::runtime_error);
+  // A ragged row is found before the matrix is made.
+  std::ofstream(dir / "ragged.csv") << "true\\predicted,a,b\na,1,2\nb\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "ragged.csv"),
+                       doctest::Contains("line 3 has 1 fields, the header 3"), std::runtime_error);
+  // Counts whose total passes 2^63 - 1 (each alone fits).
+  std::ofstream(dir / "overflow.csv")
+      << "true\\predicted,a,b\na,9223372036854775807,1\nb,0,0\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "overflow.csv"),
+                       doctest::Contains("the counts sum past 2^63"), std::runtime_error);
+  // A quoted field with a line break, quoted in the message: escaped, one line.
+  std::ofstream(dir / "newline.csv") << "true\\predicted,a\na,\"1\n2\"\n";
+  try {
+    (void)cae::read_confusion_csv(dir / "newline.csv");
+    FAIL("accepted");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find('\n') == std::string::npos);
+    CHECK(std::string(e.what()).find("\"1\\x0a2\" is not a count") != std::string::npos);
+  }
+  // Class names that cairo, the JSON writer or a message could not take.
+  std::ofstream(dir / "latin1.csv") << "true\\predicted,caf\xe9\ncaf\xe9,1\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "latin1.csv"),
+                       doctest::Contains("line 1: \"caf\\xe9\" is not UTF-8"), std::runtime_error);
+  std::ofstream(dir / "escape.csv") << "true\\predicted,a\x1b[31m\na,1\n";
+  CHECK_THROWS_WITH_AS(cae::read_confusion_csv(dir / "escape.csv"),
+                       doctest::Contains("holds a control character"), std::runtime_error);
+  std::ofstream(dir / "utf8.csv") << "true\\predicted,K\xc3\xa4tzchen\nK\xc3\xa4tzchen,1\n";
+  CHECK(cae::read_confusion_csv(dir / "utf8.csv").class_names ==
+        std::vector<std::string>{"K\xc3\xa4tzchen"});
+}
+
+TEST_CASE("a loss CSV refuses values that are not finite, bad names and too many series") {
+  cae::test::TempDir dir;
+  for (const char* value : {"inf", "-inf", "nan", "1e999"}) {
+    std::ofstream(dir / "loss.csv") << "epoch,loss\n1," << value << "\n";
+    CHECK_THROWS_WITH_AS(cae::read_loss_series_csv(dir / "loss.csv"),
+                         doctest::Contains("is not a"), std::runtime_error);
+  }
+  std::ofstream(dir / "name.csv") << "epoch,lo\xffss\n1,0.5\n";
+  CHECK_THROWS_WITH_AS(cae::read_loss_series_csv(dir / "name.csv"),
+                       doctest::Contains("is not UTF-8"), std::runtime_error);
+  std::ofstream(dir / "wide.csv") << "epoch" << std::string(65, ',') << "\n";
+  CHECK_THROWS_WITH_AS(cae::read_loss_series_csv(dir / "wide.csv"),
+                       doctest::Contains("65 series; a loss table has at most 64"),
+                       std::runtime_error);
+}
