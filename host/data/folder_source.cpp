@@ -16,6 +16,8 @@
 #include "data/image_set_builder.hpp"
 #include "data/sources.hpp"
 #include "data/test_split.hpp"
+#include "io/display_name.hpp"
+#include "io/io_error.hpp"
 
 namespace cae {
 namespace {
@@ -82,12 +84,22 @@ Collected collect(const fs::path& dir, std::vector<std::string>& classes, bool& 
                     "); put every image in its class folder");
   }
   if (classes.empty()) {
+    // The folder names become class names in report.json, figures and
+    // messages: one that could not be shown there is refused now, not when
+    // the report is written after the work.
+    for (const std::string& name : listing.subfolders) {
+      const std::string problem = display_name_problem(name);
+      if (!problem.empty()) {
+        throw DataError("class folder " + printable_text((dir / name).string()) + ": the name " +
+                        problem);
+      }
+    }
     classes = listing.subfolders;
   } else if (classes != listing.subfolders) {
     const std::set<std::string> expected(classes.begin(), classes.end());
     const std::set<std::string> found(listing.subfolders.begin(), listing.subfolders.end());
     std::string odd;
-    for (const std::string& name : found) if (!expected.count(name)) odd = "has a class folder " + name + " that the training split lacks";
+    for (const std::string& name : found) if (!expected.count(name)) odd = "has a class folder " + printable_text(name) + " that the training split lacks";
     for (const std::string& name : expected) if (!found.count(name)) odd = "lacks the class folder " + name;
     throw DataError(dir.string() + " " + odd + "; train/ and test/ need the same classes");
   }

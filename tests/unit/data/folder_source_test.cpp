@@ -124,3 +124,24 @@ TEST_CASE("folder: an empty class folder, an unreadable image and stray images a
   CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
             .find("holds both images (stray.png) and class subfolders") != std::string::npos);
 }
+
+TEST_CASE("folder: a class folder name that report.json or a figure could not show is refused at load") {
+  ScratchDir dir;
+  const fs::path root = dir.path();
+  const ImageSet images = patterned_images({0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, 3, 4);
+  write_png_images(images, {"caf\xe9", "dog"}, root);  // Latin-1: not UTF-8
+  CHECK(data_error_of([&] { load_data(dir.path(), DataOptions{}); })
+            .find("class folder " + root.string() + "/caf\\xe9: the name is not UTF-8") !=
+        std::string::npos);
+  fs::remove_all(root);
+  fs::create_directories(root);
+  write_png_images(images, {"two\nlines", "dog"}, root);
+  const std::string message = data_error_of([&] { load_data(dir.path(), DataOptions{}); });
+  CHECK(message.find("two\\x0alines: the name holds a control character") != std::string::npos);
+  CHECK(message.find('\n') == std::string::npos);
+  fs::remove_all(root);
+  fs::create_directories(root);
+  write_png_images(images, {"K\xc3\xa4tzchen", "dog"}, root);
+  CHECK(load_data(dir.path(), DataOptions{}).class_names ==
+        std::vector<std::string>{"K\xc3\xa4tzchen", "dog"});
+}
