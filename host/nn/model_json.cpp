@@ -139,7 +139,9 @@ ModelDescription read_model_file(const std::string& path) {
   }
   std::string text;
   try {
-    text = read_binary_file(path);  // a FIFO or device is refused, never opened
+    // A FIFO or device is refused, never opened; a description is a few
+    // hundred bytes, so a huge file is refused unread.
+    text = read_binary_file(path, uint64_t(1) << 20, "a model description");
   } catch (const IoError& e) {
     throw std::invalid_argument(std::string("--model ") + e.what());
   }

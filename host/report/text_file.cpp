@@ -5,7 +5,9 @@
 namespace cae {
 
 std::string read_text_file(const std::filesystem::path& path) {
-  return read_binary_file(path.string());  // refuses FIFOs and devices, see io/regular_file.hpp
+  // Refuses FIFOs and devices (io/regular_file.hpp), and a file far larger
+  // than any run writes (a 4,096-class confusion table is about 200 MiB).
+  return read_binary_file(path.string(), kMaxRunTextFileBytes, "a run's report, table or figure");
 }
 
 }  // namespace cae

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <map>
@@ -237,4 +238,18 @@ TEST_CASE("a fatal signal while a set is put in place waits for the set to be co
   CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
   CHECK(read_bytes(dir.file("a.bin")) == "a");
   CHECK(dir.listing() == "a.bin cae-set.json");
+}
+
+TEST_CASE("a bounded read refuses a larger file before reading it") {
+  cae::test::ScratchDir dir;
+  cae::test::write_bytes(dir.file("small.json"), "{}");
+  CHECK(cae::read_binary_file(dir.file("small.json"), 2, "a small file") == "{}");
+  // A sparse file of 1 GiB: refused by its size, never read into memory.
+  {
+    std::ofstream big(dir.file("big.json"), std::ios::binary);
+    big.seekp((std::streamoff(1) << 30) - 1);
+    big.put('\n');
+  }
+  CHECK(failure_of([&] { cae::read_binary_file(dir.file("big.json"), 1 << 20, "a small file"); }) ==
+        dir.file("big.json") + " is 1073741824 bytes; a small file is at most 1048576 bytes");
 }
