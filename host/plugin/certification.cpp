@@ -4,12 +4,11 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
+#include "io/binary_file.hpp"
 #include "io/io_error.hpp"
 #include "io/sha256.hpp"
 #include "io/strict_json.hpp"
@@ -53,11 +52,9 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
                  const std::string& version, Certification& out) {
   std::error_code error;
   if (!fs::is_regular_file(path, error)) return false;
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
   try {
-    const json doc = parse_strict_json(text.str(), path);
+    // A record is a few hundred bytes: a huge file of that name is refused unread.
+    const json doc = parse_strict_json(read_binary_file(path, 1 << 20, "a certification record"), path);
     // The version compared as JSON, never converted (1e300 is no int).
     if (doc.at("format").get<std::string>() != kFormat ||
         doc.at("format_version") != json(kFormatVersion)) {
@@ -78,7 +75,7 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
     out.certified = verdict == "passed";
     out.summary = printable_text(verdict) + " seeds " + seeds_text(doc.at("seeds")) + " (" + path + ")";
     return true;
-  } catch (const std::exception&) {  // bad JSON (IoError), missing or mistyped fields
+  } catch (const std::exception&) {  // unreadable, bad JSON (IoError), missing or mistyped fields
     out.summary = "record " + path + " is damaged (not the JSON cae-conformance writes)";
     return true;
   }

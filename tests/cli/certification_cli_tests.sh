@@ -61,6 +61,11 @@ expect "info: back to cpu" "^backend: +cpu "
 echo "not json" >"$greedy.certified.json"
 run "a damaged record is said so" 0 "$CAE" backends $P
 expect "a damaged record is said so" "record .*certified.json is damaged"
+# A huge (sparse) file at a record's name is refused by its size, never read
+# into memory.
+truncate -s 64G "$greedy.certified.json"
+run "a 64 GiB record is damage, not read" 0 "$CAE" backends $P
+expect "a 64 GiB record is damage, not read" "record .*certified.json is damaged"
 # Fields of the wrong type or range are damage, not converted (a version or a
 # seed of 1e300 was undefined behaviour), and what a record says reaches
 # `cae backends` on one line.
