@@ -257,16 +257,23 @@ put("class_names", "cifar10", ("\n".join(cifar10_names) + "\n").encode())
 put("class_names", "crlf-blank-lines", ("\r\n\r\n".join(cifar10_names) + "  \r\n").encode())
 put("class_names", "cifar100-utf8", "".join("Klasse-%d-\u00e4\u00f6\u2603\n" % i for i in range(100)).encode())
 put("class_names", "too-few", b"a\nb\nc\n")
+# Names report.json's writer and cairo could not take: refused at load.
+put("class_names", "latin1-name", ("\n".join(cifar10_names[:9]) + "\ncaf").encode() + b"\xe9\n")
+put("class_names", "escape-sequence", ("\n".join(cifar10_names[:9]) + "\nred\x1b[31m\n").encode())
 
 put("confusion_csv", "three-classes", b'true\\predicted,cat,"dog, big","say ""hi"""\n'
     b'cat,5,1,0\n"dog, big",2,7,1\n"say ""hi""",0,0,9\n')
 put("confusion_csv", "numbered", b"true\\predicted,0,1\n0,3,0\n1,1,2\n")
 put("confusion_csv", "not-square", b"true\\predicted,a,b\na,1,2\n")
 put("confusion_csv", "large-counts", b"true\\predicted,a,b\na,4611686018427387903,0\nb,0,1\n")
+put("confusion_csv", "total-overflows", b"true\\predicted,a,b\na,9223372036854775807,1\nb,0,0\n")
+put("confusion_csv", "ragged-last-row", b"true\\predicted,a,b,c\na,1,2,3\nb,4,5,6\nc\n")
+put("confusion_csv", "quoted-line-break", b'true\\predicted,a\na,"1\n2"\n')
 
 put("loss_csv", "train-and-test", b"epoch,train loss,test MSE\n1,0.5,0.6\n2,0.25,\n3,0.125,0.2\n")
 put("loss_csv", "one-series-log", b"epoch,loss\n1,100\n2,1\n3,0.01\n4,1e-5\n")
 put("loss_csv", "empty-values", b"epoch,a,b\n1,,\n2,-1,0\n")
+put("loss_csv", "infinite-value", b"epoch,loss\n1,inf\n2,0.5\n")
 
 put("group_id", "files", b"cae-group-id 1\nbackend cpu\nexchange files\nid 00112233445566778899aabbccddeeff\n")
 put("group_id", "backend", b"cae-group-id 1\nbackend cuda\nexchange backend\nid " + b"0a" * 128 + b"\n")
