@@ -78,6 +78,12 @@ bool updates(const GraphDescription& d) {
 
 }  // namespace
 
+ConvDims graph_conv_dims(const GraphDescription& graph, const cae_graph_node& node) {
+  const cae_graph_tensor& x = graph.tensors[size_t(node.args[0])];
+  const cae_graph_tensor& w = graph.tensors[size_t(node.args[1])];
+  return {x.dims[0], x.dims[1], x.dims[2], x.dims[3], w.dims[0], w.dims[2]};
+}
+
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
                    cae_graph* out) {
   require(ctx != nullptr, "graph_compile: context is NULL");
@@ -86,6 +92,17 @@ void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* d
   g->ops = ops;
   g->ctx = ctx;
   g->description = read_graph_description(desc);
+  if (ops.check_node != nullptr) {
+    for (size_t i = 0; i < g->description.nodes.size(); ++i) {
+      const cae_graph_node& node = g->description.nodes[i];
+      try {
+        ops.check_node(g->description, node);
+      } catch (const Error& e) {
+        fail(e.status(), "graph node " + std::to_string(i) + " (" + graph_op_name(node.op) +
+                             "): " + e.what());
+      }
+    }
+  }
   g->internal.assign(g->description.tensors.size(), nullptr);
   try {
     for (size_t i = 0; i < g->description.tensors.size(); ++i) {

@@ -28,6 +28,7 @@
 
 #include "backend_table.hpp"
 #include "graph_description.hpp"
+#include "op_shapes.hpp"
 #include "plugin_support.hpp"
 #include "tensor_arguments.hpp"
 
@@ -43,7 +44,16 @@ struct GraphOps {
   // where no op would notice (a one-layer encoder reads and writes only
   // bound tensors). Throws Error for a tensor of another context.
   Shape (*bound_shape)(cae_context ctx, cae_tensor t);
+  // For a backend whose ops cover only some shapes (nullptr: all of them):
+  // throws UNSUPPORTED, as the op member would, for a node it cannot run.
+  // graph_compile then answers UNSUPPORTED and the host runs the computation
+  // op by op, instead of the graph failing at its first run.
+  void (*check_node)(const GraphDescription& graph, const cae_graph_node& node);
 };
+
+// The convolution a conv2d_forward / conv2d_backward node computes, from its
+// tensors' shapes (for a backend's check_node).
+ConvDims graph_conv_dims(const GraphDescription& graph, const cae_graph_node& node);
 
 // The shape of a handle bound at graph_run, through whichever lookup the
 // backend's context offers: `tensor(handle, op, name)` (which checks the
@@ -75,13 +85,17 @@ void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
 
 // Defines graph_compile, graph_run and graph_destroy in the enclosing
 // namespace, calling that namespace's op members.
-#define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS()                                                   \
+#define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS() CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(nullptr)
+
+// The same for a backend whose ops cover only some shapes: `check_node` (see
+// GraphOps::check_node) refuses, at graph_compile, a graph it cannot run.
+#define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(check_node)                                \
   ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
     return ::cae_plugin::bound_tensor_shape(*ctx, t);                                            \
   }                                                                                              \
   cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
     static const ::cae_plugin::GraphOps ops{                                                     \
-        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape};                    \
+        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape, check_node};        \
     if (out != nullptr) *out = nullptr;                                                          \
     return ::cae_plugin::guard(ctx, [&] { ::cae_plugin::compile_graph(ops, ctx, desc, out); });  \
   }                                                                                              \

@@ -7,6 +7,7 @@
 #include "cuda_lifecycle_entries.hpp"
 #include "graph_interpreter.hpp"
 #include "v1_entries.hpp"
+#include "v1_ops.hpp"
 
 namespace v1 {
 namespace entry {
@@ -46,7 +47,14 @@ cae_status create(const cae_create_options* options, cae_context* out) {
 
 // Graphs (ABI 1.5) run node by node through this backend's own op members
 // (plugins/common/graph_interpreter.hpp): the results of the op sequence.
-CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+// v1's convolutions are 3x3 only: a graph with another is refused at
+// compile, and the host runs it op by op (where the op says so itself).
+void check_graph_node(const cae_plugin::GraphDescription& graph, const cae_graph_node& node) {
+  if (node.op == CAE_GRAPH_CONV2D_FORWARD || node.op == CAE_GRAPH_CONV2D_BACKWARD) {
+    require_supported_conv(cae_plugin::graph_op_name(node.op), cae_plugin::graph_conv_dims(graph, node));
+  }
+}
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(&check_graph_node);
 
 }  // namespace entry
 }  // namespace v1

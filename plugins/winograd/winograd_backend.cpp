@@ -3,12 +3,20 @@
 #include "graph_interpreter.hpp"
 #include "winograd_context.hpp"
 #include "winograd_entry_points.hpp"
+#include "winograd_ops.hpp"
 
 namespace cae_winograd {
 namespace entry {
 // Graphs (ABI 1.5) run node by node through this backend's own op members
 // (plugins/common/graph_interpreter.hpp): the results of the op sequence.
-CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+// The convolutions are 3x3 only: a graph with another is refused at
+// compile, and the host runs it op by op (where the op says so itself).
+void check_graph_node(const cae_plugin::GraphDescription& graph, const cae_graph_node& node) {
+  if (node.op == CAE_GRAPH_CONV2D_FORWARD || node.op == CAE_GRAPH_CONV2D_BACKWARD) {
+    require_3x3(cae_plugin::graph_conv_dims(graph, node), cae_plugin::graph_op_name(node.op));
+  }
+}
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(&check_graph_node);
 }  // namespace entry
 }  // namespace cae_winograd
 

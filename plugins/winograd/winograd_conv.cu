@@ -36,14 +36,6 @@ struct CudaExecutor {
   }
 };
 
-void require_3x3(const ConvDims& d, const char* op) {
-  if (d.K != kTaps) {
-    cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
-                     std::string(op) +
-                         ": the winograd backend computes 3x3 kernels only (w has K = " +
-                         std::to_string(d.K) + ")");
-  }
-}
 
 LaunchParams params_for(const Context& c, const ConvDims& d) {
   const LaunchParams params = lookup_launch_params({d.C, d.O, d.H, d.W});
@@ -71,6 +63,15 @@ void bias_gradient(Context& c, const ConvDims& d, const float* dy, float* db, fl
 }
 
 }  // namespace
+
+void require_3x3(const ConvDims& d, const char* op) {
+  if (d.K != kTaps) {
+    cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
+                     std::string(op) +
+                         ": the winograd backend computes 3x3 kernels only (w has K = " +
+                         std::to_string(d.K) + ")");
+  }
+}
 
 void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
                     const float* b, float* y, bool relu) {

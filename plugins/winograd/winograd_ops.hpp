@@ -12,6 +12,10 @@
 namespace cae_winograd {
 
 // Winograd F(4x4,3x3); K != 3 is CAE_STATUS_UNSUPPORTED.
+// Throws UNSUPPORTED unless the convolution is 3x3, the only kernel the
+// backend computes (the convolutions call it; so does graph_compile).
+void require_3x3(const cae_plugin::ConvDims& d, const char* op);
+
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* x,
                     const cae_tensor_s& w, const float* b, float* y, bool relu);
 // dx may be nullptr.

@@ -9,6 +9,7 @@
 # merges the results into docs/perf-results.json and rewrites the docs.
 # usage: tests/gpu/bench-suite.sh BUILD_DIR --out DIR [--quick|--smoke] [--part NAME]...
 #          [--data CIFAR_DIR] [--backends B1,B2] [--budget SECONDS] [--commit SHA] [--python PY]
+#          [--sweep-seeds N]
 #   parts: epoch-64 epoch-256 torch-max pipeline ingredients-1 ingredients-2 search models
 #   conformance ddp (default: all of them; with --quick all but ingredients-1/-2 and search);
 #   --quick runs those parts reduced, in under 10 minutes on one H100;

@@ -276,7 +276,9 @@ class Suite:
     def __init__(self, args):
         self.args = args
         self.mode = "smoke" if args.smoke else "quick" if args.quick else "full"
-        self.s = SETTINGS[self.mode]
+        self.s = dict(SETTINGS[self.mode])
+        if getattr(args, "sweep_seeds", None):
+            self.s["sweep_seeds"] = args.sweep_seeds
         self.build = os.path.abspath(args.build)
         self.cae = os.path.join(self.build, "bin", "cae")
         self.conformance = os.path.join(self.build, "bin", "cae-conformance")
@@ -664,7 +666,12 @@ def parse_args(argv):
     p.add_argument("--commit", help="the source commit to record (default: git describe, or the "
                                     "build's source-commit file)")
     p.add_argument("--python", default="python3", help="the Python that has PyTorch (default python3)")
+    p.add_argument("--sweep-seeds", type=int,
+                   help="seeds of each backend's conformance sweep (default: 60 in full mode, "
+                        "3 with --quick); the conformance table says how many ran")
     args = p.parse_args(argv)
+    if args.sweep_seeds is not None and not 1 <= args.sweep_seeds <= 1000:
+        p.error(f"--sweep-seeds {args.sweep_seeds} must be between 1 and 1000")
     if not (args.budget > 0 and args.budget < float("inf")):
         p.error(f"--budget {args.budget} must be a positive number of seconds")
     if args.data and not os.path.isdir(args.data):
