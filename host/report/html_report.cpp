@@ -149,7 +149,12 @@ std::string render_html_report(const ReportData& data, const FigureSvgs& svgs) {
   return html_page(data.title, body);
 }
 
-void write_html_report(const std::filesystem::path& path, const ReportData& given) {
+void write_html_report(const std::filesystem::path& path, const ReportData& data) {
+  write_html_report(path, data, {data.confusion_png, data.reconstruction_png, data.loss_curve_png});
+}
+
+void write_html_report(const std::filesystem::path& path, const ReportData& given,
+                       const std::set<std::string>& drawn_now) {
   const std::filesystem::path folder = path.parent_path();
   ReportData data = given;
   if (!data.per_class_accuracy.empty()) {
@@ -163,7 +168,7 @@ void write_html_report(const std::filesystem::path& path, const ReportData& give
   FigureSvgs svgs;
   for (const std::string* png :
        {&data.confusion_png, &data.reconstruction_png, &data.loss_curve_png}) {
-    if (png->empty()) continue;
+    if (png->empty() || drawn_now.count(*png) == 0) continue;
     // Written a moment ago, perhaps still staged in the run's output set.
     std::filesystem::path svg = OutputSet::readable_path(svg_path_for(folder / *png).string());
     std::error_code ignored;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,14 @@ std::string render_html_report(const ReportData& data, const FigureSvgs& svgs = 
 // page shows, so `cae report` can render it again) and report.html, which
 // inlines the SVG written next to each PNG. Each file is written atomically;
 // IoError (a std::runtime_error) names the path on failure.
+// Every figure's SVG must have been drawn by this process: an SVG is markup,
+// and one from elsewhere could carry a script into the page.
 void write_html_report(const std::filesystem::path& path, const ReportData& data);
+
+// The same when only the figures in `drawn_now` (PNG names as `data` gives
+// them) were drawn by this process (`cae report` redraws what it has data
+// for): any other figure is shown as <img> of its PNG, never inlined.
+void write_html_report(const std::filesystem::path& path, const ReportData& data,
+                       const std::set<std::string>& drawn_now);
 
 }  // namespace cae

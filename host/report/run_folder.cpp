@@ -1,5 +1,6 @@
 #include "report/run_folder.hpp"
 
+#include <set>
 #include <stdexcept>
 
 #include "report/confusion_csv.hpp"
@@ -44,6 +45,9 @@ RunFolder read_run_folder(const std::filesystem::path& folder) {
 std::filesystem::path rerender_run_report(const std::filesystem::path& folder) {
   RunFolder run = read_run_folder(folder);
   const ReportData& data = run.data;
+  // Only the figures drawn here are inlined as SVG; the others (the
+  // reconstructions, whose images are not kept) are shown from their PNG.
+  std::set<std::string> drawn_now;
   if (!data.confusion_png.empty() && !data.confusion_csv.empty() &&
       is_file(folder / data.confusion_csv)) {
     ConfusionTable table = read_confusion_csv(folder / data.confusion_csv);
@@ -51,14 +55,16 @@ std::filesystem::path rerender_run_report(const std::filesystem::path& folder) {
     heatmap.title = "confusion (rows: true class)";
     write_confusion_heatmap_png(folder / data.confusion_png, table.matrix, table.class_names,
                                 heatmap);
+    drawn_now.insert(data.confusion_png);
   }
   if (!run.losses.empty()) {
     LossCurveOptions curve;
     curve.log_scale = prefers_log_scale(run.losses);
     write_loss_curve_png(folder / data.loss_curve_png, run.losses, curve);
+    drawn_now.insert(data.loss_curve_png);
   }
   std::filesystem::path report = folder / "report.html";
-  write_html_report(report, data);
+  write_html_report(report, data, drawn_now);
   return report;
 }
 

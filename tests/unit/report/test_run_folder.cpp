@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <stdexcept>
 
 #include "picture.hpp"
 #include "report/confusion_csv.hpp"
 #include "report/loss_curve.hpp"
+#include "report/report_json.hpp"
 #include "report/run_comparison.hpp"
 #include "report/run_folder.hpp"
 #include "temp_dir.hpp"
@@ -61,6 +63,26 @@ TEST_CASE("a finished run's report is rendered again from its data files") {
   auto run = cae::read_run_folder(dir / "run");
   REQUIRE(run.losses.size() == 2);
   CHECK(run.losses[0].values == std::vector<double>{0.2, 0.1, 0.08});
+}
+
+TEST_CASE("cae report inlines only the SVGs it drew: one planted in the run folder never reaches the page") {
+  cae::test::TempDir dir;
+  const std::filesystem::path run = dir / "run";
+  write_run(run, "cpu", 0.08);
+  cae::ReportData data = cae::read_report_json(run / "report.json");
+  data.reconstruction_png = "reconstructions.png";
+  std::ofstream(run / "report.json") << cae::report_json(data);
+  std::filesystem::copy_file(run / "loss_curve.png", run / "reconstructions.png");
+  const std::string planted = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>";
+  std::ofstream(run / "reconstructions.svg") << planted;
+  std::ofstream(run / "confusion.svg") << planted;  // redrawn from confusion.csv
+  std::ofstream(run / "loss_curve.svg") << planted;  // redrawn from loss_curve.csv
+
+  const std::string html = cae::test::read_file(cae::rerender_run_report(run));
+  CHECK_FALSE(contains(html, "<script"));
+  CHECK(contains(html, "<img src=\"reconstructions.png\""));
+  // Confusion, loss and per-class figures, drawn here, are still inline.
+  CHECK(count_of(html, "<svg class=\"figure\"") == 3);
 }
 
 TEST_CASE("a folder that is not a finished run is refused, naming it") {
