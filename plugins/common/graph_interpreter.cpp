@@ -10,6 +10,7 @@ struct cae_graph_s {
   cae_context ctx = nullptr;
   cae_plugin::GraphDescription description;
   std::vector<cae_tensor> internal;  // per tensor index; NULL for bound ones
+  std::unique_ptr<cae_plugin::GraphExtension> extension;
 };
 
 namespace cae_plugin {
@@ -71,7 +72,7 @@ void run_node(const cae_graph_s& g, size_t index, const std::vector<cae_tensor>&
 // Whether some node needs the run's scalars (an optimiser update).
 bool updates(const GraphDescription& d) {
   for (const cae_graph_node& n : d.nodes) {
-    if (n.op == CAE_GRAPH_SGD_STEP || n.op == CAE_GRAPH_ADAM_STEP) return true;
+    if (graph_node_updates(n)) return true;
   }
   return false;
 }
@@ -82,6 +83,10 @@ ConvDims graph_conv_dims(const GraphDescription& graph, const cae_graph_node& no
   const cae_graph_tensor& x = graph.tensors[size_t(node.args[0])];
   const cae_graph_tensor& w = graph.tensors[size_t(node.args[1])];
   return {x.dims[0], x.dims[1], x.dims[2], x.dims[3], w.dims[0], w.dims[2]};
+}
+
+bool graph_node_updates(const cae_graph_node& node) {
+  return node.op == CAE_GRAPH_SGD_STEP || node.op == CAE_GRAPH_ADAM_STEP;
 }
 
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
@@ -120,8 +125,8 @@ void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* d
   *out = g.release();
 }
 
-void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
-               int32_t binding_count, const cae_graph_run_params* params) {
+GraphRun bind_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+                    int32_t binding_count, const cae_graph_run_params* params) {
   require(graph != nullptr, "graph_run: graph is NULL");
   require(graph->ctx == ctx, "graph_run: the graph was compiled on another context");
   const GraphDescription& d = graph->description;
@@ -129,20 +134,20 @@ void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
           "graph_run: " + std::to_string(binding_count) + " bindings for a graph of " +
               std::to_string(d.tensors.size()) + " tensors");
   require(bindings != nullptr, "graph_run: bindings is NULL");
-  cae_graph_run_params scalars{};
+  GraphRun run;
   if (updates(d)) {
     require(params != nullptr && params->struct_size >= sizeof(cae_graph_run_params),
             "graph_run: the graph updates parameters and needs its run parameters");
-    scalars = *params;
-    require(std::isfinite(scalars.learning_rate),
+    run.scalars = *params;
+    require(std::isfinite(run.scalars.learning_rate),
             "graph_run: learning_rate is not a finite number");
   }
-  std::vector<cae_tensor> tensors(d.tensors.size());
+  run.tensors.resize(d.tensors.size());
   for (size_t i = 0; i < d.tensors.size(); ++i) {
     if (d.tensors[i].role == CAE_GRAPH_INTERNAL) {
       require(bindings[i] == nullptr,
               "graph_run: binding " + std::to_string(i) + " is for an internal tensor: pass NULL");
-      tensors[i] = graph->internal[i];
+      run.tensors[i] = graph->internal[i];
       continue;
     }
     require(bindings[i] != nullptr, "graph_run: binding " + std::to_string(i) + " is NULL");
@@ -157,13 +162,35 @@ void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
       require(bindings[j] != bindings[i], "graph_run: bindings " + std::to_string(j) + " and " +
                                               std::to_string(i) + " are the same tensor");
     }
-    tensors[i] = bindings[i];
+    run.tensors[i] = bindings[i];
   }
-  for (size_t n = 0; n < d.nodes.size(); ++n) run_node(*graph, n, tensors, scalars);
+  return run;
+}
+
+void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>& tensors,
+                    const cae_graph_run_params& scalars) {
+  run_node(*graph, index, tensors, scalars);
+}
+
+void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+               int32_t binding_count, const cae_graph_run_params* params) {
+  const GraphRun run = bind_graph(ctx, graph, bindings, binding_count, params);
+  for (size_t n = 0; n < graph->description.nodes.size(); ++n) {
+    run_node(*graph, n, run.tensors, run.scalars);
+  }
+}
+
+const GraphDescription& graph_description(cae_graph graph) { return graph->description; }
+
+GraphExtension* graph_extension(cae_graph graph) { return graph->extension.get(); }
+
+void set_graph_extension(cae_graph graph, std::unique_ptr<GraphExtension> extension) {
+  graph->extension = std::move(extension);
 }
 
 void destroy_graph(cae_context ctx, cae_graph graph) noexcept {
   if (graph == nullptr || graph->ctx != ctx) return;
+  graph->extension.reset();  // it may use the internal tensors until it goes
   free_internal(*graph);
   delete graph;
 }

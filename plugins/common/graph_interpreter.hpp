@@ -22,6 +22,7 @@
 
 #include <cae/backend.h>
 
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -75,13 +76,65 @@ Shape bound_tensor_shape(const Context& ctx, cae_tensor t) {
 
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
                    cae_graph* out);
+// bind_graph, then every node in order.
 void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
                int32_t binding_count, const cae_graph_run_params* params);
 void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
 
+// ---- for a backend that wraps the run (plugins/v4/v4_graph.cpp) ----------
+//
+// It compiles with compile_graph (the checks, the internal tensors), attaches
+// its own state to the graph, and runs the nodes itself with run_graph_node,
+// on handles of its choosing, around whatever it does before and after
+// (capturing the node sequence, replaying it).
+
+// What a backend keeps with a graph; destroyed with the graph, before the
+// internal tensors are freed.
+struct GraphExtension {
+  virtual ~GraphExtension() = default;
+};
+
+// One run's checked arguments: the handle each node uses for each graph
+// tensor (the binding, or the graph's internal tensor) and the run's scalars
+// (zero for a graph without optimiser nodes).
+struct GraphRun {
+  std::vector<cae_tensor> tensors;
+  cae_graph_run_params scalars{};
+};
+
+// Checks a run's arguments against the graph (count, NULLs, shapes, no
+// handle bound twice, the run's parameters where a node updates) and pairs
+// them with the internal tensors. Throws Error(INVALID_ARGUMENT) naming the
+// binding.
+GraphRun bind_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+                    int32_t binding_count, const cae_graph_run_params* params);
+// Calls node `index` through the backend's op member, on tensors[i] for
+// graph tensor i; a failure names the node.
+void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>& tensors,
+                    const cae_graph_run_params& scalars);
+const GraphDescription& graph_description(cae_graph graph);
+GraphExtension* graph_extension(cae_graph graph);
+void set_graph_extension(cae_graph graph, std::unique_ptr<GraphExtension> extension);
+// Whether the node is an optimiser update (it reads the run's scalars).
+bool graph_node_updates(const cae_graph_node& node);
+
 }  // namespace cae_plugin
 
 #define CAE_GRAPH_OPS_ENTRY_(return_type, name, parameters) &name,
+
+// Defines, in the enclosing namespace, graph_ops(): the GraphOps of that
+// namespace's op members with `check_node` (see GraphOps::check_node;
+// nullptr for none), for compile_graph.
+#define CAE_DEFINE_GRAPH_OPS(check_node)                                                         \
+  ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
+    return ::cae_plugin::bound_tensor_shape(*ctx, t);                                            \
+  }                                                                                              \
+  const ::cae_plugin::GraphOps& graph_ops() {                                                    \
+    static const ::cae_plugin::GraphOps ops{                                                     \
+        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape, check_node};        \
+    return ops;                                                                                  \
+  }                                                                                              \
+  static_assert(true, "CAE_DEFINE_GRAPH_OPS needs a ';'")
 
 // Defines graph_compile, graph_run and graph_destroy in the enclosing
 // namespace, calling that namespace's op members.
@@ -90,14 +143,11 @@ void destroy_graph(cae_context ctx, cae_graph graph) noexcept;
 // The same for a backend whose ops cover only some shapes: `check_node` (see
 // GraphOps::check_node) refuses, at graph_compile, a graph it cannot run.
 #define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(check_node)                                \
-  ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
-    return ::cae_plugin::bound_tensor_shape(*ctx, t);                                            \
-  }                                                                                              \
+  CAE_DEFINE_GRAPH_OPS(check_node);                                                              \
   cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
-    static const ::cae_plugin::GraphOps ops{                                                     \
-        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape, check_node};        \
     if (out != nullptr) *out = nullptr;                                                          \
-    return ::cae_plugin::guard(ctx, [&] { ::cae_plugin::compile_graph(ops, ctx, desc, out); });  \
+    return ::cae_plugin::guard(ctx,                                                              \
+                               [&] { ::cae_plugin::compile_graph(graph_ops(), ctx, desc, out); }); \
   }                                                                                              \
   cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* bindings,             \
                        int32_t binding_count, const cae_graph_run_params* params) {              \

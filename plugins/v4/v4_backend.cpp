@@ -10,6 +10,7 @@
 #include "graph_interpreter.hpp"
 #include "runtime_context.hpp"
 #include "runtime_entry.hpp"
+#include "v4_graph.hpp"
 #include "v4_options.hpp"
 
 namespace cae_v4 {
@@ -33,7 +34,7 @@ cae_status probe(cae_probe_result* out) {
     cae_plugin::cuda::probe_capability(out, kProbePriority, 9, 0, "sm_90a (Hopper)");
   });
 }
-// The options (bf16-terms, fp32-conv, poison-scratch: v4_options.hpp) become
+// The options (bf16-terms, fp32-conv, poison-scratch, graph-capture: v4_options.hpp) become
 // the context's Tuning, checked before any device work; then the runtime's
 // create, and the device it was given is checked once here, so that no op has
 // to ask again: a machine may hold a Hopper beside other GPUs.
@@ -59,9 +60,20 @@ CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS_BUT_PROBE(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 CAE_DEFINE_CUDA_GROUP_MEMBERS(cae_cuda::RuntimeGroup);
 
-// Graphs (ABI 1.5) run node by node through this backend's own op members
-// (plugins/common/graph_interpreter.hpp): the results of the op sequence.
-CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+// Graphs (ABI 1.5): the interpreter's checks and walk through this backend's
+// own op members (plugins/common/graph_interpreter.hpp), captured as a CUDA
+// graph after the first run and replayed (v4_graph.cpp; option graph-capture).
+CAE_DEFINE_GRAPH_OPS(nullptr);
+cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {
+  if (out != nullptr) *out = nullptr;
+  return cae_plugin::guard(ctx, [&] { cae_v4::compile_graph(graph_ops(), ctx, desc, out); });
+}
+cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
+                     int32_t binding_count, const cae_graph_run_params* params) {
+  return cae_plugin::guard(
+      ctx, [&] { cae_v4::run_graph(ctx, graph, bindings, binding_count, params); });
+}
+void graph_destroy(cae_context ctx, cae_graph graph) { cae_plugin::destroy_graph(ctx, graph); }
 
 }  // namespace entry
 }  // namespace cae_v4

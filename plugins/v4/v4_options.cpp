@@ -4,13 +4,17 @@
 
 namespace cae_v4 {
 
-const cae_plugin::OptionSpec kV4Options[3] = {
+const cae_plugin::OptionSpec kV4Options[4] = {
     {CAE_OPTION_INT, "bf16-terms", "1", nullptr, 1, 3,
      "BF16 terms per FP32 operand of the convolution GEMMs: 1 (8 mantissa bits, fastest), 2, or "
      "3 (about 16 bits, slower)"},
     {CAE_OPTION_BOOL, "fp32-conv", "false", nullptr, 0, 0,
      "the 3-channel layers (first and last convolution) in FP32 on cuBLASLt instead of TF32"},
-    cae_cuda::kPoisonScratchOption};
+    cae_cuda::kPoisonScratchOption,
+    {CAE_OPTION_ENUM, "graph-capture", "on", "on|off", 0, 0,
+     "graphs (--execution graph/auto): on: the first run of a graph goes node by node, the next "
+     "is captured as one CUDA graph and later runs replay it (no host work per op; a capture "
+     "that fails is an error naming the node); off: every run node by node"}};
 
 cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV4Options, values, count);
@@ -18,6 +22,7 @@ cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   tuning.bf16_terms = static_cast<int>(chosen.integer("bf16-terms"));
   tuning.fp32_convolutions = chosen.flag("fp32-conv");
   tuning.poison_scratch = chosen.flag("poison-scratch");
+  tuning.graph_capture = chosen.word("graph-capture") == "on";
   return tuning;
 }
 

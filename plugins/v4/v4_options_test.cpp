@@ -31,11 +31,23 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("no option chosen: the defaults, one BF16 term and TF32 RGB layers") {
+TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captured graphs") {
   const cae_cuda::Tuning v4 = cae_v4::v4_tuning(nullptr, 0);
   CHECK(v4.bf16_terms == 1);
   CHECK_FALSE(v4.fp32_convolutions);
   CHECK_FALSE(v4.poison_scratch);
+  CHECK(v4.graph_capture);
+}
+
+TEST_CASE("graph-capture=off runs graphs node by node; other words are refused") {
+  const cae_option_value off[] = {{"graph-capture", "off"}};
+  CHECK_FALSE(cae_v4::v4_tuning(off, 1).graph_capture);
+  const cae_option_value on[] = {{"graph-capture", "on"}};
+  CHECK(cae_v4::v4_tuning(on, 1).graph_capture);
+  auto [status, message] = refusal({{"graph-capture", "true"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "graph-capture=true"));
+  CHECK(contains(message, "on|off"));
 }
 
 TEST_CASE("v4's precise setting: bf16-terms=3 fp32-conv=true") {
@@ -63,20 +75,25 @@ TEST_CASE("a value outside the declaration is refused, not clamped") {
 TEST_CASE("an undeclared name is unsupported") {
   auto [status, message] = refusal({{"split-k", "3"}});
   CHECK(status == CAE_STATUS_UNSUPPORTED);
-  CHECK(contains(message, "bf16-terms, fp32-conv, poison-scratch"));
+  CHECK(contains(message, "bf16-terms, fp32-conv, poison-scratch, graph-capture"));
 }
 
 TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   cae_option_desc desc{};
   desc.struct_size = sizeof desc;
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 3, 0, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 4, 0, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "bf16-terms");
   CHECK(desc.type == CAE_OPTION_INT);
   CHECK(std::string(desc.default_value) == "1");
   CHECK(desc.min_value == 1);
   CHECK(desc.max_value == 3);
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 3, 3, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 4, 3, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "graph-capture");
+  CHECK(desc.type == CAE_OPTION_ENUM);
+  CHECK(std::string(desc.default_value) == "on");
+  CHECK(std::string(desc.choices) == "on|off");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, 4, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 3, -1, &desc) ==
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
 }

@@ -4,8 +4,11 @@
 // and from random small networks (random depth, channels, pool and upsample
 // placement, drawn from the run's seed) at batches 1, 63, 64 and 65, each
 // compared with the float64 evaluation of the same nodes: the loss, every
-// updated parameter and Adam moment, the reconstruction and the latent. A
-// graph must also refuse tensors of another batch than it was compiled for.
+// updated parameter and Adam moment, the reconstruction and the latent. Each
+// compiled graph runs four times, on two sets of bound tensors and with two
+// sets of run parameters (kRuns), so that a backend which captures a run and
+// replays it is judged on its replays too. A graph must also refuse tensors
+// of another batch than it was compiled for.
 //
 // Tolerance: a graph composes many ops, so each bound tensor is compared as a
 // whole, max|out - ref| <= tol * max|ref| (plus a floor for tensors near
@@ -13,7 +16,8 @@
 // and FP16, 8e-2 for BF16). Adam runs with epsilon 1 so that an update is a
 // smooth function of its gradient (with a tiny epsilon it is the gradient's
 // sign, which rounding may flip for gradients near zero), and from random
-// moments at step 3, so that a graph that drops or misorders the state fails.
+// moments at step 3 (or 7), so that a graph that drops or misorders the
+// state fails.
 //
 // Near ties: where a max-pool window's two largest values, or a ReLU input
 // and zero, lie closer than the backend's own rounding (its declared
@@ -27,6 +31,7 @@
 // must give the op sequence's results at the declared precision, ties and all.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -106,11 +111,13 @@ bool near_zero(const Vec& pre_activation) {
   return false;
 }
 
-// The float64 evaluation of the nodes, in order, on `values` (one per tensor);
-// *ambiguous is set when a near tie (near_tie, near_zero) makes it unfit to judge.
+// The float64 evaluation of nodes [first, end), in order, on `values` (one
+// per tensor); *ambiguous is set when a near tie (near_tie, near_zero) makes
+// it unfit to judge.
 void evaluate(const nn::GraphSpec& spec, std::vector<Vec>& values,
-              const cae_graph_run_params& run, bool* ambiguous) {
-  for (const cae_graph_node& n : spec.nodes) {
+              const cae_graph_run_params& run, bool* ambiguous, size_t first, size_t end) {
+  for (size_t index = first; index < end; ++index) {
+    const cae_graph_node& n = spec.nodes[index];
     auto v = [&](int arg) -> Vec& { return values[size_t(n.args[arg])]; };
     auto t = [&](int arg) { return spec.tensors[size_t(n.args[arg])]; };
     switch (n.op) {
@@ -240,7 +247,92 @@ std::vector<float> fill(Random& random, const cae_graph_tensor& t, bool positive
   return random.uniform(count, -a, a);
 }
 
-// Compiles, runs and compares one graph (a note when the backend answers
+// The first node that reads the run's scalars (an optimiser update); the
+// node count when none does. What comes before it is evaluated once for
+// both sets of run scalars.
+size_t first_update(const nn::GraphSpec& spec) {
+  for (size_t i = 0; i < spec.nodes.size(); ++i) {
+    const int32_t op = spec.nodes[i].op;
+    if (op == CAE_GRAPH_ADAM_STEP || op == CAE_GRAPH_SGD_STEP) return i;
+  }
+  return spec.nodes.size();
+}
+
+// The runs of one compiled graph: two sets of bound tensors and two sets of
+// run scalars. A backend may record a run and replay it (a captured device
+// graph), so the same graph runs again on other tensors (run 2), back on the
+// first ones (run 3), and once more on them with other scalars (run 4): a
+// replay on the addresses or the learning rate and step of an earlier run
+// leaves outputs poisoned or parameters updated as in that run.
+struct GraphRunPlan {
+  int tensor_set;
+  int scalars;
+};
+constexpr GraphRunPlan kRuns[] = {{0, 0}, {1, 1}, {0, 0}, {0, 1}};
+
+// The bound tensors of one set, made on first use, then refilled before
+// every run: inputs, parameters and optimiser state from the draw, outputs
+// poisoned.
+void refill(const nn::GraphSpec& spec, const std::vector<std::vector<float>>& hosts,
+            std::vector<cae::Tensor>& tensors, std::vector<cae_tensor>& bound) {
+  const bool fresh = tensors.empty();
+  if (fresh) {
+    tensors.resize(spec.tensors.size());
+    bound.assign(spec.tensors.size(), nullptr);
+  }
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const cae_graph_tensor& t = spec.tensors[i];
+    if (t.role == CAE_GRAPH_INTERNAL) continue;
+    Dims dims(t.dims, t.dims + t.ndim);
+    if (fresh) {
+      tensors[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
+      bound[i] = tensors[i].handle();
+    } else if (t.role == CAE_GRAPH_OUTPUT) {
+      poison(tensors[i]);
+    } else {
+      upload(tensors[i], hosts[i]);
+    }
+  }
+}
+
+// The op path's results for one set of run scalars, widened: the nodes run
+// one by one on fresh tensors holding the draw.
+std::vector<Vec> op_path_results(const nn::GraphSpec& spec,
+                                 const std::vector<std::vector<float>>& hosts,
+                                 const cae_graph_run_params& run) {
+  std::vector<cae::Tensor> op_path(spec.tensors.size());
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const cae_graph_tensor& t = spec.tensors[i];
+    Dims dims(t.dims, t.dims + t.ndim);
+    if (t.role == CAE_GRAPH_INTERNAL) {
+      op_path[i] = ctx().alloc(dims);
+    } else {
+      op_path[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
+    }
+  }
+  run_op_by_op(spec, op_path, run);
+  std::vector<Vec> results(spec.tensors.size());
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const int32_t role = spec.tensors[i].role;
+    if (role != CAE_GRAPH_INTERNAL && role != CAE_GRAPH_INPUT) results[i] = widen(download(op_path[i]));
+  }
+  return results;
+}
+
+// Keeps the larger of two judgements, naming the run it came from.
+void keep_worst(Worst& worst, const Worst& run, size_t index) {
+  if (run.ratio > worst.ratio || !(run.ratio == run.ratio)) {
+    worst.ratio = run.ratio;
+    worst.where = "run " + std::to_string(index + 1) + ", " + run.where;
+  }
+}
+
+const char* const kReplayExplanation =
+    "runs 2-4 of the graph bind other tensors or other run parameters (learning rate, Adam "
+    "step), which a replay of an earlier run would not see";
+
+// Compiles one graph, runs it as kRuns plans and compares every run with the
+// float64 evaluation and with the op path (a note when the backend answers
 // UNSUPPORTED for it).
 void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t seed) {
   cae::Context& context = ctx();
@@ -252,62 +344,61 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
   }
   std::vector<bool> second(spec.tensors.size(), false);
   for (int32_t v : spec.second_state) second[size_t(v)] = true;
-  cae_graph_run_params run{};
-  run.struct_size = sizeof run;
-  run.learning_rate = 0.1f;
-  run.adam_step = 3;
+  cae_graph_run_params scalars[2]{};
+  for (cae_graph_run_params& run : scalars) run.struct_size = sizeof run;
+  scalars[0].learning_rate = 0.1f;
+  scalars[0].adam_step = 3;
+  scalars[1].learning_rate = 0.02f;
+  scalars[1].adam_step = 7;
+  const size_t updates_from = first_update(spec);
   // Draw the bound tensors until the float64 evaluation has no near tie.
   constexpr int kDraws = 8;
   std::vector<std::vector<float>> hosts;
-  std::vector<Vec> values;
+  std::vector<Vec> values[2];
   bool ambiguous = true;
   for (int draw = 0; draw < kDraws && ambiguous; ++draw) {
     Random random(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
     hosts.assign(spec.tensors.size(), {});
-    values.assign(spec.tensors.size(), {});
+    values[0].assign(spec.tensors.size(), {});
     for (size_t i = 0; i < spec.tensors.size(); ++i) {
       const cae_graph_tensor& t = spec.tensors[i];
       if (t.role == CAE_GRAPH_INTERNAL || t.role == CAE_GRAPH_OUTPUT) continue;
       hosts[i] = fill(random, t, second[i]);
-      values[i] = widen(hosts[i]);
+      values[0][i] = widen(hosts[i]);
     }
     ambiguous = false;
-    evaluate(spec, values, run, &ambiguous);
-  }
-  std::vector<cae::Tensor> tensors(spec.tensors.size());
-  std::vector<cae::Tensor> op_path(spec.tensors.size());
-  std::vector<cae_tensor> bound(spec.tensors.size(), nullptr);
-  for (size_t i = 0; i < spec.tensors.size(); ++i) {
-    const cae_graph_tensor& t = spec.tensors[i];
-    Dims dims(t.dims, t.dims + t.ndim);
-    if (t.role == CAE_GRAPH_INTERNAL) {
-      op_path[i] = ctx().alloc(dims);
-      continue;
+    evaluate(spec, values[0], scalars[0], &ambiguous, 0, updates_from);
+    values[1] = values[0];
+    for (int e = 0; e < 2; ++e) {
+      evaluate(spec, values[e], scalars[e], &ambiguous, updates_from, spec.nodes.size());
     }
-    const bool written = t.role == CAE_GRAPH_OUTPUT;
-    tensors[i] = written ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
-    op_path[i] = written ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
-    bound[i] = tensors[i].handle();
   }
-  graph->run(bound, &run);
-  run_op_by_op(spec, op_path, run);
-  // The op path's results, widened: the reference of the second judgement.
-  std::vector<Vec> op_results(spec.tensors.size());
-  for (size_t i = 0; i < spec.tensors.size(); ++i) {
-    const int32_t role = spec.tensors[i].role;
-    if (role != CAE_GRAPH_INTERNAL && role != CAE_GRAPH_INPUT) op_results[i] = widen(download(op_path[i]));
+  const std::vector<Vec> op_results[2] = {op_path_results(spec, hosts, scalars[0]),
+                                          op_path_results(spec, hosts, scalars[1])};
+  std::vector<cae::Tensor> tensors[2];
+  std::vector<cae_tensor> bound[2];
+  Worst against_ops, against_float64;
+  for (size_t r = 0; r < std::size(kRuns); ++r) {
+    const GraphRunPlan plan = kRuns[r];
+    refill(spec, hosts, tensors[plan.tensor_set], bound[plan.tensor_set]);
+    graph->run(bound[plan.tensor_set], &scalars[plan.scalars]);
+    keep_worst(against_ops, compare_bound(spec, tensors[plan.tensor_set], op_results[plan.scalars]), r);
+    if (!ambiguous) {
+      keep_worst(against_float64,
+                 compare_bound(spec, tensors[plan.tensor_set], values[plan.scalars]), r);
+    }
   }
-  const Worst against_ops = compare_bound(spec, tensors, op_results);
   if (ambiguous) {
     note(kOp, label, "every draw of inputs had a near tie at this precision; judged against the op path only");
     if (!record(against_ops.ratio <= 1.0, kOp, label + " (op path)",
                 "worst err/bound " + sci(against_ops.ratio) + " (" + against_ops.where + ")",
                 against_ops.ratio)) {
-      explain("the graph's bound tensors differ from its nodes run op by op on the same inputs");
+      explain(against_ops.where.rfind("run 1,", 0) == 0
+                  ? "the graph's bound tensors differ from its nodes run op by op on the same inputs"
+                  : kReplayExplanation);
     }
     return;
   }
-  const Worst against_float64 = compare_bound(spec, tensors, values);
   const bool ops_agree = against_ops.ratio <= 1.0;
   const Worst& worst = against_float64.ratio >= against_ops.ratio ? against_float64 : against_ops;
   if (!record(against_float64.ratio <= 1.0 && ops_agree, kOp, label,
@@ -316,8 +407,12 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
                        ? ", against the op path)"
                        : ")"),
               worst.ratio)) {
-    explain(ops_agree ? "the graph's bound tensors differ from the float64 evaluation of its nodes"
-                      : "the graph's bound tensors differ from its nodes run op by op on the same inputs");
+    if (worst.where.rfind("run 1,", 0) != 0) {
+      explain(kReplayExplanation);
+    } else {
+      explain(ops_agree ? "the graph's bound tensors differ from the float64 evaluation of its nodes"
+                        : "the graph's bound tensors differ from its nodes run op by op on the same inputs");
+    }
   }
 }
 

@@ -35,9 +35,22 @@ void graph_destroy(cae_context ctx, cae_graph graph) {
 
 }  // namespace
 
-const GraphCopy* graph_copy(cae_graph graph) {
+GraphCopy* graph_copy(cae_graph graph) {
   auto found = copies().find(graph);
   return found == copies().end() ? nullptr : &found->second;
+}
+
+bool declared_shapes(const GraphCopy& copy, const cae_tensor* bindings, int32_t binding_count) {
+  if (bindings == nullptr || binding_count != int32_t(copy.tensors.size())) return false;
+  for (int32_t i = 0; i < binding_count; ++i) {
+    const cae_graph_tensor& declared = copy.tensors[size_t(i)];
+    if (bindings[i] == nullptr) continue;
+    if (!tracked({bindings[i]}) ||
+        dims_of(bindings[i]) != Dims(declared.dims, declared.dims + declared.ndim)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void track_graphs(cae_backend_table& table,

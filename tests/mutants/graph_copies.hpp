@@ -12,10 +12,19 @@ namespace mutant {
 struct GraphCopy {
   std::vector<cae_graph_tensor> tensors;
   std::vector<cae_graph_node> nodes;
+  // What a mutant that "records" a graph keeps from the graph's first run.
+  std::vector<cae_tensor> first_bindings;
+  cae_graph_run_params first_params{};
+  bool ran = false;
 };
 
 // The description `graph` was compiled from; nullptr for an unknown graph.
-const GraphCopy* graph_copy(cae_graph graph);
+// Dropped with the graph.
+GraphCopy* graph_copy(cae_graph graph);
+
+// True when every non-NULL binding is a tracked tensor of the declared shape
+// (a run the base backend would not refuse for its shapes).
+bool declared_shapes(const GraphCopy& copy, const cae_tensor* bindings, int32_t binding_count);
 
 // Sets table.graph_compile and graph_destroy to the recording wrappers and
 // table.graph_run to `run`.

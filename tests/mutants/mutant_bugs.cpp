@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <csignal>
 #include <map>
 #include <string>
@@ -125,6 +126,72 @@ Floats maxpool(const cae_backend_table& t, int64_t images) {
   cae_tensor y = s.filled({images, 1, 1, 1}, 42.0f);
   REQUIRE(t.maxpool2x2_forward(s.ctx, s.filled({images, 1, 2, 2}, 3.0f), y) == CAE_STATUS_OK);
   return s.values(y);
+}
+
+// A run of a graph is bound to its tensors (graph_run's bindings).
+cae_graph compile(OpenContext& s, std::vector<cae_graph_tensor> tensors,
+                  const cae_graph_node& node) {
+  cae_graph_desc desc{};
+  desc.struct_size = sizeof desc;
+  desc.tensor_stride = sizeof(cae_graph_tensor);
+  desc.node_stride = sizeof(cae_graph_node);
+  desc.tensor_count = int32_t(tensors.size());
+  desc.tensors = tensors.data();
+  desc.node_count = 1;
+  desc.nodes = &node;
+  cae_graph graph = nullptr;
+  REQUIRE(s.t.graph_compile(s.ctx, &desc, &graph) == CAE_STATUS_OK);
+  return graph;
+}
+
+cae_graph_tensor graph_tensor(int32_t role, int64_t count) {
+  cae_graph_tensor t{};
+  t.role = role;
+  t.ndim = 1;
+  t.dims[0] = count;
+  return t;
+}
+
+cae_graph_node graph_node(int32_t op, std::initializer_list<int32_t> args) {
+  cae_graph_node n{};
+  n.op = op;
+  for (int32_t& a : n.args) a = -1;
+  int i = 0;
+  for (int32_t a : args) n.args[i++] = a;
+  return n;
+}
+
+// relu_forward as a graph, run on (x1, y1) and then on (x2, y2): y2.
+Floats relu_graph_second_run(const cae_backend_table& t) {
+  OpenContext s(t);
+  cae_graph graph = compile(s, {graph_tensor(CAE_GRAPH_INPUT, 2), graph_tensor(CAE_GRAPH_OUTPUT, 2)},
+                            graph_node(CAE_GRAPH_RELU_FORWARD, {0, 1}));
+  cae_tensor first[2] = {s.tensor({2}, {1.0f, -1.0f}), s.filled({2}, 42.0f)};
+  cae_tensor second[2] = {s.tensor({2}, {-2.0f, 2.0f}), s.filled({2}, 42.0f)};
+  REQUIRE(t.graph_run(s.ctx, graph, first, 2, nullptr) == CAE_STATUS_OK);
+  REQUIRE(t.graph_run(s.ctx, graph, second, 2, nullptr) == CAE_STATUS_OK);
+  const Floats y = s.values(second[1]);
+  t.graph_destroy(s.ctx, graph);
+  return y;
+}
+
+// sgd_step (no momentum) as a graph from param 1 with gradient 1, run with
+// learning rate 0.5 and then 0.25: the parameter.
+float sgd_graph_two_rates(const cae_backend_table& t) {
+  OpenContext s(t);
+  cae_graph graph =
+      compile(s, {graph_tensor(CAE_GRAPH_PARAMETER, 1), graph_tensor(CAE_GRAPH_INPUT, 1)},
+              graph_node(CAE_GRAPH_SGD_STEP, {0, 1}));
+  cae_tensor bound[2] = {s.tensor({1}, {1.0f}), s.tensor({1}, {1.0f})};
+  cae_graph_run_params run{};
+  run.struct_size = sizeof run;
+  run.learning_rate = 0.5f;
+  REQUIRE(t.graph_run(s.ctx, graph, bound, 2, &run) == CAE_STATUS_OK);
+  run.learning_rate = 0.25f;
+  REQUIRE(t.graph_run(s.ctx, graph, bound, 2, &run) == CAE_STATUS_OK);
+  const float param = s.values(bound[0])[0];
+  t.graph_destroy(s.ctx, graph);
+  return param;
 }
 
 // Runs `body` in a child process; returns the signal that ended it, or 0.
@@ -322,6 +389,16 @@ TEST_CASE("crash: conv2d_backward dies with SIGSEGV above 64 images, not at 64")
   cae_tensor dy = s.filled(dims, 1.0f), dw = s.filled({1, 1, 3, 3}, 0.0f), db = s.filled({1}, 0.0f);
   CHECK(signal_of_child([&] { crash.conv2d_backward(s.ctx, x, w, dy, nullptr, dw, db); }) ==
         SIGSEGV);
+}
+
+TEST_CASE("graph-stale-bindings: a second run on other tensors writes the first run's") {
+  CHECK(relu_graph_second_run(cpu()) == Floats{0.0f, 2.0f});
+  CHECK(relu_graph_second_run(mutant("graph-stale-bindings")) == Floats{42.0f, 42.0f});
+}
+
+TEST_CASE("graph-stale-scalars: a second run updates with the first run's learning rate") {
+  CHECK(sgd_graph_two_rates(cpu()) == doctest::Approx(0.25f));  // 1 - 0.5 - 0.25
+  CHECK(sgd_graph_two_rates(mutant("graph-stale-scalars")) == doctest::Approx(0.0f));
 }
 
 TEST_CASE("a mutant names itself mutant-<id>, apart from the cpu backend it wraps") {

@@ -24,7 +24,7 @@ ColumnCache::Slot* ColumnCache::slot_for(const Geometry& geometry, size_t floats
       std::remove_if(slots_.begin(), slots_.end(),
                      [&](const std::unique_ptr<Slot>& s) { return s->geometry == geometry; }),
       slots_.end());
-  while (!slots_.empty() && (used() + bytes > budget_ || slots_.size() >= kMaxSlots)) {
+  while (!slots_.empty() && (used() + bytes > budget_ || slots_.size() >= max_slots_)) {
     auto oldest =
         std::min_element(slots_.begin(), slots_.end(),
                          [](const std::unique_ptr<Slot>& a, const std::unique_ptr<Slot>& b) {

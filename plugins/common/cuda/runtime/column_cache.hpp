@@ -27,17 +27,33 @@ class ColumnCache {
     uint64_t last_use = 0;
   };
 
-  ColumnCache(cae_plugin::cuda::MemoryTracker& tracker, size_t budget_bytes)
-      : tracker_(tracker), budget_(budget_bytes) {}
+  static constexpr size_t kMaxSlots = 8;
+
+  // max_slots: a context keeps kMaxSlots; a captured graph's own cache
+  // (plugins/v4/v4_graph.cpp) more, so that no geometry of its run evicts
+  // another (an eviction frees memory, which a capture may not do).
+  ColumnCache(cae_plugin::cuda::MemoryTracker& tracker, size_t budget_bytes,
+              size_t max_slots = kMaxSlots)
+      : tracker_(tracker), budget_(budget_bytes), max_slots_(max_slots) {}
 
   // The slot for this geometry with room for `floats`, or nullptr when the
   // cache is off or the matrix alone exceeds the budget.
   Slot* slot_for(const Geometry& geometry, size_t floats);
 
+  // Trades slots with another cache of the same context (same tracker), each
+  // keeping its budget and slot limit: the context's ops then use the other
+  // cache's slots until it is traded back.
+  void exchange(ColumnCache& other) noexcept {
+    slots_.swap(other.slots_);
+    const uint64_t clock = clock_;
+    clock_ = other.clock_;
+    other.clock_ = clock;
+  }
+
  private:
-  static constexpr size_t kMaxSlots = 8;
   cae_plugin::cuda::MemoryTracker& tracker_;
   size_t budget_;
+  size_t max_slots_;
   uint64_t clock_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
 };

@@ -9,6 +9,7 @@
 // error may surface one call later, which the ABI allows for asynchronous ops.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +34,17 @@ struct AdamTensor {
   int64_t count;
   float learning_rate, beta1, beta2, epsilon, weight_decay;
   float bias_correction1, bias_correction2;  // 1 - beta^step
+  // When not NULL, the kernel reads learning_rate, bias_correction1 and
+  // bias_correction2 from these three floats of device memory instead: a
+  // captured graph replays with each run's values (plugins/v4/v4_graph.cpp).
+  const float* run_scalars;
 };
+
+// 1 - beta^step as every Adam step of the runtime computes it (in double,
+// rounded once), the same on the op path and in a graph's scalars.
+inline float adam_bias_correction(float beta, int32_t step) {
+  return static_cast<float>(1.0 - std::pow(double(beta), step));
+}
 
 constexpr int kMaxBatchedAdam = 16;
 

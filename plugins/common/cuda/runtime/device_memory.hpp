@@ -94,6 +94,17 @@ class Scratch {
     if (poison_) CAE_CUDA_CHECK(cudaMemsetAsync(memory_.as(), 0xFF, floats * sizeof(float), stream_));
     return memory_.as();
   }
+  // Trades areas with another Scratch of the same context (same tracker,
+  // stream and poisoning): a captured graph keeps an area of its own that no
+  // later op may grow or free under it (plugins/v4/v4_graph.cpp).
+  void exchange(Scratch& other) noexcept {
+    DeviceMemory mine = static_cast<DeviceMemory&&>(memory_);
+    memory_ = static_cast<DeviceMemory&&>(other.memory_);
+    other.memory_ = static_cast<DeviceMemory&&>(mine);
+    const size_t capacity = capacity_;
+    capacity_ = other.capacity_;
+    other.capacity_ = capacity;
+  }
 
  private:
   static constexpr size_t kGranule = size_t(1) << 20;  // floats (4 MiB)

@@ -52,9 +52,10 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kThreads)
-    sgd_kernel(float* param, const float* grad, float* velocity, int64_t count, float lr,
-               float momentum, float weight_decay) {
+    sgd_kernel(float* param, const float* grad, float* velocity, int64_t count, float rate,
+               const float* run_rate, float momentum, float weight_decay) {
   begin_after_prior_kernels();
+  const float lr = run_rate ? *run_rate : rate;
   const int64_t step = int64_t(gridDim.x) * kThreads;
   for (int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x; i < count; i += step) {
     float p = param[i];
@@ -77,12 +78,23 @@ struct AdamLaunch {
   int32_t tensors;
 };
 
-__device__ __forceinline__ void adam_update(const AdamTensor& t, float& p, float g, float& m,
-                                            float& v) {
+// The scalars that may change from step to step: the tensor's own, or the
+// run's from device memory (AdamTensor::run_scalars).
+struct AdamStepScalars {
+  float learning_rate, bias_correction1, bias_correction2;
+};
+
+__device__ __forceinline__ AdamStepScalars step_scalars(const AdamTensor& t) {
+  if (t.run_scalars == nullptr) return {t.learning_rate, t.bias_correction1, t.bias_correction2};
+  return {t.run_scalars[0], t.run_scalars[1], t.run_scalars[2]};
+}
+
+__device__ __forceinline__ void adam_update(const AdamTensor& t, const AdamStepScalars& s,
+                                            float& p, float g, float& m, float& v) {
   g += t.weight_decay * p;
   m = t.beta1 * m + (1.0f - t.beta1) * g;
   v = t.beta2 * v + (1.0f - t.beta2) * g * g;
-  p -= t.learning_rate * (m / t.bias_correction1) / (sqrtf(v / t.bias_correction2) + t.epsilon);
+  p -= s.learning_rate * (m / s.bias_correction1) / (sqrtf(v / s.bias_correction2) + t.epsilon);
 }
 
 __global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch job) {
@@ -90,21 +102,22 @@ __global__ void __launch_bounds__(kThreads) adam_kernel(const AdamLaunch job) {
   int which = 0;
   while (which + 1 < job.tensors && blockIdx.x >= job.first_block[which + 1]) ++which;
   const AdamTensor& t = job.tensor[which];
+  const AdamStepScalars s = step_scalars(t);
   const int64_t begin = int64_t(blockIdx.x - job.first_block[which]) * kAdamSpan;
   const int64_t end = min(begin + kAdamSpan, t.count);
   for (int64_t i = begin + 4 * threadIdx.x; i < end; i += 4 * kThreads) {
     if (i + 4 <= end) {
       float4 p = load4(t.param + i), m = load4(t.m + i), v = load4(t.v + i);
       const float4 g = load4(t.grad + i);
-      adam_update(t, p.x, g.x, m.x, v.x);
-      adam_update(t, p.y, g.y, m.y, v.y);
-      adam_update(t, p.z, g.z, m.z, v.z);
-      adam_update(t, p.w, g.w, m.w, v.w);
+      adam_update(t, s, p.x, g.x, m.x, v.x);
+      adam_update(t, s, p.y, g.y, m.y, v.y);
+      adam_update(t, s, p.z, g.z, m.z, v.z);
+      adam_update(t, s, p.w, g.w, m.w, v.w);
       store4(t.param + i, p);
       store4(t.m + i, m);
       store4(t.v + i, v);
     } else {
-      for (int64_t j = i; j < end; ++j) adam_update(t, t.param[j], t.grad[j], t.m[j], t.v[j]);
+      for (int64_t j = i; j < end; ++j) adam_update(t, s, t.param[j], t.grad[j], t.m[j], t.v[j]);
     }
   }
 }
@@ -127,9 +140,10 @@ void relu_backward(Context& ctx, const float* y, const float* dy, float* dx, int
 }
 
 void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, int64_t count,
-              float learning_rate, float momentum, float weight_decay) {
+              float learning_rate, const float* run_learning_rate, float momentum,
+              float weight_decay) {
   launch(ctx, "sgd_kernel", sgd_kernel, cae_plugin::cuda::grid_for(count, kThreads), kThreads, 0,
-         param, grad, velocity, count, learning_rate, momentum, weight_decay);
+         param, grad, velocity, count, learning_rate, run_learning_rate, momentum, weight_decay);
 }
 
 void adam_steps(Context& ctx, const AdamTensor* tensors, int count) {

@@ -1,6 +1,4 @@
 // Entry points of the loss, the optimizers and the SVM kernel matrix.
-#include <cmath>
-
 #include "common_order.hpp"
 #include "op_shapes.hpp"
 #include "runtime_entry.hpp"
@@ -57,7 +55,7 @@ cae_status sgd_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_tens
                           learning_rate, momentum, weight_decay);
     CommonOrder order(c, {{{&tparam, true}, {&tgrad, false}, {tvelocity, true}, {nullptr, false}}});
     cae_cuda::sgd_step(c, order.data(0), order.data(1), order.data(2), tparam.shape.count(),
-                       learning_rate, momentum, weight_decay);
+                       learning_rate, c.run_scalars, momentum, weight_decay);
     order.write_back();
     c.wrote(tparam);
     c.wrote(tvelocity);
@@ -95,8 +93,9 @@ cae_status adam_step(cae_context ctx, cae_tensor param, cae_tensor grad, cae_ten
     t.beta2 = params->beta2;
     t.epsilon = params->epsilon;
     t.weight_decay = params->weight_decay;
-    t.bias_correction1 = static_cast<float>(1.0 - std::pow(double(params->beta1), params->step));
-    t.bias_correction2 = static_cast<float>(1.0 - std::pow(double(params->beta2), params->step));
+    t.bias_correction1 = adam_bias_correction(params->beta1, params->step);
+    t.bias_correction2 = adam_bias_correction(params->beta2, params->step);
+    t.run_scalars = c.run_scalars;
     if (queue) {
       bool conflict = static_cast<int>(c.deferred.adam.size()) >= kMaxBatchedAdam;
       for (const AdamTensor& queued : c.deferred.adam) {

@@ -34,6 +34,12 @@ struct cae_context_s : cae_plugin::cuda::CudaContextBase {
   // compiled with the waits it relies on.
   bool programmatic_launch = false;
   uint64_t versions = 0;
+  // While a v4 graph runs one of its optimiser nodes: the device address of
+  // that node's learning rate and Adam bias corrections, written before each
+  // run, which the update kernels read instead of the values in their
+  // arguments, so that a captured graph replays with each run's values
+  // (plugins/v4/v4_graph.cpp). NULL everywhere else.
+  const float* run_scalars = nullptr;
   // Declaration order matters for destruction: cuBLASLt before its workspace.
   cae_cuda::DeviceMemory gemm_workspace;
   cae_cuda::LtGemm gemm;

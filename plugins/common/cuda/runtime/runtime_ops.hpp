@@ -35,8 +35,11 @@ bool kernels_wait_for_prior_kernels();
 
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count);
 void relu_backward(Context& ctx, const float* y, const float* dy, float* dx, int64_t count);
+// run_learning_rate (may be nullptr): device memory holding the rate to use
+// instead of learning_rate (a captured graph's per-run value).
 void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, int64_t count,
-              float learning_rate, float momentum, float weight_decay);
+              float learning_rate, const float* run_learning_rate, float momentum,
+              float weight_decay);
 // Any number of Adam steps on disjoint tensors, in one launch per 16.
 void adam_steps(Context& ctx, const AdamTensor* tensors, int count);
 

@@ -26,6 +26,9 @@ struct Tuning {
   // Scratch areas filled with NaN before every use (Scratch in
   // device_memory.hpp): a check, slower, that changes no correct result.
   bool poison_scratch = false;
+  // v4's graphs (ABI 1.5) are captured as CUDA graphs after their first run
+  // and replayed (plugins/v4/v4_graph.cpp); off, they run node by node.
+  bool graph_capture = false;
 };
 
 }  // namespace cae_cuda
