@@ -167,7 +167,13 @@ void CudaContextBase::release() noexcept {
   stream = nullptr;
 }
 
-void CudaContextBase::activate() const { CAE_CUDA_CHECK(cudaSetDevice(device)); }
+void CudaContextBase::activate() const {
+  // Every entry point comes here; only a thread on another device switches
+  // (a stream capture in progress then sees no device call at all).
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current == device) return;
+  CAE_CUDA_CHECK(cudaSetDevice(device));
+}
 
 void CudaContextBase::fill_device_info(cae_device_info* out, cae_precision precision,
                                        bool deterministic) const {
