@@ -69,6 +69,25 @@ void check_jpeg_tables(const std::string& bytes, const std::string& path) {
   }
 }
 
+// Walks the PNG's chunks up to IEND: one that declares more bytes than the
+// file still holds is refused. stb_image grows its image-data buffer to a
+// chunk's declared length (up to 1 GiB, doubled: 2 GiB) before it reads the
+// chunk, so a 100-byte file could make it allocate that much.
+void check_png_chunks(const std::string& bytes, const std::string& path) {
+  size_t at = 8;  // past the signature
+  while (at + 12 <= bytes.size()) {
+    const size_t length = size_t(byte_at(bytes, at)) << 24 | size_t(byte_at(bytes, at + 1)) << 16 |
+                          size_t(byte_at(bytes, at + 2)) << 8 | byte_at(bytes, at + 3);
+    if (length > bytes.size() - at - 12) {
+      throw DataError("cannot read image " + path + ": the PNG chunk at byte " + std::to_string(at) +
+                      " declares " + std::to_string(length) + " bytes, more than the file holds " +
+                      "(truncated?)");
+    }
+    if (bytes.compare(at + 4, 4, "IEND") == 0) return;
+    at += length + 12;
+  }
+}
+
 uint32_t little_endian(const std::string& bytes, size_t at, int size) {
   uint32_t value = 0;
   for (int i = size - 1; i >= 0; --i) value = value << 8 | byte_or_zero(bytes, at + size_t(i));
@@ -113,7 +132,10 @@ void require_room_for_pixels(ImageFormat format, const std::string& bytes, int w
 }
 
 ImageFormat checked_image_format(const std::string& bytes, const std::string& path) {
-  if (starts_with(bytes, "\x89PNG\r\n\x1a\n")) return ImageFormat::kPng;
+  if (starts_with(bytes, "\x89PNG\r\n\x1a\n")) {
+    check_png_chunks(bytes, path);
+    return ImageFormat::kPng;
+  }
   if (starts_with(bytes, "BM")) return ImageFormat::kBmp;
   if (starts_with(bytes, "\xFF\xD8")) {
     check_jpeg_tables(bytes, path);

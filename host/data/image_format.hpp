@@ -4,7 +4,9 @@
 // would also decode GIF, PSD, TGA, HDR and more, which cae does not promise
 // to read), and, for JPEG, Huffman tables that fit: the stb_image Debian
 // ships (2.27) writes past its table arrays when a table declares more than
-// 256 codes, so such a file is refused here first.
+// 256 codes, so such a file is refused here first. A PNG chunk that declares
+// more bytes than the file holds is refused too: stb_image allocates a
+// chunk's declared length (up to 2 GiB) before reading it.
 
 #include <string>
 

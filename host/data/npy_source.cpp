@@ -19,6 +19,7 @@
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
 #include "data/test_split.hpp"
+#include "io/io_error.hpp"
 #include "io/npy.hpp"
 #include "io/npy_header.hpp"
 
@@ -58,7 +59,7 @@ ImageArray open_image_array(const std::string& path) {
   } else if (header.descr == "<f4") {
     layout.sample = SampleType::kFloat32;
   } else {
-    throw DataError(path + " holds '" + header.descr +
+    throw DataError(path + " holds '" + printable_text(header.descr) +
                     "' values; image arrays must be uint8 or float32 in [0, 1]");
   }
   const std::vector<uint64_t>& shape = header.shape;

@@ -18,7 +18,8 @@ class ModelReader {
   explicit ModelReader(const std::string& source) : source_(source) {}
 
   [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw std::invalid_argument(source_ + ": '" + field + "' " + problem);
+    // Field names come from the file: quoted printably, the message stays one line.
+    throw std::invalid_argument(source_ + ": '" + printable_text(field) + "' " + problem);
   }
 
   void only_keys(const Json& object, const std::string& field,

@@ -7,6 +7,10 @@
 namespace cae {
 namespace {
 
+constexpr double kMaxAxisValue = 1e300;
+constexpr double kMinLogAxisValue = 1e-250;
+constexpr double kMaxLogAxisValue = 1e250;
+
 // The smallest of 1, 2, 5 times a power of ten that is >= raw_step.
 double nice_step(double raw_step) {
   double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
@@ -58,6 +62,10 @@ std::string format_tick(double value, double step) {
 
 AxisTicks linear_ticks(double data_low, double data_high, int target_count) {
   if (data_low > data_high) std::swap(data_low, data_high);
+  // An axis spans at most +-1e300: the span and the margins of values near
+  // the largest double would overflow to infinity. Points beyond lie outside.
+  data_low = std::clamp(data_low, -kMaxAxisValue, kMaxAxisValue);
+  data_high = std::clamp(data_high, -kMaxAxisValue, kMaxAxisValue);
   if (data_high - data_low <= std::fabs(data_high) * 1e-12) {
     double half_span = data_high != 0.0 ? std::fabs(data_high) * 0.1 : 1.0;
     data_low -= half_span;
@@ -79,6 +87,10 @@ AxisTicks linear_ticks(double data_low, double data_high, int target_count) {
 
 AxisTicks log_ticks(double data_low, double data_high) {
   if (data_low > data_high) std::swap(data_low, data_high);
+  // Decades 1e-250..1e250 at most: the margins and the next decade out
+  // (x or / 10^k) must stay finite and non-zero for their logarithms.
+  data_low = std::clamp(data_low, kMinLogAxisValue, kMaxLogAxisValue);
+  data_high = std::clamp(data_high, kMinLogAxisValue, kMaxLogAxisValue);
   // A little room so the extreme points do not sit on the frame.
   double span = std::log10(data_high) - std::log10(data_low);
   double margin = std::max(span * 0.05, 0.02);

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <utility>
+
 #include "report/axis_ticks.hpp"
 
 TEST_CASE("linear ticks are round numbers that cover the data") {
@@ -45,4 +48,21 @@ TEST_CASE("tick labels") {
   CHECK(cae::format_tick(1500, 500) == "1500");
   CHECK(cae::format_tick(0.0002, 0.0001) == "2e-04");
   CHECK(cae::format_tick(0.00025, 0.00005) == "2.5e-04");
+}
+
+TEST_CASE("ticks of data at the ends of double stay finite") {
+  // A loss table may hold any finite value: 1e308 once overflowed the
+  // axis margins to infinity (undefined behaviour in the tick exponents).
+  for (const auto& [low, high] : {std::pair{200.0, 1e308}, std::pair{4.9e-324, 1.0},
+                                  std::pair{1e-320, 1e308}}) {
+    const cae::AxisTicks log = cae::log_ticks(low, high);
+    CHECK(std::isfinite(log.low));
+    CHECK(std::isfinite(log.high));
+    CHECK(log.low > 0.0);
+    CHECK_FALSE(log.values.empty());
+  }
+  const cae::AxisTicks linear = cae::linear_ticks(-1.7e308, 1.7e308);
+  CHECK(std::isfinite(linear.low));
+  CHECK(std::isfinite(linear.high));
+  CHECK_FALSE(linear.values.empty());
 }
