@@ -70,12 +70,18 @@ void check_jpeg_tables(const std::string& bytes, const std::string& path) {
 }
 
 // Walks the PNG's chunks up to IEND: one that declares more bytes than the
-// file still holds is refused. stb_image grows its image-data buffer to a
+// file still holds, or that the file ends inside, is refused. stb_image grows its image-data buffer to a
 // chunk's declared length (up to 1 GiB, doubled: 2 GiB) before it reads the
 // chunk, so a 100-byte file could make it allocate that much.
 void check_png_chunks(const std::string& bytes, const std::string& path) {
   size_t at = 8;  // past the signature
-  while (at + 12 <= bytes.size()) {
+  while (at < bytes.size()) {
+    // A chunk cut short (even an empty one) is refused too: stb_image would
+    // copy an empty image-data chunk's nothing from a null pointer.
+    if (at + 12 > bytes.size()) {
+      throw DataError("cannot read image " + path + ": the PNG ends inside the chunk at byte " +
+                      std::to_string(at) + " (truncated?)");
+    }
     const size_t length = size_t(byte_at(bytes, at)) << 24 | size_t(byte_at(bytes, at + 1)) << 16 |
                           size_t(byte_at(bytes, at + 2)) << 8 | byte_at(bytes, at + 3);
     if (length > bytes.size() - at - 12) {

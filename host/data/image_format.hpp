@@ -5,8 +5,9 @@
 // to read), and, for JPEG, Huffman tables that fit: the stb_image Debian
 // ships (2.27) writes past its table arrays when a table declares more than
 // 256 codes, so such a file is refused here first. A PNG chunk that declares
-// more bytes than the file holds is refused too: stb_image allocates a
-// chunk's declared length (up to 2 GiB) before reading it.
+// more bytes than the file holds, or that the file ends inside, is refused
+// too: stb_image allocates a chunk's declared length (up to 2 GiB) before
+// reading it.
 
 #include <string>
 
