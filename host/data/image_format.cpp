@@ -22,7 +22,8 @@ uint8_t byte_or_zero(const std::string& bytes, size_t at) {
 // tables one after another while the declared length lasts. A table of more
 // than 256 codes is refused; any other inconsistency stb_image reports
 // itself. Returns false where stb_image stops reading the file.
-bool check_huffman_segment(const std::string& bytes, size_t at, const std::string& path) {
+bool check_huffman_segment(const std::string& bytes, size_t at, const std::string& path,
+                           unsigned& defined) {
   long left = long(byte_or_zero(bytes, at + 2)) << 8 | byte_or_zero(bytes, at + 3);
   left -= 2;
   size_t table = at + 4;
@@ -35,19 +36,47 @@ bool check_huffman_segment(const std::string& bytes, size_t at, const std::strin
       throw DataError("cannot read image " + path + ": a Huffman table declares " +
                       std::to_string(codes) + " codes, more than 256 (a damaged JPEG)");
     }
+    defined |= 1u << ((kind >> 4) * 4 + (kind & 15));
     table += 17 + codes;
     left -= long(17 + codes);
   }
   return left == 0;
 }
 
+// Refuses a scan (SOS segment at `at`) that decodes with a Huffman table no
+// DHT segment has defined yet (`defined`: bit class * 4 + id): stb_image 2.27
+// decodes with whatever its table memory holds and indexes outside its arrays.
+// Baseline scans use both tables of each component; a progressive scan its
+// DC tables when it starts at coefficient 0, its AC tables otherwise.
+void check_scan_tables(const std::string& bytes, size_t at, bool progressive, unsigned defined,
+                       const std::string& path) {
+  const size_t components = byte_or_zero(bytes, at + 4);
+  const size_t spectral_start = byte_or_zero(bytes, at + 5 + 2 * components);
+  for (size_t c = 0; c < components; ++c) {
+    const uint8_t tables = byte_or_zero(bytes, at + 6 + 2 * c);
+    const unsigned dc = tables >> 4, ac = tables & 15;
+    if (dc > 3 || ac > 3) return;  // stb_image refuses these itself ("bad DC huff")
+    const bool dc_missing = (!progressive || spectral_start == 0) && !(defined >> dc & 1u);
+    const bool ac_missing = (!progressive || spectral_start != 0) && !(defined >> (4 + ac) & 1u);
+    if (dc_missing || ac_missing) {
+      throw DataError("cannot read image " + path + ": a scan uses Huffman table " +
+                      std::string(dc_missing ? "DC " : "AC ") +
+                      std::to_string(dc_missing ? dc : ac) +
+                      ", which the file does not define before it (a damaged JPEG)");
+    }
+  }
+}
+
 // Walks a JPEG's markers as stb_image finds them -- bytes between markers
 // skipped, each scan's entropy-coded data passed over up to the next marker
 // (0xFF then neither 0x00 nor a restart marker) -- and checks every Huffman
-// table segment, also those between the scans of a progressive JPEG.
+// table segment, also those between the scans of a progressive JPEG, and
+// that every scan's tables are defined.
 void check_jpeg_tables(const std::string& bytes, const std::string& path) {
   size_t at = 2;  // after the start-of-image marker
   bool in_scan = false;
+  bool progressive = false;
+  unsigned defined = 0;
   while (at + 1 < bytes.size()) {
     const uint8_t marker = byte_at(bytes, at + 1);
     if (byte_at(bytes, at) != 0xFF || marker == 0xFF ||
@@ -61,7 +90,9 @@ void check_jpeg_tables(const std::string& bytes, const std::string& path) {
       at += 2;  // no length field
       continue;
     }
-    if (marker == 0xC4 && !check_huffman_segment(bytes, at, path)) return;
+    if (marker == 0xC4 && !check_huffman_segment(bytes, at, path, defined)) return;
+    if (marker == 0xC2) progressive = true;
+    if (marker == 0xDA) check_scan_tables(bytes, at, progressive, defined, path);
     const size_t length = size_t(byte_or_zero(bytes, at + 2)) << 8 | byte_or_zero(bytes, at + 3);
     if (length < 2) return;
     in_scan = marker == 0xDA;  // entropy-coded data follows the scan header
@@ -70,9 +101,10 @@ void check_jpeg_tables(const std::string& bytes, const std::string& path) {
 }
 
 // Walks the PNG's chunks up to IEND: one that declares more bytes than the
-// file still holds, or that the file ends inside, is refused. stb_image grows its image-data buffer to a
-// chunk's declared length (up to 1 GiB, doubled: 2 GiB) before it reads the
-// chunk, so a 100-byte file could make it allocate that much.
+// file still holds, or that the file ends inside, is refused. stb_image grows
+// its image-data buffer to a chunk's declared length (up to 1 GiB, doubled:
+// 2 GiB) before it reads the chunk, so a 100-byte file could make it
+// allocate that much.
 void check_png_chunks(const std::string& bytes, const std::string& path) {
   size_t at = 8;  // past the signature
   while (at < bytes.size()) {

@@ -4,7 +4,8 @@
 // would also decode GIF, PSD, TGA, HDR and more, which cae does not promise
 // to read), and, for JPEG, Huffman tables that fit: the stb_image Debian
 // ships (2.27) writes past its table arrays when a table declares more than
-// 256 codes, so such a file is refused here first. A PNG chunk that declares
+// 256 codes, so such a file is refused here first, and so is a scan that
+// uses a Huffman table the file has not defined before it. A PNG chunk that declares
 // more bytes than the file holds, or that the file ends inside, is refused
 // too: stb_image allocates a chunk's declared length (up to 2 GiB) before
 // reading it.
