@@ -261,8 +261,9 @@ size_t first_update(const nn::GraphSpec& spec) {
 
 // The runs of one compiled graph: two sets of bound tensors and two sets of
 // run scalars. A backend may record a run and replay it (a captured device
-// graph), so the same graph runs again on other tensors (run 2), back on the
-// first ones (run 3), and once more on them with other scalars (run 4): a
+// graph), so the same graph runs again on other tensors (the second run),
+// back on the first ones (the third), and once more on them with other
+// scalars (the fourth): a
 // replay on the addresses or the learning rate and step of an earlier run
 // leaves outputs poisoned or parameters updated as in that run.
 struct GraphRunPlan {
@@ -273,6 +274,7 @@ constexpr GraphRunPlan kRuns[] = {{0, 0}, {1, 1}, {0, 0}, {0, 1}};
 // A graph that reads no run scalars (no optimiser update): other tensors,
 // then the first ones again.
 constexpr GraphRunPlan kRunsWithoutScalars[] = {{0, 0}, {1, 0}, {0, 0}};
+static_assert(std::size(kRuns) <= 4, "keep_worst names at most four runs");
 
 // The bound tensors of one set, made on first use, then refilled before
 // every run: inputs, parameters and optimiser state from the draw, outputs
@@ -327,12 +329,13 @@ std::vector<Vec> op_path_results(const nn::GraphSpec& spec,
 void keep_worst(Worst& worst, const Worst& run, size_t index) {
   if (run.ratio > worst.ratio || !(run.ratio == run.ratio)) {
     worst.ratio = run.ratio;
-    worst.where = "run " + std::to_string(index + 1) + ", " + run.where;
+    static const char* const kOrdinals[] = {"first", "second", "third", "fourth"};
+    worst.where = std::string(kOrdinals[index]) + " run, " + run.where;
   }
 }
 
 const char* const kReplayExplanation =
-    "runs 2-4 of the graph bind other tensors or other run parameters (learning rate, Adam "
+    "the graph's later runs bind other tensors or other run parameters (learning rate, Adam "
     "step), which a replay of an earlier run would not see";
 
 // Compiles one graph, runs it as kRuns plans and compares every run with the
@@ -400,7 +403,7 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
     if (!record(against_ops.ratio <= 1.0, kOp, label + " (op path)",
                 "worst err/bound " + sci(against_ops.ratio) + " (" + against_ops.where + ")",
                 against_ops.ratio)) {
-      explain(against_ops.where.rfind("run 1,", 0) == 0
+      explain(against_ops.where.rfind("first run,", 0) == 0
                   ? "the graph's bound tensors differ from its nodes run op by op on the same inputs"
                   : kReplayExplanation);
     }
@@ -414,7 +417,7 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
                        ? ", against the op path)"
                        : ")"),
               worst.ratio)) {
-    if (worst.where.rfind("run 1,", 0) != 0) {
+    if (worst.where.rfind("first run,", 0) != 0) {
       explain(kReplayExplanation);
     } else {
       explain(ops_agree ? "the graph's bound tensors differ from the float64 evaluation of its nodes"
