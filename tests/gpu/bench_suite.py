@@ -74,7 +74,7 @@ MODEL_BACKENDS = ["v4", "v3"]
 PIPELINES = [
     ("default", []),
     ("best", ["--features", "pyramid-flip", "--augment", "flip", "--contrast-normalize",
-              "--sparsity", "l1:0.001", "--search"]),
+              "--feature-threshold", "0.25", "--search"]),
 ]
 
 

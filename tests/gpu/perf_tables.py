@@ -385,7 +385,8 @@ def render_search(results):
 def search_features_note(p, searches):
     """Where the features came from and what the wall time holds besides the search."""
     commands = p.get("commands", {})
-    text = (f"The features of the best recipe (`{p.get('recipe', '?')}`), made once: "
+    text = (f"The features of `{p.get('recipe', '?')}` (the suite's best recipe when this part "
+            f"ran), made once: "
             f"`{commands.get('train', '?')}`, then `{commands.get('extract', '?')}`")
     if "dim" in p:
         text += f": {fmt_count(p['train_rows'])} training rows of {fmt_count(p['dim'])} dimensions"

@@ -58,8 +58,8 @@ class VariantsTest(unittest.TestCase):
 class SearchPartTest(unittest.TestCase):
     def test_split_recipe_into_training_and_extraction(self):
         train, extract = search_part.split_recipe(dict(bench_suite.PIPELINES)["best"])
-        self.assertEqual(train, ["--augment", "flip", "--contrast-normalize", "--sparsity", "l1:0.001"])
-        self.assertEqual(extract, ["--features", "pyramid-flip"])
+        self.assertEqual(train, ["--augment", "flip", "--contrast-normalize"])
+        self.assertEqual(extract, ["--features", "pyramid-flip", "--feature-threshold", "0.25"])
         self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
                          (["--whiten", "zca"], ["--feature-threshold", "0.25"]))
 
