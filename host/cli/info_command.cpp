@@ -52,7 +52,7 @@ void print_members(const cae_backend_table* t) {
 void print_options(const cae_backend_table& table, const BackendOptionValues& chosen) {
   const std::vector<OptionDeclaration> declared = declared_options(table);
   if (declared.empty()) {
-    std::cout << "options:       none" << (has_option_members(table) ? "" : " (options need ABI 1.4)")
+    std::cout << "options:       none" << (table.abi_minor < 4 ? " (options need ABI 1.4)" : "")
               << "\n";
     return;
   }
