@@ -2,8 +2,11 @@
 # Runs the whole CTest matrix of a build and says why each skipped test was
 # skipped (CTest itself only prints "Skipped"): a backend that cannot run
 # here is reported with its reason, never passed.
+# Tests run side by side on every core (CTest's own CTEST_PARALLEL_LEVEL
+# overrides; tests that need the machine to themselves are marked RUN_SERIAL).
 # usage: tests/run-tests.sh [BUILD_DIR] [extra ctest arguments...]
 set -uo pipefail
+export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 build=${1:-build}
 shift || true
 log=$(mktemp)
