@@ -235,10 +235,21 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
         contexts, train, split, base, choice.Cs, gammas,
         [&](size_t done, size_t total, const svm::SearchResult& r) {
           std::snprintf(line, sizeof line,
-                        "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s)\n", done,
+                        "  [%zu/%zu] C %-6g gamma %-10.4g validation %.2f%%  (%.1f s", done,
                         total, r.candidate.C, double(r.gamma_value), 100.0 * r.validation_accuracy,
                         r.seconds);
-          log << line << std::flush;
+          log << line;
+          if (r.solver_iterations > 0) {
+            std::snprintf(line, sizeof line, "; SMO %lld iterations, %.1f thread-s",
+                          static_cast<long long>(r.solver_iterations), r.solver_seconds);
+            log << line;
+          }
+          log << ")\n";
+          if (!r.gamma_phases.empty()) {
+            std::snprintf(line, sizeof line, "  gamma %.4g: ", double(r.gamma_value));
+            log << line << r.gamma_phases << "\n";
+          }
+          log << std::flush;
         });
     selected.search_seconds = search_time.seconds();
     selected.search_warm = warm;

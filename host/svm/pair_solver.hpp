@@ -78,6 +78,7 @@ struct SmoPairSolution {
   double objective = 0.0;  // the dual objective 1/2 a'Qa - e'a
   int64_t iterations = 0;
   bool converged = false;  // false: stopped at the iteration limit
+  double seconds = 0.0;    // the solve's wall time (set by the warm-started search)
 };
 SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
                                const SolverSettings& settings);

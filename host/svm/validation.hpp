@@ -48,6 +48,13 @@ struct SearchResult {
   double validation_accuracy = 0.0;  // in [0, 1]
   float gamma_value = 0.0f;          // what the policy resolved to
   double seconds = 0.0;
+  // The warm-started search's account of where this candidate's time went:
+  // SMO iterations and solver seconds summed over the class pairs (seconds
+  // of worker threads, which run side by side) for this C alone, and, on the
+  // last candidate of each gamma, that gamma's phases (empty otherwise).
+  int64_t solver_iterations = 0;
+  double solver_seconds = 0.0;
+  std::string gamma_phases;
 };
 
 struct SearchOutcome {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <optional>
 
@@ -128,6 +129,18 @@ double accuracy_of(const std::vector<double>& decisions, const ClassLayout& layo
   return accuracy(labels, validation.labels);
 }
 
+// One gamma's phases, as a line for the search's progress.
+std::string gamma_phases(const TrainStats& stats, double scoring_seconds, double seconds) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "kernels %.2f s (%d producer%s), waiting on the memory cap %.2f s, draining the "
+                "solvers %.2f s, validation scores %.2f s, of %.2f s on %d worker threads",
+                stats.kernel_seconds, stats.producers, stats.producers == 1 ? "" : "s",
+                stats.memory_wait_seconds, stats.drain_seconds, scoring_seconds, seconds,
+                stats.threads);
+  return line;
+}
+
 }  // namespace
 
 std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
@@ -141,10 +154,12 @@ std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const P
   for (const double C : ascending_Cs) {
     if (!out.empty() && C < previous_C) throw SvmError("alpha seeding needs the Cs ascending");
     const SmoSettings smo{C, settings.eps, settings.shrinking, 0};
+    const auto start = Clock::now();
     previous = out.empty() ? solve_smo(kernel, smo)
                            : solve_smo(kernel, smo, previous.alpha, previous.gradient);
     previous_C = C;
     out.push_back(pair_solution_of(rows, previous));
+    out.back().seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
   return out;
 }
@@ -235,8 +250,11 @@ SearchOutcome search_hyper_parameters_warm(
         stats);
     stats.upload_seconds += resident_upload_seconds;  // the first gamma's share of the search's
     pair_order = slowest_first(pairs, pair_seconds);
+    const auto scoring_start = Clock::now();
     const std::vector<std::vector<double>> decisions = validation_decisions(
         *contexts.front(), layout, resident[0], *held_out, spec, chains);
+    const double scoring_seconds =
+        std::chrono::duration<double>(Clock::now() - scoring_start).count();
     const double seconds =
         std::chrono::duration<double>(Clock::now() - start).count() + resident_upload_seconds;
     const SearchResult* best_before = best;
@@ -247,6 +265,11 @@ SearchOutcome search_hyper_parameters_warm(
       r.validation_accuracy = accuracy_of(decisions[position[i]], layout, split.validation);
       r.gamma_value = spec.gamma;
       r.seconds = seconds / static_cast<double>(Cs.size());
+      for (const std::vector<SmoPairSolution>& chain : chains) {
+        r.solver_iterations += chain[position[i]].iterations;
+        r.solver_seconds += chain[position[i]].seconds;
+      }
+      if (i + 1 == Cs.size()) r.gamma_phases = gamma_phases(stats, scoring_seconds, seconds);
       if (!best || better_than(r, *best)) {
         best = &r;
         best_link = position[i];
