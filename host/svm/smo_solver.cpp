@@ -78,20 +78,26 @@ class Smo {
     if (i == l_) return false;
     // j: among the variables that may move down, the one whose pairing with
     // i decreases the objective most (second order: gain b^2 / a).
+    // The gains are compared as fractions, b^2 best_a >= best_b2 a (a > 0),
+    // so the scan divides nowhere: a division per variable would cost more
+    // than the rest of the scan.
     size_t j = l_;
     double low_max = -kInfinity;  // -M(a) = max over I_low of y G
-    double best_gain = 0.0;
+    double best_b2 = 0.0;         // best gain = best_b2 / best_a
+    double best_a = 1.0;
+    const double diagonal_i = diagonal_[i];
     for_each_in_row(active_, boundary_, K_.row(static_cast<int64_t>(i)), [&](size_t t, float k_it) {
       if (!may_move_down(t)) return;
       const double yg = y_[t] * gradient_[t];
       low_max = std::max(low_max, yg);
       const double b = up_max + yg;
       if (b <= 0.0) return;
-      double a = diagonal_[i] + diagonal_[t] - 2.0 * k_it;
+      double a = diagonal_i + diagonal_[t] - 2.0 * k_it;
       if (a <= 0.0) a = kTau;
-      const double gain = b * b / a;
-      if (gain >= best_gain) {
-        best_gain = gain;
+      const double b2 = b * b;
+      if (b2 * best_a >= best_b2 * a) {
+        best_b2 = b2;
+        best_a = a;
         j = t;
       }
     });
@@ -163,13 +169,32 @@ class Smo {
     for (size_t t = 0; t < l_; ++t) {
       if (alpha_[t] > 0.0) support.push_back(t);
     }
-    for (size_t t = 0; t < l_; ++t) {
-      if (is_active[t]) continue;
-      double sum = 0.0;
-      for_each_in_row(
-          support, boundary_, K_.row(static_cast<int64_t>(t)),
-          [&](size_t j, float k_tj) { sum += y_[j] * alpha_[j] * static_cast<double>(k_tj); });
-      gradient_[t] = y_[t] * sum - 1.0;
+    const size_t inactive = l_ - active_.size();
+    if (4 * inactive > l_) {
+      // Most variables inactive: add each support vector's whole row, read
+      // contiguously, into every sum at once (K symmetric: K_tj = K_jt). The
+      // sums take their terms in the same order as below.
+      std::vector<double> sum(l_, 0.0);
+      for (const size_t j : support) {
+        const double weight = y_[j] * alpha_[j];
+        const PairKernel::Row row = K_.row(static_cast<int64_t>(j));
+        for (size_t t = 0; t < boundary_; ++t) sum[t] += weight * static_cast<double>(row.against_first[t]);
+        for (size_t t = boundary_; t < l_; ++t) {
+          sum[t] += weight * static_cast<double>(row.against_second[t - boundary_]);
+        }
+      }
+      for (size_t t = 0; t < l_; ++t) {
+        if (!is_active[t]) gradient_[t] = y_[t] * sum[t] - 1.0;
+      }
+    } else {
+      for (size_t t = 0; t < l_; ++t) {
+        if (is_active[t]) continue;
+        double sum = 0.0;
+        for_each_in_row(
+            support, boundary_, K_.row(static_cast<int64_t>(t)),
+            [&](size_t j, float k_tj) { sum += y_[j] * alpha_[j] * static_cast<double>(k_tj); });
+        gradient_[t] = y_[t] * sum - 1.0;
+      }
     }
     active_.resize(l_);
     std::iota(active_.begin(), active_.end(), size_t{0});
