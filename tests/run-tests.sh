@@ -7,6 +7,9 @@
 # usage: tests/run-tests.sh [BUILD_DIR] [extra ctest arguments...]
 set -uo pipefail
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
+# Tests side by side share the cores: the cpu backend's idle OpenMP threads
+# sleep rather than spin on cores another test's threads are waiting for.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 build=${1:-build}
 shift || true
 log=$(mktemp)

@@ -97,6 +97,16 @@ class Sweep:
         self.problem = problem  # why there is no usable report
 
 
+def sweep_environment(args):
+    """With sweeps side by side, the backends' idle OpenMP threads sleep
+    (OMP_WAIT_POLICY=passive unless set): spinning ones take the cores the
+    other sweeps' threads are waiting for."""
+    env = dict(os.environ)
+    if args.jobs > 1:
+        env.setdefault("OMP_WAIT_POLICY", "passive")
+    return env
+
+
 def run_sweep(args, name, library, filter_text):
     os.makedirs(args.work_dir, exist_ok=True)
     json_path = os.path.join(args.work_dir, name + ".json")
@@ -113,7 +123,7 @@ def run_sweep(args, name, library, filter_text):
         log.flush()
         try:
             returncode = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT,
-                                        timeout=args.timeout).returncode
+                                        timeout=args.timeout, env=sweep_environment(args)).returncode
         except subprocess.TimeoutExpired:
             return Sweep(None, None, log_path, f"the sweep ran past {args.timeout:.0f} s")
     try:

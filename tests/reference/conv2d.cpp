@@ -45,11 +45,18 @@ void for_each_tap_pair(const ConvDims& d, int64_t ki, int64_t kj, Visit visit) {
 // deep layers (2x2, 1x1) as well as on 32x32 ones.
 namespace {
 
+// The loops below run one image at a time, so a batch opens a few parallel
+// regions per image. Below this many multiply-adds per region (the small
+// planes of the deep layers) the region runs on the calling thread: starting
+// threads would cost more than the work, and far more when other processes
+// compete for the cores (an idle OpenMP thread spins).
+constexpr int64_t kParallelWork = int64_t(1) << 18;
+
 Vec image_columns(const ConvDims& d, const Vec& x, int64_t n) {
   const ImageDims in = d.input();
   const int64_t taps = d.k * d.k, plane = d.h * d.w;
   Vec columns(size_t(d.c * taps * plane), 0.0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (d.c * taps * plane >= kParallelWork)
   for (int64_t c = 0; c < d.c; ++c) {
     const double* xc = &x[image_at(in, n, c, 0, 0)];
     for (int64_t t = 0; t < taps; ++t) {
@@ -71,7 +78,7 @@ Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, 
   // y[n,o] = b[o] + sum over rows r = (c, ki, kj) of w[o,r] * columns_n[r].
   for (int64_t n = 0; n < d.n; ++n) {
     const Vec columns = image_columns(d, x, n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
     for (int64_t o = 0; o < d.o; ++o) {
       double* y_plane = &y[image_at(out, n, o, 0, 0)];
       std::fill(y_plane, y_plane + plane, b[o]);
@@ -107,7 +114,7 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
   for (int64_t n = 0; n < d.n; ++n) {
     const Vec columns = image_columns(d, x, n);
     // dw[o,r] += dy[n,o] . columns_n[r];  db[o] += sum of dy[n,o].
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
     for (int64_t o = 0; o < d.o; ++o) {
       const double* go = &dy[image_at(out, n, o, 0, 0)];
       for (int64_t e = 0; e < plane; ++e) g.db[o] += go[e];
@@ -122,7 +129,7 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
     if (!want_dx) continue;
     // d columns_n[r] = sum over o of w[o,r] * dy[n,o], then each tap's row
     // goes back to the pixels it was read from.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
     for (int64_t c = 0; c < d.c; ++c) {
       double* dx_plane = &g.dx[image_at(in, n, c, 0, 0)];
       Vec d_row(static_cast<size_t>(plane));
