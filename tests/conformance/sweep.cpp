@@ -79,8 +79,9 @@ std::vector<std::string> child_environment(size_t jobs) {
   return env;
 }
 
+// `envp`: the NULL-terminated pointers into child_environment()'s strings.
 pid_t spawn(const std::string& program, const std::vector<std::string>& args, const Child& c,
-            std::vector<std::string>& env) {
+            char* const* envp) {
   std::vector<std::string> full = {program};
   full.insert(full.end(), args.begin(), args.end());
   // The parent records the certification of all seeds at once (certify.hpp).
@@ -94,10 +95,7 @@ pid_t spawn(const std::string& program, const std::vector<std::string>& args, co
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = -1;
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const int err = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+  const int err = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp);
   posix_spawn_file_actions_destroy(&actions);
   if (err != 0) {
     throw std::runtime_error("cannot start " + program + ": " + std::strerror(err));
@@ -211,6 +209,9 @@ int run_sweep(const Options& options, int argc, char** argv) {
   std::map<pid_t, Child> running;
   std::vector<SeedResult> done;
   std::vector<std::string> env = child_environment(options.jobs);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   uint64_t next = 0;
   int status_code = 0;
   bool stopping = false;
@@ -225,7 +226,7 @@ int run_sweep(const Options& options, int argc, char** argv) {
         const uint64_t seed = first + next++;
         Child c{seed, dir + "/" + std::to_string(seed) + ".json",
                 dir + "/" + std::to_string(seed) + ".log"};
-        running[spawn(program, args, c, env)] = c;
+        running[spawn(program, args, c, envp.data())] = c;
       }
       int status = 0;
       const pid_t pid = waitpid(-1, &status, 0);

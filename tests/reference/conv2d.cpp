@@ -22,7 +22,6 @@ int64_t weight_at(const ConvDims& d, int64_t o, int64_t c, int64_t ki, int64_t k
   return ((o * d.c + c) * d.k + ki) * d.k + kj;
 }
 
-}  // namespace
 
 // Calls visit(output offset, input offset) for every output (i, j) of a
 // [h, w] plane whose input (i + ki - pad, j + kj - pad) under tap (ki, kj)
@@ -38,13 +37,6 @@ void for_each_tap_pair(const ConvDims& d, int64_t ki, int64_t kj, Visit visit) {
   }
 }
 
-// The image's columns, transposed: row (c, ki, kj) holds channel c of image n
-// shifted by (ki - pad, kj - pad), zero where the shift leaves the image. With
-// the padding written out once, every product below is a plain loop over a
-// contiguous row, which keeps the reference fast on the small planes of the
-// deep layers (2x2, 1x1) as well as on 32x32 ones.
-namespace {
-
 // The loops below run one image at a time, so a batch opens a few parallel
 // regions per image. Below this many multiply-adds per region (the small
 // planes of the deep layers) the region runs on the calling thread: starting
@@ -52,6 +44,17 @@ namespace {
 // compete for the cores (an idle OpenMP thread spins).
 constexpr int64_t kParallelWork = int64_t(1) << 18;
 
+// Whether one image's products (every output channel against every column)
+// are worth a parallel region.
+bool parallel_per_image(const ConvDims& d) {
+  return d.o * d.c * d.k * d.k * d.h * d.w >= kParallelWork;
+}
+
+// The image's columns, transposed: row (c, ki, kj) holds channel c of image n
+// shifted by (ki - pad, kj - pad), zero where the shift leaves the image. With
+// the padding written out once, every product below is a plain loop over a
+// contiguous row, which keeps the reference fast on the small planes of the
+// deep layers (2x2, 1x1) as well as on 32x32 ones.
 Vec image_columns(const ConvDims& d, const Vec& x, int64_t n) {
   const ImageDims in = d.input();
   const int64_t taps = d.k * d.k, plane = d.h * d.w;
@@ -75,10 +78,11 @@ Vec conv2d_forward(const ConvDims& d, const Vec& x, const Vec& w, const Vec& b, 
   const ImageDims out = d.output();
   const int64_t rows = d.c * d.k * d.k, plane = d.h * d.w;
   Vec y(out.count());
+  const bool parallel = parallel_per_image(d);
   // y[n,o] = b[o] + sum over rows r = (c, ki, kj) of w[o,r] * columns_n[r].
   for (int64_t n = 0; n < d.n; ++n) {
     const Vec columns = image_columns(d, x, n);
-#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
+#pragma omp parallel for schedule(static) if (parallel)
     for (int64_t o = 0; o < d.o; ++o) {
       double* y_plane = &y[image_at(out, n, o, 0, 0)];
       std::fill(y_plane, y_plane + plane, b[o]);
@@ -111,10 +115,11 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
   g.dw.assign(d.weight_count(), 0.0);
   g.db.assign(d.o, 0.0);
   if (want_dx) g.dx.assign(in.count(), 0.0);
+  const bool parallel = parallel_per_image(d);
   for (int64_t n = 0; n < d.n; ++n) {
     const Vec columns = image_columns(d, x, n);
     // dw[o,r] += dy[n,o] . columns_n[r];  db[o] += sum of dy[n,o].
-#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
+#pragma omp parallel for schedule(static) if (parallel)
     for (int64_t o = 0; o < d.o; ++o) {
       const double* go = &dy[image_at(out, n, o, 0, 0)];
       for (int64_t e = 0; e < plane; ++e) g.db[o] += go[e];
@@ -129,7 +134,7 @@ ConvGradients conv2d_backward(const ConvDims& d, const Vec& x, const Vec& w, con
     if (!want_dx) continue;
     // d columns_n[r] = sum over o of w[o,r] * dy[n,o], then each tap's row
     // goes back to the pixels it was read from.
-#pragma omp parallel for schedule(static) if (d.o * rows * plane >= kParallelWork)
+#pragma omp parallel for schedule(static) if (parallel)
     for (int64_t c = 0; c < d.c; ++c) {
       double* dx_plane = &g.dx[image_at(in, n, c, 0, 0)];
       Vec d_row(static_cast<size_t>(plane));
