@@ -722,10 +722,10 @@ def render_expect(results):
     sentences = []
     p = part(results, "pipeline")
     runs = (p or {}).get("runs", [])
-    machine, date = None, "?"
+    sources = []  # (what, machine, date) of every part the sentences quote
     ok = measured(runs)
     if ok:
-        machine, date = p["machine"], p["date"]
+        sources.append(("the pipelines", p["machine"], p["date"]))
         parts = []
         for r in ok:
             text = (f"`{r['readme_command']}` takes {fmt_s(r['wall_s'])} s "
@@ -739,8 +739,8 @@ def render_expect(results):
         e = part(results, f"epoch-{batch}")
         if not e:
             continue
-        if machine is None:
-            machine, date = e["machine"], e["date"]
+        if not any(what == "the training epochs" for what, _, _ in sources):
+            sources.append(("the training epochs", e["machine"], e["date"]))
         cells = [f"{r['backend']} {fmt_s(per_epoch(r))} s" for r in measured(e["cae"]) if r["backend"] != "cpu"]
         torch = measured(torch_records(results, batch))
         if torch:
@@ -756,9 +756,28 @@ def render_expect(results):
     if not sentences:
         return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh` (below, and "
                 "docs/PERF.md) produces these figures on a GPU machine.")
-    lead = (f"Measured on one {machine.get('gpu') or 'machine without a GPU'} on {date[:10]} at commit "
-            f"{machine.get('commit', '?')}; docs/PERF.md has every table and how it was measured.")
-    return " ".join([lead] + sentences)
+    return " ".join([measured_where(sources)] + sentences)
+
+
+def measured_where(sources):
+    """Where and when the quoted parts ran: once when they share GPU, day and
+    commit, else each named with its own."""
+    def gpu(machine):
+        return machine.get("gpu") or "machine without a GPU"
+
+    def when(machine, date):
+        return f"on {date[:10]} at commit {machine.get('commit', '?')}"
+
+    distinct = {(gpu(m), when(m, d)) for _, m, d in sources}
+    tail = "; docs/PERF.md has every table and how it was measured."
+    if len(distinct) == 1:
+        _, machine, date = sources[0]
+        return f"Measured on one {gpu(machine)} {when(machine, date)}{tail}"
+    if len({g for g, _ in distinct}) == 1:
+        return (f"Measured on one {gpu(sources[0][1])}: "
+                + ", ".join(f"{what} {when(m, d)}" for what, m, d in sources) + tail)
+    return ("Measured " + ", ".join(f"{what} on one {gpu(m)} {when(m, d)}" for what, m, d in sources)
+            + tail)
 
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,

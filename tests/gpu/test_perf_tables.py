@@ -190,6 +190,16 @@ class RenderTest(unittest.TestCase):
         self.assertNotIn("cpu 1000", text)  # the cpu backend gets its own scale
         self.assertIn("about 20.0 s per 1,000 images on 16 cores", text)
 
+    def test_readme_sentence_names_each_parts_commit(self):
+        results = sample()
+        same = perf_tables.render_expect(results)
+        self.assertEqual(same.count(" at commit "), 1)
+        results["parts"]["epoch-64"]["machine"] = dict(results["parts"]["epoch-64"]["machine"], commit="0ldc0mm1t")
+        text = perf_tables.render_expect(results)
+        self.assertIn("the training epochs on ", text)
+        self.assertIn("at commit 0ldc0mm1t", text)
+        self.assertIn("the pipelines on ", text)
+
 
 def with_header(results, record, mode="full"):
     """record with the date, machine and mode of the sample's parts."""
