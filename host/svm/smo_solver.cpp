@@ -17,31 +17,16 @@ namespace {
 constexpr double kTau = 1e-12;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Calls body(t, K_rt) for every t of `indices` (ascending), reading row r
-// as its two segments: the indices split once at the class boundary, so each
-// part reads one contiguous segment (no per-entry branch).
-template <class Body>
-void for_each_in_row(const std::vector<size_t>& indices, size_t boundary, const PairKernel::Row& r,
-                     Body&& body) {
-  const auto split = std::lower_bound(indices.begin(), indices.end(), boundary);
-  for (auto t = indices.begin(); t != split; ++t) body(*t, r.against_first[*t]);
-  for (auto t = split; t != indices.end(); ++t) body(*t, r.against_second[*t - boundary]);
-}
-
-// The same over two rows at once: body(t, K_it, K_jt).
-template <class Body>
-void for_each_in_rows(const std::vector<size_t>& indices, size_t boundary, const PairKernel::Row& i,
-                      const PairKernel::Row& j, Body&& body) {
-  const auto split = std::lower_bound(indices.begin(), indices.end(), boundary);
-  for (auto t = indices.begin(); t != split; ++t) {
-    body(*t, i.against_first[*t], j.against_first[*t]);
-  }
-  for (auto t = split; t != indices.end(); ++t) {
-    body(*t, i.against_second[*t - boundary], j.against_second[*t - boundary]);
-  }
-}
-
-// The solver's state: everything in the original row order.
+// The solver's state. Alphas, gradients, labels and the kernel's diagonal
+// are kept per row in the original order; the variables SMO still looks at
+// (the active set) also have a packed copy, in ascending row order, of what
+// each iteration reads: y G, the diagonal, whether the variable may move up
+// or down, and where its entries lie in a kernel row. The two passes of every
+// iteration then read contiguous arrays and only the kernel rows are
+// gathered (a chain of five Cs on a 9,000-row pair: 10% faster than reading
+// every array through the active set's row list, with the same choices). y G
+// of an active variable lives in the packed copy; gradient_ is brought up to
+// date before anything reads it.
 class Smo {
  public:
   Smo(const PairKernel& kernel, double C)
@@ -57,56 +42,53 @@ class Smo {
       y_[t] = t < boundary_ ? 1.0 : -1.0;
       diagonal_[t] = K_.at(static_cast<int64_t>(t), static_cast<int64_t>(t));
     }
-    active_.resize(l_);
-    std::iota(active_.begin(), active_.end(), size_t{0});
+    std::vector<size_t> all(l_);
+    std::iota(all.begin(), all.end(), size_t{0});
+    pack(all);
   }
 
   // One step of SMO on the active variables. False when their KKT violation
   // is at most eps (or no pair can move).
   bool step(double eps) {
-    // i: the most violating variable that may move up (y_i a_i can grow),
-    // found by the last update's gradient pass when nothing changed since.
-    size_t i = l_;
-    double up_max = -kInfinity;  // m(a) = max over I_up of -y G
-    if (next_up_.known) {
-      i = next_up_.index;
-      up_max = next_up_.violation;
-      next_up_.known = false;
-    } else {
-      for (const size_t t : active_) track_up(t, up_max, i);
-    }
-    if (i == l_) return false;
+    // i: the last of the most violating variables that may move up (y_i a_i
+    // can grow), found by the last update's gradient pass when nothing
+    // changed since.
+    if (!next_up_.known) next_up_ = most_violating_up();
+    next_up_.known = false;
+    if (next_up_.position == kNone) return false;
+    const size_t i = next_up_.position;
+    const double up_max = next_up_.violation;
     // j: among the variables that may move down, the one whose pairing with
-    // i decreases the objective most (second order: gain b^2 / a).
-    // The gains are compared as fractions, b^2 best_a >= best_b2 a (a > 0),
+    // i decreases the objective most (second order: gain b^2 / a). The gains are compared as fractions, b^2 best_a >= best_b2 a (a > 0),
     // so the scan divides nowhere: a division per variable would cost more
     // than the rest of the scan.
-    size_t j = l_;
+    const size_t m = index_.size();
+    size_t j = m;
     double low_max = -kInfinity;  // -M(a) = max over I_low of y G
     double best_b2 = 0.0;         // best gain = best_b2 / best_a
     double best_a = 1.0;
-    const double diagonal_i = diagonal_[i];
-    for_each_in_row(active_, boundary_, K_.row(static_cast<int64_t>(i)), [&](size_t t, float k_it) {
-      if (!may_move_down(t)) return;
-      const double yg = y_[t] * gradient_[t];
+    const double diagonal_i = packed_diagonal_[i];
+    for_segments(K_.row(static_cast<int64_t>(index_[i])), [&](size_t k, float k_it) {
+      if (!down_[k]) return;
+      const double yg = yg_[k];
       low_max = std::max(low_max, yg);
       const double b = up_max + yg;
       if (b <= 0.0) return;
-      double a = diagonal_i + diagonal_[t] - 2.0 * k_it;
+      double a = diagonal_i + packed_diagonal_[k] - 2.0 * static_cast<double>(k_it);
       if (a <= 0.0) a = kTau;
       const double b2 = b * b;
       if (b2 * best_a >= best_b2 * a) {
         best_b2 = b2;
         best_a = a;
-        j = t;
+        j = k;
       }
     });
-    if (up_max + low_max <= eps || j == l_) return false;
-    update(i, j, up_max + y_[j] * gradient_[j]);
+    if (up_max + low_max <= eps || j == m) return false;
+    update(i, j, up_max + yg_[j]);
     return true;
   }
 
-  bool all_active() const { return active_.size() == l_; }
+  bool all_active() const { return index_.size() == l_; }
 
   // The next step's i is found only by a scan of the active set as it is
   // now: shrinking, reactivation or a new start make a found one stale.
@@ -118,7 +100,7 @@ class Smo {
   void seed(const std::vector<double>& alpha) {
     forget_next_up();
     alpha_ = alpha;
-    active_.clear();  // every variable "inactive": reactivate_all() recomputes all gradients
+    pack({});  // every variable "inactive": reactivate_all() recomputes all gradients
     reactivate_all();
   }
   // The same with the start's gradient known (every variable active).
@@ -126,6 +108,9 @@ class Smo {
     forget_next_up();
     alpha_ = alpha;
     gradient_ = gradient;
+    std::vector<size_t> all(l_);
+    std::iota(all.begin(), all.end(), size_t{0});
+    pack(all);
   }
 
   // Shrinking: a variable at a bound whose gradient says it would not move
@@ -137,25 +122,24 @@ class Smo {
     forget_next_up();
     double up_max = -kInfinity;
     double low_max = -kInfinity;
-    for (const size_t t : active_) {
-      if (may_move_up(t)) up_max = std::max(up_max, -y_[t] * gradient_[t]);
-      if (may_move_down(t)) low_max = std::max(low_max, y_[t] * gradient_[t]);
+    for (size_t k = 0; k < index_.size(); ++k) {
+      if (up_[k]) up_max = std::max(up_max, -yg_[k]);
+      if (down_[k]) low_max = std::max(low_max, yg_[k]);
     }
     if (!reactivated_near_end_ && up_max + low_max <= 10.0 * eps) {
       reactivated_near_end_ = true;
       reactivate_all();
     }
-    size_t kept = 0;
-    for (const size_t t : active_) {
-      const bool up = may_move_up(t);
-      const bool down = may_move_down(t);
-      const double yg = y_[t] * gradient_[t];
+    unpack_gradient();
+    std::vector<size_t> kept;
+    for (size_t k = 0; k < index_.size(); ++k) {
+      const double yg = yg_[k];
       // Only in I_up: it could only pair with a j whose y G exceeds its own.
       // Only in I_low: it could only pair with an i whose -y G exceeds its own.
-      const bool idle = (up && !down && yg > low_max) || (down && !up && -yg > up_max);
-      if (!idle) active_[kept++] = t;
+      const bool idle = (up_[k] && !down_[k] && yg > low_max) || (down_[k] && !up_[k] && -yg > up_max);
+      if (!idle) kept.push_back(index_[k]);
     }
-    active_.resize(kept);
+    if (kept.size() != index_.size()) pack(kept);
   }
 
   // Recomputes the inactive variables' gradients from the support vectors,
@@ -163,13 +147,14 @@ class Smo {
   void reactivate_all() {
     if (all_active()) return;
     forget_next_up();
+    unpack_gradient();
     std::vector<char> is_active(l_, 0);
-    for (const size_t t : active_) is_active[t] = 1;
+    for (const size_t t : index_) is_active[t] = 1;
     std::vector<size_t> support;
     for (size_t t = 0; t < l_; ++t) {
       if (alpha_[t] > 0.0) support.push_back(t);
     }
-    const size_t inactive = l_ - active_.size();
+    const size_t inactive = l_ - index_.size();
     if (4 * inactive > l_) {
       // Most variables inactive: add each support vector's whole row, read
       // contiguously, into every sum at once (K symmetric: K_tj = K_jt). The
@@ -187,21 +172,28 @@ class Smo {
         if (!is_active[t]) gradient_[t] = y_[t] * sum[t] - 1.0;
       }
     } else {
+      const auto split = std::lower_bound(support.begin(), support.end(), boundary_);
       for (size_t t = 0; t < l_; ++t) {
         if (is_active[t]) continue;
+        const PairKernel::Row row = K_.row(static_cast<int64_t>(t));
         double sum = 0.0;
-        for_each_in_row(
-            support, boundary_, K_.row(static_cast<int64_t>(t)),
-            [&](size_t j, float k_tj) { sum += y_[j] * alpha_[j] * static_cast<double>(k_tj); });
+        for (auto s = support.begin(); s != split; ++s) {
+          sum += y_[*s] * alpha_[*s] * static_cast<double>(row.against_first[*s]);
+        }
+        for (auto s = split; s != support.end(); ++s) {
+          sum += y_[*s] * alpha_[*s] * static_cast<double>(row.against_second[*s - boundary_]);
+        }
         gradient_[t] = y_[t] * sum - 1.0;
       }
     }
-    active_.resize(l_);
-    std::iota(active_.begin(), active_.end(), size_t{0});
+    std::vector<size_t> all(l_);
+    std::iota(all.begin(), all.end(), size_t{0});
+    pack(all);
   }
 
   SmoResult finish(int64_t iterations, bool converged) {
     reactivate_all();  // rho and the objective need every gradient
+    unpack_gradient();
     SmoResult result;
     result.rho = rho();
     double twice_objective = 0.0;
@@ -215,24 +207,71 @@ class Smo {
   }
 
  private:
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
   bool may_move_up(size_t t) const { return y_[t] > 0 ? alpha_[t] < C_ : alpha_[t] > 0.0; }
-  // One variable of the scan for i: the last of the largest -y G in I_up.
-  void track_up(size_t t, double& up_max, size_t& i) const {
-    if (!may_move_up(t)) return;
-    const double violation = -y_[t] * gradient_[t];
-    if (violation >= up_max) {
-      up_max = violation;
-      i = t;
+  bool may_move_down(size_t t) const { return y_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < C_; }
+
+  // The packed copy of the variables `active` (ascending): y G from gradient_.
+  void pack(const std::vector<size_t>& active) {
+    const size_t m = active.size();
+    index_ = active;
+    within_.resize(m);
+    yg_.resize(m);
+    packed_diagonal_.resize(m);
+    up_.resize(m);
+    down_.resize(m);
+    second_ = static_cast<size_t>(std::lower_bound(index_.begin(), index_.end(), boundary_) -
+                                  index_.begin());
+    for (size_t k = 0; k < m; ++k) {
+      const size_t t = index_[k];
+      within_[k] = static_cast<uint32_t>(t < boundary_ ? t : t - boundary_);
+      yg_[k] = y_[t] * gradient_[t];
+      packed_diagonal_[k] = diagonal_[t];
+      up_[k] = may_move_up(t);
+      down_[k] = may_move_down(t);
     }
   }
-  bool may_move_down(size_t t) const { return y_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < C_; }
+  // gradient_ of the active variables from their packed y G (y = +-1: exact).
+  void unpack_gradient() {
+    for (size_t k = 0; k < index_.size(); ++k) gradient_[index_[k]] = y_[index_[k]] * yg_[k];
+  }
+
+  // Calls body(k, K(r, index_[k])) for every packed variable k, in order:
+  // the first class's entries gathered from row r's first segment, the
+  // second's from its second.
+  template <class Body>
+  void for_segments(const PairKernel::Row& r, Body&& body) const {
+    for (size_t k = 0; k < second_; ++k) body(k, r.against_first[within_[k]]);
+    for (size_t k = second_; k < index_.size(); ++k) body(k, r.against_second[within_[k]]);
+  }
+
+  struct NextUp {
+    bool known = false;
+    size_t position = kNone;  // packed index of i
+    double violation = -kInfinity;
+  };
+  // The last of the largest -y G among the packed variables that may move up.
+  NextUp most_violating_up() const {
+    NextUp found;
+    found.known = true;
+    for (size_t k = 0; k < index_.size(); ++k) {
+      if (up_[k] && -yg_[k] >= found.violation) {
+        found.violation = -yg_[k];
+        found.position = k;
+      }
+    }
+    return found;
+  }
 
   // Moves along the feasible line a_i += y_i s, a_j -= y_j s (y'a stays 0).
   // The objective along it has slope -b and curvature
   // a = K_ii + K_jj - 2 K_ij, so the unconstrained step is s = b / a, cut
   // where a_i or a_j reaches a bound (then set exactly, so the bound tests
-  // above see it).
-  void update(size_t i, size_t j, double b) {
+  // see it). pi and pj are packed indices.
+  void update(size_t pi, size_t pj, double b) {
+    const size_t i = index_[pi];
+    const size_t j = index_[pj];
     const PairKernel::Row Ki = K_.row(static_cast<int64_t>(i));
     const PairKernel::Row Kj = K_.row(static_cast<int64_t>(j));
     double curvature =
@@ -254,16 +293,32 @@ class Smo {
     }
     alpha_[i] = i_hits_bound ? (y_[i] > 0 ? C_ : 0.0) : alpha_[i] + y_[i] * s;
     alpha_[j] = j_hits_bound ? (y_[j] > 0 ? 0.0 : C_) : alpha_[j] - y_[j] * s;
-    // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj); K symmetric.
-    // The same pass finds the next step's i (the alphas have their new
-    // values): one read of the active set instead of two.
-    size_t next = l_;
-    double next_max = -kInfinity;
-    for_each_in_rows(active_, boundary_, Ki, Kj, [&](size_t t, float k_it, float k_jt) {
-      gradient_[t] += y_[t] * s * (static_cast<double>(k_it) - static_cast<double>(k_jt));
-      track_up(t, next_max, next);
-    });
-    next_up_ = {true, next, next_max};
+    up_[pi] = may_move_up(i);
+    down_[pi] = may_move_down(i);
+    up_[pj] = may_move_up(j);
+    down_[pj] = may_move_down(j);
+    // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj), K symmetric;
+    // so y_t G_t += s (K_ti - K_tj), the same value to the last bit
+    // (y_t = +-1). Then the next step's i, from the alphas' new values.
+    NextUp next;
+    next.known = true;
+    const auto track = [&](size_t k) {  // as most_violating_up()
+      if (up_[k] && -yg_[k] >= next.violation) {
+        next.violation = -yg_[k];
+        next.position = k;
+      }
+    };
+    for (size_t k = 0; k < second_; ++k) {
+      const uint32_t w = within_[k];
+      yg_[k] += s * (static_cast<double>(Ki.against_first[w]) - static_cast<double>(Kj.against_first[w]));
+      track(k);
+    }
+    for (size_t k = second_; k < index_.size(); ++k) {
+      const uint32_t w = within_[k];
+      yg_[k] += s * (static_cast<double>(Ki.against_second[w]) - static_cast<double>(Kj.against_second[w]));
+      track(k);
+    }
+    next_up_ = next;
   }
 
   // The decision offset: at the optimum y_t G_t = rho for every free
@@ -294,19 +349,21 @@ class Smo {
   size_t l_;
   size_t boundary_;  // first row of the second class
   double C_;
+  // Per row, original order.
   std::vector<double> y_;
   std::vector<double> diagonal_;
   std::vector<double> alpha_;
-  std::vector<double> gradient_;
-  // The variables SMO still looks at, always ascending (shrinking keeps the
-  // order, reactivation restores 0..l-1): for_each_in_row relies on it.
-  std::vector<size_t> active_;
+  std::vector<double> gradient_;  // stale for active variables until unpack_gradient()
+  // Per active variable, ascending row order.
+  std::vector<size_t> index_;           // its row
+  std::vector<uint32_t> within_;        // its entry in a kernel row's segment
+  std::vector<double> yg_;              // y G
+  std::vector<double> packed_diagonal_; // K_tt
+  std::vector<unsigned char> up_;       // may move up / down
+  std::vector<unsigned char> down_;
+  size_t second_ = 0;  // first packed index of the second class
   bool reactivated_near_end_ = false;
-  struct NextUp {
-    bool known = false;
-    size_t index = 0;
-    double violation = 0.0;
-  } next_up_;
+  NextUp next_up_;
 };
 
 }  // namespace

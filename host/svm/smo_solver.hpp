@@ -66,8 +66,10 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 
-// Host bytes solve_smo allocates per row (alpha, gradient, labels, diagonal,
-// active set and a flag while reactivating).
-constexpr uint64_t kSmoBytesPerRow = 4 * sizeof(double) + sizeof(std::size_t) + 1;
+// Host bytes solve_smo allocates per row: alpha, gradient, label and diagonal
+// per row; the packed copy of the active set (row, entry, y G, diagonal, two
+// flags); while reactivating, a sum, a flag and a row list.
+constexpr uint64_t kSmoBytesPerRow =
+    7 * sizeof(double) + 2 * sizeof(std::size_t) + sizeof(uint32_t) + 3;
 
 }  // namespace cae::svm
