@@ -245,10 +245,7 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
             log << line;
           }
           log << ")\n";
-          if (!r.gamma_phases.empty()) {
-            std::snprintf(line, sizeof line, "  gamma %.4g: ", double(r.gamma_value));
-            log << line << r.gamma_phases << "\n";
-          }
+          if (!r.phases.empty()) log << "  search phases: " << r.phases << "\n";
           log << std::flush;
         });
     selected.search_seconds = search_time.seconds();

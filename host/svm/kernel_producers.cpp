@@ -1,7 +1,9 @@
 #include "svm/kernel_producers.hpp"
 
 #include <chrono>
+#include <deque>
 #include <mutex>
+#include <memory>
 
 #include "plugin/per_device.hpp"
 #include "svm/diagonal_blocks.hpp"
@@ -18,12 +20,12 @@ double seconds_since(Clock::time_point start) {
 }
 
 // What the producers share: the task list, taken in order, and the diagonal
-// blocks made so far.
+// blocks made so far (one table per stage).
 struct Shared {
   const ProducerInput& input;
   PairScheduler& scheduler;
   std::vector<KernelTask> tasks;
-  DiagonalBlocks diagonals;
+  std::deque<DiagonalBlocks> diagonals;  // a deque: the tables do not move
   // Taking the next task and reserving its memory happen under this lock, in
   // task order: a reservation then waits only for pairs reserved before it,
   // whose diagonal blocks were reserved earlier still, so no producer can
@@ -36,9 +38,11 @@ std::vector<int> pairs_per_class(const ClassLayout& layout) {
   return std::vector<int>(static_cast<size_t>(layout.class_count()), layout.class_count() - 1);
 }
 
-PairScheduler::Job job_for(const ClassLayout& layout, const ClassPair& pair,
+PairScheduler::Job job_for(const ClassLayout& layout, const KernelTask& task,
                            const ProducerInput& input) {
+  const ClassPair& pair = task.pair;
   PairScheduler::Job job;
+  job.stage = task.stage;
   job.rows.pair = pair;
   job.rows.rows[0] = &layout.rows[static_cast<size_t>(pair.first)];
   job.rows.rows[1] = &layout.rows[static_cast<size_t>(pair.second)];
@@ -74,7 +78,9 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
     }
     const std::vector<DeviceRows>& class_rows =
         in.resident_rows.empty() ? uploaded : *in.resident_rows[index];
-    KernelBlocks blocks(context, in.spec);
+    // The kernel of the stage being computed (the tasks come stage by stage).
+    std::unique_ptr<KernelBlocks> blocks;
+    size_t blocks_stage = 0;
     times.upload += seconds_since(phase);
     auto rows_of = [&](int32_t c) -> const DeviceRows& {
       return class_rows[static_cast<size_t>(c)];
@@ -98,38 +104,44 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
                 n, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
           }
         } else {
-          job = job_for(*in.layout, task.pair, in);
+          job = job_for(*in.layout, task, in);
           reserved = scheduler.reserve(job);
         }
         times.memory_wait += seconds_since(phase);
         if (!reserved) {  // another thread failed
-          shared.diagonals.fail();
+          for (DiagonalBlocks& diagonals : shared.diagonals) diagonals.fail();
           break;
         }
       }
       phase = Clock::now();
+      if (!blocks || blocks_stage != task.stage) {
+        blocks.reset();  // frees the last stage's device buffer first
+        blocks = std::make_unique<KernelBlocks>(context, in.specs[task.stage]);
+        blocks_stage = task.stage;
+      }
+      DiagonalBlocks& diagonals = shared.diagonals[task.stage];
       if (task.diagonal) {
-        blocks.compute(rows_of(task.cls), rows_of(task.cls), block->values());
+        blocks->compute(rows_of(task.cls), rows_of(task.cls), block->values());
         times.kernel += seconds_since(phase);
-        shared.diagonals.publish(task.cls, std::move(block));
+        diagonals.publish(task.cls, std::move(block));
         continue;
       }
       if (in.settings.solver == SolverKind::Libsvm) {
-        compute_dense_pair_kernel(blocks, class_rows, job);
+        compute_dense_pair_kernel(*blocks, class_rows, job);
         times.kernel += seconds_since(phase);
       } else {
-        blocks.compute(rows_of(task.pair.first), rows_of(task.pair.second),
-                       job.workspace->kernel(job.rows.size()));
+        blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second),
+                        job.workspace->kernel(job.rows.size()));
         times.kernel += seconds_since(phase);
-        job.diagonal[0] = shared.diagonals.take(task.pair.first);
-        job.diagonal[1] = shared.diagonals.take(task.pair.second);
+        job.diagonal[0] = diagonals.take(task.pair.first);
+        job.diagonal[1] = diagonals.take(task.pair.second);
         if (!job.diagonal[0] || !job.diagonal[1]) break;  // a producer failed
       }
       scheduler.submit(std::move(job));
     }
   } catch (...) {
     scheduler.fail(std::current_exception());
-    shared.diagonals.fail();
+    for (DiagonalBlocks& diagonals : shared.diagonals) diagonals.fail();
   }
 }
 
@@ -165,12 +177,15 @@ std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, Solver
 ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const ProducerInput& input,
                               PairScheduler& scheduler) {
   if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
-  Shared shared{input,
-                scheduler,
-                kernel_tasks(input.order, input.settings.solver),
-                DiagonalBlocks(pairs_per_class(*input.layout)),
-                {},
-                0};
+  if (input.specs.empty()) throw SvmError("the SVM's pairs need at least one kernel");
+  Shared shared{input, scheduler, {}, {}, {}, 0};
+  for (size_t stage = 0; stage < input.specs.size(); ++stage) {
+    for (KernelTask task : kernel_tasks(input.order, input.settings.solver)) {
+      task.stage = stage;
+      shared.tasks.push_back(task);
+    }
+    shared.diagonals.emplace_back(pairs_per_class(*input.layout));
+  }
   std::vector<ProducerTimes> times(contexts.size());
   if (!input.resident_rows.empty() && input.resident_rows.size() != contexts.size()) {
     throw SvmError("resident class rows are needed for every context");
@@ -179,7 +194,7 @@ ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const Produ
                  [&](size_t d) { run_producer(*contexts[d], d, shared, times[d]); });
   // After a failure, blocks no pair took are still held here; they report to
   // the scheduler, which outlives this call.
-  shared.diagonals.clear();
+  for (DiagonalBlocks& diagonals : shared.diagonals) diagonals.clear();
   ProducerTimes total;
   for (const ProducerTimes& t : times) {
     total.upload += t.upload;

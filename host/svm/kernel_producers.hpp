@@ -31,6 +31,7 @@ struct KernelTask {
   bool diagonal = false;  // K(cls, cls), else the pair's kernel
   int32_t cls = 0;
   ClassPair pair;
+  size_t stage = 0;  // which kernel of ProducerInput::specs
 };
 
 // Every class's rows of `layout`, standardised, on `context`, in class order.
@@ -38,14 +39,17 @@ std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& tr
                                           const ClassLayout& layout,
                                           const Standardizer& standardizer, int64_t tile_rows);
 
-// The tasks for `order` (the pairs in the order they are solved).
+// The tasks for `order` (the pairs in the order they are solved), of stage 0.
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver);
 
 struct ProducerInput {
   const FeatureSet* train = nullptr;
   const ClassLayout* layout = nullptr;
   const Standardizer* standardizer = nullptr;
-  KernelSpec spec;
+  // One kernel per stage: every pair of `order` is computed for each, stage
+  // after stage, as one stream of tasks (a stage's diagonal blocks are
+  // computed just before its first pair needs them, as in a single stage).
+  std::vector<KernelSpec> specs;
   int64_t tile_rows = kDefaultTileRows;
   SolverSettings settings;
   uint64_t extra_solver_bytes_per_row = 0;  // reserved per pair beyond pair_solver_bytes
@@ -63,7 +67,7 @@ struct ProducerTimes {
   double memory_wait = 0.0;  // blocked on the memory cap
 };
 
-// Runs every task on `contexts` (one thread each, the first on the calling
+// Runs every task of every stage on `contexts` (one thread each, the first on the calling
 // thread) and returns when they are all computed and submitted, or after a
 // failure, which goes to scheduler.fail(). Device memory (rows, output
 // buffers) is freed before returning.

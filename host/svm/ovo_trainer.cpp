@@ -115,7 +115,8 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   const SolverSettings settings = solver_settings(options);
   std::vector<PairSolution> solutions = run_class_pairs(
       contexts, input,
-      [&settings](const PairRows& pair, PairWorkspace& workspace, const float* const diagonal[2]) {
+      [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,
+                  const float* const diagonal[2]) {
         return solve_pair(pair, workspace, settings, diagonal);
       },
       timing);

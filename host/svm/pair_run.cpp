@@ -54,7 +54,7 @@ void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
     try {
       const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values() : nullptr,
                                   job.diagonal[1] ? job.diagonal[1]->values() : nullptr};
-      PairSolution solution = solve(job.rows, *job.workspace, diagonal);
+      PairSolution solution = solve(job.stage, job.rows, *job.workspace, diagonal);
       scheduler.complete(std::move(solution), std::move(job));
     } catch (...) {
       scheduler.fail(std::current_exception());
@@ -84,7 +84,7 @@ PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
   input.train = &train;
   input.layout = &layout;
   input.standardizer = &standardizer;
-  input.spec = spec;
+  input.specs = {spec};
   input.options = options;
   return input;
 }
@@ -126,12 +126,13 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   }
 
   configure_libsvm_output(options.verbose);
-  PairScheduler scheduler(cap, static_cast<int>(order.size()), options.solver, options.progress);
+  const int jobs = static_cast<int>(order.size() * in.specs.size());
+  PairScheduler scheduler(cap, jobs, options.solver, options.progress);
   ProducerInput input;
   input.train = in.train;
   input.layout = in.layout;
   input.standardizer = in.standardizer;
-  input.spec = in.spec;
+  input.specs = in.specs;
   input.tile_rows = options.tile_rows ? options.tile_rows : kDefaultTileRows;
   input.settings = settings;
   input.extra_solver_bytes_per_row = in.extra_solver_bytes_per_row;
@@ -144,6 +145,7 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
     stats.upload_seconds = times.upload;
     stats.kernel_seconds = times.kernel;
     stats.memory_wait_seconds = times.memory_wait;
+    if (in.after_kernels && !scheduler.failed()) in.after_kernels();
   } catch (...) {
     scheduler.fail(std::current_exception());
   }
@@ -156,7 +158,7 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   scheduler.rethrow_if_failed();
 
   stats.producers = static_cast<int>(contexts.size());
-  stats.pairs = static_cast<int>(order.size());
+  stats.pairs = jobs;
   stats.threads = workers;
   stats.memory_cap_bytes = cap;
   stats.peak_reserved_bytes = scheduler.peak_bytes();

@@ -18,16 +18,21 @@
 
 namespace cae::svm {
 
-// Solves one pair whose kernel the workspace holds (as solve_pair reads it).
-// Runs on a worker thread; may run for several pairs at once.
-using PairSolve = std::function<PairSolution(const PairRows& rows, PairWorkspace& workspace,
+// Solves one pair whose kernel the workspace holds (as solve_pair reads it);
+// `stage` says which of PairRunInput::specs it is. Runs on a worker thread;
+// may run for several pairs at once.
+using PairSolve = std::function<PairSolution(size_t stage, const PairRows& rows,
+                                             PairWorkspace& workspace,
                                              const float* const diagonal[2])>;
 
 struct PairRunInput {
   const FeatureSet* train = nullptr;
   const ClassLayout* layout = nullptr;
   const Standardizer* standardizer = nullptr;
-  KernelSpec spec;
+  // The kernels: every pair is solved once per entry (a stage), stage after
+  // stage in one stream, so the workers go on from one stage's last pairs to
+  // the next stage's first without waiting for the slowest pair.
+  std::vector<KernelSpec> specs;
   // options.C is the solver setting; threads, memory cap, tile rows,
   // verbosity and progress come from here too.
   TrainOptions options;
@@ -38,15 +43,20 @@ struct PairRunInput {
   std::vector<ClassPair> order;
   // As ProducerInput::resident_rows: the class rows already on each context.
   std::vector<const std::vector<DeviceRows>*> resident_rows;
+  // Called on the calling thread once every kernel is computed and handed to
+  // the workers, while they still solve: the first context is free again.
+  // (The search scores each gamma's candidates there as the gamma finishes.)
+  // It must return once a solve has failed.
+  std::function<void()> after_kernels;
 };
 
-// The input for these rows, kernel and options.
+// The input for these rows, kernel (one stage) and options.
 PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
                             const Standardizer& standardizer, const KernelSpec& spec,
                             const TrainOptions& options);
 
-// Runs `solve` on every pair (in input.order, or largest first) and returns the solutions in
-// the order they finished. Fills stats' phase times, pair and thread counts,
+// Runs `solve` on every pair of every stage (in input.order, or largest
+// first) and returns the solutions in the order they finished. Fills stats' phase times, pair and thread counts,
 // memory cap and peaks. Throws SvmError (a pair larger than the cap),
 // BackendError, or what a worker threw.
 std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,

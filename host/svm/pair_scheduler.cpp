@@ -173,6 +173,11 @@ void PairScheduler::release_workspaces() {
   pool_.clear();
 }
 
+bool PairScheduler::failed() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_ != nullptr;
+}
+
 void PairScheduler::rethrow_if_failed() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (error_) std::rethrow_exception(error_);

@@ -32,6 +32,7 @@ class PairScheduler {
   using Progress = std::function<void(int done, int total)>;
 
   struct Job {
+    size_t stage = 0;  // which kernel of a run of several (PairRunInput::specs)
     PairRows rows;
     std::unique_ptr<PairWorkspace> workspace;
     uint64_t solver_bytes = 0;  // the solver's own allocations, given back when done
@@ -70,6 +71,7 @@ class PairScheduler {
   // Frees the pooled workspaces.
   void release_workspaces();
   void rethrow_if_failed();
+  bool failed();
   std::vector<PairSolution> take_solutions() { return std::move(solutions_); }
   uint64_t peak_bytes() const { return peak_bytes_; }
   int peak_pairs_in_flight() const { return peak_in_flight_; }

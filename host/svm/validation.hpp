@@ -51,10 +51,10 @@ struct SearchResult {
   // The warm-started search's account of where this candidate's time went:
   // SMO iterations and solver seconds summed over the class pairs (seconds
   // of worker threads, which run side by side) for this C alone, and, on the
-  // last candidate of each gamma, that gamma's phases (empty otherwise).
+  // search's last candidate, the whole search's phases (empty otherwise).
   int64_t solver_iterations = 0;
   double solver_seconds = 0.0;
-  std::string gamma_phases;
+  std::string phases;
 };
 
 struct SearchOutcome {

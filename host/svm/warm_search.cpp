@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 
 #include "common/parallel.hpp"
@@ -31,19 +33,6 @@ size_t pair_index(const ClassPair& pair, int32_t classes) {
   const size_t first = static_cast<size_t>(pair.first);
   const size_t k = static_cast<size_t>(classes);
   return first * (2 * k - first - 1) / 2 + static_cast<size_t>(pair.second - pair.first - 1);
-}
-
-// The pairs by their solve times, longest first (ties in pair order): the
-// next gamma's pairs take about as long relative to each other.
-std::vector<ClassPair> slowest_first(const std::vector<ClassPair>& pairs,
-                                     const std::vector<double>& seconds) {
-  std::vector<size_t> index(pairs.size());
-  std::iota(index.begin(), index.end(), size_t{0});
-  std::stable_sort(index.begin(), index.end(),
-                   [&](size_t a, size_t b) { return seconds[a] > seconds[b]; });
-  std::vector<ClassPair> out;
-  for (const size_t i : index) out.push_back(pairs[i]);
-  return out;
 }
 
 // Decision values of the validation rows for every pair and every C:
@@ -129,8 +118,8 @@ double accuracy_of(const std::vector<double>& decisions, const ClassLayout& layo
   return accuracy(labels, validation.labels);
 }
 
-// One gamma's phases, as a line for the search's progress.
-std::string gamma_phases(const TrainStats& stats, double scoring_seconds, double seconds) {
+// The search's phases, as a line for its progress.
+std::string search_phases(const TrainStats& stats, double scoring_seconds, double seconds) {
   char line[256];
   std::snprintf(line, sizeof line,
                 "kernels %.2f s (%d producer%s), waiting on the memory cap %.2f s, draining the "
@@ -140,6 +129,39 @@ std::string gamma_phases(const TrainStats& stats, double scoring_seconds, double
                 stats.threads);
   return line;
 }
+
+// Which gammas have every pair solved: the workers count them down, the
+// scoring waits for them in gamma order.
+class GammaCountdown {
+ public:
+  GammaCountdown(size_t gammas, size_t pairs) : left_(gammas, pairs) {}
+  void solved(size_t gamma) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --left_[gamma];
+    }
+    changed_.notify_all();
+  }
+  void failed() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      failed_ = true;
+    }
+    changed_.notify_all();
+  }
+  // False once a solve has failed.
+  bool wait_for(size_t gamma) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return failed_ || left_[gamma] == 0; });
+    return !failed_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<size_t> left_;
+  bool failed_ = false;
+};
 
 }  // namespace
 
@@ -201,6 +223,8 @@ SearchOutcome search_hyper_parameters_warm(
   std::vector<PairSolution> best_solutions;
   float best_gamma = 0.0f;
   double best_C = 0.0;
+  size_t best_stage = 0;
+  size_t best_link_kept = 0;  // the winner's place in the chain of Cs
   size_t done = 0;
   // The rows go to each context once for the whole search, not once per
   // gamma for the kernels and again for the validation scores.
@@ -216,83 +240,114 @@ SearchOutcome search_hyper_parameters_warm(
   held_out.emplace(upload_rows(*contexts.front(), split.validation, all_rows(split.validation),
                                standardizer, tile_rows));
   const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
-  std::vector<double> pair_seconds(pairs.size(), 0.0);  // the last gamma's, per pair
-  std::vector<ClassPair> pair_order;                    // empty: largest first
-  for (size_t g = 0; g < gammas.size(); ++g) {
-    const auto start = Clock::now();
-    TrainStats stats;
-    stats.standardize_seconds = g == 0 ? standardize_seconds : 0.0;
-    const double resident_upload_seconds = g == 0 ? upload_seconds : 0.0;
-    phase = Clock::now();
-    const KernelSpec spec{base.kernel,
-                          static_cast<float>(resolve_gamma(gammas[g], train, split.fit_rows,
-                                                           standardizer, threads))};
-    stats.gamma_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
-    PairRunInput input = pair_run_input(train, layout, standardizer, spec, base);
-    input.options.progress = nullptr;
-    input.order = pair_order;
-    input.resident_rows = resident_rows;
-    // Every C's solution (alphas as floats, support rows) and the chain's
-    // alphas and gradient.
-    input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
-    const SolverSettings settings = solver_settings(base);
-    std::vector<std::vector<SmoPairSolution>> chains(pairs.size());
-    run_class_pairs(
-        contexts, input,
-        [&](const PairRows& rows, PairWorkspace& workspace, const float* const diagonal[2]) {
-          const size_t index = pair_index(rows.pair, layout.class_count());
-          chains[index] = solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
-                                                ascending, settings);
-          pair_seconds[index] = 0.0;
-          for (const SmoPairSolution& link : chains[index]) pair_seconds[index] += link.seconds;
-          return chains[index].back().solution;  // the scheduler's record; the chain counts
-        },
-        stats);
-    stats.upload_seconds += resident_upload_seconds;  // the first gamma's share of the search's
-    pair_order = slowest_first(pairs, pair_seconds);
+  phase = Clock::now();
+  std::vector<KernelSpec> specs;
+  for (const GammaPolicy& gamma : gammas) {
+    specs.push_back({base.kernel, static_cast<float>(resolve_gamma(gamma, train, split.fit_rows,
+                                                                   standardizer, threads))});
+  }
+  const double gamma_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
+  // Every gamma's pairs run as one stream through the workers: the next
+  // gamma's first pairs start while the last one's slowest are still solved.
+  PairRunInput input = pair_run_input(train, layout, standardizer, specs.front(), base);
+  input.specs = specs;
+  input.options.progress = nullptr;
+  input.resident_rows = resident_rows;
+  // Every C's solution (alphas as floats, support rows) and the chain's
+  // alphas and gradient.
+  input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
+  const SolverSettings settings = solver_settings(base);
+  // chains[gamma][pair]: the pair's solutions for every C (ascending).
+  std::vector<std::vector<std::vector<SmoPairSolution>>> chains(
+      gammas.size(), std::vector<std::vector<SmoPairSolution>>(pairs.size()));
+  GammaCountdown countdown(gammas.size(), pairs.size());
+  const auto search_start = Clock::now();
+  double scored_until = 0.0;  // seconds into the search when the last gamma was scored
+  double scoring_seconds = 0.0;
+  // Scores gamma g's candidates (all its pairs solved) on the validation rows.
+  auto score = [&](size_t g) {
     const auto scoring_start = Clock::now();
     const std::vector<std::vector<double>> decisions = validation_decisions(
-        *contexts.front(), layout, resident[0], *held_out, spec, chains);
-    const double scoring_seconds =
-        std::chrono::duration<double>(Clock::now() - scoring_start).count();
-    const double seconds =
-        std::chrono::duration<double>(Clock::now() - start).count() + resident_upload_seconds;
+        *contexts.front(), layout, resident[0], *held_out, specs[g], chains[g]);
+    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
+    const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
+    // The gamma's share of the wall time: since the previous gamma was scored.
+    const double seconds = now - scored_until + (g == 0 ? upload_seconds + gamma_seconds : 0.0);
+    scored_until = now;
     const SearchResult* best_before = best;
     size_t best_link = 0;
     for (size_t i = 0; i < Cs.size(); ++i) {
       SearchResult& r = grid[i * gammas.size() + g];
       r.candidate = {Cs[i], gammas[g]};
       r.validation_accuracy = accuracy_of(decisions[position[i]], layout, split.validation);
-      r.gamma_value = spec.gamma;
+      r.gamma_value = specs[g].gamma;
       r.seconds = seconds / static_cast<double>(Cs.size());
-      for (const std::vector<SmoPairSolution>& chain : chains) {
+      for (const std::vector<SmoPairSolution>& chain : chains[g]) {
         r.solver_iterations += chain[position[i]].iterations;
         r.solver_seconds += chain[position[i]].seconds;
       }
-      if (i + 1 == Cs.size()) r.gamma_phases = gamma_phases(stats, scoring_seconds, seconds);
       if (!best || better_than(r, *best)) {
         best = &r;
         best_link = position[i];
       }
-      if (progress) progress(++done, total, r);
+      // The last candidate's progress comes after the search's phases are known.
+      if (progress && done + 1 < total) progress(++done, total, r);
     }
     if (best != best_before) {
       // Only the winner's coefficients are kept; its model (a copy of the
       // support vectors, gigabytes at CIFAR-10's size) is assembled once, at the end.
       best_solutions.clear();
-      int unconverged = 0;
-      for (const std::vector<SmoPairSolution>& chain : chains) {
+      for (const std::vector<SmoPairSolution>& chain : chains[g]) {
         best_solutions.push_back(chain[best_link].solution);
-        unconverged += chain[best_link].converged ? 0 : 1;
       }
-      best_gamma = spec.gamma;
+      best_gamma = specs[g].gamma;
       best_C = ascending[best_link];
-      stats.gamma = spec.gamma;
-      stats.unconverged_pairs = unconverged;
-      stats.seconds = seconds;
-      outcome.best_stats = stats;
+      best_stage = g;
+      best_link_kept = best_link;
     }
+  };
+  input.after_kernels = [&] {
+    // Every gamma but the last is scored while the workers finish the rest.
+    for (size_t g = 0; g + 1 < gammas.size(); ++g) {
+      if (!countdown.wait_for(g)) return;
+      score(g);
+    }
+  };
+  TrainStats stats;
+  run_class_pairs(
+      contexts, input,
+      [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const float* const diagonal[2]) {
+        try {
+          const size_t index = pair_index(rows.pair, layout.class_count());
+          chains[g][index] = solve_pair_for_each_C(
+              rows, smo_pair_kernel(rows, workspace, diagonal), ascending, settings);
+          countdown.solved(g);
+          return chains[g][index].back().solution;  // the scheduler's record; the chains count
+        } catch (...) {
+          countdown.failed();
+          throw;
+        }
+      },
+      stats);
+  score(gammas.size() - 1);
+  stats.standardize_seconds = standardize_seconds;
+  stats.gamma_seconds = gamma_seconds;
+  stats.upload_seconds += upload_seconds;
+  const double search_seconds =
+      std::chrono::duration<double>(Clock::now() - search_start).count() + upload_seconds +
+      gamma_seconds;
+  // The last candidate carries the search's phases.
+  SearchResult& last = grid[total - 1];
+  last.phases = search_phases(stats, scoring_seconds, search_seconds);
+  if (progress) progress(++done, total, last);
+  int unconverged = 0;
+  for (const std::vector<SmoPairSolution>& chain : chains[best_stage]) {
+    unconverged += chain[best_link_kept].converged ? 0 : 1;
   }
+  stats.gamma = best_gamma;
+  stats.unconverged_pairs = unconverged;
+  stats.seconds = search_seconds;
+  outcome.best_stats = stats;
   // Freed before the model's copy of its support vectors is made: with a
   // backend whose tensors live in host memory, both would count at once.
   held_out.reset();

@@ -13,9 +13,10 @@
 // cold start, where the unscaled start saved half to two thirds.) Solutions
 // of all Cs are scored on the validation rows from one kernel between them and
 // the training rows, per class. The pairs run in parallel on the worker
-// threads, as many as the memory cap allows; after the first gamma they start
-// in the order of the previous gamma's solve times, longest first, so the
-// slowest pairs do not start last and leave the other workers idle.
+// threads, as many as the memory cap allows, every gamma's pairs in one
+// stream (run_class_pairs' stages): the next gamma's pairs start while the
+// previous gamma's slowest are still solved, and each gamma is scored as
+// soon as its last pair is, beside the remaining solves.
 //
 // The stopping rule is SMO's (KKT violation <= eps), so each model is the
 // cold start's within the solver's tolerance and the search chooses the same
