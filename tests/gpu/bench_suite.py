@@ -43,7 +43,7 @@ SETTINGS = {
     "full": {"images": 50000, "extract_images": 60000, "repeats": 20, "cpu_batches": 2,
              "cpu_extract_images": 512, "cpu_repeats": 3, "torch_images": 50000,
              "torch_repeats": 3, "sweep_seeds": 60, "sweep_quick_shapes": False,
-             "pipeline_args": [], "ddp_batches": [256, 512], "torch_max_batches": [64, 256],
+             "pipeline_args": [], "ddp_batches": [128, 256, 512], "torch_max_batches": [64, 256],
              "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
              "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240, "search_train_args": []},
     "quick": {"images": 8192, "extract_images": 10000, "repeats": 5, "cpu_batches": 1,
