@@ -1,13 +1,17 @@
 // The warm-started search: SMO seeded with a smaller C's solution (alphas and
 // gradient) reaches the cold start's solution within the solver's tolerance
 // (both stop at a KKT violation <= eps = 1e-3), the pairs' start order changes
-// no solution, and the search that solves every C on one kernel per gamma
-// chooses the candidate the exhaustive search chooses.
+// no solution, a run of several kernels (the search's gammas) solves each
+// pair as separate runs do, and the search that solves every C on one kernel
+// per gamma chooses the candidate the exhaustive search chooses.
 #include "svm/warm_search.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <numeric>
 
 #include "svm/class_layout.hpp"
@@ -182,6 +186,120 @@ TEST_CASE("the order the class pairs start in changes no solution; a bad order i
   CHECK_THROWS_AS(solutions_with(twice), SvmError);
   reversed.pop_back();
   CHECK_THROWS_AS(solutions_with(reversed), SvmError);
+}
+
+TEST_CASE("a run of several kernels solves every pair once per kernel, as separate runs do") {
+  const FeatureSet train = test::clustered(4, 30, 5, 0.8, 11, 2);
+  const ClassLayout layout = ClassLayout::of(train);
+  TrainOptions options;
+  options.threads = 3;
+  const Standardizer standardizer = Standardizer::fit(train);
+  const std::vector<KernelSpec> specs = {{KernelKind::Rbf, 0.05f}, {KernelKind::Rbf, 0.4f},
+                                         {KernelKind::Rbf, 1.5f}};
+  const SolverSettings settings = solver_settings(options);
+  auto by_pair = [](std::vector<PairSolution> out) {
+    std::sort(out.begin(), out.end(), [](const PairSolution& a, const PairSolution& b) {
+      return std::make_pair(a.pair.first, a.pair.second) <
+             std::make_pair(b.pair.first, b.pair.second);
+    });
+    return out;
+  };
+  // Each stage alone.
+  std::vector<std::vector<PairSolution>> alone;
+  for (const KernelSpec& spec : specs) {
+    const PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
+    TrainStats stats;
+    alone.push_back(by_pair(run_class_pairs(
+        {&test::cpu_context()}, input,
+        [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
+            const float* const diagonal[2]) {
+          CHECK(stage == 0);
+          return solve_pair(rows, workspace, settings, diagonal);
+        },
+        stats)));
+  }
+  // All stages in one stream; after_kernels runs once, after every kernel.
+  PairRunInput input = pair_run_input(train, layout, standardizer, specs.front(), options);
+  input.specs = specs;
+  std::mutex mutex;
+  std::vector<std::vector<PairSolution>> together(specs.size());
+  int after_kernels_calls = 0;
+  input.after_kernels = [&] { ++after_kernels_calls; };
+  TrainStats stats;
+  const std::vector<PairSolution> all = run_class_pairs(
+      {&test::cpu_context()}, input,
+      [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
+          const float* const diagonal[2]) {
+        PairSolution solution = solve_pair(rows, workspace, settings, diagonal);
+        std::lock_guard<std::mutex> lock(mutex);
+        REQUIRE(stage < specs.size());
+        together[stage].push_back(solution);
+        return solution;
+      },
+      stats);
+  CHECK(after_kernels_calls == 1);
+  CHECK(all.size() == specs.size() * 6);
+  CHECK(stats.pairs == int(specs.size() * 6));
+  for (size_t stage = 0; stage < specs.size(); ++stage) {
+    INFO("stage " << stage);
+    const std::vector<PairSolution> mine = by_pair(together[stage]);
+    REQUIRE(mine.size() == alone[stage].size());
+    for (size_t p = 0; p < mine.size(); ++p) {
+      CHECK(mine[p].pair.first == alone[stage][p].pair.first);
+      CHECK(mine[p].pair.second == alone[stage][p].pair.second);
+      CHECK(mine[p].support == alone[stage][p].support);
+      CHECK(mine[p].coef == alone[stage][p].coef);
+      CHECK(mine[p].rho == alone[stage][p].rho);
+    }
+  }
+  // The stages' kernels differ, or the comparison above says nothing.
+  CHECK(alone[0][0].coef != alone[2][0].coef);
+}
+
+TEST_CASE("a solve that fails in a later stage ends the run with its error, without a hang") {
+  const FeatureSet train = test::clustered(3, 25, 4, 0.8, 12, 2);
+  const ClassLayout layout = ClassLayout::of(train);
+  TrainOptions options;
+  options.threads = 2;
+  const Standardizer standardizer = Standardizer::fit(train);
+  PairRunInput input =
+      pair_run_input(train, layout, standardizer, {KernelKind::Rbf, 0.2f}, options);
+  input.specs.push_back({KernelKind::Rbf, 0.6f});
+  const SolverSettings settings = solver_settings(options);
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool waiting = false;  // after_kernels has started
+  bool failed = false;
+  bool waited = false;
+  // As the search does: after the kernels, wait for a stage that never
+  // completes; a solve of stage 1 fails only once that wait has begun.
+  input.after_kernels = [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    waiting = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return failed; });
+    waited = true;
+  };
+  TrainStats stats;
+  CHECK_THROWS_WITH_AS(
+      run_class_pairs(
+          {&test::cpu_context()}, input,
+          [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
+              const float* const diagonal[2]) {
+            if (stage == 1) {
+              {
+                std::unique_lock<std::mutex> lock(mutex);
+                changed.wait(lock, [&] { return waiting; });
+                failed = true;
+              }
+              changed.notify_all();
+              throw SvmError("stage 1 refused");
+            }
+            return solve_pair(rows, workspace, settings, diagonal);
+          },
+          stats),
+      "stage 1 refused", SvmError);
+  CHECK(waited);
 }
 
 TEST_CASE("SMO refuses a starting point outside the box") {
