@@ -146,6 +146,27 @@ TEST_CASE("a start with its gradient given solves as the start whose gradient SM
   CHECK_THROWS_AS(solve_smo(kernel, larger, small.alpha, bad_gradient), SvmError);
 }
 
+// Solutions in class-pair order (a run returns them in the order they finished).
+std::vector<PairSolution> by_pair(std::vector<PairSolution> solutions) {
+  std::sort(solutions.begin(), solutions.end(), [](const PairSolution& a, const PairSolution& b) {
+    return std::make_pair(a.pair.first, a.pair.second) <
+           std::make_pair(b.pair.first, b.pair.second);
+  });
+  return solutions;
+}
+
+// The same solutions, to the last bit.
+void check_same_solutions(const std::vector<PairSolution>& a, const std::vector<PairSolution>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t p = 0; p < a.size(); ++p) {
+    CHECK(a[p].pair.first == b[p].pair.first);
+    CHECK(a[p].pair.second == b[p].pair.second);
+    CHECK(a[p].support == b[p].support);
+    CHECK(a[p].coef == b[p].coef);
+    CHECK(a[p].rho == b[p].rho);
+  }
+}
+
 TEST_CASE("the order the class pairs start in changes no solution; a bad order is refused") {
   const FeatureSet train = test::clustered(4, 30, 5, 0.8, 9, 2);
   const ClassLayout layout = ClassLayout::of(train);
@@ -162,25 +183,14 @@ TEST_CASE("the order the class pairs start in changes no solution; a bad order i
     PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
     input.order = std::move(order);
     TrainStats stats;
-    std::vector<PairSolution> out =
-        run_class_pairs({&test::cpu_context()}, input, solve, stats);
-    std::sort(out.begin(), out.end(), [](const PairSolution& a, const PairSolution& b) {
-      return std::make_pair(a.pair.first, a.pair.second) <
-             std::make_pair(b.pair.first, b.pair.second);
-    });
-    return out;
+    return by_pair(run_class_pairs({&test::cpu_context()}, input, solve, stats));
   };
   std::vector<ClassPair> reversed = class_pairs(layout.class_count());
   std::reverse(reversed.begin(), reversed.end());
   const std::vector<PairSolution> by_size = solutions_with({});
   const std::vector<PairSolution> backwards = solutions_with(reversed);
   REQUIRE(by_size.size() == 6);
-  REQUIRE(backwards.size() == 6);
-  for (size_t p = 0; p < by_size.size(); ++p) {
-    CHECK(by_size[p].support == backwards[p].support);
-    CHECK(by_size[p].coef == backwards[p].coef);
-    CHECK(by_size[p].rho == backwards[p].rho);
-  }
+  check_same_solutions(by_size, backwards);
   std::vector<ClassPair> twice = reversed;
   twice.back() = twice.front();
   CHECK_THROWS_AS(solutions_with(twice), SvmError);
@@ -197,13 +207,6 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
   const std::vector<KernelSpec> specs = {{KernelKind::Rbf, 0.05f}, {KernelKind::Rbf, 0.4f},
                                          {KernelKind::Rbf, 1.5f}};
   const SolverSettings settings = solver_settings(options);
-  auto by_pair = [](std::vector<PairSolution> out) {
-    std::sort(out.begin(), out.end(), [](const PairSolution& a, const PairSolution& b) {
-      return std::make_pair(a.pair.first, a.pair.second) <
-             std::make_pair(b.pair.first, b.pair.second);
-    });
-    return out;
-  };
   // Each stage alone.
   std::vector<std::vector<PairSolution>> alone;
   for (const KernelSpec& spec : specs) {
@@ -242,15 +245,7 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
   CHECK(stats.pairs == int(specs.size() * 6));
   for (size_t stage = 0; stage < specs.size(); ++stage) {
     INFO("stage " << stage);
-    const std::vector<PairSolution> mine = by_pair(together[stage]);
-    REQUIRE(mine.size() == alone[stage].size());
-    for (size_t p = 0; p < mine.size(); ++p) {
-      CHECK(mine[p].pair.first == alone[stage][p].pair.first);
-      CHECK(mine[p].pair.second == alone[stage][p].pair.second);
-      CHECK(mine[p].support == alone[stage][p].support);
-      CHECK(mine[p].coef == alone[stage][p].coef);
-      CHECK(mine[p].rho == alone[stage][p].rho);
-    }
+    check_same_solutions(by_pair(together[stage]), alone[stage]);
   }
   // The stages' kernels differ, or the comparison above says nothing.
   CHECK(alone[0][0].coef != alone[2][0].coef);
