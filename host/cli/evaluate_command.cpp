@@ -12,6 +12,7 @@
 #include "feature_options.hpp"
 #include "io/output_set.hpp"
 #include "nn/features.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "option_checks.hpp"
 #include "provenance.hpp"
 #include "nn/weights_identity.hpp"
@@ -66,6 +67,8 @@ int run_evaluate(const po::variables_map& vm) {
   start_backend_session(session, vm, std::cout);
   note_transfer(weights, checkpoint, record, std::cout);
   nn::Autoencoder model(*session.context, checkpoint.parameters);
+  // The reconstructions decode as the training did (wta-spatial: the winners).
+  model.set_sparsity(nn::parse_sparsity(checkpoint.state.sparsity));
   Stopwatch encode_clock;
   svm::FeatureSet test =
       to_feature_set(nn::extract_features(*session.context, model, recipe, data.test, 256,

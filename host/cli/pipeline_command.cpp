@@ -88,7 +88,7 @@ ReportData pipeline_report(const BackendSession& session, const DataRecord& reco
       {"input noise", std::to_string(train_options.input_noise)},
       {"lr schedule", nn::lr_schedule_name(train_options.lr_schedule)},
       {"input transform", describe_input_transform(train_options.input)},
-      {"sparsity", nn::sparsity_name(train_options.latent_l1)},
+      {"sparsity", nn::sparsity_name(train_options.sparsity)},
       {"execution", nn::execution_name(train_options.execution)},
       feature_setting(recipe, network)};
   report.settings.insert(report.settings.end(), run.begin(), run.end());
@@ -134,6 +134,7 @@ int run_pipeline(const po::variables_map& vm) {
   for (const ImageSet* images : {&train_images, &data.train, &data.test}) {
     require_network_input(network, *images, data_dir);
   }
+  nn::require_sparsity_fits(network, train_options.sparsity);
   // What the classifier stage needs of the data is checked now, not after
   // training (the same checks as `cae svm`).
   const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());
@@ -185,6 +186,7 @@ int run_pipeline(const po::variables_map& vm) {
 
   stage.restart();
   nn::Autoencoder model(context, trained.final_state.parameters, train_options.execution);
+  model.set_sparsity(train_options.sparsity);  // the report's reconstructions decode as trained
   const nn::Parameters& weights = trained.final_state.parameters;
   svm::FeatureSet train_features =
       to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,

@@ -36,7 +36,7 @@ void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions
       {"augment", given.augment != parse_augmentation(stored.augment)},
       {"input-noise", given.input_noise != float(stored.input_noise)},
       {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)},
-      {"sparsity", nn::sparsity_name(given.latent_l1) != stored.sparsity},
+      {"sparsity", nn::sparsity_name(given.sparsity) != stored.sparsity},
       {"whiten", given.input.whitening != stored_input.whitening ||
                      (given.input.whitening != Whitening::None &&
                       given.input.whitening_epsilon != stored_input.whitening_epsilon)},
@@ -78,7 +78,7 @@ int run_train(const po::variables_map& vm) {
         start.parameters.input ? start.parameters.input->spec : InputTransformSpec{};
     refuse_changed_settings(vm, options, start.state, stored_input, resume);
     options.input = stored_input;  // the stored transform itself goes on with the parameters
-    options.latent_l1 = nn::parse_sparsity(start.state.sparsity);  // checked at load
+    options.sparsity = nn::parse_sparsity(start.state.sparsity);  // checked at load
     // A resumed run continues with the settings it was started with.
     options.optimizer = start.state.optimizer;
     options.batch_size = start.state.batch_size;
@@ -113,6 +113,7 @@ int run_train(const po::variables_map& vm) {
   const DataRecord record = data_record_from(request, data, &train_images);
   if (!resume.empty()) require_trained_input(resume, start, record);
   require_network_input(start.parameters.network, train_images, data.location);
+  nn::require_sparsity_fits(start.parameters.network, options.sparsity);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != train_images.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +

@@ -54,8 +54,10 @@ void add_training_options(po::options_description& options) {
        "(default 0.1) is added to the covariance's eigenvalues, in units of the mean pixel variance")
       ("contrast-normalize", po::bool_switch(),
        "per image: subtract its mean, divide by sqrt(its variance + 10/255^2) (before --whiten); stored in the checkpoint")
-      ("sparsity", po::value<std::string>()->default_value("none")->value_name("none|l1:LAMBDA"),
-       "sparse codes: add LAMBDA x the mean absolute latent value to the training loss")
+      ("sparsity", po::value<std::string>()->default_value("none")->value_name("none|l1:LAMBDA|wta-spatial"),
+       "sparse codes: l1:LAMBDA adds LAMBDA x the mean absolute latent value to the training loss; "
+       "wta-spatial hands the decoder only each latent map's largest value, at its place (the "
+       "features stay dense; latent maps of a power-of-two side); stored in the checkpoint")
       ("execution", po::value<std::string>()->default_value("auto")->value_name("auto|graph|ops"),
        "how the backend runs the model: graph (each training step, reconstruction and encoder pass as one "
        "compiled graph, ABI 1.5; an error where the backend does not compile graphs), ops (one call per "
@@ -95,7 +97,7 @@ nn::TrainOptions training_options_from(const po::variables_map& vm) {
   }
   try {
     o.input = parse_whitening(vm["whiten"].as<std::string>());
-    o.latent_l1 = nn::parse_sparsity(vm["sparsity"].as<std::string>());
+    o.sparsity = nn::parse_sparsity(vm["sparsity"].as<std::string>());
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

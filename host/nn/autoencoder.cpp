@@ -103,7 +103,9 @@ const Tensor& Autoencoder::layer_output(const Activations& a, int layer) {
 
 const Tensor& Autoencoder::layer_input(const Tensor& input, const Activations& a,
                                        int layer) const {
-  return layer == 0 ? input : layer_output(a, layer - 1);
+  if (layer == 0) return input;
+  if (a.winners && layer == network_.encoder_layers()) return a.winners->code();
+  return layer_output(a, layer - 1);
 }
 
 // One layer: its convolution into conv_output (a.conv[layer] when null), then
@@ -123,7 +125,27 @@ void Autoencoder::forward_layer(const Tensor& input, Activations& a, int i, Tens
 }
 
 void Autoencoder::forward(const Tensor& input, Activations& a, int last_layer) {
-  for (int i = 0; i <= last_layer; ++i) forward_layer(input, a, i, nullptr);
+  for (int i = 0; i <= last_layer; ++i) {
+    forward_layer(input, a, i, nullptr);
+    if (i + 1 == network_.encoder_layers() && i < last_layer) take_winners(a, input.dims().at(0));
+  }
+}
+
+void Autoencoder::take_winners(Activations& a, int64_t batch) {
+  if (!sparsity_.spatial_wta) return;
+  const Tensor& latent = layer_output(a, network_.encoder_layers() - 1);
+  if (!a.winners) {
+    const int64_t side = network_.latent_size();
+    a.winners = std::make_unique<SpatialWinnerTakeAll>(
+        context_, std::vector<int64_t>{batch, network_.latent_channels(), side, side});
+  }
+  a.winners->forward(latent);
+}
+
+void Autoencoder::set_sparsity(const Sparsity& sparsity) {
+  require_sparsity_fits(network_, sparsity);
+  sparsity_ = sparsity;
+  cache_.clear();  // buffers of the previous setting
 }
 
 void Autoencoder::add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d_latent) {
@@ -135,17 +157,28 @@ void Autoencoder::add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d
   }
   // The penalty is lambda * mean(|latent|) over the batch's latent values,
   // scaled like the MSE (a mean), so one lambda suits any batch and network.
-  const float coefficient = latent_l1_ / (float(batch) * float(network_.feature_dim()));
+  const float coefficient = sparsity_.l1 / (float(batch) * float(network_.feature_dim()));
   add_latent_l1_gradient(context_, latent, d_latent, a.l1_minus_ones, a.l1_mask, coefficient);
 }
 
 bool Autoencoder::training_graphs_cover_settings() const {
-  if (latent_l1_ == 0.0f) return true;
-  // The graphs hold the loss of the reconstruction alone.
+  if (sparsity_.none()) return true;
+  // The graphs hold the loss of the reconstruction alone, of the dense latent.
+  if (graphs_.execution() == Execution::Graph) {
+    throw std::runtime_error("--execution graph does not cover --sparsity " +
+                             sparsity_name(sparsity_) +
+                             " (the training graphs hold the reconstruction loss of the dense "
+                             "latent alone); use --execution auto or ops");
+  }
+  return false;
+}
+
+bool Autoencoder::decoder_graphs_cover_settings() const {
+  if (!sparsity_.spatial_wta) return true;
   if (graphs_.execution() == Execution::Graph) {
     throw std::runtime_error(
-        "--execution graph does not cover --sparsity (the training graphs hold the "
-        "reconstruction loss alone); use --execution auto or ops");
+        "--execution graph does not cover --sparsity wta-spatial (the reconstruction graph "
+        "decodes the dense latent); use --execution auto or ops");
   }
   return false;
 }
@@ -231,9 +264,12 @@ void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tens
                                gradients_[size_t(2 * i)], gradients_[size_t(2 * i + 1)]);
     });
     if (i == 0) break;
-    // d_in is now the gradient of layer i-1's output; for the last encoder
-    // layer that output is the latent, where the sparsity penalty enters.
-    if (latent_l1_ > 0.0f && i == network_.encoder_layers()) add_sparsity_gradient(a, batch, *d_in);
+    // d_in is now the gradient of layer i's input; for the first decoder
+    // layer that is the latent (or its winners), where the sparse codes enter.
+    if (i == network_.encoder_layers()) {
+      if (a.winners) a.winners->backward(*d_in);
+      if (sparsity_.l1 > 0.0f) add_sparsity_gradient(a, batch, *d_in);
+    }
     const ConvLayer& previous = layers[size_t(i - 1)];
     on_layer(previous, [&] {
       if (previous.after == After::MaxPool) {
@@ -248,8 +284,11 @@ void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tens
 void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss) {
   const int64_t batch = input.dims().at(0);
   const GraphCache::Entry* entry =
-      graphs_.find(graph_key("reconstruction", batch, loss ? "loss" : ""),
-                   [&] { return build_reconstruction_graph(network_, batch, loss != nullptr); });
+      !decoder_graphs_cover_settings()
+          ? nullptr
+          : graphs_.find(graph_key("reconstruction", batch, loss ? "loss" : ""), [&] {
+              return build_reconstruction_graph(network_, batch, loss != nullptr);
+            });
   if (entry) {
     entry->graph->run(bindings(entry->spec, input, nullptr, loss, &output));
     return;
@@ -257,6 +296,7 @@ void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss)
   Activations& a = activations_for(input.dims().at(0), false);
   const int last = int(network_.layers().size()) - 1;
   forward(input, a, last - 1);
+  if (last == network_.encoder_layers()) take_winners(a, batch);  // a one-layer decoder
   forward_layer(input, a, last, &output);  // the reconstruction neither pools nor upsamples
   if (loss) context_.mse_loss(output, input, *loss, nullptr);
 }

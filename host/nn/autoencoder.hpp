@@ -10,6 +10,7 @@
 
 #include "nn/architecture.hpp"
 #include "nn/graph_execution.hpp"
+#include "nn/latent_sparsity.hpp"
 #include "nn/parameters.hpp"
 #include "plugin/context.hpp"
 
@@ -62,9 +63,13 @@ class Autoencoder {
   // The parameters' input transform (nullptr for none): the callers that
   // fill batches apply it (nn/input_batch.hpp).
   const InputTransform* input_transform() const { return input_.get(); }
-  // Adds lambda * mean(|latent|) over the batch's latent values to the loss
-  // that forward_backward differentiates (sparse codes); 0 = none.
-  void set_latent_l1(float lambda) { latent_l1_ = lambda; }
+  // Sparse codes (nn/latent_sparsity.hpp): an L1 penalty adds
+  // lambda * mean(|latent|) over the batch's latent values to the loss that
+  // forward_backward differentiates; the spatial winner-take-all hands the
+  // decoder only each latent map's winner, in training and in reconstruct()
+  // (encode() and the encoder maps stay dense). Throws std::invalid_argument
+  // when the network's latent maps cannot take it.
+  void set_sparsity(const Sparsity& sparsity);
 
   std::vector<Tensor>& parameters() { return parameters_; }
   std::vector<Tensor>& gradients() { return gradients_; }
@@ -82,11 +87,18 @@ class Autoencoder {
     std::vector<Tensor> d_conv;   // gradients of conv; d_conv.back() receives the loss gradient
     std::vector<Tensor> d_resized;
     Tensor l1_minus_ones, l1_mask;  // the sparsity penalty's, allocated on its first use
+    std::unique_ptr<SpatialWinnerTakeAll> winners;  // the decoder's input, with wta-spatial
   };
   void add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d_latent);
   // Whether the training graphs compute what the settings ask (not the
-  // sparsity penalty): false runs op by op; with --execution graph, an error.
+  // sparse codes): false runs op by op; with --execution graph, an error.
   bool training_graphs_cover_settings() const;
+  // The same for the graphs through the decoder (the reconstruction): they
+  // do not hand it the winners alone.
+  bool decoder_graphs_cover_settings() const;
+  // With wta-spatial, the winners of the latent just computed (for the
+  // decoder, which layer_input() then points at).
+  void take_winners(Activations& a, int64_t batch);
   Activations& activations_for(int64_t batch, bool with_gradients);
   void forward(const Tensor& input, Activations& a, int last_layer);
   void forward_layer(const Tensor& input, Activations& a, int layer, Tensor* conv_output);
@@ -100,7 +112,7 @@ class Autoencoder {
   Context& context_;
   Network network_;
   std::shared_ptr<const InputTransform> input_;
-  float latent_l1_ = 0;
+  Sparsity sparsity_;
   std::vector<std::string> names_;
   std::vector<Tensor> parameters_;  // weight, bias per layer
   std::vector<Tensor> gradients_;

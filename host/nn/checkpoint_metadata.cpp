@@ -257,7 +257,8 @@ TrainingState parse_training_state(const SafetensorsMetadata& metadata, const st
   try {
     parse_sparsity(s.sparsity);
   } catch (const std::invalid_argument&) {
-    reader.fail("sparsity", "is '" + s.sparsity + "', not none or l1:LAMBDA with LAMBDA in (0, 1000]");
+    reader.fail("sparsity", "is '" + s.sparsity +
+                                "', not none, wta-spatial or l1:LAMBDA with LAMBDA in (0, 1000]");
   }
   s.execution = reader.text("execution", "ops");  // files from before graphs ran op by op
   if (s.execution != "graph" && s.execution != "ops") {

@@ -89,8 +89,8 @@ void ModelReplicas::set_learning_rate(float rate) {
   for (auto& replica : replicas_) replica->optimizer->set_learning_rate(rate);
 }
 
-void ModelReplicas::set_latent_l1(float lambda) {
-  for (auto& replica : replicas_) replica->model->set_latent_l1(lambda);
+void ModelReplicas::set_sparsity(const Sparsity& sparsity) {
+  for (auto& replica : replicas_) replica->model->set_sparsity(sparsity);
 }
 
 void ModelReplicas::zero_gradients(Replica& replica) {

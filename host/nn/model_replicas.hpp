@@ -48,8 +48,8 @@ class ModelReplicas {
   void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
   // Every replica's optimiser takes its next steps at this rate.
   void set_learning_rate(float rate);
-  // The latent's L1 penalty on every replica (Autoencoder::set_latent_l1).
-  void set_latent_l1(float lambda);
+  // The sparse codes on every replica (Autoencoder::set_sparsity).
+  void set_sparsity(const Sparsity& sparsity);
 
   // One optimiser step on `count` images (host NCHW floats, count * the
   // network's image_floats());

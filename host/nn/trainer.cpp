@@ -95,7 +95,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   }
   ModelReplicas replicas(contexts, initial, options.optimizer, options.batch_size,
                          options.force_host_exchange, options.processes, options.execution);
-  replicas.set_latent_l1(options.latent_l1);
+  replicas.set_sparsity(options.sparsity);
   const bool primary = !options.processes || options.processes->rank() == 0;
   Context& context = replicas.primary_context();
   Autoencoder& model = replicas.primary_model();
@@ -115,7 +115,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   state.augment = augmentation_name(options.augment);
   state.input_noise = options.input_noise;
   state.lr_schedule = lr_schedule_name(options.lr_schedule);
-  state.sparsity = sparsity_name(options.latent_l1);
+  state.sparsity = sparsity_name(options.sparsity);
   if (options.data) state.data = options.data;
   if (options.processes) {
     const int world = options.processes->world();

@@ -41,8 +41,9 @@ struct TrainOptions {
   // (a run that starts from parameters with a transform keeps theirs); it is
   // applied after the augmentation and before the input noise.
   InputTransformSpec input;
-  // The latent's L1 penalty (nn/latent_sparsity.hpp); 0 = none.
-  float latent_l1 = 0;
+  // Sparse codes (nn/latent_sparsity.hpp): none, an L1 penalty or the
+  // spatial winner-take-all.
+  Sparsity sparsity;
   // Graphs or op by op (nn/graph_execution.hpp); recorded as what ran.
   Execution execution = Execution::Auto;
   std::string backend;

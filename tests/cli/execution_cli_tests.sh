@@ -55,6 +55,10 @@ run_err "graph with a penalty the graphs do not hold" 1 "$CAE" train "${common[@
   --sparsity l1:0.1 --execution graph --out "$work/sparse.st"
 expect "it names --sparsity" "--execution graph does not cover --sparsity"
 absent "no checkpoint of a refused run" "$work/sparse.st"
+run_err "graph with winner-take-all codes the graphs do not hold" 1 "$CAE" train "${common[@]}" --batch 8 \
+  --sparsity wta-spatial --execution graph --out "$work/wta.st"
+expect "it names wta-spatial" "--execution graph does not cover --sparsity wta-spatial"
+absent "no checkpoint of the refused wta run" "$work/wta.st"
 run "auto with that penalty runs op by op" 0 "$CAE" train "${common[@]}" --batch 8 \
   --sparsity l1:0.1 --out "$work/sparse-auto.st"
 checks=$((checks + 1))

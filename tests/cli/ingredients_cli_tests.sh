@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end CLI tests of the feature ingredients on the cpu backend and a
 # small 8x8 image set (whitening's covariance is 192x192, learned at once):
-# pipeline with --whiten zca --contrast-normalize --sparsity and
+# pipeline with --whiten zca --contrast-normalize --sparsity (l1:LAMBDA and
+# wta-spatial) and
 # --feature-threshold, the transform stored in the checkpoint and applied by
 # extract and evaluate, resumption refusing other settings, and bad values
 # refused with one line and exit 2 before anything is written.
@@ -86,6 +87,24 @@ error "evaluate without the threshold" 1 "was trained on latent\+threshold:0.1 f
 run "evaluate with the threshold" 0 "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model \
   --data NP --feature-threshold 0.1 --out V3
 
+# The spatial winner-take-all: recorded like the penalty; evaluate decodes as
+# the pipeline did, so both score the same.
+run "pipeline wta-spatial" 0 "$CAE" pipeline $B --data NP $T --sparsity wta-spatial --out W
+checks=$((checks + 1))
+head -c 8192 W/model.safetensors | grep -q '"sparsity":"wta-spatial"' || fail "checkpoint wta" "no sparsity in the metadata"
+checks=$((checks + 1))
+grep -q '"sparsity": "wta-spatial"' W/features.json || fail "features.json wta" "$(cat W/features.json)"
+run "info wta" 0 "$CAE" info --weights W/model.safetensors
+expect "info wta" "sparsity: +wta-spatial"
+run "evaluate wta" 0 "$CAE" evaluate $B --weights W/model.safetensors --svm W/svm.model --data NP --out VW
+checks=$((checks + 1))
+[ "$(grep -oE '"accuracy": [0-9.e-]+' W/report.json | head -1)" = "$(grep -oE '"accuracy": [0-9.e-]+' VW/report.json | head -1)" ] ||
+  fail "evaluate wta = pipeline" "the accuracies differ"
+python3 "$HERE/write_small_images.py" N12 60 12 6 || { echo "FAIL [writing the 12x12 set]"; exit 1; }
+error "wta on 3x3 latent maps" 1 "--sparsity wta-spatial needs latent maps whose side is a power of two \(this network's latent maps are 3 x 3\)" \
+  "$CAE" train $B --data N12 --epochs 1 --sparsity wta-spatial --out X4.safetensors
+absent "no checkpoint of the refused wta run" X4.safetensors
+
 # A resumed run keeps its transform and penalty: other values are refused.
 error "resume other whitening" 2 "--whiten cannot change a resumed run" \
   "$CAE" train $B --data NP --resume R/model.safetensors --epochs 2 --whiten none --out RR.safetensors
@@ -107,7 +126,7 @@ error "whiten unknown kind" 2 "--whiten 'white' is not none, zca\[:EPS\] or pca\
   "$CAE" pipeline $B --data NP $T --whiten white --out X1
 error "sparsity zero" 2 "--sparsity 'l1:0': LAMBDA must be a finite number above 0" \
   "$CAE" pipeline $B --data NP $T --sparsity l1:0 --out X1
-error "sparsity unknown" 2 "--sparsity 'l2:1' is not none or l1:LAMBDA" \
+error "sparsity unknown" 2 "--sparsity 'l2:1' is not none, l1:LAMBDA or wta-spatial" \
   "$CAE" train $B --data NP --sparsity l2:1 --out X2.safetensors
 error "threshold negative" 2 "--feature-threshold: the feature threshold must be a finite number" \
   "$CAE" extract $B --weights R/model.safetensors --data NP --feature-threshold -1 --out X3

@@ -1,5 +1,6 @@
 // The feature ingredients on the model side: the latent's L1 gradient (two
-// existing ABI ops) against a direct computation, training with it, the
+// existing ABI ops) against a direct computation, the spatial winner-take-all
+// (existing pool ops) against its definition, training with each, the
 // soft-threshold encoder, and a checkpoint that carries its input transform
 // to extraction.
 #include <doctest/doctest.h>
@@ -72,32 +73,89 @@ TEST_CASE("the latent's L1 gradient adds its coefficient exactly where the laten
 }
 
 TEST_CASE("--sparsity values and a sparse run that repeats exactly and differs from a plain one") {
-  CHECK(parse_sparsity("none") == 0.0f);
-  CHECK(parse_sparsity("l1:0.5") == 0.5f);
-  CHECK(sparsity_name(0.1f) == "l1:0.1");
-  CHECK(sparsity_name(0.0f) == "none");
-  for (const char* bad : {"l1:0", "l1:-1", "l1:nan", "l1:inf", "l1:", "l2:1", "l1:1e9"}) {
+  CHECK(parse_sparsity("none") == Sparsity{});
+  CHECK(parse_sparsity("l1:0.5") == Sparsity{0.5f, false});
+  CHECK(parse_sparsity("wta-spatial") == Sparsity{0.0f, true});
+  CHECK(sparsity_name({0.1f, false}) == "l1:0.1");
+  CHECK(sparsity_name({}) == "none");
+  CHECK(sparsity_name({0.0f, true}) == "wta-spatial");
+  for (const char* bad : {"l1:0", "l1:-1", "l1:nan", "l1:inf", "l1:", "l2:1", "l1:1e9", "wta",
+                          "wta-spatial:1", "WTA-spatial"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(parse_sparsity(bad), std::invalid_argument);
   }
-  auto train = [](float lambda) {
+  auto train = [](Sparsity sparsity) {
     auto contexts = test::make_contexts(test::cpu_table(), 1);
     TrainOptions options;
     options.epochs = 1;
     options.batch_size = 4;
     options.eval_batch_size = 4;
-    options.latent_l1 = lambda;
+    options.sparsity = sparsity;
     Checkpoint start;
     start.parameters = Parameters::he_normal(tiny_network(), 5);
     std::ostringstream log;
     TrainOutcome outcome = train_autoencoder(test::pointers(contexts), tiny_images(8, 1),
                                              tiny_images(2, 2), options, start, log);
-    CHECK(outcome.final_state.state.sparsity == sparsity_name(lambda));
+    CHECK(outcome.final_state.state.sparsity == sparsity_name(sparsity));
     return outcome.final_state.parameters.flatten();
   };
-  const std::vector<float> sparse = train(50.0f);
-  CHECK(sparse == train(50.0f));
-  CHECK(sparse != train(0.0f));
+  const std::vector<float> plain = train({});
+  const std::vector<float> sparse = train({50.0f, false});
+  CHECK(sparse == train({50.0f, false}));
+  CHECK(sparse != plain);
+  const std::vector<float> winners = train({0.0f, true});
+  CHECK(winners == train({0.0f, true}));
+  CHECK(winners != plain);
+  CHECK(winners != sparse);
+}
+
+TEST_CASE("the spatial winner-take-all keeps each map's largest value at its place, and only its "
+          "gradient") {
+  auto contexts = test::make_contexts(test::cpu_table(), 1);
+  Context& context = *contexts[0];
+  std::mt19937 rng(8);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (const int64_t side : {1, 2, 4, 8}) {
+    CAPTURE(side);
+    const int64_t n = 2, c = 3, plane = side * side;
+    const std::vector<int64_t> dims = {n, c, side, side};
+    std::vector<float> latent(size_t(n * c * plane)), gradient(latent.size());
+    for (size_t i = 0; i < latent.size(); ++i) {
+      // Post-ReLU values with ties: zeros, and values rounded to a few levels.
+      latent[i] = std::max(0.0f, std::round(normal(rng) * 2.0f) / 2.0f);
+      gradient[i] = normal(rng);
+    }
+    std::fill(latent.begin(), latent.begin() + plane, 0.0f);  // a map of zeros: no winner
+    Tensor z = context.alloc(dims), d = context.alloc(dims);
+    z.upload(latent);
+    d.upload(gradient);
+    SpatialWinnerTakeAll winners(context, dims);
+    winners.forward(z);
+    const std::vector<float> code = winners.code().download();
+    winners.backward(d);
+    const std::vector<float> d_latent = d.download();
+    for (int64_t map = 0; map < n * c; ++map) {
+      CAPTURE(map);
+      const float* values = latent.data() + map * plane;
+      const float largest = *std::max_element(values, values + plane);
+      int64_t kept = 0;
+      for (int64_t p = 0; p < plane; ++p) {
+        const size_t at = size_t(map * plane + p);
+        if (code[at] != 0.0f) {
+          ++kept;
+          CHECK(code[at] == largest);
+          CHECK(values[p] == largest);
+        }
+        // The gradient reaches the latent only where the code is positive.
+        CHECK(d_latent[at] == (code[at] > 0.0f ? gradient[at] : 0.0f));
+      }
+      CHECK(kept == (largest > 0.0f ? 1 : 0));
+    }
+  }
+  for (const int64_t side : {3, 6, 12}) {
+    CAPTURE(side);
+    CHECK_THROWS_AS(SpatialWinnerTakeAll(context, {1, 1, side, side}), std::invalid_argument);
+  }
 }
 
 TEST_CASE("the soft threshold: max(0, f - alpha), recorded in the recipe's name") {
