@@ -111,6 +111,7 @@ const Tensor& Autoencoder::layer_input(const Tensor& input, const Activations& a
 // One layer: its convolution into conv_output (a.conv[layer] when null), then
 // its pool or upsample from there.
 void Autoencoder::forward_layer(const Tensor& input, Activations& a, int i, Tensor* conv_output) {
+  if (i == network_.encoder_layers()) take_winners(a, input.dims().at(0));  // the decoder's input
   const ConvLayer& layer = network_.layers()[size_t(i)];
   Tensor& conv = conv_output ? *conv_output : a.conv[size_t(i)];
   on_layer(layer, [&] {
@@ -125,10 +126,7 @@ void Autoencoder::forward_layer(const Tensor& input, Activations& a, int i, Tens
 }
 
 void Autoencoder::forward(const Tensor& input, Activations& a, int last_layer) {
-  for (int i = 0; i <= last_layer; ++i) {
-    forward_layer(input, a, i, nullptr);
-    if (i + 1 == network_.encoder_layers() && i < last_layer) take_winners(a, input.dims().at(0));
-  }
+  for (int i = 0; i <= last_layer; ++i) forward_layer(input, a, i, nullptr);
 }
 
 void Autoencoder::take_winners(Activations& a, int64_t batch) {
@@ -161,26 +159,23 @@ void Autoencoder::add_sparsity_gradient(Activations& a, int64_t batch, Tensor& d
   add_latent_l1_gradient(context_, latent, d_latent, a.l1_minus_ones, a.l1_mask, coefficient);
 }
 
-bool Autoencoder::training_graphs_cover_settings() const {
-  if (sparsity_.none()) return true;
-  // The graphs hold the loss of the reconstruction alone, of the dense latent.
+bool Autoencoder::graphs_cover(bool covered, const std::string& why_not) const {
+  if (covered) return true;
   if (graphs_.execution() == Execution::Graph) {
     throw std::runtime_error("--execution graph does not cover --sparsity " +
-                             sparsity_name(sparsity_) +
-                             " (the training graphs hold the reconstruction loss of the dense "
-                             "latent alone); use --execution auto or ops");
+                             sparsity_name(sparsity_) + " (" + why_not +
+                             "); use --execution auto or ops");
   }
   return false;
 }
 
+bool Autoencoder::training_graphs_cover_settings() const {
+  return graphs_cover(sparsity_.none(),
+                      "the training graphs hold the reconstruction loss of the dense latent alone");
+}
+
 bool Autoencoder::decoder_graphs_cover_settings() const {
-  if (!sparsity_.spatial_wta) return true;
-  if (graphs_.execution() == Execution::Graph) {
-    throw std::runtime_error(
-        "--execution graph does not cover --sparsity wta-spatial (the reconstruction graph "
-        "decodes the dense latent); use --execution auto or ops");
-  }
-  return false;
+  return graphs_cover(!sparsity_.spatial_wta, "the reconstruction graph decodes the dense latent");
 }
 
 std::vector<cae_tensor> Autoencoder::bindings(const GraphSpec& spec, const Tensor& input,
@@ -296,7 +291,6 @@ void Autoencoder::reconstruct(const Tensor& input, Tensor& output, Tensor* loss)
   Activations& a = activations_for(input.dims().at(0), false);
   const int last = int(network_.layers().size()) - 1;
   forward(input, a, last - 1);
-  if (last == network_.encoder_layers()) take_winners(a, batch);  // a one-layer decoder
   forward_layer(input, a, last, &output);  // the reconstruction neither pools nor upsamples
   if (loss) context_.mse_loss(output, input, *loss, nullptr);
 }

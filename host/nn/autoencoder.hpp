@@ -96,8 +96,11 @@ class Autoencoder {
   // The same for the graphs through the decoder (the reconstruction): they
   // do not hand it the winners alone.
   bool decoder_graphs_cover_settings() const;
-  // With wta-spatial, the winners of the latent just computed (for the
-  // decoder, which layer_input() then points at).
+  // `covered`, or false (op by op) with a note of why when graphs are
+  // optional; with --execution graph, not covered is an error saying why.
+  bool graphs_cover(bool covered, const std::string& why_not) const;
+  // With wta-spatial, the winners of the latent: forward_layer takes them just
+  // before the decoder's first layer, and layer_input() hands them to it.
   void take_winners(Activations& a, int64_t batch);
   Activations& activations_for(int64_t batch, bool with_gradients);
   void forward(const Tensor& input, Activations& a, int last_layer);

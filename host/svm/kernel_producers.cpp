@@ -26,6 +26,10 @@ struct Shared {
   PairScheduler& scheduler;
   std::vector<KernelTask> tasks;
   std::deque<DiagonalBlocks> diagonals;  // a deque: the tables do not move
+  // A producer failed: nobody waits for a block of any stage.
+  void fail_diagonals() {
+    for (DiagonalBlocks& stage : diagonals) stage.fail();
+  }
   // Taking the next task and reserving its memory happen under this lock, in
   // task order: a reservation then waits only for pairs reserved before it,
   // whose diagonal blocks were reserved earlier still, so no producer can
@@ -109,7 +113,7 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
         }
         times.memory_wait += seconds_since(phase);
         if (!reserved) {  // another thread failed
-          for (DiagonalBlocks& diagonals : shared.diagonals) diagonals.fail();
+          shared.fail_diagonals();
           break;
         }
       }
@@ -141,7 +145,7 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
     }
   } catch (...) {
     scheduler.fail(std::current_exception());
-    for (DiagonalBlocks& diagonals : shared.diagonals) diagonals.fail();
+    shared.fail_diagonals();
   }
 }
 

@@ -250,17 +250,19 @@ class Smo {
     bool known = false;
     size_t position = kNone;  // packed index of i
     double violation = -kInfinity;
+    // One packed variable of the scan for i: the last of the largest -y G
+    // among those that may move up.
+    void track(size_t k, bool up, double yg) {
+      if (up && -yg >= violation) {
+        violation = -yg;
+        position = k;
+      }
+    }
   };
-  // The last of the largest -y G among the packed variables that may move up.
   NextUp most_violating_up() const {
     NextUp found;
     found.known = true;
-    for (size_t k = 0; k < index_.size(); ++k) {
-      if (up_[k] && -yg_[k] >= found.violation) {
-        found.violation = -yg_[k];
-        found.position = k;
-      }
-    }
+    for (size_t k = 0; k < index_.size(); ++k) found.track(k, up_[k], yg_[k]);
     return found;
   }
 
@@ -302,21 +304,15 @@ class Smo {
     // (y_t = +-1). Then the next step's i, from the alphas' new values.
     NextUp next;
     next.known = true;
-    const auto track = [&](size_t k) {  // as most_violating_up()
-      if (up_[k] && -yg_[k] >= next.violation) {
-        next.violation = -yg_[k];
-        next.position = k;
-      }
-    };
     for (size_t k = 0; k < second_; ++k) {
       const uint32_t w = within_[k];
       yg_[k] += s * (static_cast<double>(Ki.against_first[w]) - static_cast<double>(Kj.against_first[w]));
-      track(k);
+      next.track(k, up_[k], yg_[k]);
     }
     for (size_t k = second_; k < index_.size(); ++k) {
       const uint32_t w = within_[k];
       yg_[k] += s * (static_cast<double>(Ki.against_second[w]) - static_cast<double>(Kj.against_second[w]));
-      track(k);
+      next.track(k, up_[k], yg_[k]);
     }
     next_up_ = next;
   }

@@ -221,10 +221,7 @@ SearchOutcome search_hyper_parameters_warm(
   SearchOutcome outcome;
   const SearchResult* best = nullptr;
   std::vector<PairSolution> best_solutions;
-  float best_gamma = 0.0f;
-  double best_C = 0.0;
-  size_t best_stage = 0;
-  size_t best_link_kept = 0;  // the winner's place in the chain of Cs
+  int best_unconverged = 0;  // the winner's pairs stopped at the iteration limit
   size_t done = 0;
   // The rows go to each context once for the whole search, not once per
   // gamma for the kernels and again for the validation scores.
@@ -297,13 +294,11 @@ SearchOutcome search_hyper_parameters_warm(
       // Only the winner's coefficients are kept; its model (a copy of the
       // support vectors, gigabytes at CIFAR-10's size) is assembled once, at the end.
       best_solutions.clear();
+      best_unconverged = 0;
       for (const std::vector<SmoPairSolution>& chain : chains[g]) {
         best_solutions.push_back(chain[best_link].solution);
+        best_unconverged += chain[best_link].converged ? 0 : 1;
       }
-      best_gamma = specs[g].gamma;
-      best_C = ascending[best_link];
-      best_stage = g;
-      best_link_kept = best_link;
     }
   };
   input.after_kernels = [&] {
@@ -340,12 +335,8 @@ SearchOutcome search_hyper_parameters_warm(
   SearchResult& last = grid[total - 1];
   last.phases = search_phases(stats, scoring_seconds, search_seconds);
   if (progress) progress(++done, total, last);
-  int unconverged = 0;
-  for (const std::vector<SmoPairSolution>& chain : chains[best_stage]) {
-    unconverged += chain[best_link_kept].converged ? 0 : 1;
-  }
-  stats.gamma = best_gamma;
-  stats.unconverged_pairs = unconverged;
+  stats.gamma = best->gamma_value;
+  stats.unconverged_pairs = best_unconverged;
   stats.seconds = search_seconds;
   outcome.best_stats = stats;
   // Freed before the model's copy of its support vectors is made: with a
@@ -354,7 +345,7 @@ SearchOutcome search_hyper_parameters_warm(
   resident_rows.clear();
   resident.clear();
   outcome.best_model = assemble_model(train, layout, standardizer, std::move(best_solutions),
-                                      base.kernel, best_gamma, best_C);
+                                      base.kernel, best->gamma_value, best->candidate.C);
   outcome.best_stats.support_vectors = outcome.best_model.sv_count;
   outcome.results = std::move(grid);
   return outcome;

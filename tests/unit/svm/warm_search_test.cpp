@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <numeric>
+#include <utility>
 
 #include "svm/class_layout.hpp"
 #include "svm/pair_run.hpp"
@@ -146,6 +147,26 @@ TEST_CASE("a start with its gradient given solves as the start whose gradient SM
   CHECK_THROWS_AS(solve_smo(kernel, larger, small.alpha, bad_gradient), SvmError);
 }
 
+// A small clustered training set with what run_class_pairs needs around it:
+// its class layout, its standardizer, the options (`threads` workers) and
+// their solver settings. The inputs point into it: it stays where it is.
+struct SmallRun {
+  SmallRun(FeatureSet set, int threads)
+      : train(std::move(set)), layout(ClassLayout::of(train)), standardizer(Standardizer::fit(train)) {
+    options.threads = threads;
+    settings = solver_settings(options);
+  }
+  SmallRun(const SmallRun&) = delete;
+  PairRunInput input(const KernelSpec& spec) const {
+    return pair_run_input(train, layout, standardizer, spec, options);
+  }
+  FeatureSet train;
+  ClassLayout layout;
+  Standardizer standardizer;
+  TrainOptions options;
+  SolverSettings settings;
+};
+
 // Solutions in class-pair order (a run returns them in the order they finished).
 std::vector<PairSolution> by_pair(std::vector<PairSolution> solutions) {
   std::sort(solutions.begin(), solutions.end(), [](const PairSolution& a, const PairSolution& b) {
@@ -168,24 +189,18 @@ void check_same_solutions(const std::vector<PairSolution>& a, const std::vector<
 }
 
 TEST_CASE("the order the class pairs start in changes no solution; a bad order is refused") {
-  const FeatureSet train = test::clustered(4, 30, 5, 0.8, 9, 2);
-  const ClassLayout layout = ClassLayout::of(train);
-  TrainOptions options;
-  options.threads = 2;
-  const Standardizer standardizer = Standardizer::fit(train);
-  const KernelSpec spec{KernelKind::Rbf, 0.2f};
-  const SolverSettings settings = solver_settings(options);
+  const SmallRun run(test::clustered(4, 30, 5, 0.8, 9, 2), 2);
   const PairSolve solve = [&](size_t, const PairRows& rows, PairWorkspace& workspace,
                               const float* const diagonal[2]) {
-    return solve_pair(rows, workspace, settings, diagonal);
+    return solve_pair(rows, workspace, run.settings, diagonal);
   };
   auto solutions_with = [&](std::vector<ClassPair> order) {
-    PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
+    PairRunInput input = run.input({KernelKind::Rbf, 0.2f});
     input.order = std::move(order);
     TrainStats stats;
     return by_pair(run_class_pairs({&test::cpu_context()}, input, solve, stats));
   };
-  std::vector<ClassPair> reversed = class_pairs(layout.class_count());
+  std::vector<ClassPair> reversed = class_pairs(run.layout.class_count());
   std::reverse(reversed.begin(), reversed.end());
   const std::vector<PairSolution> by_size = solutions_with({});
   const std::vector<PairSolution> backwards = solutions_with(reversed);
@@ -199,30 +214,25 @@ TEST_CASE("the order the class pairs start in changes no solution; a bad order i
 }
 
 TEST_CASE("a run of several kernels solves every pair once per kernel, as separate runs do") {
-  const FeatureSet train = test::clustered(4, 30, 5, 0.8, 11, 2);
-  const ClassLayout layout = ClassLayout::of(train);
-  TrainOptions options;
-  options.threads = 3;
-  const Standardizer standardizer = Standardizer::fit(train);
+  const SmallRun run(test::clustered(4, 30, 5, 0.8, 11, 2), 3);
   const std::vector<KernelSpec> specs = {{KernelKind::Rbf, 0.05f}, {KernelKind::Rbf, 0.4f},
                                          {KernelKind::Rbf, 1.5f}};
-  const SolverSettings settings = solver_settings(options);
   // Each stage alone.
   std::vector<std::vector<PairSolution>> alone;
   for (const KernelSpec& spec : specs) {
-    const PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
+    const PairRunInput input = run.input(spec);
     TrainStats stats;
     alone.push_back(by_pair(run_class_pairs(
         {&test::cpu_context()}, input,
         [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
             const float* const diagonal[2]) {
           CHECK(stage == 0);
-          return solve_pair(rows, workspace, settings, diagonal);
+          return solve_pair(rows, workspace, run.settings, diagonal);
         },
         stats)));
   }
   // All stages in one stream; after_kernels runs once, after every kernel.
-  PairRunInput input = pair_run_input(train, layout, standardizer, specs.front(), options);
+  PairRunInput input = run.input(specs.front());
   input.specs = specs;
   std::mutex mutex;
   std::vector<std::vector<PairSolution>> together(specs.size());
@@ -233,7 +243,7 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
       {&test::cpu_context()}, input,
       [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
           const float* const diagonal[2]) {
-        PairSolution solution = solve_pair(rows, workspace, settings, diagonal);
+        PairSolution solution = solve_pair(rows, workspace, run.settings, diagonal);
         std::lock_guard<std::mutex> lock(mutex);
         REQUIRE(stage < specs.size());
         together[stage].push_back(solution);
@@ -252,15 +262,9 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
 }
 
 TEST_CASE("a solve that fails in a later stage ends the run with its error, without a hang") {
-  const FeatureSet train = test::clustered(3, 25, 4, 0.8, 12, 2);
-  const ClassLayout layout = ClassLayout::of(train);
-  TrainOptions options;
-  options.threads = 2;
-  const Standardizer standardizer = Standardizer::fit(train);
-  PairRunInput input =
-      pair_run_input(train, layout, standardizer, {KernelKind::Rbf, 0.2f}, options);
+  const SmallRun run(test::clustered(3, 25, 4, 0.8, 12, 2), 2);
+  PairRunInput input = run.input({KernelKind::Rbf, 0.2f});
   input.specs.push_back({KernelKind::Rbf, 0.6f});
-  const SolverSettings settings = solver_settings(options);
   std::mutex mutex;
   std::condition_variable changed;
   bool waiting = false;  // after_kernels has started
@@ -290,7 +294,7 @@ TEST_CASE("a solve that fails in a later stage ends the run with its error, with
               changed.notify_all();
               throw SvmError("stage 1 refused");
             }
-            return solve_pair(rows, workspace, settings, diagonal);
+            return solve_pair(rows, workspace, run.settings, diagonal);
           },
           stats),
       "stage 1 refused", SvmError);
