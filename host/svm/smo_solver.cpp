@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "svm/smo_passes.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -53,37 +54,21 @@ class Smo {
     // i: the last of the most violating variables that may move up (y_i a_i
     // can grow), found by the last update's gradient pass when nothing
     // changed since.
-    if (!next_up_.known) next_up_ = most_violating_up();
+    if (!next_up_.known) next_up_ = find_next_up();
     next_up_.known = false;
-    if (next_up_.position == kNone) return false;
+    if (next_up_.position == kNoVariable) return false;
     const size_t i = next_up_.position;
     const double up_max = next_up_.violation;
     // j: among the variables that may move down, the one whose pairing with
-    // i decreases the objective most (second order: gain b^2 / a). The gains are compared as fractions, b^2 best_a >= best_b2 a (a > 0),
-    // so the scan divides nowhere: a division per variable would cost more
-    // than the rest of the scan.
-    const size_t m = index_.size();
-    size_t j = m;
-    double low_max = -kInfinity;  // -M(a) = max over I_low of y G
-    double best_b2 = 0.0;         // best gain = best_b2 / best_a
-    double best_a = 1.0;
-    const double diagonal_i = packed_diagonal_[i];
-    for_segments(K_.row(static_cast<int64_t>(index_[i])), [&](size_t k, float k_it) {
-      if (!down_[k]) return;
-      const double yg = yg_[k];
-      low_max = std::max(low_max, yg);
-      const double b = up_max + yg;
-      if (b <= 0.0) return;
-      double a = diagonal_i + packed_diagonal_[k] - 2.0 * static_cast<double>(k_it);
-      if (a <= 0.0) a = kTau;
-      const double b2 = b * b;
-      if (b2 * best_a >= best_b2 * a) {
-        best_b2 = b2;
-        best_a = a;
-        j = k;
-      }
-    });
-    if (up_max + low_max <= eps || j == m) return false;
+    // i decreases the objective most (second order: gain b^2 / a). The gains
+    // are compared as fractions, b^2 best_a >= best_b2 a (a > 0), so the scan
+    // divides nowhere: a division per variable would cost more than the rest
+    // of the scan.
+    const SecondChoice second =
+        choose_second(active(), segments(K_.row(static_cast<int64_t>(index_[i]))), up_max,
+                      packed_diagonal_[i], kTau);
+    const size_t j = second.j;
+    if (up_max + second.low_max <= eps || j == kNoVariable) return false;
     update(i, j, up_max + yg_[j]);
     return true;
   }
@@ -207,8 +192,6 @@ class Smo {
   }
 
  private:
-  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
-
   bool may_move_up(size_t t) const { return y_[t] > 0 ? alpha_[t] < C_ : alpha_[t] > 0.0; }
   bool may_move_down(size_t t) const { return y_[t] > 0 ? alpha_[t] > 0.0 : alpha_[t] < C_; }
 
@@ -237,33 +220,25 @@ class Smo {
     for (size_t k = 0; k < index_.size(); ++k) gradient_[index_[k]] = y_[index_[k]] * yg_[k];
   }
 
-  // Calls body(k, K(r, index_[k])) for every packed variable k, in order:
-  // the first class's entries gathered from row r's first segment, the
-  // second's from its second.
-  template <class Body>
-  void for_segments(const PairKernel::Row& r, Body&& body) const {
-    for (size_t k = 0; k < second_; ++k) body(k, r.against_first[within_[k]]);
-    for (size_t k = second_; k < index_.size(); ++k) body(k, r.against_second[within_[k]]);
+  // The packed arrays as the passes read them (smo_passes.hpp).
+  ActiveSet active() {
+    return {yg_.data(), packed_diagonal_.data(), up_.data(), down_.data(), within_.data(),
+            second_, index_.size(), index_.size() == l_};
+  }
+  static RowSegments segments(const PairKernel::Row& r) {
+    return {r.against_first, r.against_second};
   }
 
+  // The next step's first variable: found by the last update's pass, or by
+  // a pass of its own after the active set changed.
   struct NextUp {
     bool known = false;
-    size_t position = kNone;  // packed index of i
+    size_t position = kNoVariable;  // packed index of i
     double violation = -kInfinity;
-    // One packed variable of the scan for i: the last of the largest -y G
-    // among those that may move up.
-    void track(size_t k, bool up, double yg) {
-      if (up && -yg >= violation) {
-        violation = -yg;
-        position = k;
-      }
-    }
   };
-  NextUp most_violating_up() const {
-    NextUp found;
-    found.known = true;
-    for (size_t k = 0; k < index_.size(); ++k) found.track(k, up_[k], yg_[k]);
-    return found;
+  NextUp find_next_up() {
+    const FirstChoice found = svm::most_violating_up(active());
+    return {true, found.position, found.violation};
   }
 
   // Moves along the feasible line a_i += y_i s, a_j -= y_j s (y'a stays 0).
@@ -302,19 +277,8 @@ class Smo {
     // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj), K symmetric;
     // so y_t G_t += s (K_ti - K_tj), the same value to the last bit
     // (y_t = +-1). Then the next step's i, from the alphas' new values.
-    NextUp next;
-    next.known = true;
-    for (size_t k = 0; k < second_; ++k) {
-      const uint32_t w = within_[k];
-      yg_[k] += s * (static_cast<double>(Ki.against_first[w]) - static_cast<double>(Kj.against_first[w]));
-      next.track(k, up_[k], yg_[k]);
-    }
-    for (size_t k = second_; k < index_.size(); ++k) {
-      const uint32_t w = within_[k];
-      yg_[k] += s * (static_cast<double>(Ki.against_second[w]) - static_cast<double>(Kj.against_second[w]));
-      next.track(k, up_[k], yg_[k]);
-    }
-    next_up_ = next;
+    const FirstChoice next = update_gradients(active(), segments(Ki), segments(Kj), s);
+    next_up_ = {true, next.position, next.violation};
   }
 
   // The decision offset: at the optimum y_t G_t = rho for every free

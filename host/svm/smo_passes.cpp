@@ -1,0 +1,203 @@
+#include "svm/smo_passes.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace cae::svm {
+
+namespace {
+
+// Four lanes: one AVX2 register of doubles, two SSE2 ones on the baseline.
+constexpr size_t kLanes = 4;
+typedef double Doubles __attribute__((vector_size(kLanes * sizeof(double))));
+typedef int64_t Masks __attribute__((vector_size(kLanes * sizeof(int64_t))));
+typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
+
+#define CAE_SMO_CLONES __attribute__((target_clones("avx2", "default")))
+#define CAE_SMO_INLINE inline __attribute__((always_inline))
+
+CAE_SMO_INLINE void load(Doubles& v, const double* p) { std::memcpy(&v, p, sizeof v); }
+CAE_SMO_INLINE void store(double* p, const Doubles& v) { std::memcpy(p, &v, sizeof v); }
+CAE_SMO_INLINE void set_all(Doubles& v, double x) { v = Doubles{x, x, x, x}; }
+// The kernel entries of packed variables k..k+3: one load where the active
+// set is every variable (their entries are then consecutive), else gathered.
+CAE_SMO_INLINE void load_row(Doubles& v, const float* row, const uint32_t* within, size_t k,
+                             bool consecutive) {
+  if (consecutive) {
+    Floats f;
+    std::memcpy(&f, row + within[k], sizeof f);
+    v = __builtin_convertvector(f, Doubles);
+  } else {
+    v = Doubles{row[within[k]], row[within[k + 1]], row[within[k + 2]], row[within[k + 3]]};
+  }
+}
+
+// One candidate of a pass: a lane's (or a tail's) running best.
+struct Gain {
+  size_t k;
+  double b2;
+  double a;
+};
+struct Violation {
+  size_t k;
+  double value;
+};
+
+// The second variable's scan over packed variables [begin, end), reading the
+// row segment `row` at set.within: every lane's best appended to `found`.
+CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t begin, size_t end,
+                                double up_max, double diagonal_i, double tau,
+                                std::vector<Gain>& found, double& low_max) {
+  const uint32_t* w = set.within;
+  Doubles low, best_b2, best_a, up, di, taus, zero;
+  set_all(low, low_max);
+  set_all(best_b2, 0.0);
+  set_all(best_a, 1.0);
+  set_all(up, up_max);
+  set_all(di, diagonal_i);
+  set_all(taus, tau);
+  set_all(zero, 0.0);
+  Masks best_k = Masks{-1, -1, -1, -1};
+  size_t k = begin;
+  for (; k + kLanes <= end; k += kLanes) {
+    const Masks down = Masks{set.down[k], set.down[k + 1], set.down[k + 2], set.down[k + 3]} != 0;
+    Doubles yg, diagonal;
+    load(yg, set.yg + k);
+    load(diagonal, set.diagonal + k);
+    low = (down & (low < yg)) ? yg : low;
+    const Doubles b = up + yg;
+    Doubles k_it;
+    load_row(k_it, row, w, k, set.consecutive);
+    Doubles a = di + diagonal - 2.0 * k_it;
+    a = a <= zero ? taus : a;
+    const Doubles b2 = b * b;
+    const Masks take = down & (b > zero) & (b2 * best_a >= best_b2 * a);
+    best_b2 = take ? b2 : best_b2;
+    best_a = take ? a : best_a;
+    const int64_t k0 = static_cast<int64_t>(k);
+    best_k = take ? Masks{k0, k0 + 1, k0 + 2, k0 + 3} : best_k;
+  }
+  for (size_t lane = 0; lane < kLanes; ++lane) {
+    low_max = std::max(low_max, low[lane]);
+    if (best_k[lane] >= 0) found.push_back({static_cast<size_t>(best_k[lane]), best_b2[lane], best_a[lane]});
+  }
+  // The tail, one at a time: one more running best.
+  Gain tail{kNoVariable, 0.0, 1.0};
+  for (; k < end; ++k) {
+    if (!set.down[k]) continue;
+    const double yg = set.yg[k];
+    low_max = std::max(low_max, yg);
+    const double b = up_max + yg;
+    if (b <= 0.0) continue;
+    double a = diagonal_i + set.diagonal[k] - 2.0 * static_cast<double>(row[w[k]]);
+    if (a <= 0.0) a = tau;
+    const double b2 = b * b;
+    if (b2 * tail.a >= tail.b2 * a) tail = {k, b2, a};
+  }
+  if (tail.k != kNoVariable) found.push_back(tail);
+}
+
+// y G += s (K_i - K_j) over [begin, end) (s == 0: no update), and the lanes'
+// last largest -y G among those that may move up, appended to `found`.
+CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const float* row_j,
+                               size_t begin, size_t end, double s, bool update,
+                               std::vector<Violation>& found) {
+  const uint32_t* w = set.within;
+  Doubles steps, best;
+  set_all(steps, s);
+  set_all(best, -std::numeric_limits<double>::infinity());
+  Masks best_k = Masks{-1, -1, -1, -1};
+  size_t k = begin;
+  for (; k + kLanes <= end; k += kLanes) {
+    Doubles yg;
+    load(yg, set.yg + k);
+    if (update) {
+      Doubles ki, kj;
+      load_row(ki, row_i, w, k, set.consecutive);
+      load_row(kj, row_j, w, k, set.consecutive);
+      yg += steps * (ki - kj);
+      store(set.yg + k, yg);
+    }
+    const Masks up = Masks{set.up[k], set.up[k + 1], set.up[k + 2], set.up[k + 3]} != 0;
+    const Doubles negated = -yg;
+    const Masks take = up & (negated >= best);
+    best = take ? negated : best;
+    const int64_t k0 = static_cast<int64_t>(k);
+    best_k = take ? Masks{k0, k0 + 1, k0 + 2, k0 + 3} : best_k;
+  }
+  for (size_t lane = 0; lane < kLanes; ++lane) {
+    if (best_k[lane] >= 0) found.push_back({static_cast<size_t>(best_k[lane]), best[lane]});
+  }
+  Violation tail{kNoVariable, -std::numeric_limits<double>::infinity()};
+  for (; k < end; ++k) {
+    if (update) {
+      set.yg[k] += s * (static_cast<double>(row_i[w[k]]) - static_cast<double>(row_j[w[k]]));
+    }
+    if (set.up[k] && -set.yg[k] >= tail.value) tail = {k, -set.yg[k]};
+  }
+  if (tail.k != kNoVariable) found.push_back(tail);
+}
+
+// The lanes' candidates in row order, by the one-at-a-time rules.
+SecondChoice merge(std::vector<Gain>& found, double low_max) {
+  std::sort(found.begin(), found.end(), [](const Gain& x, const Gain& y) { return x.k < y.k; });
+  SecondChoice choice;
+  choice.low_max = low_max;
+  double best_b2 = 0.0;
+  double best_a = 1.0;
+  for (const Gain& g : found) {
+    if (g.b2 * best_a >= best_b2 * g.a) {
+      best_b2 = g.b2;
+      best_a = g.a;
+      choice.j = g.k;
+    }
+  }
+  return choice;
+}
+
+FirstChoice merge(std::vector<Violation>& found) {
+  std::sort(found.begin(), found.end(),
+            [](const Violation& x, const Violation& y) { return x.k < y.k; });
+  FirstChoice choice;
+  for (const Violation& v : found) {
+    if (v.value >= choice.violation) choice = {v.k, v.value};
+  }
+  return choice;
+}
+
+CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegments row_i,
+                                                 double up_max, double diagonal_i, double tau) {
+  std::vector<Gain> found;
+  found.reserve(4 * kLanes);
+  double low_max = -std::numeric_limits<double>::infinity();
+  scan_second(set, row_i.first, 0, set.second, up_max, diagonal_i, tau, found, low_max);
+  scan_second(set, row_i.second, set.second, set.count, up_max, diagonal_i, tau, found, low_max);
+  return merge(found, low_max);
+}
+
+CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i,
+                                        RowSegments row_j, double s, bool update) {
+  std::vector<Violation> found;
+  found.reserve(4 * kLanes);
+  scan_first(set, row_i.first, row_j.first, 0, set.second, s, update, found);
+  scan_first(set, row_i.second, row_j.second, set.second, set.count, s, update, found);
+  return merge(found);
+}
+
+}  // namespace
+
+SecondChoice choose_second(const ActiveSet& set, RowSegments row_i, double up_max,
+                           double diagonal_i, double tau) {
+  return choose_second_clones(set, row_i, up_max, diagonal_i, tau);
+}
+
+FirstChoice update_gradients(const ActiveSet& set, RowSegments row_i, RowSegments row_j, double s) {
+  return first_clones(set, row_i, row_j, s, true);
+}
+
+FirstChoice most_violating_up(const ActiveSet& set) {
+  return first_clones(set, {}, {}, 0.0, false);
+}
+
+}  // namespace cae::svm
