@@ -185,6 +185,11 @@ CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i,
   return merge(found);
 }
 
+CAE_SMO_CLONES void add_weighted_row_clones(double* sum, const float* row, size_t count,
+                                            double weight) {
+  for (size_t t = 0; t < count; ++t) sum[t] += weight * static_cast<double>(row[t]);
+}
+
 }  // namespace
 
 SecondChoice choose_second(const ActiveSet& set, RowSegments row_i, double up_max,
@@ -198,6 +203,10 @@ FirstChoice update_gradients(const ActiveSet& set, RowSegments row_i, RowSegment
 
 FirstChoice most_violating_up(const ActiveSet& set) {
   return first_clones(set, {}, {}, 0.0, false);
+}
+
+void add_weighted_row(double* sum, const float* row, size_t count, double weight) {
+  add_weighted_row_clones(sum, row, count, weight);
 }
 
 }  // namespace cae::svm

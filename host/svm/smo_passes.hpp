@@ -63,4 +63,8 @@ FirstChoice update_gradients(const ActiveSet& set, RowSegments row_i, RowSegment
 // The first variable alone (after the active set changed).
 FirstChoice most_violating_up(const ActiveSet& set);
 
+// sum[t] += weight * row[t] for t < count: one support vector's share of
+// every gradient while the gradients are rebuilt.
+void add_weighted_row(double* sum, const float* row, size_t count, double weight);
+
 }  // namespace cae::svm

@@ -148,10 +148,8 @@ class Smo {
       for (const size_t j : support) {
         const double weight = y_[j] * alpha_[j];
         const PairKernel::Row row = K_.row(static_cast<int64_t>(j));
-        for (size_t t = 0; t < boundary_; ++t) sum[t] += weight * static_cast<double>(row.against_first[t]);
-        for (size_t t = boundary_; t < l_; ++t) {
-          sum[t] += weight * static_cast<double>(row.against_second[t - boundary_]);
-        }
+        add_weighted_row(sum.data(), row.against_first, boundary_, weight);
+        add_weighted_row(sum.data() + boundary_, row.against_second, l_ - boundary_, weight);
       }
       for (size_t t = 0; t < l_; ++t) {
         if (!is_active[t]) gradient_[t] = y_[t] * sum[t] - 1.0;
