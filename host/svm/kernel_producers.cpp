@@ -90,8 +90,6 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
       return class_rows[static_cast<size_t>(c)];
     };
 
-    const std::function<void()> while_waiting_for_memory =
-        index == 0 ? in.while_waiting_for_memory : nullptr;
     for (;;) {
       KernelTask task;
       PairScheduler::Job job;
@@ -104,14 +102,14 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
         bool reserved = false;
         if (task.diagonal) {
           const int64_t n = rows_of(task.cls).rows();
-          reserved = scheduler.reserve_block(diagonal_block_bytes(n), while_waiting_for_memory);
+          reserved = scheduler.reserve_block(diagonal_block_bytes(n));
           if (reserved) {
             block = make_diagonal_block(
                 n, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
           }
         } else {
           job = job_for(*in.layout, task, in);
-          reserved = scheduler.reserve(job, while_waiting_for_memory);
+          reserved = scheduler.reserve(job);
         }
         times.memory_wait += seconds_since(phase);
         if (!reserved) {  // another thread failed

@@ -18,7 +18,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "plugin/context.hpp"
@@ -59,10 +58,6 @@ struct ProducerInput {
   // class order), kept by the caller across several runs; empty: each
   // producer uploads them itself and frees them when done.
   std::vector<const std::vector<DeviceRows>*> resident_rows;
-  // Run by the first producer (the first context's) while it waits for
-  // memory, once per wake-up: the caller's own work on that context, fitted
-  // in between the kernels.
-  std::function<void()> while_waiting_for_memory;
 };
 
 // Seconds summed over the producers.

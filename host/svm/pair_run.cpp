@@ -138,7 +138,6 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   input.extra_solver_bytes_per_row = in.extra_solver_bytes_per_row;
   input.order = order;
   input.resident_rows = in.resident_rows;
-  input.while_waiting_for_memory = in.while_waiting_for_memory;
   std::vector<std::thread> pool;
   try {
     for (int w = 0; w < workers; ++w) pool.emplace_back(run_worker, std::ref(scheduler), solve);

@@ -48,10 +48,6 @@ struct PairRunInput {
   // (The search scores each gamma's candidates there as the gamma finishes.)
   // It must return once a solve has failed.
   std::function<void()> after_kernels;
-  // As ProducerInput::while_waiting_for_memory: run by the first context's
-  // producer while it waits for memory (the search scores a gamma there, a
-  // class at a time, as soon as its pairs are solved).
-  std::function<void()> while_waiting_for_memory;
 };
 
 // The input for these rows, kernel (one stage) and options.

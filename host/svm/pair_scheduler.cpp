@@ -38,9 +38,7 @@ void PairScheduler::hold(uint64_t bytes) {
 
 template <class Need>
 int PairScheduler::wait_for_room(std::unique_lock<std::mutex>& lock, int64_t reuse_rows,
-                                 const Need& need, const std::string& what,
-                                 const std::function<void()>& while_waiting) {
-  bool waited_since_work = true;  // the caller's work runs once per wake-up at most
+                                 const Need& need, const std::string& what) {
   for (;;) {
     if (error_) return -2;
     const int reuse = reuse_rows > 0 ? best_pooled(reuse_rows) : -1;
@@ -60,30 +58,20 @@ int PairScheduler::wait_for_room(std::unique_lock<std::mutex>& lock, int64_t reu
     if (in_flight_ == 0) {
       throw SvmError(what + " needs more memory than the SVM memory cap allows");
     }
-    if (while_waiting && waited_since_work) {
-      // Room first: the caller's work runs only while there is none, and
-      // the room is looked for again as soon as it returns.
-      waited_since_work = false;
-      lock.unlock();
-      while_waiting();
-      lock.lock();
-      continue;
-    }
     changed_.wait(lock);
-    waited_since_work = true;
     report_progress(lock);
   }
 }
 
-bool PairScheduler::reserve(Job& job, const std::function<void()>& while_waiting) {
+bool PairScheduler::reserve(Job& job) {
   const int64_t rows = job.rows.size();
   std::unique_lock<std::mutex> lock(mutex_);
   report_progress(lock);
   auto need = [&](int reuse) {
     return job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_));
   };
-  const int reuse = wait_for_room(lock, rows, need,
-                                  "a class pair of " + std::to_string(rows) + " rows", while_waiting);
+  const int reuse =
+      wait_for_room(lock, rows, need, "a class pair of " + std::to_string(rows) + " rows");
   if (reuse == -2) return false;
   const uint64_t bytes = need(reuse);
   if (reuse >= 0) {
@@ -97,11 +85,11 @@ bool PairScheduler::reserve(Job& job, const std::function<void()>& while_waiting
   return true;
 }
 
-bool PairScheduler::reserve_block(uint64_t bytes, const std::function<void()>& while_waiting) {
+bool PairScheduler::reserve_block(uint64_t bytes) {
   std::unique_lock<std::mutex> lock(mutex_);
   report_progress(lock);
   if (wait_for_room(
-          lock, 0, [&](int) { return bytes; }, "a diagonal kernel block", while_waiting) == -2) {
+          lock, 0, [&](int) { return bytes; }, "a diagonal kernel block") == -2) {
     return false;
   }
   hold(bytes);

@@ -47,14 +47,10 @@ class PairScheduler {
   // Waits until the job fits under the cap, then gives it a workspace for
   // job.rows.size() rows (pooled or new) and holds job.solver_bytes. Returns
   // false once a worker has failed; throws SvmError if the job can never fit.
-  // `while_waiting`, when set, runs without the scheduler's lock while the
-  // job does not fit, once per wake-up (a pair finished, memory came back):
-  // work of the caller's that fills the wait, the room looked for again as
-  // soon as it returns.
-  bool reserve(Job& job, const std::function<void()>& while_waiting = nullptr);
+  bool reserve(Job& job);
   // Waits until `bytes` more fit under the cap and holds them (for a shared
-  // diagonal block). Same failures and `while_waiting` as reserve().
-  bool reserve_block(uint64_t bytes, const std::function<void()>& while_waiting = nullptr);
+  // diagonal block). Same failures as reserve().
+  bool reserve_block(uint64_t bytes);
   // A shared block was freed. Never call it with the scheduler's lock held
   // (a block's deleter calls it: jobs are destroyed outside the lock).
   void give_back_block(uint64_t bytes);
@@ -90,7 +86,7 @@ class PairScheduler {
   // of the pooled workspace to reuse (or -1), or -2 after a failure.
   template <class Need>
   int wait_for_room(std::unique_lock<std::mutex>& lock, int64_t reuse_rows, const Need& need,
-                    const std::string& what, const std::function<void()>& while_waiting);
+                    const std::string& what);
 
   const uint64_t cap_;
   const int total_;

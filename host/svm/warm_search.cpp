@@ -1,5 +1,6 @@
 #include "svm/warm_search.hpp"
 
+#include <cblas.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,7 +21,6 @@
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
-#include "svm/validation_scores.hpp"
 
 namespace cae::svm {
 
@@ -33,6 +33,68 @@ size_t pair_index(const ClassPair& pair, int32_t classes) {
   const size_t first = static_cast<size_t>(pair.first);
   const size_t k = static_cast<size_t>(classes);
   return first * (2 * k - first - 1) / 2 + static_cast<size_t>(pair.second - pair.first - 1);
+}
+
+// Decision values of the validation rows for every pair and every C:
+// decisions[a][v * pairs + p] for C number `a` of the chain. One kernel block
+// per class, K(class rows, validation rows), multiplied by the coefficients
+// of every pair of that class and every C at once (one SGEMM).
+std::vector<std::vector<double>> validation_decisions(
+    Context& context, const ClassLayout& layout, const std::vector<DeviceRows>& class_rows,
+    const DeviceRows& held_out, const KernelSpec& spec,
+    const std::vector<std::vector<SmoPairSolution>>& chains) {
+  const int32_t classes = layout.class_count();
+  const std::vector<ClassPair> pairs = class_pairs(classes);
+  const size_t chain_length = chains.front().size();
+  const int64_t nv = held_out.rows();
+  std::vector<std::vector<double>> decisions(
+      chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0));
+  KernelBlocks blocks(context, spec);
+  std::vector<float> weights;
+  std::vector<float> products;
+  for (int32_t c = 0; c < classes; ++c) {
+    const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
+    const int64_t n = static_cast<int64_t>(rows.size());
+    std::vector<size_t> mine;  // pairs of class c
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      if (pairs[p].first == c || pairs[p].second == c) mine.push_back(p);
+    }
+    // weights [mine x chain, n]: each solution's coefficients on class c's rows.
+    const int64_t m = static_cast<int64_t>(mine.size() * chain_length);
+    weights.assign(static_cast<size_t>(m * n), 0.0f);
+    for (size_t q = 0; q < mine.size(); ++q) {
+      for (size_t a = 0; a < chain_length; ++a) {
+        const PairSolution& s = chains[mine[q]][a].solution;
+        float* out = weights.data() + (q * chain_length + a) * static_cast<size_t>(n);
+        for (size_t k = 0; k < s.support.size(); ++k) {
+          const auto at = std::lower_bound(rows.begin(), rows.end(), s.support[k]);
+          if (at != rows.end() && *at == s.support[k]) out[at - rows.begin()] = s.coef[k];
+        }
+      }
+    }
+    const std::unique_ptr<float[]> kernel =
+        blocks.compute(class_rows[static_cast<size_t>(c)], held_out);  // [n, nv]
+    products.resize(static_cast<size_t>(m * nv));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
+                static_cast<int>(nv), static_cast<int>(n), 1.0f, weights.data(),
+                static_cast<int>(n), kernel.get(), static_cast<int>(nv), 0.0f, products.data(),
+                static_cast<int>(nv));
+    for (size_t q = 0; q < mine.size(); ++q) {
+      for (size_t a = 0; a < chain_length; ++a) {
+        const float* row = products.data() + (q * chain_length + a) * static_cast<size_t>(nv);
+        std::vector<double>& out = decisions[a];
+        for (int64_t v = 0; v < nv; ++v) out[static_cast<size_t>(v) * pairs.size() + mine[q]] += row[v];
+      }
+    }
+  }
+  blocks.release();
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    for (size_t a = 0; a < chain_length; ++a) {
+      const double rho = chains[p][a].solution.rho;
+      for (int64_t v = 0; v < nv; ++v) decisions[a][static_cast<size_t>(v) * pairs.size() + p] -= rho;
+    }
+  }
+  return decisions;
 }
 
 // Validation accuracy of decision values [rows, pairs], voting as predict() does.
@@ -86,11 +148,6 @@ class GammaCountdown {
       failed_ = true;
     }
     changed_.notify_all();
-  }
-  // Whether every pair of `gamma` is solved, without waiting.
-  bool done(size_t gamma) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return !failed_ && left_[gamma] == 0;
   }
   // False once a solve has failed.
   bool wait_for(size_t gamma) {
@@ -204,8 +261,12 @@ SearchOutcome search_hyper_parameters_warm(
   const auto search_start = Clock::now();
   double scored_until = 0.0;  // seconds into the search when the last gamma was scored
   double scoring_seconds = 0.0;
-  // Records gamma g's candidates from their decision values on the validation rows.
-  auto record = [&](size_t g, const std::vector<std::vector<double>>& decisions) {
+  // Scores gamma g's candidates (all its pairs solved) on the validation rows.
+  auto score = [&](size_t g) {
+    const auto scoring_start = Clock::now();
+    const std::vector<std::vector<double>> decisions = validation_decisions(
+        *contexts.front(), layout, resident[0], *held_out, specs[g], chains[g]);
+    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
     const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
     // The gamma's share of the wall time: since the previous gamma was scored.
     const double seconds = now - scored_until + (g == 0 ? upload_seconds + gamma_seconds : 0.0);
@@ -240,37 +301,11 @@ SearchOutcome search_hyper_parameters_warm(
       }
     }
   };
-  // Every gamma but the last is scored while the workers solve the rest, in
-  // gamma order, one class at a time: as soon as its pairs are solved, while
-  // the first context's producer waits for memory (the scores need that
-  // context too; a whole gamma at once would leave the workers without
-  // kernels), and once every kernel is made, as each gamma finishes.
-  size_t next_to_score = 0;
-  std::optional<ValidationScores> scoring;
-  // One class of the gamma being scored; false when there is none to do
-  // (without `wait`: none whose pairs are all solved yet; with it: none
-  // left, or a solve failed).
-  auto score_one_class = [&](bool wait) {
-    if (!scoring) {
-      if (next_to_score + 1 >= gammas.size()) return false;
-      if (!(wait ? countdown.wait_for(next_to_score) : countdown.done(next_to_score))) return false;
-      scoring.emplace(*contexts.front(), layout, resident[0], *held_out, specs[next_to_score],
-                      chains[next_to_score]);
-    }
-    const auto scoring_start = Clock::now();
-    const bool added = scoring->add_next_class();
-    std::vector<std::vector<double>> decisions;
-    if (!added) decisions = scoring->take_decisions();
-    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
-    if (!added) {
-      scoring.reset();
-      record(next_to_score++, decisions);
-    }
-    return true;
-  };
-  input.while_waiting_for_memory = [&] { score_one_class(false); };
   input.after_kernels = [&] {
-    while (score_one_class(true)) {
+    // Every gamma but the last is scored while the workers finish the rest.
+    for (size_t g = 0; g + 1 < gammas.size(); ++g) {
+      if (!countdown.wait_for(g)) return;
+      score(g);
     }
   };
   TrainStats stats;
@@ -289,16 +324,7 @@ SearchOutcome search_hyper_parameters_warm(
         }
       },
       stats);
-  {
-    const auto scoring_start = Clock::now();
-    ValidationScores last(*contexts.front(), layout, resident[0], *held_out, specs.back(),
-                          chains.back());
-    while (last.add_next_class()) {
-    }
-    const std::vector<std::vector<double>> decisions = last.take_decisions();
-    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
-    record(gammas.size() - 1, decisions);
-  }
+  score(gammas.size() - 1);
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;
   stats.upload_seconds += upload_seconds;

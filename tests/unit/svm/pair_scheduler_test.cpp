@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -137,37 +136,4 @@ TEST_CASE("PairScheduler: a shared block that can never fit is an error, not a h
   REQUIRE(scheduler.reserve_block(600));
   CHECK_THROWS_WITH_AS(scheduler.reserve_block(600),
                        doctest::Contains("a diagonal kernel block needs more memory"), SvmError);
-}
-
-TEST_CASE("PairScheduler: the coordinator's own work fills a wait for room, never a reservation "
-          "that fits") {
-  const uint64_t one_pair = PairWorkspace::bytes_for(20, SolverKind::Libsvm) + kSolverBytes;
-  PairScheduler scheduler(one_pair + one_pair / 2, 3, SolverKind::Libsvm, nullptr);
-  std::atomic<int> work_runs{0};
-  const std::function<void()> work = [&] { ++work_runs; };
-  PairScheduler::Job first = job_for(kTenRows);
-  REQUIRE(scheduler.reserve(first, work));
-  CHECK(work_runs.load() == 0);  // it fitted: no work ran
-
-  // The second does not fit: the work runs once, then the wait goes on
-  // (no spinning: one run per wake-up) until the first pair finishes.
-  PairScheduler::Job second = job_for(kTenRows);
-  std::atomic<bool> second_reserved{false};
-  std::thread coordinator([&] { second_reserved = scheduler.reserve(second, work); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  CHECK_FALSE(second_reserved.load());
-  CHECK(work_runs.load() == 1);
-  scheduler.complete(PairSolution{}, std::move(first));
-  coordinator.join();
-  CHECK(second_reserved.load());
-  CHECK(work_runs.load() == 1);  // woken with room: the reservation came first
-
-  // Room made while the work runs is taken as soon as it returns.
-  PairScheduler::Job third = job_for(kTenRows);
-  const std::function<void()> finish_second = [&] {
-    ++work_runs;
-    if (second.workspace) scheduler.complete(PairSolution{}, std::move(second));
-  };
-  REQUIRE(scheduler.reserve(third, finish_second));
-  CHECK(work_runs.load() == 2);
 }
