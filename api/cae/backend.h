@@ -74,8 +74,9 @@ extern "C" {
 /* Major: bumped for any change that is not a pure append. The host refuses a
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
-/* Minor: bumped when members are appended to cae_backend_table. */
-#define CAE_ABI_MINOR 5
+/* Minor: bumped when members are appended to cae_backend_table, to a struct
+ * it reads, or to an enumeration. */
+#define CAE_ABI_MINOR 6
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -242,7 +243,14 @@ typedef enum cae_graph_tensor_role {
  *                        attributes momentum, weight_decay; run's learning_rate
  *   ADAM_STEP            param, grad, m, v
  *                        attributes beta1, beta2, epsilon, weight_decay;
- *                        run's learning_rate and adam_step */
+ *                        run's learning_rate and adam_step
+ *   ALL_REDUCE_SUM       t (in place)                attribute scale   (ABI 1.6)
+ *                        t becomes scale x the sum of t over the members of
+ *                        the description's group, as group_all_reduce_sum
+ *                        does for one tensor: data parallelism's gradient
+ *                        exchange inside the training step, where a backend
+ *                        may start it as soon as t is final and overlap it
+ *                        with the nodes that do not touch t. */
 typedef enum cae_graph_op {
   CAE_GRAPH_CONV2D_FORWARD = 0,
   CAE_GRAPH_CONV2D_BACKWARD = 1,
@@ -254,7 +262,8 @@ typedef enum cae_graph_op {
   CAE_GRAPH_UPSAMPLE2X_BACKWARD = 7,
   CAE_GRAPH_MSE_LOSS = 8,
   CAE_GRAPH_SGD_STEP = 9,
-  CAE_GRAPH_ADAM_STEP = 10
+  CAE_GRAPH_ADAM_STEP = 10,
+  CAE_GRAPH_ALL_REDUCE_SUM = 11 /* ABI 1.6 */
 } cae_graph_op;
 
 /* The most tensor arguments of one node (conv2d_backward's six). */
@@ -277,6 +286,7 @@ typedef struct cae_graph_node {
   float epsilon;                    /* ADAM_STEP */
   float weight_decay;               /* ADAM_STEP, SGD_STEP */
   float momentum;                   /* SGD_STEP */
+  float scale;                      /* ALL_REDUCE_SUM (ABI 1.6) */
 } cae_graph_node;
 
 /* The whole graph, read by graph_compile. The caller sets struct_size =
@@ -293,6 +303,16 @@ typedef struct cae_graph_desc {
   int32_t node_count;
   int32_t reserved;
   const cae_graph_node* nodes; /* run in this order */
+  /* ABI 1.6: the group whose members exchange the ALL_REDUCE_SUM nodes'
+   * tensors (NULL for a graph without them), this context's index in the
+   * list the group was created from, and the group's size. Every member
+   * compiles a graph with the same nodes; a step's runs of these graphs
+   * must be in flight on every member at once, each from its own thread
+   * (as NCCL asks of one thread per device), and a member whose run fails
+   * makes the others' runs of that step fail, never wait. */
+  cae_group group;
+  int32_t group_member;
+  int32_t group_members;
 } cae_graph_desc;
 
 /* The scalars that change from run to run without a new compile. The caller
@@ -640,6 +660,9 @@ typedef struct cae_backend_table {
 
 #define CAE_BACKEND_TABLE_SIZE_1_5 \
   (offsetof(cae_backend_table, graph_destroy) + sizeof(((cae_backend_table*)0)->graph_destroy))
+
+/* ABI 1.6 appended to graph structs and an enumeration, not to the table. */
+#define CAE_BACKEND_TABLE_SIZE_1_6 CAE_BACKEND_TABLE_SIZE_1_5
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -786,6 +786,12 @@ static cae_status check_graph(cae_graph g) {
   }
   for (int32_t i = 0; status == CAE_STATUS_OK && i < g->node_count; ++i) {
     const cae_graph_node* n = &g->nodes[i];
+    if (n->op == CAE_GRAPH_ALL_REDUCE_SUM) {
+      /* ABI 1.6: the gradient exchange as a node. This template has no
+       * group members, so the host exchanges gradients itself: say so. */
+      status = fail(g->ctx, CAE_STATUS_UNSUPPORTED, "graph node %d: the exchange is left to the host", i);
+      break;
+    }
     if (n->op < 0 || n->op >= GRAPH_OP_COUNT) {
       status = fail(g->ctx, CAE_STATUS_INVALID_ARGUMENT, "graph node %d: unknown op %d", i, n->op);
       break;

@@ -194,21 +194,53 @@ std::vector<cae_tensor> Autoencoder::bindings(const GraphSpec& spec, const Tenso
   return bound;
 }
 
-bool Autoencoder::train_step(const Tensor& input, Tensor& loss, const Tensor* target,
-                             Optimizer& optimizer) {
-  if (!training_graphs_cover_settings()) return false;
-  const int64_t batch = input.dims().at(0);
+const GraphCache::Entry* Autoencoder::step_graph(int64_t batch, bool with_target,
+                                                const Optimizer& optimizer,
+                                                const GradientExchange& exchange) {
+  if (!training_graphs_cover_settings()) return nullptr;
   const GraphUpdate update = optimizer.graph_update();
-  const std::string variant = std::string(target ? "target," : "") +
-                              (update.kind == GraphUpdate::Kind::Adam ? "adam" : "sgd");
-  const GraphCache::Entry* entry = graphs_.find(graph_key("training step", batch, variant), [&] {
+  std::string variant = std::string(with_target ? "target," : "") +
+                        (update.kind == GraphUpdate::Kind::Adam ? "adam" : "sgd");
+  if (exchange.group != nullptr) {
+    variant += ",exchanged " + std::to_string(exchange.member) + "/" +
+               std::to_string(exchange.members) + " x" + std::to_string(exchange.scale);
+  }
+  return graphs_.find(graph_key("training step", batch, variant), [&] {
     TrainingGraphOptions options;
-    options.separate_target = target != nullptr;
+    options.separate_target = with_target;
     options.gradients_visible = false;
     options.update = update;
+    options.exchange = exchange;
     return build_training_graph(network_, batch, options);
-  });
+  }, /*optional=*/exchange.group != nullptr);
+}
+
+bool Autoencoder::prepare_exchanged_step(int64_t batch, bool with_target,
+                                         const Optimizer& optimizer,
+                                         const GradientExchange& exchange) {
+  return step_graph(batch, with_target, optimizer, exchange) != nullptr;
+}
+
+void Autoencoder::exchanged_step(const Tensor& input, Tensor& loss, const Tensor* target,
+                                 Optimizer& optimizer, const GradientExchange& exchange) {
+  const GraphCache::Entry* entry =
+      step_graph(input.dims().at(0), target != nullptr, optimizer, exchange);
+  if (!entry) throw std::logic_error("exchanged_step: the step was not prepared");
+  run_step(*entry, input, loss, target, optimizer);
+}
+
+bool Autoencoder::train_step(const Tensor& input, Tensor& loss, const Tensor* target,
+                             Optimizer& optimizer) {
+  const GraphCache::Entry* entry =
+      step_graph(input.dims().at(0), target != nullptr, optimizer, GradientExchange{});
   if (!entry) return false;
+  run_step(*entry, input, loss, target, optimizer);
+  return true;
+}
+
+void Autoencoder::run_step(const GraphCache::Entry& step, const Tensor& input, Tensor& loss,
+                           const Tensor* target, Optimizer& optimizer) {
+  const GraphCache::Entry* entry = &step;
   std::vector<cae_tensor> bound = bindings(entry->spec, input, target, &loss, nullptr);
   for (size_t p = 0; p < entry->spec.first_state.size(); ++p) {
     bound[size_t(entry->spec.first_state[p])] = optimizer.first_state()[p].handle();
@@ -219,7 +251,6 @@ bool Autoencoder::train_step(const Tensor& input, Tensor& loss, const Tensor* ta
   const cae_graph_run_params params = optimizer.take_graph_step();
   entry->graph->run(bound, &params);
   trained_with_graphs_ = true;
-  return true;
 }
 
 void Autoencoder::forward_backward(const Tensor& input, Tensor& loss, const Tensor* target) {

@@ -35,6 +35,17 @@ class Autoencoder {
   // The gradients stay inside the graph (gradients() is not written).
   bool train_step(const Tensor& input, Tensor& loss, const Tensor* target, Optimizer& optimizer);
 
+  // The same step for one member of a group of devices, the gradients summed
+  // over the group inside the graph (ABI 1.6 all_reduce_sum nodes, scaled by
+  // exchange.scale). prepare_exchanged_step compiles it for this batch and
+  // says whether the backend runs it (false: the caller exchanges op by op);
+  // exchanged_step then runs it, on every member at once, each on its own
+  // thread (docs/abi.md, "ABI 1.6").
+  bool prepare_exchanged_step(int64_t batch, bool with_target, const Optimizer& optimizer,
+                              const GradientExchange& exchange);
+  void exchanged_step(const Tensor& input, Tensor& loss, const Tensor* target,
+                      Optimizer& optimizer, const GradientExchange& exchange);
+
   // Whether a training step of this model ran as a graph so far (what a
   // checkpoint records).
   bool trained_with_graphs() const { return trained_with_graphs_; }
@@ -93,6 +104,12 @@ class Autoencoder {
   // Whether the training graphs compute what the settings ask (not the
   // sparse codes): false runs op by op; with --execution graph, an error.
   bool training_graphs_cover_settings() const;
+  // The compiled training step for this batch (with `exchange`, when its
+  // group is set); nullptr when it runs op by op.
+  const GraphCache::Entry* step_graph(int64_t batch, bool with_target, const Optimizer& optimizer,
+                                      const GradientExchange& exchange);
+  void run_step(const GraphCache::Entry& step, const Tensor& input, Tensor& loss,
+                const Tensor* target, Optimizer& optimizer);
   // The same for the graphs through the decoder (the reconstruction): they
   // do not hand it the winners alone.
   bool decoder_graphs_cover_settings() const;

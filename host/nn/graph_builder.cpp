@@ -107,6 +107,11 @@ class Builder {
       node(CAE_GRAPH_CONV2D_BACKWARD, {layer_input(i), spec.parameters[size_t(2 * i)], d_out, d_in,
                                        spec.gradients[size_t(2 * i)],
                                        spec.gradients[size_t(2 * i + 1)]});
+      if (exchange.group != nullptr) {
+        for (const size_t p : {size_t(2 * i), size_t(2 * i + 1)}) {
+          node(CAE_GRAPH_ALL_REDUCE_SUM, {spec.gradients[p]}).scale = exchange.scale;
+        }
+      }
       if (i == 0) break;
       const ConvLayer& previous = layers[size_t(i - 1)];
       if (previous.after == After::MaxPool) {
@@ -116,6 +121,10 @@ class Builder {
       }
     }
   }
+
+  // After each layer's conv2d_backward, its weight and bias gradients summed
+  // over the group (ABI 1.6).
+  GradientExchange exchange;
 
   // Optimizer::step, node for call; reads the gradient tensors just written.
   void update(const GraphUpdate& u, const std::vector<int32_t>& gradients) {
@@ -165,6 +174,12 @@ GraphSpec build_training_graph(const Network& network, int64_t batch,
   b.add_parameters(layers);
   b.add_activations(layers);
   b.forward(layers);
+  b.exchange = options.exchange;
+  if (options.exchange.group != nullptr) {
+    b.spec.group = options.exchange.group;
+    b.spec.group_member = options.exchange.member;
+    b.spec.group_members = options.exchange.members;
+  }
   b.backward();
   const std::vector<int32_t> gradients = b.spec.gradients;
   if (!options.gradients_visible) {

@@ -39,6 +39,21 @@ struct GraphSpec {
   std::vector<int32_t> gradients;  // -1 when the gradients are internal
   std::vector<int32_t> first_state;   // Adam m, SGD velocity (empty without)
   std::vector<int32_t> second_state;  // Adam v
+  // ABI 1.6: the group the all_reduce_sum nodes exchange over (none: NULL).
+  cae_group group = nullptr;
+  int32_t group_member = 0;
+  int32_t group_members = 0;
+};
+
+// Data parallelism inside the step: every gradient is summed over the
+// group's members (and scaled) by an all_reduce_sum node placed right after
+// the node that finishes it, so a backend may send it while the rest of the
+// backward pass runs; the update then reads the exchanged gradients.
+struct GradientExchange {
+  cae_group group = nullptr;  // NULL: no exchange
+  int32_t member = 0;         // this context's index in the group
+  int32_t members = 0;
+  float scale = 1.0f;         // 1 / (the members that train this step)
 };
 
 struct TrainingGraphOptions {
@@ -47,6 +62,7 @@ struct TrainingGraphOptions {
   // checks them); otherwise internal to the graph.
   bool gradients_visible = true;
   GraphUpdate update;  // Kind::None: forward, loss and backward only
+  GradientExchange exchange;
 };
 
 // Forward, MSE loss, backward and (optionally) the update, for `batch` images.

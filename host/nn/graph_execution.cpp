@@ -33,15 +33,18 @@ const char* execution_name(Execution execution) {
 }
 
 const GraphCache::Entry* GraphCache::find(const std::string& key,
-                                          const std::function<GraphSpec()>& build) {
+                                          const std::function<GraphSpec()>& build,
+                                          bool optional) {
   if (execution_ == Execution::Ops) return nullptr;
   auto found = entries_.find(key);
   if (found == entries_.end()) {
     if (entries_.size() >= kMaxGraphs) entries_.clear();
     Entry entry;
     entry.spec = build();
-    entry.graph = CompiledGraph::compile(context_, entry.spec.tensors, entry.spec.nodes);
-    if (!entry.graph && execution_ == Execution::Graph) {
+    entry.graph = CompiledGraph::compile(
+        context_, entry.spec.tensors, entry.spec.nodes,
+        {entry.spec.group, entry.spec.group_member, entry.spec.group_members});
+    if (!entry.graph && execution_ == Execution::Graph && !optional) {
       throw BackendError(CAE_STATUS_UNSUPPORTED,
                          "--execution graph: the backend '" + context_.backend_name() +
                              "' does not compile the " + key.substr(0, key.find('/')) +

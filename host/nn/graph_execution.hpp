@@ -35,8 +35,11 @@ class GraphCache {
   // The graph for `key`, built and compiled on first use; nullptr when the
   // computation runs op by op (execution ops, or auto and the backend does
   // not compile it). With execution graph, a backend that does not compile
-  // it is an error (BackendError, UNSUPPORTED) naming the backend.
-  const Entry* find(const std::string& key, const std::function<GraphSpec()>& build);
+  // it is an error (BackendError, UNSUPPORTED) naming the backend, unless
+  // the graph is `optional` (one with a fallback of its own in graph mode
+  // too: the gradient exchange inside the step, ABI 1.6).
+  const Entry* find(const std::string& key, const std::function<GraphSpec()>& build,
+                    bool optional = false);
 
   Execution execution() const { return execution_; }
 

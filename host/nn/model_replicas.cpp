@@ -112,6 +112,12 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
   // one graph.
   const bool alone = !processes_ && !group_;
   bool updated = false;
+  // Each shard's gradient is the mean over its shard: their mean over the
+  // active devices is the gradient of the whole batch's mean loss.
+  last_step_exchanged_in_graph_ =
+      !processes_ && group_ && group_->handle() != nullptr && active == int64_t(devices) &&
+      exchanged_step(images, targets, shard, 1.0f / float(active));
+  if (last_step_exchanged_in_graph_) return stop_requested;
 
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
@@ -158,6 +164,49 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
     replica.optimizer->step(replica.model->parameters(), replica.model->gradients());
   });
   return stop_requested;
+}
+
+bool ModelReplicas::exchanged_step(const float* images, const float* targets, int64_t shard,
+                                   float scale) {
+  const size_t devices = replicas_.size();
+  auto exchange_of = [&](size_t r) {
+    return GradientExchange{group_->handle(), int32_t(r), int32_t(devices), scale};
+  };
+  auto known = exchanges_in_graph_.find(shard);
+  if (known == exchanges_in_graph_.end()) {
+    // Compiled on every device first: the exchange runs only when all of
+    // them have the graph (a member alone would wait at its first exchange).
+    std::vector<char> compiled(devices, 0);
+    run_per_device(devices, [&](size_t r) {
+      Replica& replica = *replicas_[r];
+      compiled[r] = replica.model->prepare_exchanged_step(shard, targets != nullptr,
+                                                          *replica.optimizer, exchange_of(r));
+    });
+    const bool all = std::all_of(compiled.begin(), compiled.end(), [](char c) { return c != 0; });
+    known = exchanges_in_graph_.emplace(shard, all).first;
+  }
+  if (!known->second) return false;
+  // The uploads before any run: a device that fails to upload must not leave
+  // the others waiting at an exchange.
+  std::vector<Tensor*> inputs(devices), shard_targets(devices, nullptr), losses(devices);
+  run_per_device(devices, [&](size_t r) {
+    Replica& replica = *replicas_[r];
+    const size_t image_floats = size_t(replica.model->network().image_floats());
+    const size_t offset = r * size_t(shard) * image_floats;
+    inputs[r] = &replica.input_for(shard);
+    inputs[r]->upload(images + offset, size_t(shard) * image_floats);
+    if (targets) {
+      shard_targets[r] = &replica.target_for(shard);
+      shard_targets[r]->upload(targets + offset, size_t(shard) * image_floats);
+    }
+    losses[r] = &replica.losses.next_slot(shard);
+  });
+  run_per_device(devices, [&](size_t r) {
+    Replica& replica = *replicas_[r];
+    replica.model->exchanged_step(*inputs[r], *losses[r], shard_targets[r], *replica.optimizer,
+                                  exchange_of(r));
+  });
+  return true;
 }
 
 // Every gradient and the stop flag in one fused exchange: the flag's sum,

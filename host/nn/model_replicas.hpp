@@ -10,6 +10,7 @@
 // the update run op by op between them.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -44,6 +45,9 @@ class ModelReplicas {
                       : group_ && group_->backend_collectives();
   }
   bool distributed() const { return processes_ != nullptr; }
+  // Whether the last step ran on every device as one graph with the
+  // gradients exchanged inside it (ABI 1.6), not exchanged by the host.
+  bool last_step_exchanged_in_graph() const { return last_step_exchanged_in_graph_; }
 
   void import_optimizer_state(const std::vector<HostTensor>& state, int64_t steps_taken);
   // Every replica's optimiser takes its next steps at this rate.
@@ -75,6 +79,11 @@ class ModelReplicas {
   struct Replica;
   void zero_gradients(Replica& replica);
   bool exchange_across_processes(float scale, bool stop_requested);
+  // Every device's whole step as one graph, the gradients summed inside it
+  // (ABI 1.6), when the backend runs the exchange as graph nodes: false
+  // (nothing done) when it leaves the exchange to the host. Every device
+  // trains a shard of `shard` images.
+  bool exchanged_step(const float* images, const float* targets, int64_t shard, float scale);
 
   std::vector<std::unique_ptr<Replica>> replicas_;
   std::unique_ptr<DeviceGroup> group_;
@@ -82,6 +91,9 @@ class ModelReplicas {
   int64_t shard_size_ = 0;
   int64_t shards_ = 1;       // shards of a global batch: devices here, or ranks
   int64_t first_shard_ = 0;  // replica 0's shard: this process's rank
+  // Per shard size: whether every device compiled the exchanged step.
+  std::map<int64_t, bool> exchanges_in_graph_;
+  bool last_step_exchanged_in_graph_ = false;
 };
 
 }  // namespace cae::nn

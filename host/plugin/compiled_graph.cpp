@@ -1,5 +1,7 @@
 #include "plugin/compiled_graph.hpp"
 
+#include <algorithm>
+
 namespace cae {
 
 bool has_graph_members(const cae_backend_table& table) {
@@ -10,9 +12,14 @@ bool has_graph_members(const cae_backend_table& table) {
 
 std::unique_ptr<CompiledGraph> CompiledGraph::compile(Context& context,
                                                       const std::vector<cae_graph_tensor>& tensors,
-                                                      const std::vector<cae_graph_node>& nodes) {
+                                                      const std::vector<cae_graph_node>& nodes,
+                                                      const GraphGroup& group) {
   const cae_backend_table& table = context.table();
   if (!has_graph_members(table)) return nullptr;
+  const bool exchanges = std::any_of(nodes.begin(), nodes.end(), [](const cae_graph_node& n) {
+    return n.op == CAE_GRAPH_ALL_REDUCE_SUM;
+  });
+  if (exchanges && table.abi_minor < 6) return nullptr;
   cae_graph_desc desc{};
   desc.struct_size = sizeof desc;
   desc.tensor_stride = sizeof(cae_graph_tensor);
@@ -21,6 +28,9 @@ std::unique_ptr<CompiledGraph> CompiledGraph::compile(Context& context,
   desc.tensors = tensors.data();
   desc.node_count = int32_t(nodes.size());
   desc.nodes = nodes.data();
+  desc.group = group.group;
+  desc.group_member = group.member;
+  desc.group_members = group.members;
   cae_graph graph = nullptr;
   const cae_status status = table.graph_compile(context.handle(), &desc, &graph);
   if (status == CAE_STATUS_UNSUPPORTED) return nullptr;

@@ -25,6 +25,9 @@ class DeviceGroup {
   size_t size() const { return members_.size(); }
   // True when the backend's collectives run, false for the host exchange.
   bool backend_collectives() const { return group_ != nullptr; }
+  // The backend's group (NULL with the host exchange): what graphs that
+  // exchange inside themselves name (ABI 1.6).
+  cae_group handle() const { return group_; }
 
   // tensors[m][i] = scale * sum over members k of tensors[k][i], in place, for
   // every member m: one call for the whole list (one fused exchange). Every

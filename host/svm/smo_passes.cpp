@@ -80,7 +80,8 @@ CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t b
   }
   for (size_t lane = 0; lane < kLanes; ++lane) {
     low_max = std::max(low_max, low[lane]);
-    if (best_k[lane] >= 0) found.push_back({static_cast<size_t>(best_k[lane]), best_b2[lane], best_a[lane]});
+    if (best_k[lane] >= 0)
+      found.push_back({static_cast<size_t>(best_k[lane]), best_b2[lane], best_a[lane]});
   }
   // The tail, one at a time: one more running best.
   Gain tail{kNoVariable, 0.0, 1.0};
@@ -176,8 +177,8 @@ CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegmen
   return merge(found, low_max);
 }
 
-CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i,
-                                        RowSegments row_j, double s, bool update) {
+CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i, RowSegments row_j,
+                                        double s, bool update) {
   std::vector<Violation> found;
   found.reserve(4 * kLanes);
   scan_first(set, row_i.first, row_j.first, 0, set.second, s, update, found);

@@ -54,7 +54,7 @@ SecondChoice choose_second(const ActiveSet& set, RowSegments row_i, double up_ma
                            double diagonal_i, double tau);
 
 struct FirstChoice {
-  size_t position = kNoVariable;  // packed index of the next i
+  size_t position = kNoVariable;                                // packed index of the next i
   double violation = -std::numeric_limits<double>::infinity();  // its -y G
 };
 // y G_t += s (K_ti - K_tj) for every active t, then the next first variable:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "op_shapes.hpp"
@@ -29,6 +30,7 @@ const OpInfo kOps[] = {
     {"mse_loss", 4, 1u << 3, (1u << 2) | (1u << 3)},
     {"sgd_step", 3, 1u << 2, (1u << 0) | (1u << 2)},
     {"adam_step", 4, 0u, (1u << 0) | (1u << 2) | (1u << 3)},
+    {"all_reduce_sum", 1, 0u, 1u << 0},
 };
 constexpr int kOpCount = int(sizeof kOps / sizeof kOps[0]);
 
@@ -152,7 +154,7 @@ void check_node(GraphDescription& g, size_t index, std::vector<bool>& written) {
   require(n.fuse_relu == 0 || (n.op == CAE_GRAPH_CONV2D_FORWARD && n.fuse_relu == 1),
           label + ": fuse_relu must be 0" +
               (n.op == CAE_GRAPH_CONV2D_FORWARD ? " or 1" : std::string(" for this op")));
-  for (float value : {n.beta1, n.beta2, n.epsilon, n.weight_decay, n.momentum}) {
+  for (float value : {n.beta1, n.beta2, n.epsilon, n.weight_decay, n.momentum, n.scale}) {
     require(std::isfinite(value), label + ": an attribute is not finite");
   }
   for (int a = 0; a < CAE_GRAPH_MAX_ARGS; ++a) {
@@ -169,6 +171,14 @@ void check_node(GraphDescription& g, size_t index, std::vector<bool>& written) {
     }
     require(t >= 0 && t < count, label + ": argument " + std::to_string(a) + " names tensor " +
                                      std::to_string(t) + " of " + std::to_string(count));
+  }
+  // The exchange reads its tensor too, and only once it is final: some
+  // earlier node must have written it (whatever its role).
+  if (n.op == CAE_GRAPH_ALL_REDUCE_SUM) {
+    check_write(g, index, 0, n.args[0]);  // never an input, a parameter or state
+    require(written[size_t(n.args[0])], label + ": exchanges tensor " +
+                                            std::to_string(n.args[0]) +
+                                            " before any node writes it");
   }
   // Reads first: an internal tensor must have been written by an earlier node.
   for (int a = 0; a < info->args; ++a) {
@@ -222,17 +232,31 @@ bool graph_arg_written(int32_t op, int arg) {
   return info && arg >= 0 && arg < 32 && (info->written_mask >> arg & 1u);
 }
 
+bool graph_exchanges(const GraphDescription& graph) {
+  for (const cae_graph_node& n : graph.nodes) {
+    if (n.op == CAE_GRAPH_ALL_REDUCE_SUM) return true;
+  }
+  return false;
+}
+
 Shape graph_tensor_shape(const cae_graph_tensor& tensor) {
   return make_shape(tensor.ndim, tensor.dims);
 }
 
 GraphDescription read_graph_description(const cae_graph_desc* desc) {
   require(desc != nullptr, "graph_compile: description is NULL");
-  require(desc->struct_size >= sizeof(cae_graph_desc),
+  // ABI 1.5's description ends where 1.6's group begins.
+  constexpr size_t kSize15 = offsetof(cae_graph_desc, group);
+  constexpr size_t kSize16 = offsetof(cae_graph_desc, group_members) + sizeof(int32_t);
+  require(desc->struct_size >= kSize15,
           "graph_compile: description struct_size " + std::to_string(desc->struct_size) +
-              " is smaller than the " + std::to_string(sizeof(cae_graph_desc)) +
-              " bytes of ABI 1.5");
+              " is smaller than the " + std::to_string(kSize15) + " bytes of ABI 1.5");
   GraphDescription g;
+  if (desc->struct_size >= kSize16) {
+    g.group = desc->group;
+    g.group_member = desc->group_member;
+    g.group_members = desc->group_members;
+  }
   g.tensors = copy_entries<cae_graph_tensor>(desc->tensors, desc->tensor_count,
                                              desc->tensor_stride, "tensor");
   g.nodes = copy_entries<cae_graph_node>(desc->nodes, desc->node_count, desc->node_stride, "node");
@@ -242,6 +266,13 @@ GraphDescription read_graph_description(const cae_graph_desc* desc) {
   for (size_t i = 0; i < g.tensors.size(); ++i) {
     require(g.tensors[i].role != CAE_GRAPH_OUTPUT || written[i],
             "graph tensor " + std::to_string(i) + " is an output that no node writes");
+  }
+  if (graph_exchanges(g)) {
+    require(g.group != nullptr, "graph_compile: the graph exchanges tensors (all_reduce_sum "
+                                "nodes) but names no group");
+    require(g.group_members >= 1 && g.group_member >= 0 && g.group_member < g.group_members,
+            "graph_compile: group member " + std::to_string(g.group_member) + " of " +
+                std::to_string(g.group_members) + " is not a member");
   }
   return g;
 }

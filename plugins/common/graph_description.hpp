@@ -18,7 +18,14 @@ namespace cae_plugin {
 struct GraphDescription {
   std::vector<cae_graph_tensor> tensors;
   std::vector<cae_graph_node> nodes;
+  // ABI 1.6: the group of the all_reduce_sum nodes (NULL, 0, 0 without).
+  cae_group group = nullptr;
+  int32_t group_member = 0;
+  int32_t group_members = 0;
 };
+
+// Whether the graph has all_reduce_sum nodes (ABI 1.6).
+bool graph_exchanges(const GraphDescription& graph);
 
 // The op member's name ("conv2d_forward") for messages; "?" for an unknown op.
 const char* graph_op_name(int32_t op);

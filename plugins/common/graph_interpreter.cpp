@@ -1,6 +1,9 @@
 #include "graph_interpreter.hpp"
 
+#include "graph_exchange.hpp"
+
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <memory>
 #include <utility>
@@ -11,6 +14,7 @@ struct cae_graph_s {
   cae_plugin::GraphDescription description;
   std::vector<cae_tensor> internal;  // per tensor index; NULL for bound ones
   std::unique_ptr<cae_plugin::GraphExtension> extension;
+  std::shared_ptr<cae_plugin::GroupExchange> exchange;  // with all_reduce_sum nodes
 };
 
 namespace cae_plugin {
@@ -64,6 +68,14 @@ void run_node(const cae_graph_s& g, size_t index, const std::vector<cae_tensor>&
                                  n.epsilon,            n.weight_decay, params.adam_step};
       return call(g, index, o.adam_step(c, a(0), a(1), a(2), a(3), &adam));
     }
+    case CAE_GRAPH_ALL_REDUCE_SUM:
+      try {
+        g.exchange->all_reduce(g.description.group_member, a(0), n.scale,
+                               o.group_all_reduce_sum, o.last_error, c);
+      } catch (const Error& e) {
+        fail(e.status(), "graph node " + std::to_string(index) + " (all_reduce_sum): " + e.what());
+      }
+      return;
     default:
       fail(CAE_STATUS_INTERNAL, "graph node " + std::to_string(index) + ": unknown op");
   }
@@ -90,13 +102,35 @@ bool graph_node_updates(const cae_graph_node& node) {
 }
 
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
-                   cae_graph* out) {
+                   cae_graph* out, bool runs_exchanges) {
   require(ctx != nullptr, "graph_compile: context is NULL");
   require(out != nullptr, "graph_compile: output graph pointer is NULL");
+  // Before any check: a backend that leaves the exchange to the host says
+  // so (UNSUPPORTED), whatever else the description holds.
+  if (!runs_exchanges && desc != nullptr && desc->nodes != nullptr &&
+      desc->node_stride >= sizeof(int32_t)) {
+    for (int32_t i = 0; i < desc->node_count; ++i) {
+      int32_t op = 0;
+      std::memcpy(&op, reinterpret_cast<const char*>(desc->nodes) + size_t(i) * desc->node_stride,
+                  sizeof op);
+      if (op == CAE_GRAPH_ALL_REDUCE_SUM) {
+        fail(CAE_STATUS_UNSUPPORTED,
+             "graph_compile: this backend exchanges gradients op by op (group_all_reduce_sum), "
+             "not as all_reduce_sum nodes");
+      }
+    }
+  }
   auto g = std::make_unique<cae_graph_s>();
   g->ops = ops;
   g->ctx = ctx;
   g->description = read_graph_description(desc);
+  if (graph_exchanges(g->description)) {
+    if (ops.group_all_reduce_sum == nullptr) {
+      fail(CAE_STATUS_UNSUPPORTED,
+           "graph_compile: all_reduce_sum nodes need the backend's group_all_reduce_sum");
+    }
+    g->exchange = GroupExchange::of(g->description.group, g->description.group_members);
+  }
   if (ops.check_node != nullptr) {
     for (size_t i = 0; i < g->description.nodes.size(); ++i) {
       const cae_graph_node& node = g->description.nodes[i];
@@ -174,10 +208,20 @@ void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>
 
 void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
                int32_t binding_count, const cae_graph_run_params* params) {
-  const GraphRun run = bind_graph(ctx, graph, bindings, binding_count, params);
-  for (size_t n = 0; n < graph->description.nodes.size(); ++n) {
-    run_node(*graph, n, run.tensors, run.scalars);
+  try {
+    const GraphRun run = bind_graph(ctx, graph, bindings, binding_count, params);
+    for (size_t n = 0; n < graph->description.nodes.size(); ++n) {
+      run_node(*graph, n, run.tensors, run.scalars);
+    }
+  } catch (const std::exception& e) {
+    // The other members must not wait at an exchange this run never reaches.
+    if (graph != nullptr && graph->ctx == ctx) fail_exchanges(graph, e.what());
+    throw;
   }
+}
+
+void fail_exchanges(cae_graph graph, const std::string& why) noexcept {
+  if (graph != nullptr && graph->exchange) graph->exchange->fail_for_everyone(why);
 }
 
 const GraphDescription& graph_description(cae_graph graph) { return graph->description; }

@@ -23,6 +23,7 @@
 #include <cae/backend.h>
 
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +51,10 @@ struct GraphOps {
   // graph_compile then answers UNSUPPORTED and the host runs the computation
   // op by op, instead of the graph failing at its first run.
   void (*check_node)(const GraphDescription& graph, const cae_graph_node& node);
+  // The backend's group_all_reduce_sum (ABI 1.1) for the all_reduce_sum
+  // nodes (ABI 1.6); nullptr: a graph with them is UNSUPPORTED.
+  cae_status (*group_all_reduce_sum)(cae_group group, const cae_tensor* tensors,
+                                     int32_t tensors_per_context, float scale);
 };
 
 // The convolution a conv2d_forward / conv2d_backward node computes, from its
@@ -74,8 +79,11 @@ Shape bound_tensor_shape(const Context& ctx, cae_tensor t) {
   }
 }
 
+// runs_exchanges: whether this backend runs all_reduce_sum nodes (ABI 1.6)
+// through the group exchange (graph_exchange.hpp); without, a graph that has
+// them is UNSUPPORTED and the host exchanges the gradients op by op.
 void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
-                   cae_graph* out);
+                   cae_graph* out, bool runs_exchanges = false);
 // bind_graph, then every node in order.
 void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
                int32_t binding_count, const cae_graph_run_params* params);
@@ -112,6 +120,10 @@ GraphRun bind_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings
 // graph tensor i; a failure names the node.
 void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>& tensors,
                     const cae_graph_run_params& scalars);
+// A run of a graph with all_reduce_sum nodes failed: the other members'
+// runs fail at their exchanges instead of waiting (run_graph does this; a
+// backend that walks the nodes itself calls it when its run fails).
+void fail_exchanges(cae_graph graph, const std::string& why) noexcept;
 const GraphDescription& graph_description(cae_graph graph);
 GraphExtension* graph_extension(cae_graph graph);
 void set_graph_extension(cae_graph graph, std::unique_ptr<GraphExtension> extension);
@@ -125,13 +137,17 @@ bool graph_node_updates(const cae_graph_node& node);
 // Defines, in the enclosing namespace, graph_ops(): the GraphOps of that
 // namespace's op members with `check_node` (see GraphOps::check_node;
 // nullptr for none), for compile_graph.
-#define CAE_DEFINE_GRAPH_OPS(check_node)                                                         \
+#define CAE_DEFINE_GRAPH_OPS(check_node) CAE_DEFINE_GRAPH_OPS_WITH(check_node, nullptr)
+
+// The same with the exchange's all-reduce (GraphOps::group_all_reduce_sum).
+#define CAE_DEFINE_GRAPH_OPS_WITH(check_node, all_reduce)                                        \
   ::cae_plugin::Shape graph_bound_shape(cae_context ctx, cae_tensor t) {                         \
     return ::cae_plugin::bound_tensor_shape(*ctx, t);                                            \
   }                                                                                              \
   const ::cae_plugin::GraphOps& graph_ops() {                                                    \
     static const ::cae_plugin::GraphOps ops{                                                     \
-        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape, check_node};        \
+        CAE_BACKEND_TABLE_MEMBERS(CAE_GRAPH_OPS_ENTRY_) & graph_bound_shape, check_node,         \
+        all_reduce};                                                                             \
     return ops;                                                                                  \
   }                                                                                              \
   static_assert(true, "CAE_DEFINE_GRAPH_OPS needs a ';'")
@@ -140,14 +156,25 @@ bool graph_node_updates(const cae_graph_node& node);
 // namespace, calling that namespace's op members.
 #define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS() CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(nullptr)
 
+// The same, with the gradient exchange of data parallelism as graph nodes
+// (ABI 1.6 all_reduce_sum, through the backend's group_all_reduce_sum).
+#define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_WITH_EXCHANGES()                                   \
+  CAE_DEFINE_GRAPH_OPS_WITH(nullptr, &group_all_reduce_sum);                                     \
+  CAE_DEFINE_GRAPH_INTERPRETER_RUN_MEMBERS(true)
+
 // The same for a backend whose ops cover only some shapes: `check_node` (see
 // GraphOps::check_node) refuses, at graph_compile, a graph it cannot run.
 #define CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_CHECKING(check_node)                                \
   CAE_DEFINE_GRAPH_OPS(check_node);                                                              \
+  CAE_DEFINE_GRAPH_INTERPRETER_RUN_MEMBERS(false)
+
+// graph_compile, graph_run and graph_destroy over graph_ops().
+#define CAE_DEFINE_GRAPH_INTERPRETER_RUN_MEMBERS(runs_exchanges)                                 \
   cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {        \
     if (out != nullptr) *out = nullptr;                                                          \
-    return ::cae_plugin::guard(ctx,                                                              \
-                               [&] { ::cae_plugin::compile_graph(graph_ops(), ctx, desc, out); }); \
+    return ::cae_plugin::guard(ctx, [&] {                                                        \
+      ::cae_plugin::compile_graph(graph_ops(), ctx, desc, out, runs_exchanges);                  \
+    });                                                                                          \
   }                                                                                              \
   cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* bindings,             \
                        int32_t binding_count, const cae_graph_run_params* params) {              \

@@ -116,8 +116,9 @@ cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_
 }
 
 // Graphs (ABI 1.5) run node by node through this backend's own ops: the
-// same results as the op sequence, bit for bit.
-CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS();
+// same results as the op sequence, bit for bit; their gradient exchange
+// (ABI 1.6 all_reduce_sum nodes) through its group_all_reduce_sum.
+CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_WITH_EXCHANGES();
 
 }  // namespace cae_cpu
 

@@ -115,14 +115,17 @@ std::vector<Struct> abi_structs() {
        {CAE_MEMBER(cae_graph_node, op), CAE_MEMBER(cae_graph_node, args),
         CAE_MEMBER(cae_graph_node, fuse_relu), CAE_MEMBER(cae_graph_node, beta1),
         CAE_MEMBER(cae_graph_node, beta2), CAE_MEMBER(cae_graph_node, epsilon),
-        CAE_MEMBER(cae_graph_node, weight_decay), CAE_MEMBER(cae_graph_node, momentum)}},
+        CAE_MEMBER(cae_graph_node, weight_decay), CAE_MEMBER(cae_graph_node, momentum),
+        CAE_MEMBER(cae_graph_node, scale)}},
       {"cae_graph_desc",
        sizeof(cae_graph_desc),
        alignof(cae_graph_desc),
        {CAE_MEMBER(cae_graph_desc, struct_size), CAE_MEMBER(cae_graph_desc, tensor_stride),
         CAE_MEMBER(cae_graph_desc, node_stride), CAE_MEMBER(cae_graph_desc, tensor_count),
         CAE_MEMBER(cae_graph_desc, tensors), CAE_MEMBER(cae_graph_desc, node_count),
-        CAE_MEMBER(cae_graph_desc, reserved), CAE_MEMBER(cae_graph_desc, nodes)}},
+        CAE_MEMBER(cae_graph_desc, reserved), CAE_MEMBER(cae_graph_desc, nodes),
+        CAE_MEMBER(cae_graph_desc, group), CAE_MEMBER(cae_graph_desc, group_member),
+        CAE_MEMBER(cae_graph_desc, group_members)}},
       {"cae_graph_run_params",
        sizeof(cae_graph_run_params),
        alignof(cae_graph_run_params),
@@ -219,6 +222,7 @@ std::vector<std::pair<std::string, std::string>> abi_constants() {
           {"CAE_GRAPH_MSE_LOSS", std::to_string(CAE_GRAPH_MSE_LOSS)},
           {"CAE_GRAPH_SGD_STEP", std::to_string(CAE_GRAPH_SGD_STEP)},
           {"CAE_GRAPH_ADAM_STEP", std::to_string(CAE_GRAPH_ADAM_STEP)},
+          {"CAE_GRAPH_ALL_REDUCE_SUM", std::to_string(CAE_GRAPH_ALL_REDUCE_SUM)},
           {"sizeof(cae_status)", std::to_string(sizeof(cae_status))}};
 }
 

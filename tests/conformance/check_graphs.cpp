@@ -31,8 +31,11 @@
 // must give the op sequence's results at the declared precision, ties and all.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "checks.hpp"
@@ -478,6 +481,192 @@ std::vector<nn::Network> networks(uint64_t seed, bool quick) {
   return list;
 }
 
+// ---- ABI 1.6: the gradient exchange inside the step ----------------------
+//
+// A group over two contexts (the suite's device and the next); each member
+// compiles the training step with an all_reduce_sum node after every
+// gradient (scale 1/2) and runs it on its own batch, on its own thread, both
+// at once, from the same parameters and Adam state. Both members must end
+// with the float64 evaluation in which every exchange sums the two members'
+// gradients: the exchanged gradients (bound as outputs), the updated
+// parameters and moments, each member's loss. Then a member whose run fails
+// (a binding of another batch) must make the other's run fail too, not wait.
+
+bool has_exchange_members(const cae_backend_table& t) {
+  return t.abi_minor >= 6 && CAE_TABLE_HAS(&t, group_create) &&
+         CAE_TABLE_HAS(&t, group_all_reduce_sum) && CAE_TABLE_HAS(&t, group_destroy);
+}
+
+// Runs body(member) for members 0 and 1 on two threads at once; the failures
+// by member ("" when it succeeded).
+std::vector<std::string> on_both(const std::function<void(int)>& body) {
+  std::vector<std::string> failures(2);
+  auto guarded_body = [&](int m) {
+    try {
+      body(m);
+    } catch (const std::exception& e) {
+      failures[size_t(m)] = e.what();
+    }
+  };
+  std::thread second(guarded_body, 1);
+  guarded_body(0);
+  second.join();
+  return failures;
+}
+
+void check_exchange_step(const std::string& label, const nn::Network& network, int64_t batch,
+                         cae::Context* members[2], cae_group group, uint64_t seed) {
+  nn::TrainingGraphOptions options;
+  options.update = {nn::GraphUpdate::Kind::Adam, 0.9f, 0.999f, 1.0f, 0.0f, 1e-3f};
+  std::unique_ptr<cae::CompiledGraph> graphs[2];
+  nn::GraphSpec specs[2];
+  for (int m = 0; m < 2; ++m) {
+    options.exchange = {group, m, 2, 0.5f};
+    specs[m] = nn::build_training_graph(network, batch, options);
+    graphs[m] = cae::CompiledGraph::compile(*members[m], specs[m].tensors, specs[m].nodes,
+                                            {group, m, 2});
+    if (!graphs[m]) {
+      note(kOp, label, "unsupported (the host exchanges the gradients op by op)");
+      return;
+    }
+  }
+  const nn::GraphSpec& spec = specs[0];  // the same tensors and nodes on both
+  std::vector<bool> second(spec.tensors.size(), false);
+  for (int32_t v : spec.second_state) second[size_t(v)] = true;
+  cae_graph_run_params scalars{};
+  scalars.struct_size = sizeof scalars;
+  scalars.learning_rate = 0.1f;
+  scalars.adam_step = 3;
+  // Each member's draw: its own batch, the replicas' shared parameters and state.
+  std::vector<std::vector<float>> hosts[2];
+  std::vector<Vec> values[2];
+  bool ambiguous = true;
+  for (int draw = 0; draw < 8 && ambiguous; ++draw) {
+    Random shared(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
+    for (int m = 0; m < 2; ++m) {
+      hosts[m].assign(spec.tensors.size(), {});
+      values[m].assign(spec.tensors.size(), {});
+    }
+    for (size_t i = 0; i < spec.tensors.size(); ++i) {
+      const cae_graph_tensor& t = spec.tensors[i];
+      if (t.role != CAE_GRAPH_PARAMETER && t.role != CAE_GRAPH_OPTIMIZER_STATE) continue;
+      hosts[0][i] = hosts[1][i] = fill(shared, t, second[i]);
+    }
+    for (int m = 0; m < 2; ++m) {
+      Random own(seed * 7 + uint64_t(m + 1) * 0x632be59bd9b4e019ull + uint64_t(draw));
+      for (size_t i = 0; i < spec.tensors.size(); ++i) {
+        if (spec.tensors[i].role == CAE_GRAPH_INPUT) hosts[m][i] = fill(own, spec.tensors[i], false);
+        if (!hosts[m][i].empty()) values[m][i] = widen(hosts[m][i]);
+      }
+    }
+    ambiguous = false;
+    for (size_t n = 0; n < spec.nodes.size(); ++n) {
+      const cae_graph_node& node = spec.nodes[n];
+      if (node.op != CAE_GRAPH_ALL_REDUCE_SUM) {
+        for (int m = 0; m < 2; ++m) evaluate(spec, values[m], scalars, &ambiguous, n, n + 1);
+        continue;
+      }
+      Vec& a = values[0][size_t(node.args[0])];
+      Vec& b = values[1][size_t(node.args[0])];
+      for (size_t e = 0; e < a.size(); ++e) a[e] = b[e] = double(node.scale) * (a[e] + b[e]);
+    }
+  }
+  if (ambiguous) {
+    note(kOp, label, "every draw of inputs had a near tie at this precision; not judged");
+    return;
+  }
+  std::vector<cae::Tensor> tensors[2];
+  std::vector<cae_tensor> bound[2];
+  for (int m = 0; m < 2; ++m) {
+    tensors[m].resize(spec.tensors.size());
+    bound[m].assign(spec.tensors.size(), nullptr);
+    for (size_t i = 0; i < spec.tensors.size(); ++i) {
+      const cae_graph_tensor& t = spec.tensors[i];
+      if (t.role == CAE_GRAPH_INTERNAL) continue;
+      Dims dims(t.dims, t.dims + t.ndim);
+      tensors[m][i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims, *members[m])
+                                                 : upload_tensor(dims, hosts[m][i], *members[m]);
+      bound[m][i] = tensors[m][i].handle();
+    }
+  }
+  const std::vector<std::string> failures =
+      on_both([&](int m) { graphs[m]->run(bound[m], &scalars); });
+  for (int m = 0; m < 2; ++m) {
+    const std::string who = label + " member " + std::to_string(m);
+    if (!failures[size_t(m)].empty()) {
+      record(false, kOp, who, failures[size_t(m)]);
+      continue;
+    }
+    const Worst worst = compare_bound(spec, tensors[m], values[m]);
+    if (!record(worst.ratio <= 1.0, kOp, who,
+                "worst err/bound " + sci(worst.ratio) + " (" + worst.where + ")", worst.ratio)) {
+      explain("a member's gradients, parameters or moments differ from the float64 step in "
+              "which every exchange sums both members' final gradients");
+    }
+  }
+  // One member's run fails (a binding of another batch): the other must fail too.
+  const int64_t other = batch + 1;
+  std::vector<cae::Tensor> wrong;
+  std::vector<cae_tensor> bad = bound[1];
+  Dims dims(spec.tensors[size_t(spec.input)].dims,
+            spec.tensors[size_t(spec.input)].dims + spec.tensors[size_t(spec.input)].ndim);
+  dims[0] = other;
+  wrong.push_back(upload_tensor(dims, std::vector<float>(size_t(count_of(dims)), 0.5f), *members[1]));
+  bad[size_t(spec.input)] = wrong.back().handle();
+  const std::vector<std::string> both = on_both([&](int m) {
+    graphs[m]->run(m == 0 ? bound[0] : bad, &scalars);
+  });
+  record(!both[0].empty() && !both[1].empty(), kOp, label + " a member's failed run",
+         both[0].empty() ? "member 0's run returned as if the exchange had happened"
+                         : "fails the other member's run too, without a wait");
+}
+
+void check_exchange() {
+  const cae_backend_table& t = table();
+  if (!has_exchange_members(t)) {
+    note(kOp, "exchange in the step",
+         "not provided (ABI 1.6 all_reduce_sum nodes need the group members)");
+    return;
+  }
+  cae_probe_result probe{};
+  probe.struct_size = sizeof probe;
+  const int32_t devices = t.probe(&probe) == CAE_STATUS_OK ? probe.device_count : 0;
+  const int32_t other = devices > 0 ? (suite().device_index + 1) % devices : 0;
+  std::unique_ptr<cae::Context> second;
+  try {
+    second = std::make_unique<cae::Context>(t, other, 0, suite().backend_options);
+  } catch (const std::exception& e) {
+    note(kOp, "exchange in the step", std::string("skipped: no second context: ") + e.what());
+    return;
+  }
+  cae::Context* members[2] = {&ctx(), second.get()};
+  cae_context contexts[2] = {ctx().handle(), second->handle()};
+  cae_group group = nullptr;
+  if (t.group_create(contexts, 2, &group) != CAE_STATUS_OK || group == nullptr) {
+    note(kOp, "exchange in the step",
+         std::string("skipped: no group over two contexts here: ") + t.last_error(nullptr));
+    return;
+  }
+  struct GroupGuard {
+    const cae_backend_table& t;
+    cae_group g;
+    ~GroupGuard() { t.group_destroy(g); }
+  } guard{t, group};
+  const std::vector<nn::Network> list = networks(suite().seed, true);
+  const std::vector<int64_t> batches = suite().quick ? std::vector<int64_t>{3}
+                                                     : std::vector<int64_t>{1, 3};
+  for (size_t m = 0; m < list.size(); ++m) {
+    for (const int64_t batch : batches) {
+      const std::string label = std::string(m == 0 ? "seed 3x4x4" : "random model") +
+                                " batch " + std::to_string(batch) + " step exchanged over 2";
+      guarded(kOp, label, [&] {
+        check_exchange_step(label, list[m], batch, members, group,
+                            suite().seed * 977 + m * 31 + uint64_t(batch));
+      });
+    }
+  }
+}
+
 }  // namespace
 
 void check_graphs() {
@@ -518,6 +707,7 @@ void check_graphs() {
     }
     guarded(kOp, name + " other batch", [&] { check_batch_refusal(name, network, 4); });
   }
+  check_exchange();
 }
 
 }  // namespace conformance

@@ -81,7 +81,12 @@ std::vector<float> download(const cae::Tensor& tensor) {
 }
 
 cae::Tensor upload_tensor(const Dims& dims, const std::vector<float>& values) {
-  cae::Tensor tensor = ctx().alloc(dims);
+  return upload_tensor(dims, values, ctx());
+}
+
+cae::Tensor upload_tensor(const Dims& dims, const std::vector<float>& values,
+                          cae::Context& context) {
+  cae::Tensor tensor = context.alloc(dims);
   upload(tensor, values);
   return tensor;
 }
@@ -95,8 +100,10 @@ std::vector<float> poison_values(int64_t count) {
 
 void poison(cae::Tensor& tensor) { upload(tensor, poison_values(tensor.count())); }
 
-cae::Tensor poisoned_tensor(const Dims& dims) {
-  cae::Tensor tensor = ctx().alloc(dims);
+cae::Tensor poisoned_tensor(const Dims& dims) { return poisoned_tensor(dims, ctx()); }
+
+cae::Tensor poisoned_tensor(const Dims& dims, cae::Context& context) {
+  cae::Tensor tensor = context.alloc(dims);
   poison(tensor);
   return tensor;
 }

@@ -17,8 +17,10 @@ using Dims = std::vector<int64_t>;
 int64_t count_of(const Dims& dims);
 std::string dims_str(const Dims& dims);  // "[3,1,7,5]"
 
-// A tensor of the context under test holding `values`.
+// A tensor of the context under test (or of `context`) holding `values`.
 cae::Tensor upload_tensor(const Dims& dims, const std::vector<float>& values);
+cae::Tensor upload_tensor(const Dims& dims, const std::vector<float>& values,
+                          cae::Context& context);
 
 // Every host buffer the suite hands to the backend or gets back from it lies
 // between two guard zones of sentinel values. A backend that writes past
@@ -38,6 +40,7 @@ std::vector<float> download(const cae::Tensor& tensor);
 std::vector<float> poison_values(int64_t count);
 void poison(cae::Tensor& tensor);
 cae::Tensor poisoned_tensor(const Dims& dims);
+cae::Tensor poisoned_tensor(const Dims& dims, cae::Context& context);
 
 cae_ref::Vec widen(const std::vector<float>& values);
 

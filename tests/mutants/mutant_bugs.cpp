@@ -16,6 +16,7 @@
 #include <csignal>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -129,16 +130,24 @@ Floats maxpool(const cae_backend_table& t, int64_t images) {
 }
 
 // A run of a graph is bound to its tensors (graph_run's bindings).
-cae_graph compile(OpenContext& s, std::vector<cae_graph_tensor> tensors,
-                  const cae_graph_node& node) {
+// The description of these tensors and nodes (they must outlive it).
+cae_graph_desc describe(const std::vector<cae_graph_tensor>& tensors,
+                        const std::vector<cae_graph_node>& nodes) {
   cae_graph_desc desc{};
   desc.struct_size = sizeof desc;
   desc.tensor_stride = sizeof(cae_graph_tensor);
   desc.node_stride = sizeof(cae_graph_node);
   desc.tensor_count = int32_t(tensors.size());
   desc.tensors = tensors.data();
-  desc.node_count = 1;
-  desc.nodes = &node;
+  desc.node_count = int32_t(nodes.size());
+  desc.nodes = nodes.data();
+  return desc;
+}
+
+cae_graph compile(OpenContext& s, std::vector<cae_graph_tensor> tensors,
+                  const cae_graph_node& node) {
+  const std::vector<cae_graph_node> nodes = {node};
+  const cae_graph_desc desc = describe(tensors, nodes);
   cae_graph graph = nullptr;
   REQUIRE(s.t.graph_compile(s.ctx, &desc, &graph) == CAE_STATUS_OK);
   return graph;
@@ -192,6 +201,43 @@ float sgd_graph_two_rates(const cae_backend_table& t) {
   const float param = s.values(bound[0])[0];
   t.graph_destroy(s.ctx, graph);
   return param;
+}
+
+// A group of two contexts; each runs y = relu(x), then an exchange of y
+// (ABI 1.6), both at once, member 0 with x = {1, -1}, member 1 with {2, 3},
+// y first holding 42: member 0's y afterwards.
+Floats relu_then_exchange(const cae_backend_table& t) {
+  OpenContext members[2] = {OpenContext(t), OpenContext(t)};
+  cae_context handles[2] = {members[0].ctx, members[1].ctx};
+  cae_group group = nullptr;
+  REQUIRE(t.group_create(handles, 2, &group) == CAE_STATUS_OK);
+  std::vector<cae_graph_tensor> tensors = {graph_tensor(CAE_GRAPH_INPUT, 2),
+                                           graph_tensor(CAE_GRAPH_OUTPUT, 2)};
+  std::vector<cae_graph_node> nodes = {graph_node(CAE_GRAPH_RELU_FORWARD, {0, 1}),
+                                       graph_node(CAE_GRAPH_ALL_REDUCE_SUM, {1})};
+  nodes[1].scale = 1.0f;
+  const Floats inputs[2] = {{1.0f, -1.0f}, {2.0f, 3.0f}};
+  cae_graph graphs[2] = {nullptr, nullptr};
+  cae_tensor bound[2][2];
+  for (int m = 0; m < 2; ++m) {
+    cae_graph_desc desc = describe(tensors, nodes);
+    desc.group = group;
+    desc.group_member = m;
+    desc.group_members = 2;
+    REQUIRE(t.graph_compile(members[m].ctx, &desc, &graphs[m]) == CAE_STATUS_OK);
+    bound[m][0] = members[m].tensor({2}, inputs[m]);
+    bound[m][1] = members[m].filled({2}, 42.0f);
+  }
+  cae_status status[2] = {CAE_STATUS_INTERNAL, CAE_STATUS_INTERNAL};
+  std::thread second([&] { status[1] = t.graph_run(members[1].ctx, graphs[1], bound[1], 2, nullptr); });
+  status[0] = t.graph_run(members[0].ctx, graphs[0], bound[0], 2, nullptr);
+  second.join();
+  CHECK(status[0] == CAE_STATUS_OK);
+  CHECK(status[1] == CAE_STATUS_OK);
+  const Floats y = members[0].values(bound[0][1]);
+  for (int m = 0; m < 2; ++m) t.graph_destroy(members[m].ctx, graphs[m]);
+  t.group_destroy(group);
+  return y;
 }
 
 // Runs `body` in a child process; returns the signal that ended it, or 0.
@@ -399,6 +445,11 @@ TEST_CASE("graph-stale-bindings: a second run on other tensors writes the first 
 TEST_CASE("graph-stale-scalars: a second run updates with the first run's learning rate") {
   CHECK(sgd_graph_two_rates(cpu()) == doctest::Approx(0.25f));  // 1 - 0.5 - 0.25
   CHECK(sgd_graph_two_rates(mutant("graph-stale-scalars")) == doctest::Approx(0.0f));
+}
+
+TEST_CASE("graph-exchange-early: the exchange sums what y held before relu wrote it") {
+  CHECK(relu_then_exchange(cpu()) == Floats{3.0f, 3.0f});  // relu(1, -1) + relu(2, 3)
+  CHECK(relu_then_exchange(mutant("graph-exchange-early")) == Floats{1.0f, 0.0f});
 }
 
 TEST_CASE("a mutant names itself mutant-<id>, apart from the cpu backend it wraps") {

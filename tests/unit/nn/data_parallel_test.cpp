@@ -9,6 +9,7 @@
 
 #include "backends.hpp"
 #include "nn/features.hpp"
+#include "nn/model_replicas.hpp"
 #include "nn/trainer.hpp"
 #include "plugin/extraction_streams.hpp"
 
@@ -82,6 +83,49 @@ TEST_CASE("the backend's collectives and the host exchange train the same weight
   const Run collectives = train(test::cpu_table(), 2, 8, kImages, false);
   const Run host = train(test::cpu_table(), 2, 8, kImages, true);
   CHECK(collectives.weights == host.weights);
+}
+
+// Steps of 2 x 4 images on two cpu contexts, Adam and SGD with momentum:
+// the weights after `steps` steps, and whether each step exchanged inside
+// its graph.
+struct Steps {
+  std::vector<float> weights;
+  std::vector<bool> in_graph;
+};
+Steps replica_steps(Execution execution, const std::string& optimizer, int steps) {
+  auto contexts = test::make_contexts(test::cpu_table(), 2);
+  OptimizerSettings settings;
+  settings.kind = optimizer;
+  settings.momentum = optimizer == "sgd" ? 0.9f : 0.0f;
+  settings.learning_rate = optimizer == "sgd" ? 0.05f : 1e-3f;
+  const Parameters start = Parameters::he_normal(cae::nn::Network::seed(), 5);
+  ModelReplicas replicas(test::pointers(contexts), start, settings, 8, false, nullptr, execution);
+  const ImageSet images = test::small_image_set(8 * size_t(steps), 9);
+  std::vector<float> batch(8 * images.image_bytes());
+  Steps out;
+  for (int s = 0; s < steps; ++s) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      batch[i] = float(images.pixels[size_t(s) * batch.size() + i]) / 255.0f;
+    }
+    replicas.train_step(batch.data(), 8);
+    out.in_graph.push_back(replicas.last_step_exchanged_in_graph());
+  }
+  out.weights = replicas.primary_model().download_parameters().flatten();
+  return out;
+}
+
+TEST_CASE("the gradient exchange inside the step's graph trains the op path's weights, bit for bit") {
+  for (const char* optimizer : {"adam", "sgd"}) {
+    CAPTURE(optimizer);
+    const Steps in_graph = replica_steps(Execution::Auto, optimizer, 3);
+    const Steps op_path = replica_steps(Execution::Ops, optimizer, 3);
+    // The cpu backend runs the exchange as graph nodes (ABI 1.6): every step did.
+    CHECK(in_graph.in_graph == std::vector<bool>{true, true, true});
+    CHECK(op_path.in_graph == std::vector<bool>{false, false, false});
+    REQUIRE(in_graph.weights.size() == op_path.weights.size());
+    CHECK(in_graph.weights == op_path.weights);
+    CHECK(in_graph.weights != Parameters::he_normal(cae::nn::Network::seed(), 5).flatten());
+  }
 }
 
 TEST_CASE("an ABI 1.0 table trains on two devices through the host exchange") {

@@ -238,4 +238,60 @@ TEST_CASE("the interpreter refuses a description that breaks the contracts, nami
   refused(s, "are the same tensor");
 }
 
+TEST_CASE("a step with the gradient exchange inside: its nodes, and what the interpreter refuses") {
+  const Network network = small_network();
+  auto contexts = test::make_contexts(test::cpu_table(), 2);
+  cae_context handles[2] = {contexts[0]->handle(), contexts[1]->handle()};
+  cae_group group = nullptr;
+  REQUIRE(test::cpu_table().group_create(handles, 2, &group) == CAE_STATUS_OK);
+  TrainingGraphOptions options;
+  options.update.kind = GraphUpdate::Kind::Sgd;
+  options.exchange = {group, 0, 2, 0.5f};
+  const GraphSpec good = build_training_graph(network, 2, options);
+  // One exchange right after each conv2d_backward, for its dw and db, scaled.
+  size_t exchanges = 0;
+  for (size_t i = 0; i < good.nodes.size(); ++i) {
+    if (good.nodes[i].op != CAE_GRAPH_ALL_REDUCE_SUM) continue;
+    ++exchanges;
+    CHECK(good.nodes[i].scale == 0.5f);
+    const size_t after = good.nodes[i - 1].op == CAE_GRAPH_ALL_REDUCE_SUM ? i - 2 : i - 1;
+    REQUIRE(good.nodes[after].op == CAE_GRAPH_CONV2D_BACKWARD);
+    CHECK((good.nodes[i].args[0] == good.nodes[after].args[4] ||
+           good.nodes[i].args[0] == good.nodes[after].args[5]));
+  }
+  CHECK(exchanges == 2 * network.layers().size());
+  CHECK(good.group == group);
+  const GraphGroup named{group, 0, 2};
+  CHECK(CompiledGraph::compile(*contexts[0], good.tensors, good.nodes, named) != nullptr);
+  auto refused = [&](GraphSpec spec, const GraphGroup& g, const std::string& why) {
+    INFO(why);
+    CHECK_THROWS_WITH_AS(CompiledGraph::compile(*contexts[0], spec.tensors, spec.nodes, g),
+                         doctest::Contains(why.c_str()), BackendError);
+  };
+  refused(good, GraphGroup{}, "names no group");
+  refused(good, GraphGroup{group, 2, 2}, "is not a member");
+  GraphSpec s = good;
+  for (size_t i = 0; i < s.nodes.size(); ++i) {  // the first exchange before its gradient's node
+    if (s.nodes[i].op == CAE_GRAPH_ALL_REDUCE_SUM) {
+      std::swap(s.nodes[i], s.nodes[i - 1]);
+      break;
+    }
+  }
+  refused(s, named, "before any node writes it");
+  s = good;
+  for (cae_graph_node& node : s.nodes) {
+    if (node.op == CAE_GRAPH_ALL_REDUCE_SUM) {
+      node.args[0] = s.parameters[0];  // a parameter, outside an optimiser
+      break;
+    }
+  }
+  refused(s, named, "a parameter");
+  // An ABI 1.5 backend is never sent the op it does not know.
+  cae_backend_table as_1_5 = test::cpu_table();
+  as_1_5.abi_minor = 5;
+  Context old(as_1_5);
+  CHECK(CompiledGraph::compile(old, good.tensors, good.nodes, named) == nullptr);
+  test::cpu_table().group_destroy(group);
+}
+
 }  // namespace cae::nn
