@@ -240,16 +240,15 @@ bool Autoencoder::train_step(const Tensor& input, Tensor& loss, const Tensor* ta
 
 void Autoencoder::run_step(const GraphCache::Entry& step, const Tensor& input, Tensor& loss,
                            const Tensor* target, Optimizer& optimizer) {
-  const GraphCache::Entry* entry = &step;
-  std::vector<cae_tensor> bound = bindings(entry->spec, input, target, &loss, nullptr);
-  for (size_t p = 0; p < entry->spec.first_state.size(); ++p) {
-    bound[size_t(entry->spec.first_state[p])] = optimizer.first_state()[p].handle();
+  std::vector<cae_tensor> bound = bindings(step.spec, input, target, &loss, nullptr);
+  for (size_t p = 0; p < step.spec.first_state.size(); ++p) {
+    bound[size_t(step.spec.first_state[p])] = optimizer.first_state()[p].handle();
   }
-  for (size_t p = 0; p < entry->spec.second_state.size(); ++p) {
-    bound[size_t(entry->spec.second_state[p])] = optimizer.second_state()[p].handle();
+  for (size_t p = 0; p < step.spec.second_state.size(); ++p) {
+    bound[size_t(step.spec.second_state[p])] = optimizer.second_state()[p].handle();
   }
   const cae_graph_run_params params = optimizer.take_graph_step();
-  entry->graph->run(bound, &params);
+  step.graph->run(bound, &params);
   trained_with_graphs_ = true;
 }
 

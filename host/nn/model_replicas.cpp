@@ -27,6 +27,26 @@ struct ModelReplicas::Replica {
     return buffer_for(rows, shard_target, tail_target);
   }
 
+  // What one step trains this replica on: shard `index` (of `rows` images)
+  // of the batch uploaded, its targets when given, and the loss slot.
+  struct Shard {
+    Tensor* input;
+    Tensor* target;
+    Tensor* loss;
+  };
+  Shard take_shard(const float* images, const float* targets, int64_t index, int64_t rows) {
+    const size_t image_floats = size_t(model->network().image_floats());
+    const size_t offset = size_t(index) * size_t(rows) * image_floats;
+    Shard shard{&input_for(rows), nullptr, nullptr};
+    shard.input->upload(images + offset, size_t(rows) * image_floats);
+    if (targets) {
+      shard.target = &target_for(rows);
+      shard.target->upload(targets + offset, size_t(rows) * image_floats);
+    }
+    shard.loss = &losses.next_slot(rows);
+    return shard;
+  }
+
   // `full` when it holds `rows` images, else `tail`, (re)allocated for them.
   Tensor& buffer_for(int64_t rows, Tensor& full, Tensor& tail) {
     if (rows == full.dims()[0]) return full;
@@ -126,16 +146,10 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
       zero_gradients(replica);
       return;
     }
-    Tensor& input = replica.input_for(shard);
-    const size_t image_floats = size_t(replica.model->network().image_floats());
-    const size_t offset = size_t(index) * size_t(shard) * image_floats;
-    input.upload(images + offset, size_t(shard) * image_floats);
-    Tensor* target = nullptr;
-    if (targets) {
-      target = &replica.target_for(shard);
-      target->upload(targets + offset, size_t(shard) * image_floats);
-    }
-    Tensor& loss = replica.losses.next_slot(shard);
+    const Replica::Shard mine = replica.take_shard(images, targets, index, shard);
+    Tensor& input = *mine.input;
+    Tensor* target = mine.target;
+    Tensor& loss = *mine.loss;
     if (alone && replica.model->train_step(input, loss, target, *replica.optimizer)) {
       updated = true;
       return;
@@ -188,23 +202,14 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets, in
   if (!known->second) return false;
   // The uploads before any run: a device that fails to upload must not leave
   // the others waiting at an exchange.
-  std::vector<Tensor*> inputs(devices), shard_targets(devices, nullptr), losses(devices);
+  std::vector<Replica::Shard> shards(devices);
   run_per_device(devices, [&](size_t r) {
-    Replica& replica = *replicas_[r];
-    const size_t image_floats = size_t(replica.model->network().image_floats());
-    const size_t offset = r * size_t(shard) * image_floats;
-    inputs[r] = &replica.input_for(shard);
-    inputs[r]->upload(images + offset, size_t(shard) * image_floats);
-    if (targets) {
-      shard_targets[r] = &replica.target_for(shard);
-      shard_targets[r]->upload(targets + offset, size_t(shard) * image_floats);
-    }
-    losses[r] = &replica.losses.next_slot(shard);
+    shards[r] = replicas_[r]->take_shard(images, targets, int64_t(r), shard);
   });
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
-    replica.model->exchanged_step(*inputs[r], *losses[r], shard_targets[r], *replica.optimizer,
-                                  exchange_of(r));
+    replica.model->exchanged_step(*shards[r].input, *shards[r].loss, shards[r].target,
+                                  *replica.optimizer, exchange_of(r));
   });
   return true;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 namespace cae::svm {
 
@@ -43,12 +42,22 @@ struct Violation {
   size_t k;
   double value;
 };
+// The candidates of one pass: per row segment, a running best per lane and
+// one for the tail. A fixed array: the passes run every SMO step.
+template <class Candidate>
+struct Candidates {
+  Candidate items[2 * (kLanes + 1)];
+  size_t count = 0;
+  void push_back(const Candidate& c) { items[count++] = c; }
+  Candidate* begin() { return items; }
+  Candidate* end() { return items + count; }
+};
 
 // The second variable's scan over packed variables [begin, end), reading the
 // row segment `row` at set.within: every lane's best appended to `found`.
 CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t begin, size_t end,
                                 double up_max, double diagonal_i, double tau,
-                                std::vector<Gain>& found, double& low_max) {
+                                Candidates<Gain>& found, double& low_max) {
   const uint32_t* w = set.within;
   Doubles low, best_b2, best_a, up, di, taus, zero;
   set_all(low, low_max);
@@ -103,7 +112,7 @@ CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t b
 // last largest -y G among those that may move up, appended to `found`.
 CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const float* row_j,
                                size_t begin, size_t end, double s, bool update,
-                               std::vector<Violation>& found) {
+                               Candidates<Violation>& found) {
   const uint32_t* w = set.within;
   Doubles steps, best;
   set_all(steps, s);
@@ -141,7 +150,7 @@ CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const f
 }
 
 // The lanes' candidates in row order, by the one-at-a-time rules.
-SecondChoice merge(std::vector<Gain>& found, double low_max) {
+SecondChoice merge(Candidates<Gain>& found, double low_max) {
   std::sort(found.begin(), found.end(), [](const Gain& x, const Gain& y) { return x.k < y.k; });
   SecondChoice choice;
   choice.low_max = low_max;
@@ -157,7 +166,7 @@ SecondChoice merge(std::vector<Gain>& found, double low_max) {
   return choice;
 }
 
-FirstChoice merge(std::vector<Violation>& found) {
+FirstChoice merge(Candidates<Violation>& found) {
   std::sort(found.begin(), found.end(),
             [](const Violation& x, const Violation& y) { return x.k < y.k; });
   FirstChoice choice;
@@ -169,8 +178,7 @@ FirstChoice merge(std::vector<Violation>& found) {
 
 CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegments row_i,
                                                  double up_max, double diagonal_i, double tau) {
-  std::vector<Gain> found;
-  found.reserve(4 * kLanes);
+  Candidates<Gain> found;
   double low_max = -std::numeric_limits<double>::infinity();
   scan_second(set, row_i.first, 0, set.second, up_max, diagonal_i, tau, found, low_max);
   scan_second(set, row_i.second, set.second, set.count, up_max, diagonal_i, tau, found, low_max);
@@ -179,8 +187,7 @@ CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegmen
 
 CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i, RowSegments row_j,
                                         double s, bool update) {
-  std::vector<Violation> found;
-  found.reserve(4 * kLanes);
+  Candidates<Violation> found;
   scan_first(set, row_i.first, row_j.first, 0, set.second, s, update, found);
   scan_first(set, row_i.second, row_j.second, set.second, set.count, s, update, found);
   return merge(found);

@@ -54,8 +54,8 @@ class Smo {
     // i: the last of the most violating variables that may move up (y_i a_i
     // can grow), found by the last update's gradient pass when nothing
     // changed since.
-    if (!next_up_.known) next_up_ = find_next_up();
-    next_up_.known = false;
+    if (!next_up_known_) next_up_ = most_violating_up(active());
+    next_up_known_ = false;
     if (next_up_.position == kNoVariable) return false;
     const size_t i = next_up_.position;
     const double up_max = next_up_.violation;
@@ -77,7 +77,7 @@ class Smo {
 
   // The next step's i is found only by a scan of the active set as it is
   // now: shrinking, reactivation or a new start make a found one stale.
-  void forget_next_up() { next_up_.known = false; }
+  void forget_next_up() { next_up_known_ = false; }
 
   // Starts from `alpha` instead of 0 (checked in [0, C] by the caller): every
   // gradient from the support vectors, as reactivate_all() computes the
@@ -227,17 +227,6 @@ class Smo {
     return {r.against_first, r.against_second};
   }
 
-  // The next step's first variable: found by the last update's pass, or by
-  // a pass of its own after the active set changed.
-  struct NextUp {
-    bool known = false;
-    size_t position = kNoVariable;  // packed index of i
-    double violation = -kInfinity;
-  };
-  NextUp find_next_up() {
-    const FirstChoice found = svm::most_violating_up(active());
-    return {true, found.position, found.violation};
-  }
 
   // Moves along the feasible line a_i += y_i s, a_j -= y_j s (y'a stays 0).
   // The objective along it has slope -b and curvature
@@ -275,8 +264,8 @@ class Smo {
     // G_t += Q_ti (y_i s) - Q_tj (y_j s) = y_t s (K_ti - K_tj), K symmetric;
     // so y_t G_t += s (K_ti - K_tj), the same value to the last bit
     // (y_t = +-1). Then the next step's i, from the alphas' new values.
-    const FirstChoice next = update_gradients(active(), segments(Ki), segments(Kj), s);
-    next_up_ = {true, next.position, next.violation};
+    next_up_ = update_gradients(active(), segments(Ki), segments(Kj), s);
+    next_up_known_ = true;
   }
 
   // The decision offset: at the optimum y_t G_t = rho for every free
@@ -321,7 +310,10 @@ class Smo {
   std::vector<unsigned char> down_;
   size_t second_ = 0;  // first packed index of the second class
   bool reactivated_near_end_ = false;
-  NextUp next_up_;
+  // The next step's first variable, found by the last update's pass; when
+  // not known (the active set changed since), a pass of its own finds it.
+  FirstChoice next_up_;
+  bool next_up_known_ = false;
 };
 
 }  // namespace

@@ -239,6 +239,17 @@ bool graph_exchanges(const GraphDescription& graph) {
   return false;
 }
 
+bool describes_exchanges(const cae_graph_desc* desc) {
+  if (desc == nullptr || desc->nodes == nullptr || desc->node_stride < sizeof(int32_t)) return false;
+  for (int32_t i = 0; i < desc->node_count; ++i) {
+    int32_t op = 0;  // a node's first member
+    std::memcpy(&op, reinterpret_cast<const char*>(desc->nodes) + size_t(i) * desc->node_stride,
+                sizeof op);
+    if (op == CAE_GRAPH_ALL_REDUCE_SUM) return true;
+  }
+  return false;
+}
+
 Shape graph_tensor_shape(const cae_graph_tensor& tensor) {
   return make_shape(tensor.ndim, tensor.dims);
 }

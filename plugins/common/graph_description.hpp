@@ -26,6 +26,9 @@ struct GraphDescription {
 
 // Whether the graph has all_reduce_sum nodes (ABI 1.6).
 bool graph_exchanges(const GraphDescription& graph);
+// The same for a description not yet read (nodes at the caller's stride;
+// false for one too malformed to tell, which reading it then refuses).
+bool describes_exchanges(const cae_graph_desc* desc);
 
 // The op member's name ("conv2d_forward") for messages; "?" for an unknown op.
 const char* graph_op_name(int32_t op);

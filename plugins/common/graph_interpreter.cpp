@@ -3,7 +3,6 @@
 #include "graph_exchange.hpp"
 
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <memory>
 #include <utility>
@@ -107,18 +106,10 @@ void compile_graph(const GraphOps& ops, cae_context ctx, const cae_graph_desc* d
   require(out != nullptr, "graph_compile: output graph pointer is NULL");
   // Before any check: a backend that leaves the exchange to the host says
   // so (UNSUPPORTED), whatever else the description holds.
-  if (!runs_exchanges && desc != nullptr && desc->nodes != nullptr &&
-      desc->node_stride >= sizeof(int32_t)) {
-    for (int32_t i = 0; i < desc->node_count; ++i) {
-      int32_t op = 0;
-      std::memcpy(&op, reinterpret_cast<const char*>(desc->nodes) + size_t(i) * desc->node_stride,
-                  sizeof op);
-      if (op == CAE_GRAPH_ALL_REDUCE_SUM) {
-        fail(CAE_STATUS_UNSUPPORTED,
-             "graph_compile: this backend exchanges gradients op by op (group_all_reduce_sum), "
-             "not as all_reduce_sum nodes");
-      }
-    }
+  if (!runs_exchanges && describes_exchanges(desc)) {
+    fail(CAE_STATUS_UNSUPPORTED,
+         "graph_compile: this backend exchanges gradients op by op (group_all_reduce_sum), "
+         "not as all_reduce_sum nodes");
   }
   auto g = std::make_unique<cae_graph_s>();
   g->ops = ops;

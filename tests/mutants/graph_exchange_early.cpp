@@ -5,7 +5,6 @@
 // backend's members, in node order except that every exchange runs just
 // before the node that writes its tensor: it sums what the tensor held
 // before. Graphs without exchanges, and the op path, stay the cpu backend's.
-#include <cstring>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -39,25 +38,13 @@ const cae_plugin::GraphOps& base_ops() {
   return ops;
 }
 
-bool exchanges(const cae_graph_desc* desc) {
-  if (desc == nullptr || desc->nodes == nullptr || desc->node_stride < sizeof(int32_t))
-    return false;
-  for (int32_t i = 0; i < desc->node_count; ++i) {
-    int32_t op = 0;
-    std::memcpy(&op, reinterpret_cast<const char*>(desc->nodes) + size_t(i) * desc->node_stride,
-                sizeof op);
-    if (op == CAE_GRAPH_ALL_REDUCE_SUM) return true;
-  }
-  return false;
-}
-
 bool is_early(cae_graph graph) {
   std::lock_guard<std::mutex> lock(graphs_mutex);
   return early_graphs.count(graph) != 0;
 }
 
 cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {
-  if (!exchanges(desc)) return base().graph_compile(ctx, desc, out);
+  if (!cae_plugin::describes_exchanges(desc)) return base().graph_compile(ctx, desc, out);
   return run([&] {
     cae_plugin::compile_graph(base_ops(), ctx, desc, out, true);
     std::lock_guard<std::mutex> lock(graphs_mutex);
