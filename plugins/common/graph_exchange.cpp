@@ -22,6 +22,21 @@ std::shared_ptr<GroupExchange> GroupExchange::of(cae_group group, int32_t member
   return exchange;
 }
 
+bool GroupExchange::arrive(std::unique_lock<std::mutex>& lock) {
+  const uint64_t round = round_;
+  if (++arrived_ == int32_t(tensors_.size())) return true;
+  changed_.wait(lock, [&] { return failed_ || round_ != round; });
+  if (round_ == round) cae_plugin::fail(CAE_STATUS_INTERNAL, "the group's exchange failed: " + why_);
+  return false;
+}
+
+void GroupExchange::next_round() {
+  for (cae_tensor& slot : tensors_) slot = nullptr;
+  arrived_ = 0;
+  ++round_;
+  changed_.notify_all();
+}
+
 void GroupExchange::all_reduce(int32_t member, cae_tensor t, float scale, AllReduceSum reduce,
                                LastError last_error, cae_context ctx) {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -29,13 +44,7 @@ void GroupExchange::all_reduce(int32_t member, cae_tensor t, float scale, AllRed
   require(tensors_[size_t(member)] == nullptr,
           "member " + std::to_string(member) + " reached an exchange twice");
   tensors_[size_t(member)] = t;
-  const uint64_t round = round_;
-  if (++arrived_ < int32_t(tensors_.size())) {
-    changed_.wait(lock, [&] { return failed_ || round_ != round; });
-    if (round_ == round)
-      cae_plugin::fail(CAE_STATUS_INTERNAL, "the group's exchange failed: " + why_);
-    return;
-  }
+  if (!arrive(lock)) return;
   // The last member: everyone's tensor is final, and every other member waits.
   const cae_status status = reduce(group_, tensors_.data(), 1, scale);
   if (status != CAE_STATUS_OK) {
@@ -44,10 +53,16 @@ void GroupExchange::all_reduce(int32_t member, cae_tensor t, float scale, AllRed
     changed_.notify_all();
     cae_plugin::fail(status, why_);
   }
-  for (cae_tensor& slot : tensors_) slot = nullptr;
-  arrived_ = 0;
-  ++round_;
-  changed_.notify_all();
+  next_round();
+}
+
+void GroupExchange::meet(int32_t member) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (failed_) cae_plugin::fail(CAE_STATUS_INTERNAL, "the group's exchange failed: " + why_);
+  require(member >= 0 && member < int32_t(tensors_.size()),
+          "member " + std::to_string(member) + " is not one of the group's " +
+              std::to_string(tensors_.size()));
+  if (arrive(lock)) next_round();
 }
 
 void GroupExchange::fail_for_everyone(const std::string& why) noexcept {

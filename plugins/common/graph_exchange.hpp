@@ -41,10 +41,22 @@ class GroupExchange {
   // scale x the sum. Throws Error when the exchange failed, naming why.
   void all_reduce(int32_t member, cae_tensor t, float scale, AllReduceSum reduce,
                   LastError last_error, cae_context ctx);
+  // Returns once every member has called meet (a barrier): for a backend
+  // that queues a whole run's exchanges on the device at once (a captured
+  // graph), so that none queues them unless every member will; a member
+  // that cannot run calls fail_for_everyone instead, and the others' meet
+  // throws Error. Every member meets the same times between its exchanges.
+  void meet(int32_t member);
   // A member's run failed: the exchange fails for everyone.
   void fail_for_everyone(const std::string& why) noexcept;
 
  private:
+  // Counts the caller in: true for the last member of the round (which
+  // then calls next_round), else returns when the round is over (throws
+  // Error when the exchange failed meanwhile). Under the lock.
+  bool arrive(std::unique_lock<std::mutex>& lock);
+  void next_round();
+
   cae_group group_;
   std::mutex mutex_;
   std::condition_variable changed_;

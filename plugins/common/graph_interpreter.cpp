@@ -215,7 +215,13 @@ void fail_exchanges(cae_graph graph, const std::string& why) noexcept {
   if (graph != nullptr && graph->exchange) graph->exchange->fail_for_everyone(why);
 }
 
+void meet_exchanges(cae_graph graph) {
+  if (graph->exchange) graph->exchange->meet(graph->description.group_member);
+}
+
 const GraphDescription& graph_description(cae_graph graph) { return graph->description; }
+
+cae_context graph_context(cae_graph graph) { return graph->ctx; }
 
 GraphExtension* graph_extension(cae_graph graph) { return graph->extension.get(); }
 

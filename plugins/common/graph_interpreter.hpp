@@ -124,7 +124,15 @@ void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>
 // runs fail at their exchanges instead of waiting (run_graph does this; a
 // backend that walks the nodes itself calls it when its run fails).
 void fail_exchanges(cae_graph graph, const std::string& why) noexcept;
+// For a backend that queues all of a run's exchanges on the device at once
+// (v4's captured graphs): returns once every member of the graph's group is
+// about to do the same, so that no member's device waits for a member that
+// will never send; throws Error when another member's run failed. Nothing
+// for a graph without all_reduce_sum nodes.
+void meet_exchanges(cae_graph graph);
 const GraphDescription& graph_description(cae_graph graph);
+// The context the graph was compiled on.
+cae_context graph_context(cae_graph graph);
 GraphExtension* graph_extension(cae_graph graph);
 void set_graph_extension(cae_graph graph, std::unique_ptr<GraphExtension> extension);
 // Whether the node is an optimiser update (it reads the run's scalars).

@@ -63,7 +63,10 @@ CAE_DEFINE_CUDA_GROUP_MEMBERS(cae_cuda::RuntimeGroup);
 // Graphs (ABI 1.5): the interpreter's checks and walk through this backend's
 // own op members (plugins/common/graph_interpreter.hpp), captured as a CUDA
 // graph after the first run and replayed (v4_graph.cpp; option graph-capture).
-CAE_DEFINE_GRAPH_OPS(nullptr);
+// With the gradient exchange in the step (ABI 1.6), the recorded exchanges
+// overlap the backward pass (v4_graph_exchanges.hpp); the first run's go
+// through group_all_reduce_sum.
+CAE_DEFINE_GRAPH_OPS_WITH(nullptr, &group_all_reduce_sum);
 cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {
   if (out != nullptr) *out = nullptr;
   return cae_plugin::guard(ctx, [&] { cae_v4::compile_graph(graph_ops(), ctx, desc, out); });

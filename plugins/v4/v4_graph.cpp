@@ -37,7 +37,15 @@
 //   - work queued before the graph (deferred_work.hpp) is issued before the
 //     capture begins, and the graph's own queued work before it ends;
 //   - shapes are fixed at compile and checked on every run (another batch is
-//     another graph).
+//     another graph);
+//   - a graph that exchanges gradients (all_reduce_sum nodes, one graph per
+//     member of a group, each run on its own thread) queues its exchanges on
+//     the device with the rest: recorded, they overlap the backward pass
+//     (v4_graph_exchanges.hpp). The first run, node by node, exchanges
+//     through the interpreter's meeting of the members instead; and before
+//     a run queues a recorded graph, every member meets (meet_exchanges), so
+//     no member's device waits in an exchange for a member whose run failed
+//     on the host.
 // A capture that fails is an error of that run, naming the node, never a
 // silent fall-back; the option graph-capture=off runs graphs node by node.
 #include "v4_graph.hpp"
@@ -52,6 +60,7 @@
 #include "op_shapes.hpp"
 #include "runtime_entry.hpp"
 #include "runtime_ops.hpp"
+#include "v4_graph_exchanges.hpp"
 #include "v4_graph_scalars.hpp"
 
 namespace cae_v4 {
@@ -178,7 +187,9 @@ class CapturedGraph final : public cae_plugin::GraphExtension {
   void attach(const GraphRun& run);
   void copy_in(const GraphRun& run);
   void copy_out(const GraphRun& run);
-  void walk(const GraphRun& run);
+  // overlapped: the exchanges on their own stream (recorded walks), else
+  // through the interpreter's meeting (the first run).
+  void walk(const GraphRun& run, bool overlapped);
   bool recorded_for(const GraphRun& run) const;
   void capture(const GraphRun& run);
   void drop_capture() noexcept;
@@ -198,6 +209,7 @@ class CapturedGraph final : public cae_plugin::GraphExtension {
   std::vector<int> update_slot_;
   std::vector<float> host_scalars_;
   cae_cuda::DeviceMemory run_scalars_;
+  OverlappedExchanges exchanges_;
   int runs_ = 0;
   cudaGraphExec_t exec_ = nullptr;
   // Per graph tensor: the memory of the bound tensor it ran in place on when
@@ -211,7 +223,8 @@ CapturedGraph::CapturedGraph(Context& ctx, cae_graph graph)
       description_(cae_plugin::graph_description(graph)),
       scratch_(ctx.memory, ctx.stream, ctx.tuning.poison_scratch),
       reduction_area_(ctx.memory, ctx.stream, ctx.tuning.poison_scratch),
-      columns_(ctx.memory, cae_cuda::kColumnCacheBytes, kGraphCacheSlots) {
+      columns_(ctx.memory, cae_cuda::kColumnCacheBytes, kGraphCacheSlots),
+      exchanges_(ctx, description_) {
   const size_t count = description_.tensors.size();
   proxies_.resize(count);
   copies_.resize(count);
@@ -329,7 +342,7 @@ void CapturedGraph::copy_out(const GraphRun& run) {
 
 // The interpreter's walk on the proxies and internal tensors, in the graph's
 // workspace, ending with the work the nodes left queued.
-void CapturedGraph::walk(const GraphRun& run) {
+void CapturedGraph::walk(const GraphRun& run, bool overlapped) {
   std::vector<cae_tensor> tensors = run.tensors;
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (proxies_[i]) tensors[i] = proxies_[i].get();
@@ -340,12 +353,19 @@ void CapturedGraph::walk(const GraphRun& run) {
     // Nothing derived before this walk is taken as current (see the top).
     for (cae_tensor t : tensors) ctx_.wrote(t);
     for (size_t n = 0; n < description_.nodes.size(); ++n) {
+      const cae_graph_node& node = description_.nodes[n];
+      if (overlapped && node.op == CAE_GRAPH_ALL_REDUCE_SUM) {
+        exchanges_.start(n, tensors[size_t(node.args[0])]);
+        continue;
+      }
+      if (overlapped) exchanges_.before(n, tensors);
       const int slot = update_slot_[n];
       const NodeScalars scalars(
           ctx_, slot < 0 ? nullptr : run_scalars_.as() + size_t(slot) * kScalarsPerUpdate);
       cae_plugin::run_graph_node(graph_, n, tensors, run.scalars);
     }
     cae_cuda::flush_deferred(ctx_);
+    if (overlapped) exchanges_.join();
   } catch (...) {
     ctx_.deferred = cae_cuda::Deferred{};  // it named this run's proxies: this run failed
     throw;
@@ -372,7 +392,7 @@ void CapturedGraph::capture(const GraphRun& run) {
     (void)cudaGetLastError();
   };
   try {
-    walk(run);
+    walk(run, exchanges_.any());
   } catch (const cae_plugin::Error& e) {
     abandon();
     cae_plugin::fail(e.status(), std::string("v4: capturing the graph failed: ") + e.what() +
@@ -414,10 +434,11 @@ void CapturedGraph::run(const GraphRun& run) {
   write_scalars(run);
   copy_in(run);
   if (runs_ < kRunsBeforeCapture) {
-    walk(run);
+    walk(run, false);
     ++runs_;
   } else {
     if (exec_ == nullptr || !recorded_for(run)) capture(run);
+    if (exchanges_.any()) cae_plugin::meet_exchanges(graph_);
     CAE_CUDA_CHECK(cudaGraphLaunch(exec_, ctx_.stream));
   }
   copy_out(run);
@@ -432,7 +453,7 @@ void CapturedGraph::run(const GraphRun& run) {
 void compile_graph(const cae_plugin::GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
                    cae_graph* out) {
   Context& c = cae_cuda::enter(ctx, "graph_compile");
-  cae_plugin::compile_graph(ops, ctx, desc, out);
+  cae_plugin::compile_graph(ops, ctx, desc, out, /*runs_exchanges=*/true);
   if (!c.tuning.graph_capture) return;
   try {
     cae_plugin::set_graph_extension(*out, std::make_unique<CapturedGraph>(c, *out));
@@ -445,16 +466,24 @@ void compile_graph(const cae_plugin::GraphOps& ops, cae_context ctx, const cae_g
 
 void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
                int32_t binding_count, const cae_graph_run_params* params) {
-  cae_cuda::enter(ctx, "graph_run");
-  const GraphRun run = cae_plugin::bind_graph(ctx, graph, bindings, binding_count, params);
-  auto* captured = static_cast<CapturedGraph*>(cae_plugin::graph_extension(graph));
-  if (captured == nullptr) {
-    for (size_t n = 0; n < cae_plugin::graph_description(graph).nodes.size(); ++n) {
-      cae_plugin::run_graph_node(graph, n, run.tensors, run.scalars);
+  try {
+    cae_cuda::enter(ctx, "graph_run");
+    const GraphRun run = cae_plugin::bind_graph(ctx, graph, bindings, binding_count, params);
+    auto* captured = static_cast<CapturedGraph*>(cae_plugin::graph_extension(graph));
+    if (captured == nullptr) {
+      for (size_t n = 0; n < cae_plugin::graph_description(graph).nodes.size(); ++n) {
+        cae_plugin::run_graph_node(graph, n, run.tensors, run.scalars);
+      }
+      return;
     }
-    return;
+    captured->run(run);
+  } catch (const std::exception& e) {
+    // The other members of its group must not wait for this run.
+    if (graph != nullptr && cae_plugin::graph_context(graph) == ctx) {
+      cae_plugin::fail_exchanges(graph, e.what());
+    }
+    throw;
   }
-  captured->run(run);
 }
 
 }  // namespace cae_v4

@@ -119,6 +119,26 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
   }
 }
 
+void NcclCommunicators::all_reduce_sum_rank(size_t rank, float* data, size_t count,
+                                            cudaStream_t stream, float scale) {
+  require(rank < state_->comms.size(), "all_reduce_sum: rank " + std::to_string(rank) +
+                                           " is not one of the group's " +
+                                           std::to_string(state_->comms.size()));
+  ncclComm_t comm = state_->comms[rank];
+  ncclRedOp_t op = ncclSum;
+  if (scale != 1.0f) {
+    check_nccl(ncclRedOpCreatePreMulSum(&op, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
+               "ncclRedOpCreatePreMulSum");
+  }
+  const ncclResult_t queued = ncclAllReduce(data, data, count, ncclFloat32, op, comm, stream);
+  // The operator may go once the call given it has returned (the scale was
+  // taken by value: a captured graph replays it without the operator).
+  if (scale != 1.0f) ncclRedOpDestroy(op, comm);
+  check_nccl(queued, "ncclAllReduce");
+}
+
+size_t NcclCommunicators::local_ranks() const { return state_->comms.size(); }
+
 #else  // built without NCCL
 
 struct NcclCommunicators::State {};
@@ -141,6 +161,12 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>&, const std::ve
                                        const std::vector<cudaStream_t>&, float) {
   throw Error(CAE_STATUS_UNSUPPORTED, "group_all_reduce_sum: this backend was built without NCCL");
 }
+
+void NcclCommunicators::all_reduce_sum_rank(size_t, float*, size_t, cudaStream_t, float) {
+  throw Error(CAE_STATUS_UNSUPPORTED, "all_reduce_sum: this backend was built without NCCL");
+}
+
+size_t NcclCommunicators::local_ranks() const { return 0; }
 
 #endif
 
