@@ -27,9 +27,10 @@ void synchronize_all(const std::vector<Context*>& contexts) {
 }
 
 // One epoch of `images` images through `contexts` at `batch` (global);
-// returns seconds and counts steps.
+// returns seconds and counts steps, and of those the steps whose gradient
+// exchange ran inside each device's step graph (ABI 1.6).
 double time_epoch(const std::vector<Context*>& contexts, const BenchSettings& s, int batch,
-                  int64_t* steps) {
+                  int64_t* steps, int64_t* exchanged_in_graph) {
   nn::ModelReplicas replicas(contexts, nn::Parameters::he_normal(s.network, s.seed), {}, batch);
   std::mt19937 rng{static_cast<uint32_t>(s.seed)};
   const auto batches = random_batches(batch, s.network.image_floats(), rng);
@@ -44,6 +45,7 @@ double time_epoch(const std::vector<Context*>& contexts, const BenchSettings& s,
     replicas.train_step(batches[k++ % batches.size()].data(), n);
     done += n;
     ++*steps;
+    if (replicas.last_step_exchanged_in_graph()) ++*exchanged_in_graph;
   }
   synchronize_all(contexts);
   return seconds_since(start);
@@ -94,13 +96,13 @@ DataParallelResult run_data_parallel_benchmark(const std::vector<Context*>& cont
   r.devices = n;
   r.global_batch = s.batch;
   r.images = s.images;
-  int64_t single_steps = 0;
+  int64_t single_steps = 0, single_in_graph = 0;
   log << "timing one epoch of " << s.images << " images on device 0 alone at batch "
       << s.batch / n << " ...\n" << std::flush;
-  r.single_seconds = time_epoch({contexts[0]}, s, s.batch / n, &single_steps);
+  r.single_seconds = time_epoch({contexts[0]}, s, s.batch / n, &single_steps, &single_in_graph);
   log << "timing the same epoch on " << n << " devices at global batch " << s.batch << " ...\n"
       << std::flush;
-  r.parallel_seconds = time_epoch(contexts, s, s.batch, &r.steps);
+  r.parallel_seconds = time_epoch(contexts, s, s.batch, &r.steps, &r.steps_exchanged_in_graph);
   r.speedup = r.single_seconds / r.parallel_seconds;
   log << "timing the fused gradient exchange (median of " << s.policy.repeats << ") ...\n"
       << std::flush;

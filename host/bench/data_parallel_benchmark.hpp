@@ -24,6 +24,9 @@ struct DataParallelResult {
   double speedup = 0;           // single_seconds / parallel_seconds
   double exchange_ms = 0;       // median of one fused gradient all-reduce
   int64_t steps = 0;            // optimiser steps of the parallel epoch
+  // Of those, the steps whose exchange ran inside each device's step graph
+  // (ABI 1.6; the others: the fused exchange after the backward pass).
+  int64_t steps_exchanged_in_graph = 0;
   uint64_t gradient_bytes = 0;  // the fused exchange's payload per device
   // What a ring all-reduce sends (and receives) per device: 2 (N-1)/N x payload.
   double ring_bytes_per_device = 0;

@@ -92,6 +92,14 @@ void print_data_parallel(const bench::DataParallelResult& r, const std::string& 
               single_rate);
   std::printf("  %d devices, batch %5d: %.3f s, %.0f images/s, speed-up %.2fx\n", r.devices,
               r.global_batch, r.parallel_seconds, parallel_rate, r.speedup);
+  if (r.steps_exchanged_in_graph > 0) {
+    std::printf("  exchange inside each device's step graph (one per gradient, the backend free to "
+                "overlap it with the backward pass) in %lld of %lld steps; the others: the fused "
+                "exchange below\n",
+                static_cast<long long>(r.steps_exchanged_in_graph), static_cast<long long>(r.steps));
+  } else {
+    std::printf("  exchange: the fused one below, after each step's backward pass\n");
+  }
   const double exchange_total = r.exchange_ms * 1e-3 * double(r.steps);
   std::printf("  fused gradient exchange: %.2f MB per device, %.3f ms (median), ring traffic %.2f MB "
               "per device (%.1f GB/s); x %lld steps = %.3f s, %.1f%% of the epoch\n",
@@ -112,6 +120,7 @@ nlohmann::json to_json(const bench::DataParallelResult& r, const BackendSession&
           {"speedup", r.speedup},
           {"exchange_ms", r.exchange_ms},
           {"steps", r.steps},
+          {"steps_exchanged_in_graph", r.steps_exchanged_in_graph},
           {"gradient_bytes", r.gradient_bytes},
           {"ring_bytes_per_device", r.ring_bytes_per_device},
           {"backend_collectives", r.backend_collectives}};
