@@ -85,8 +85,11 @@ class ModelReplicas {
   // trains a shard of `shard` images.
   bool exchanged_step(const float* images, const float* targets, int64_t shard, float scale);
 
-  std::vector<std::unique_ptr<Replica>> replicas_;
+  // Declared before the replicas, so destroyed after them: a step graph
+  // that exchanges over the group (ABI 1.6) must go before its group (a
+  // backend's communicators may wait for the recorded exchanges to go).
   std::unique_ptr<DeviceGroup> group_;
+  std::vector<std::unique_ptr<Replica>> replicas_;
   ProcessGroup* processes_ = nullptr;
   int64_t shard_size_ = 0;
   int64_t shards_ = 1;       // shards of a global batch: devices here, or ranks
