@@ -453,7 +453,7 @@ void CapturedGraph::run(const GraphRun& run) {
 void compile_graph(const cae_plugin::GraphOps& ops, cae_context ctx, const cae_graph_desc* desc,
                    cae_graph* out) {
   Context& c = cae_cuda::enter(ctx, "graph_compile");
-  cae_plugin::compile_graph(ops, ctx, desc, out, /*runs_exchanges=*/true);
+  cae_plugin::compile_graph(ops, ctx, desc, out, /*runs_exchanges=*/c.tuning.graph_exchanges);
   if (!c.tuning.graph_capture) return;
   try {
     cae_plugin::set_graph_extension(*out, std::make_unique<CapturedGraph>(c, *out));

@@ -4,7 +4,7 @@
 
 namespace cae_v4 {
 
-const cae_plugin::OptionSpec kV4Options[4] = {
+const cae_plugin::OptionSpec kV4Options[5] = {
     {CAE_OPTION_INT, "bf16-terms", "1", nullptr, 1, 3,
      "BF16 terms per FP32 operand of the convolution GEMMs: 1 (8 mantissa bits, fastest), 2, or "
      "3 (about 16 bits, slower)"},
@@ -14,7 +14,12 @@ const cae_plugin::OptionSpec kV4Options[4] = {
     {CAE_OPTION_ENUM, "graph-capture", "on", "on|off", 0, 0,
      "graphs (--execution graph/auto): on: the first run of a graph goes node by node, the next "
      "is captured as one CUDA graph and later runs replay it (no host work per op; a capture "
-     "that fails is an error naming the node); off: every run node by node"}};
+     "that fails is an error naming the node); off: every run node by node"},
+    {CAE_OPTION_ENUM, "graph-exchange", "overlap", "overlap|host", 0, 0,
+     "data parallelism (--devices): overlap: each gradient is summed across the devices inside "
+     "the step graph as soon as it is final, beside the rest of the backward pass; host: v4 "
+     "declines such graphs and the host sums every gradient in one exchange after the backward "
+     "pass"}};
 
 cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV4Options, values, count);
@@ -23,6 +28,7 @@ cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   tuning.fp32_convolutions = chosen.flag("fp32-conv");
   tuning.poison_scratch = chosen.flag("poison-scratch");
   tuning.graph_capture = chosen.word("graph-capture") == "on";
+  tuning.graph_exchanges = chosen.word("graph-exchange") == "overlap";
   return tuning;
 }
 

@@ -37,6 +37,17 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK_FALSE(v4.fp32_convolutions);
   CHECK_FALSE(v4.poison_scratch);
   CHECK(v4.graph_capture);
+  CHECK(v4.graph_exchanges);
+}
+
+TEST_CASE("graph-exchange=host declines step graphs with exchanges; other words are refused") {
+  const cae_option_value host[] = {{"graph-exchange", "host"}};
+  CHECK_FALSE(cae_v4::v4_tuning(host, 1).graph_exchanges);
+  const cae_option_value overlap[] = {{"graph-exchange", "overlap"}};
+  CHECK(cae_v4::v4_tuning(overlap, 1).graph_exchanges);
+  auto [status, message] = refusal({{"graph-exchange", "fused"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "overlap|host"));
 }
 
 TEST_CASE("graph-capture=off runs graphs node by node; other words are refused") {

@@ -29,6 +29,10 @@ struct Tuning {
   // v4's graphs (ABI 1.5) are captured as CUDA graphs after their first run
   // and replayed (plugins/v4/v4_graph.cpp); off, they run node by node.
   bool graph_capture = false;
+  // v4's step graphs with gradient exchanges (ABI 1.6): run, the exchanges
+  // overlapping the backward pass (plugins/v4/v4_graph_exchanges.hpp); off,
+  // such graphs are declined and the host exchanges after the backward pass.
+  bool graph_exchanges = false;
 };
 
 }  // namespace cae_cuda
