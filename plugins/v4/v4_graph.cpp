@@ -352,6 +352,7 @@ void CapturedGraph::walk(const GraphRun& run, bool overlapped) {
   try {
     // Nothing derived before this walk is taken as current (see the top).
     for (cae_tensor t : tensors) ctx_.wrote(t);
+    if (overlapped) exchanges_.restart();
     for (size_t n = 0; n < description_.nodes.size(); ++n) {
       const cae_graph_node& node = description_.nodes[n];
       if (overlapped && node.op == CAE_GRAPH_ALL_REDUCE_SUM) {

@@ -57,17 +57,37 @@ void OverlappedExchanges::release() noexcept {
 }
 
 void OverlappedExchanges::start(size_t node, cae_tensor t) {
-  const cae_graph_node& n = description_.nodes[node];
+  // One group holds one scale (the builder gives every exchange the same).
+  if (!gathered_.empty() &&
+      description_.nodes[gathered_.front().node].scale != description_.nodes[node].scale) {
+    issue();
+  }
+  gathered_.push_back({t, node});
+}
+
+void OverlappedExchanges::issue() {
+  if (gathered_.empty()) return;
+  const size_t first = gathered_.front().node;
   // Work the runtime holds back to fuse it with later passes may still
-  // write t: it is queued first, so the event covers it.
+  // write the tensors: it is queued first, so the event covers it.
   cae_cuda::flush_deferred(ctx_);
-  CAE_CUDA_CHECK(cudaEventRecord(ready_[node], ctx_.stream));
-  CAE_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_[node], 0));
-  description_.group->nccl->all_reduce_sum_rank(size_t(description_.group_member), t->data,
-                                                size_t(t->shape.count()), stream_, n.scale);
-  CAE_CUDA_CHECK(cudaEventRecord(done_[node], stream_));
-  ctx_.wrote(t);
-  pending_.push_back({t, node});
+  CAE_CUDA_CHECK(cudaEventRecord(ready_[first], ctx_.stream));
+  CAE_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_[first], 0));
+  std::vector<float*> buffers;
+  std::vector<size_t> counts;
+  for (const Pending& g : gathered_) {
+    buffers.push_back(g.tensor->data);
+    counts.push_back(size_t(g.tensor->shape.count()));
+  }
+  description_.group->nccl->all_reduce_sum_rank(size_t(description_.group_member), buffers,
+                                                counts, stream_,
+                                                description_.nodes[first].scale);
+  CAE_CUDA_CHECK(cudaEventRecord(done_[first], stream_));
+  for (const Pending& g : gathered_) {
+    ctx_.wrote(g.tensor);
+    pending_.push_back({g.tensor, first});  // done_[first] covers the whole group
+  }
+  gathered_.clear();
 }
 
 void OverlappedExchanges::wait_for(size_t pending_index) {
@@ -76,6 +96,7 @@ void OverlappedExchanges::wait_for(size_t pending_index) {
 }
 
 void OverlappedExchanges::before(size_t node, const std::vector<cae_tensor>& tensors) {
+  issue();
   if (pending_.empty()) return;
   const cae_graph_node& n = description_.nodes[node];
   const int args = cae_plugin::graph_op_arg_count(n.op);
@@ -92,6 +113,7 @@ void OverlappedExchanges::before(size_t node, const std::vector<cae_tensor>& ten
 }
 
 void OverlappedExchanges::join() {
+  issue();
   while (!pending_.empty()) wait_for(pending_.size() - 1);
 }
 

@@ -9,8 +9,10 @@
 // the gradient with the other members through NCCL there, and only the
 // first node that touches the tensor again waits for it: the exchanges of
 // the later layers run beside the backward pass of the earlier ones instead
-// of all of them after it. Captured like the rest of the walk, a replay
-// does the same with no host work per exchange.
+// of all of them after it. Exchanges that follow one another with no node
+// between them (a layer's weight and bias gradients, which one node
+// finishes) go in one NCCL group: one launch, one wait. Captured like the
+// rest of the walk, a replay does the same with no host work per exchange.
 #pragma once
 
 #include <cae/backend.h>
@@ -34,8 +36,14 @@ class OverlappedExchanges {
   OverlappedExchanges& operator=(const OverlappedExchanges&) = delete;
 
   bool any() const { return !done_.empty(); }
+  // Forgets what an earlier walk left (one that failed part way).
+  void restart() {
+    pending_.clear();
+    gathered_.clear();
+  }
   // Node `node` (an all_reduce_sum) on tensor t: queued on the exchange
-  // stream after everything queued for t so far.
+  // stream after everything queued for t so far, with the exchanges right
+  // before and after it (issued when the next other node comes, or join).
   void start(size_t node, cae_tensor t);
   // Before node `node` runs: the context's stream waits for the exchanges of
   // the tensors it reads or writes.
@@ -46,6 +54,8 @@ class OverlappedExchanges {
 
  private:
   void wait_for(size_t pending_index);
+  // Issues the exchanges gathered by start() as one NCCL group.
+  void issue();
   void release() noexcept;
 
   cae_cuda::Context& ctx_;
@@ -58,6 +68,7 @@ class OverlappedExchanges {
     size_t node;
   };
   std::vector<Pending> pending_;
+  std::vector<Pending> gathered_;  // started, not yet issued
 };
 
 }  // namespace cae_v4

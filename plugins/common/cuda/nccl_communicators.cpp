@@ -119,22 +119,36 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
   }
 }
 
-void NcclCommunicators::all_reduce_sum_rank(size_t rank, float* data, size_t count,
+void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float*>& buffers,
+                                            const std::vector<size_t>& counts,
                                             cudaStream_t stream, float scale) {
   require(rank < state_->comms.size(), "all_reduce_sum: rank " + std::to_string(rank) +
                                            " is not one of the group's " +
                                            std::to_string(state_->comms.size()));
+  require(buffers.size() == counts.size(), "all_reduce_sum: a count per buffer");
   ncclComm_t comm = state_->comms[rank];
   ncclRedOp_t op = ncclSum;
   if (scale != 1.0f) {
     check_nccl(ncclRedOpCreatePreMulSum(&op, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
                "ncclRedOpCreatePreMulSum");
   }
-  const ncclResult_t queued = ncclAllReduce(data, data, count, ncclFloat32, op, comm, stream);
-  // The operator may go once the call given it has returned (the scale was
+  // The operator may go once the calls given it have returned (the scale was
   // taken by value: a captured graph replays it without the operator).
-  if (scale != 1.0f) ncclRedOpDestroy(op, comm);
-  check_nccl(queued, "ncclAllReduce");
+  auto release = [&] {
+    if (scale != 1.0f) ncclRedOpDestroy(op, comm);
+  };
+  try {
+    NcclGroupScope group;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      check_nccl(ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, op, comm, stream),
+                 "ncclAllReduce");
+    }
+    group.end();
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
 }
 
 size_t NcclCommunicators::local_ranks() const { return state_->comms.size(); }
@@ -162,7 +176,8 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>&, const std::ve
   throw Error(CAE_STATUS_UNSUPPORTED, "group_all_reduce_sum: this backend was built without NCCL");
 }
 
-void NcclCommunicators::all_reduce_sum_rank(size_t, float*, size_t, cudaStream_t, float) {
+void NcclCommunicators::all_reduce_sum_rank(size_t, const std::vector<float*>&,
+                                            const std::vector<size_t>&, cudaStream_t, float) {
   throw Error(CAE_STATUS_UNSUPPORTED, "all_reduce_sum: this backend was built without NCCL");
 }
 

@@ -45,14 +45,15 @@ class NcclCommunicators {
   void all_reduce_sum(const std::vector<float*>& buffers, const std::vector<size_t>& counts,
                       const std::vector<cudaStream_t>& streams, float scale);
 
-  // Local rank `rank`'s part of one all-reduce that every rank issues on its
-  // own, each from its own thread (no group call): in place, `count` floats
-  // become `scale` x the sum over the ranks, queued on `stream`. For a
-  // backend that starts each tensor's exchange as soon as that tensor is
-  // final (plugins/v4/v4_graph_exchanges.cpp); every rank must issue the
-  // same calls in the same order. Works inside a stream capture.
-  void all_reduce_sum_rank(size_t rank, float* data, size_t count, cudaStream_t stream,
-                           float scale);
+  // Local rank `rank`'s part of all-reduces that every rank issues on its
+  // own, each from its own thread: in place, buffers[i] (counts[i] floats)
+  // becomes `scale` x the sum over the ranks, all of them in one NCCL group
+  // (one launch), queued on `stream`. For a backend that starts each
+  // tensor's exchange as soon as that tensor is final
+  // (plugins/v4/v4_graph_exchanges.cpp); every rank must issue the same
+  // calls in the same order. Works inside a stream capture.
+  void all_reduce_sum_rank(size_t rank, const std::vector<float*>& buffers,
+                           const std::vector<size_t>& counts, cudaStream_t stream, float scale);
   size_t local_ranks() const;
 
  private:
