@@ -524,14 +524,30 @@ def render_ddp(results):
     for r in p["runs"]:
         who = "cae" if r["who"] == "cae" else "PyTorch DDP"
         if r.get("status") != "measured":
-            rows.append(unmeasured_row(who, r, 6, at=3))
+            rows.append(unmeasured_row(who, r, 7, at=3))
             continue
-        what = r.get("backend") if r["who"] == "cae" else r.get("config")
+        if r["who"] == "cae":
+            what = r.get("backend") + (f", `{r['options']}`" if r.get("options") else "")
+            exchange = ddp_exchange(r)
+        else:
+            what, exchange = r.get("config"), "DDP's buckets, beside the backward pass"
         rows.append([who, what, str(r["global_batch"]), fmt_s(r["single_s"] * EPOCH_IMAGES / r["images"]),
-                     fmt_s(r["parallel_s"] * EPOCH_IMAGES / r["images"]), fmt_ratio(r["speedup"])])
+                     fmt_s(r["parallel_s"] * EPOCH_IMAGES / r["images"]), fmt_ratio(r["speedup"]), exchange])
     header = ["", "backend / configuration", "global batch", "1 GPU, batch / 2 (s per epoch)",
-              "2 GPUs (s per epoch)", "speed-up"]
+              "2 GPUs (s per epoch)", "speed-up", "gradient exchange"]
     return table(header, rows) + f"\n\nMeasured {p['date']}.{quick_note(p)}"
+
+
+def ddp_exchange(run):
+    """How a cae run's steps exchanged their gradients (cae bench's JSON)."""
+    inside, steps = run.get("steps_exchanged_in_graph"), run.get("steps")
+    if inside is None or not steps:
+        return "not recorded by this run"
+    if inside == 0:
+        return "one, after the backward pass"
+    if inside == steps:
+        return "inside the step graph, every step"
+    return f"inside the step graph in {inside} of {steps} steps"
 
 
 # ---------------------------------------------------------------- conformance

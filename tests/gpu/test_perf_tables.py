@@ -179,8 +179,26 @@ class RenderTest(unittest.TestCase):
              "single_s": 1.0, "parallel_s": 0.6, "speedup": 1.0 / 0.6, "exchange_ms": 0.1},
             {"who": "torch", "status": "failed", "global_batch": 256, "reason": "exit 1"}]}
         text = perf_tables.render_ddp(results)
-        self.assertEqual(rows_of(text, "cae"), [["cae", "v4", "256", "1.00", "0.600", "1.67x"]])
+        self.assertEqual(rows_of(text, "cae"), [["cae", "v4", "256", "1.00", "0.600", "1.67x", "not recorded by this run"]])
         self.assertIn("not measured: exit 1", rows_of(text, "PyTorch DDP")[0])
+
+    def test_ddp_names_how_the_gradients_crossed(self):
+        results = sample()
+        cae = {"who": "cae", "status": "measured", "backend": "v4", "global_batch": 128, "images": 50000,
+               "single_s": 0.45, "parallel_s": 0.25, "speedup": 1.8, "exchange_ms": 0.1, "steps": 391}
+        results["parts"]["ddp"] = {"status": "measured", "mode": "full", "date": "d", "runs": [
+            dict(cae, options="", steps_exchanged_in_graph=391),
+            dict(cae, options="graph-exchange=host", parallel_s=0.26, speedup=1.7,
+                 steps_exchanged_in_graph=0),
+            {"who": "torch", "status": "measured", "config": "bf16-eager DDP", "global_batch": 128,
+             "images": 50000, "single_s": 2.2, "parallel_s": 1.4, "speedup": 1.57}]}
+        rows = rows_of(perf_tables.render_ddp(results), "cae")
+        self.assertEqual(rows[0][1], "v4")
+        self.assertEqual(rows[0][6], "inside the step graph, every step")
+        self.assertEqual(rows[1][1], "v4, `graph-exchange=host`")
+        self.assertEqual(rows[1][6], "one, after the backward pass")
+        self.assertEqual(rows_of(perf_tables.render_ddp(results), "PyTorch DDP")[0][6],
+                         "DDP's buckets, beside the backward pass")
 
     def test_readme_sentence(self):
         text = perf_tables.render_expect(sample())
