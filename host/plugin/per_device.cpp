@@ -10,6 +10,15 @@
 namespace cae {
 namespace {
 
+// Item i of `work`; its exception, if any, kept in `error`.
+void run_item(const std::function<void(size_t)>& work, size_t i, std::exception_ptr& error) noexcept {
+  try {
+    work(i);
+  } catch (...) {
+    error = std::current_exception();
+  }
+}
+
 // One kept thread: it runs the item it is given and waits for the next.
 class Worker {
  public:
@@ -51,11 +60,7 @@ class Worker {
       const size_t index = index_;
       std::exception_ptr* error = error_;
       lock.unlock();
-      try {
-        (*work)(index);
-      } catch (...) {
-        *error = std::current_exception();
-      }
+      run_item(*work, index, *error);
       lock.lock();
       busy_ = false;
       changed_.notify_all();
@@ -85,33 +90,15 @@ void run_per_device(size_t count, const std::function<void(size_t)>& work) {
   if (in_call) {
     std::vector<std::thread> threads;
     for (size_t i = 1; i < count; ++i) {
-      threads.emplace_back([&, i] {
-        try {
-          work(i);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
+      threads.emplace_back(run_item, std::cref(work), i, std::ref(errors[i]));
     }
-    if (count > 0) {
-      try {
-        work(0);
-      } catch (...) {
-        errors[0] = std::current_exception();
-      }
-    }
+    if (count > 0) run_item(work, 0, errors[0]);
     for (std::thread& t : threads) t.join();
   } else {
     while (workers.size() + 1 < count) workers.push_back(std::make_unique<Worker>());
     for (size_t i = 1; i < count; ++i) workers[i - 1]->start(&work, i, &errors[i]);
     in_call = true;
-    if (count > 0) {
-      try {
-        work(0);
-      } catch (...) {
-        errors[0] = std::current_exception();
-      }
-    }
+    if (count > 0) run_item(work, 0, errors[0]);
     in_call = false;
     for (size_t i = 1; i < count; ++i) workers[i - 1]->wait();
   }

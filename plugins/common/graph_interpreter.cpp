@@ -206,13 +206,15 @@ void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
     }
   } catch (const std::exception& e) {
     // The other members must not wait at an exchange this run never reaches.
-    if (graph != nullptr && graph->ctx == ctx) fail_exchanges(graph, e.what());
+    fail_exchanges(ctx, graph, e.what());
     throw;
   }
 }
 
-void fail_exchanges(cae_graph graph, const std::string& why) noexcept {
-  if (graph != nullptr && graph->exchange) graph->exchange->fail_for_everyone(why);
+void fail_exchanges(cae_context ctx, cae_graph graph, const std::string& why) noexcept {
+  if (graph != nullptr && graph->ctx == ctx && graph->exchange) {
+    graph->exchange->fail_for_everyone(why);
+  }
 }
 
 void meet_exchanges(cae_graph graph) {
@@ -220,8 +222,6 @@ void meet_exchanges(cae_graph graph) {
 }
 
 const GraphDescription& graph_description(cae_graph graph) { return graph->description; }
-
-cae_context graph_context(cae_graph graph) { return graph->ctx; }
 
 GraphExtension* graph_extension(cae_graph graph) { return graph->extension.get(); }
 

@@ -120,10 +120,12 @@ GraphRun bind_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings
 // graph tensor i; a failure names the node.
 void run_graph_node(cae_graph graph, size_t index, const std::vector<cae_tensor>& tensors,
                     const cae_graph_run_params& scalars);
-// A run of a graph with all_reduce_sum nodes failed: the other members'
-// runs fail at their exchanges instead of waiting (run_graph does this; a
-// backend that walks the nodes itself calls it when its run fails).
-void fail_exchanges(cae_graph graph, const std::string& why) noexcept;
+// A run on `ctx` of a graph with all_reduce_sum nodes failed: the other
+// members' runs fail at their exchanges instead of waiting (run_graph does
+// this; a backend that walks the nodes itself calls it when its run fails).
+// Nothing for a NULL graph or one compiled on another context (a run refused
+// for that reason is not this member's).
+void fail_exchanges(cae_context ctx, cae_graph graph, const std::string& why) noexcept;
 // For a backend that queues all of a run's exchanges on the device at once
 // (v4's captured graphs): returns once every member of the graph's group is
 // about to do the same, so that no member's device waits for a member that
@@ -131,8 +133,6 @@ void fail_exchanges(cae_graph graph, const std::string& why) noexcept;
 // for a graph without all_reduce_sum nodes.
 void meet_exchanges(cae_graph graph);
 const GraphDescription& graph_description(cae_graph graph);
-// The context the graph was compiled on.
-cae_context graph_context(cae_graph graph);
 GraphExtension* graph_extension(cae_graph graph);
 void set_graph_extension(cae_graph graph, std::unique_ptr<GraphExtension> extension);
 // Whether the node is an optimiser update (it reads the run's scalars).

@@ -480,9 +480,7 @@ void run_graph(cae_context ctx, cae_graph graph, const cae_tensor* bindings,
     captured->run(run);
   } catch (const std::exception& e) {
     // The other members of its group must not wait for this run.
-    if (graph != nullptr && cae_plugin::graph_context(graph) == ctx) {
-      cae_plugin::fail_exchanges(graph, e.what());
-    }
+    cae_plugin::fail_exchanges(ctx, graph, e.what());
     throw;
   }
 }

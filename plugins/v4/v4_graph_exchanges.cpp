@@ -12,9 +12,7 @@ namespace cae_v4 {
 OverlappedExchanges::OverlappedExchanges(cae_cuda::Context& ctx,
                                          const cae_plugin::GraphDescription& description)
     : ctx_(ctx), description_(description) {
-  bool exchanges = false;
-  for (const cae_graph_node& n : description.nodes) exchanges |= n.op == CAE_GRAPH_ALL_REDUCE_SUM;
-  if (!exchanges) return;
+  if (!cae_plugin::graph_exchanges(description)) return;
   const cae_group group = description.group;
   const size_t member = size_t(description.group_member);
   cae_plugin::require(group != nullptr && group->nccl != nullptr &&

@@ -283,11 +283,12 @@ constexpr GraphRunPlan kRuns[] = {{0, 0}, {1, 1}, {0, 0}, {0, 1}};
 constexpr GraphRunPlan kRunsWithoutScalars[] = {{0, 0}, {1, 0}, {0, 0}};
 static_assert(std::size(kRuns) <= 4, "keep_worst names at most four runs");
 
-// The bound tensors of one set, made on first use, then refilled before
-// every run: inputs, parameters and optimiser state from the draw, outputs
-// poisoned.
+// The bound tensors of one set, made on first use (on `context`), then
+// refilled before every run: inputs, parameters and optimiser state from the
+// draw, outputs poisoned.
 void refill(const nn::GraphSpec& spec, const std::vector<std::vector<float>>& hosts,
-            std::vector<cae::Tensor>& tensors, std::vector<cae_tensor>& bound) {
+            std::vector<cae::Tensor>& tensors, std::vector<cae_tensor>& bound,
+            cae::Context& context = ctx()) {
   const bool fresh = tensors.empty();
   if (fresh) {
     tensors.resize(spec.tensors.size());
@@ -298,7 +299,8 @@ void refill(const nn::GraphSpec& spec, const std::vector<std::vector<float>>& ho
     if (t.role == CAE_GRAPH_INTERNAL) continue;
     Dims dims(t.dims, t.dims + t.ndim);
     if (fresh) {
-      tensors[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
+      tensors[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims, context)
+                                              : upload_tensor(dims, hosts[i], context);
       bound[i] = tensors[i].handle();
     } else if (t.role == CAE_GRAPH_OUTPUT) {
       poison(tensors[i]);
@@ -310,26 +312,41 @@ void refill(const nn::GraphSpec& spec, const std::vector<std::vector<float>>& ho
 
 // The op path's results for one set of run scalars, widened: the nodes run
 // one by one on fresh tensors holding the draw.
-std::vector<Vec> op_path_results(const nn::GraphSpec& spec,
-                                 const std::vector<std::vector<float>>& hosts,
-                                 const cae_graph_run_params& run) {
-  std::vector<cae::Tensor> op_path(spec.tensors.size());
+// Fresh tensors on `context` for running the nodes op by op: internal ones
+// allocated, outputs poisoned, the rest holding the draw.
+std::vector<cae::Tensor> op_path_tensors(const nn::GraphSpec& spec,
+                                         const std::vector<std::vector<float>>& hosts,
+                                         cae::Context& context) {
+  std::vector<cae::Tensor> tensors(spec.tensors.size());
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
     const cae_graph_tensor& t = spec.tensors[i];
     Dims dims(t.dims, t.dims + t.ndim);
     if (t.role == CAE_GRAPH_INTERNAL) {
-      op_path[i] = ctx().alloc(dims);
+      tensors[i] = context.alloc(dims);
     } else {
-      op_path[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims) : upload_tensor(dims, hosts[i]);
+      tensors[i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims, context)
+                                              : upload_tensor(dims, hosts[i], context);
     }
   }
-  run_op_by_op(spec, op_path, run);
+  return tensors;
+}
+
+// What the nodes wrote that the host may read, widened (empty elsewhere).
+std::vector<Vec> written_results(const nn::GraphSpec& spec, const std::vector<cae::Tensor>& tensors) {
   std::vector<Vec> results(spec.tensors.size());
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
     const int32_t role = spec.tensors[i].role;
-    if (role != CAE_GRAPH_INTERNAL && role != CAE_GRAPH_INPUT) results[i] = widen(download(op_path[i]));
+    if (role != CAE_GRAPH_INTERNAL && role != CAE_GRAPH_INPUT) results[i] = widen(download(tensors[i]));
   }
   return results;
+}
+
+std::vector<Vec> op_path_results(const nn::GraphSpec& spec,
+                                 const std::vector<std::vector<float>>& hosts,
+                                 const cae_graph_run_params& run) {
+  std::vector<cae::Tensor> op_path = op_path_tensors(spec, hosts, ctx());
+  run_op_by_op(spec, op_path, run);
+  return written_results(spec, op_path);
 }
 
 // Keeps the larger of two judgements, naming the run it came from.
@@ -526,20 +543,8 @@ void exchanged_op_path_results(const nn::GraphSpec& spec,
                                const std::vector<std::vector<float>> hosts[2],
                                cae::Context* members[2], cae_group group,
                                const cae_graph_run_params& run, std::vector<Vec> results[2]) {
-  std::vector<cae::Tensor> tensors[2];
-  for (int m = 0; m < 2; ++m) {
-    tensors[m].resize(spec.tensors.size());
-    for (size_t i = 0; i < spec.tensors.size(); ++i) {
-      const cae_graph_tensor& t = spec.tensors[i];
-      Dims dims(t.dims, t.dims + t.ndim);
-      if (t.role == CAE_GRAPH_INTERNAL) {
-        tensors[m][i] = members[m]->alloc(dims);
-      } else {
-        tensors[m][i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims, *members[m])
-                                                   : upload_tensor(dims, hosts[m][i], *members[m]);
-      }
-    }
-  }
+  std::vector<cae::Tensor> tensors[2] = {op_path_tensors(spec, hosts[0], *members[0]),
+                                         op_path_tensors(spec, hosts[1], *members[1])};
   for (const cae_graph_node& n : spec.nodes) {
     if (n.op != CAE_GRAPH_ALL_REDUCE_SUM) {
       for (int m = 0; m < 2; ++m) run_node_op_by_op(*members[m], n, tensors[m], run);
@@ -551,15 +556,7 @@ void exchanged_op_path_results(const nn::GraphSpec& spec,
       throw std::runtime_error(std::string("group_all_reduce_sum: ") + table().last_error(nullptr));
     }
   }
-  for (int m = 0; m < 2; ++m) {
-    results[m].assign(spec.tensors.size(), {});
-    for (size_t i = 0; i < spec.tensors.size(); ++i) {
-      const int32_t role = spec.tensors[i].role;
-      if (role != CAE_GRAPH_INTERNAL && role != CAE_GRAPH_INPUT) {
-        results[m][i] = widen(download(tensors[m][i]));
-      }
-    }
-  }
+  for (int m = 0; m < 2; ++m) results[m] = written_results(spec, tensors[m]);
 }
 
 // by_ops: judge against the op path with the host's exchange only (no
@@ -633,18 +630,6 @@ void check_exchange_step(const std::string& label, const nn::Network& network, i
                                         : "";
   std::vector<cae::Tensor> tensors[2];
   std::vector<cae_tensor> bound[2];
-  for (int m = 0; m < 2; ++m) {
-    tensors[m].resize(spec.tensors.size());
-    bound[m].assign(spec.tensors.size(), nullptr);
-    for (size_t i = 0; i < spec.tensors.size(); ++i) {
-      const cae_graph_tensor& t = spec.tensors[i];
-      if (t.role == CAE_GRAPH_INTERNAL) continue;
-      Dims dims(t.dims, t.dims + t.ndim);
-      tensors[m][i] = t.role == CAE_GRAPH_OUTPUT ? poisoned_tensor(dims, *members[m])
-                                                 : upload_tensor(dims, hosts[m][i], *members[m]);
-      bound[m][i] = tensors[m][i].handle();
-    }
-  }
   // Three runs from the same start: a backend may run a graph's first run
   // node by node, record the second and replay the third (v4 does), and
   // each must exchange the final gradients.
@@ -652,17 +637,7 @@ void check_exchange_step(const std::string& label, const nn::Network& network, i
   Worst worst[2];
   std::string failed[2];
   for (int r = 0; r < kExchangedRuns; ++r) {
-    for (int m = 0; m < 2 && r > 0; ++m) {
-      for (size_t i = 0; i < spec.tensors.size(); ++i) {
-        const cae_graph_tensor& t = spec.tensors[i];
-        if (t.role == CAE_GRAPH_INTERNAL) continue;
-        if (t.role == CAE_GRAPH_OUTPUT) {
-          poison(tensors[m][i]);
-        } else {
-          upload(tensors[m][i], hosts[m][i]);
-        }
-      }
-    }
+    for (int m = 0; m < 2; ++m) refill(spec, hosts[m], tensors[m], bound[m], *members[m]);
     const std::vector<std::string> failures =
         on_both([&](int m) { graphs[m]->run(bound[m], &scalars); });
     for (int m = 0; m < 2; ++m) {

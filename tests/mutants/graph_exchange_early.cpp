@@ -90,7 +90,7 @@ cae_status graph_run(cae_context ctx, cae_graph graph, const cae_tensor* binding
         cae_plugin::run_graph_node(graph, node, bound.tensors, bound.scalars);
       }
     } catch (const std::exception& e) {
-      cae_plugin::fail_exchanges(graph, e.what());  // its one bug is the order
+      cae_plugin::fail_exchanges(ctx, graph, e.what());  // its one bug is the order
       throw;
     }
   });

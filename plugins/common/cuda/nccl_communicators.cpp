@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "plugin_support.hpp"
@@ -37,6 +38,31 @@ class NcclGroupScope {
 
  private:
   bool open_ = true;
+};
+
+// `scale` x the sum as one communicator's reduction operator: NCCL's sum,
+// or a pre-multiplied sum made for the calls in this object's lifetime. It
+// may go once the last call given it has returned (the scale is taken by
+// value: a captured graph replays it without the operator).
+class ScaledSum {
+ public:
+  ScaledSum(ncclComm_t comm, float scale) : comm_(comm) {
+    if (scale == 1.0f) return;
+    check_nccl(ncclRedOpCreatePreMulSum(&op_, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
+               "ncclRedOpCreatePreMulSum");
+    made_ = true;
+  }
+  ~ScaledSum() {
+    if (made_) ncclRedOpDestroy(op_, comm_);
+  }
+  ScaledSum(const ScaledSum&) = delete;
+  ScaledSum& operator=(const ScaledSum&) = delete;
+  ncclRedOp_t op() const { return op_; }
+
+ private:
+  ncclComm_t comm_;
+  ncclRedOp_t op_ = ncclSum;
+  bool made_ = false;
 };
 
 }  // namespace
@@ -93,30 +119,20 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
   const size_t per_rank = counts.size();
   require(buffers.size() == ranks * per_rank && streams.size() == ranks,
           "group_all_reduce_sum: the tensor list does not match the group");
-  std::vector<ncclRedOp_t> ops(ranks, ncclSum);
-  if (scale != 1.0f) {
-    for (size_t r = 0; r < ranks; ++r) {
-      check_nccl(ncclRedOpCreatePreMulSum(&ops[r], &scale, ncclFloat32, ncclScalarHostImmediate,
-                                          state_->comms[r]),
-                 "ncclRedOpCreatePreMulSum");
+  std::vector<std::unique_ptr<ScaledSum>> ops;
+  for (size_t r = 0; r < ranks; ++r) {
+    ops.push_back(std::make_unique<ScaledSum>(state_->comms[r], scale));
+  }
+  NcclGroupScope group;
+  for (size_t r = 0; r < ranks; ++r) {
+    for (size_t i = 0; i < per_rank; ++i) {
+      float* data = buffers[r * per_rank + i];
+      check_nccl(ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r]->op(), state_->comms[r],
+                               streams[r]),
+                 "ncclAllReduce");
     }
   }
-  {
-    NcclGroupScope group;
-    for (size_t r = 0; r < ranks; ++r) {
-      for (size_t i = 0; i < per_rank; ++i) {
-        float* data = buffers[r * per_rank + i];
-        check_nccl(
-            ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r], state_->comms[r], streams[r]),
-            "ncclAllReduce");
-      }
-    }
-    group.end();
-  }
-  // An operator may go as soon as the last call given it has returned.
-  if (scale != 1.0f) {
-    for (size_t r = 0; r < ranks; ++r) ncclRedOpDestroy(ops[r], state_->comms[r]);
-  }
+  group.end();
 }
 
 void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float*>& buffers,
@@ -127,28 +143,13 @@ void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float
                                            std::to_string(state_->comms.size()));
   require(buffers.size() == counts.size(), "all_reduce_sum: a count per buffer");
   ncclComm_t comm = state_->comms[rank];
-  ncclRedOp_t op = ncclSum;
-  if (scale != 1.0f) {
-    check_nccl(ncclRedOpCreatePreMulSum(&op, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
-               "ncclRedOpCreatePreMulSum");
+  const ScaledSum sum(comm, scale);
+  NcclGroupScope group;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    check_nccl(ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, sum.op(), comm, stream),
+               "ncclAllReduce");
   }
-  // The operator may go once the calls given it have returned (the scale was
-  // taken by value: a captured graph replays it without the operator).
-  auto release = [&] {
-    if (scale != 1.0f) ncclRedOpDestroy(op, comm);
-  };
-  try {
-    NcclGroupScope group;
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      check_nccl(ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, op, comm, stream),
-                 "ncclAllReduce");
-    }
-    group.end();
-  } catch (...) {
-    release();
-    throw;
-  }
-  release();
+  group.end();
 }
 
 size_t NcclCommunicators::local_ranks() const { return state_->comms.size(); }
