@@ -256,8 +256,10 @@ int run_pipeline(const po::variables_map& vm) {
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
-  std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, peak %.1f GiB\n",
-              svm::solver_kind_name(selected.options.solver), selected.options.C,
+  std::printf("svm (%s%s%s): C %g, %lld support vectors, gamma %.3g, peak %.1f GiB\n",
+              svm::solver_kind_name(selected.options.solver),
+              svm_model.kernel_values.empty() ? "" : ", kernel ", svm_model.kernel_values.c_str(),
+              selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
   std::cout << svm_phase_summary(stats) << std::flush;
@@ -276,6 +278,8 @@ int run_pipeline(const po::variables_map& vm) {
        {"svm C", std::to_string(svm_options.C)},
        {"svm gamma", std::to_string(stats.gamma)},
        {"standardize", svm_options.standardize ? "yes" : "no"},
+       {"svm kernel values",
+        svm_model.kernel_values.empty() ? "float32 (libsvm)" : svm_model.kernel_values},
        {"svm chosen by",
         selected.search.empty() ? "the options given" : "search on the validation split"},
        {"validation rows", std::to_string(selected.validation_rows) + " (seed " +

@@ -138,9 +138,11 @@ int run_svm(const po::variables_map& vm) {
   selected.model.weights_path = provenance.weights_path;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
-  std::printf("svm (%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d pairs "
-              "at once\n",
-              svm::solver_kind_name(selected.options.solver), selected.options.C,
+  std::printf("svm (%s%s%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d "
+              "pairs at once\n",
+              svm::solver_kind_name(selected.options.solver),
+              model.kernel_values.empty() ? "" : ", kernel ", model.kernel_values.c_str(),
+              selected.options.C,
               static_cast<long long>(stats.support_vectors), stats.gamma, stats.seconds,
               double(stats.peak_reserved_bytes) / (1u << 30), stats.peak_pairs_in_flight);
   std::cout << svm_phase_summary(stats);

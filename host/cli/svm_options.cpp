@@ -17,6 +17,8 @@ void add_svm_options(po::options_description& options) {
        "scale every feature to zero mean, unit variance on the training set")
       ("svm-solver", po::value<std::string>()->default_value("smo")->value_name("smo|libsvm"),
        "class-pair solver: smo (ours, on the float32 kernel: 4 bytes per entry) or libsvm (reference, 16 bytes per entry)")
+      ("svm-kernel-values", po::value<std::string>()->default_value("auto")->value_name("auto|float32|unorm16"),
+       "how the smo solver holds the kernel: float32 as computed, or unorm16 (rbf only: 16-bit fixed point, within 7.7e-6, half the bytes each SMO step reads); auto = unorm16 for --search's candidates with rbf, float32 otherwise")
       ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "SVM solver worker threads (0 = all cores, at most 1024)")
       ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
        "host memory the SVM pairs may hold (0 = smo: the classes' diagonal kernel blocks + (threads + 2) x the largest pair, at most 2 GiB of pairs; libsvm: min(24 GiB, half the RAM))");
@@ -29,8 +31,16 @@ svm::TrainOptions svm_options_from(const po::variables_map& vm) {
     o.gamma = svm::GammaPolicy::parse(vm["gamma"].as<std::string>());
     o.kernel = svm::parse_kernel_kind(vm["kernel"].as<std::string>());
     o.solver = svm::parse_solver_kind(vm["svm-solver"].as<std::string>());
+    o.kernel_values = svm::parse_kernel_values(vm["svm-kernel-values"].as<std::string>());
   } catch (const std::exception& e) {
     throw UsageError(e.what());
+  }
+  if (o.kernel_values == svm::KernelValues::Unorm16 && o.kernel != svm::KernelKind::Rbf) {
+    throw UsageError("--svm-kernel-values unorm16 needs --kernel rbf (its values lie in [0, 1])");
+  }
+  if (o.kernel_values != svm::KernelValues::Auto && o.solver != svm::SolverKind::Smo &&
+      !vm["svm-kernel-values"].defaulted()) {
+    throw UsageError("--svm-kernel-values applies to --svm-solver smo only");
   }
   o.standardize = vm["standardize"].as<bool>();
   o.threads = option_in_range(vm, "svm-threads", 0, 1024);

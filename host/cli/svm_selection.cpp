@@ -205,6 +205,21 @@ void check_svm_training_labels(const std::vector<int32_t>& labels, const Validat
   }
 }
 
+namespace {
+
+// Records how SMO held the kernel of the model it trained with `options`
+// (auto as training resolves it: float32 for one training, the search's own
+// choice for a search's winner), in the options and in the model file.
+void record_kernel_values(SelectedSvm& selected, const svm::TrainOptions& options) {
+  if (options.solver != svm::SolverKind::Smo) return;
+  selected.options.kernel_values = options.kernel_values == svm::KernelValues::Auto
+                                       ? svm::KernelValues::Float32
+                                       : options.kernel_values;
+  selected.model.kernel_values = svm::kernel_values_name(selected.options.kernel_values);
+}
+
+}  // namespace
+
 SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
                                  const svm::FeatureSet& train, const svm::TrainOptions& base,
                                  const ValidationChoice& choice, std::ostream& log) {
@@ -213,6 +228,7 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
   selected.validation_rows = validation_rows(choice.rows, train.rows);
   if (selected.validation_rows == 0) {
     selected.model = svm::train_ovo(contexts, train, base, &selected.stats);
+    record_kernel_values(selected, base);
     return selected;
   }
   const svm::ValidationSplit split =
@@ -265,11 +281,13 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
     selected.model = std::move(outcome.best_model);
     selected.stats = outcome.best_stats;
     selected.validation_accuracy = best.validation_accuracy;
+    record_kernel_values(selected, svm::search_options(base));
   } else {
     selected.model =
         svm::train_ovo(contexts, train, split.fit_rows, selected.options, &selected.stats);
     const svm::Prediction predicted = svm::predict(contexts, selected.model, split.validation);
     selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
+    record_kernel_values(selected, base);
   }
   say_validation_accuracy(selected.validation_accuracy, split.validation.rows, log);
   return selected;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "svm/kernel_values.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -20,6 +21,11 @@ DiagonalBlock::DiagonalBlock(int64_t rows) : rows_(rows) {
 }
 
 DiagonalBlock::~DiagonalBlock() { munmap(values_, diagonal_block_bytes(rows_)); }
+
+void DiagonalBlock::convert_to_unorm16() {
+  if (unorm16_) return;
+  unorm16_ = svm::convert_to_unorm16(values_, static_cast<size_t>(rows_) * static_cast<size_t>(rows_));
+}
 
 DiagonalBlocks::DiagonalBlocks(std::vector<int> uses)
     : blocks_(uses.size()), uses_left_(std::move(uses)) {}

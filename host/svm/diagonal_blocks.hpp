@@ -32,11 +32,20 @@ class DiagonalBlock {
   DiagonalBlock& operator=(const DiagonalBlock&) = delete;
 
   int64_t rows() const { return rows_; }
+  // Where the backend writes the block, float32.
   float* values() const { return values_; }
+  // The block as SMO reads it: float32 as written (nullptr once converted),
+  // or its unorm16 rewrite (nullptr until converted).
+  const float* float32() const { return unorm16_ ? nullptr : values_; }
+  const uint16_t* unorm16() const { return unorm16_; }
+  // Rewrites the float32 block as unorm16 in place (kernel_values.hpp), before
+  // it is shared. Throws SvmError for a value that is not an RBF kernel's.
+  void convert_to_unorm16();
 
  private:
   int64_t rows_ = 0;
   float* values_ = nullptr;
+  const uint16_t* unorm16_ = nullptr;
 };
 using SharedDiagonal = std::shared_ptr<const DiagonalBlock>;
 

@@ -126,6 +126,8 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
       DiagonalBlocks& diagonals = shared.diagonals[task.stage];
       if (task.diagonal) {
         blocks->compute(rows_of(task.cls), rows_of(task.cls), block->values());
+        // Once here, not per pair: the class's pairs all read it.
+        if (in.settings.kernel_values == KernelValues::Unorm16) block->convert_to_unorm16();
         times.kernel += seconds_since(phase);
         diagonals.publish(task.cls, std::move(block));
         continue;

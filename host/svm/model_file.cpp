@@ -201,6 +201,12 @@ OvoModel model_from(SafetensorsFile file) {
   model.features_recipe = reader.optional_meta("features_recipe");
   model.weights_sha256 = reader.optional_meta("weights_sha256");
   model.weights_path = reader.optional_meta("weights");
+  model.kernel_values = reader.optional_meta("kernel_values");
+  if (!model.kernel_values.empty() && model.kernel_values != "float32" &&
+      model.kernel_values != "unorm16") {
+    reader.fail("metadata 'kernel_values' is '" + model.kernel_values +
+                "', not float32 or unorm16");
+  }
   if (!model.weights_sha256.empty() &&
       (model.weights_sha256.size() != 64 ||
        model.weights_sha256.find_first_not_of("0123456789abcdef") != std::string::npos)) {
@@ -231,6 +237,7 @@ void save_model(const OvoModel& model, const std::string& path) {
   if (!model.features_recipe.empty()) metadata["features_recipe"] = model.features_recipe;
   if (!model.weights_sha256.empty()) metadata["weights_sha256"] = model.weights_sha256;
   if (!model.weights_path.empty()) metadata["weights"] = model.weights_path;
+  if (!model.kernel_values.empty()) metadata["kernel_values"] = model.kernel_values;
   write_safetensors(path, model_tensors(model), metadata);
 }
 

@@ -47,6 +47,9 @@ struct OvoModel {
   std::string features_recipe;
   std::string weights_sha256;
   std::string weights_path;
+  // How SMO held the kernel while training ("float32" or "unorm16",
+  // kernel_values.hpp); empty when not recorded (libsvm, older files).
+  std::string kernel_values;
 
   int32_t class_count() const { return static_cast<int32_t>(classes.size()); }
   const float* sv_row(int64_t k) const { return sv_rows.data() + k * dim; }

@@ -116,7 +116,7 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   std::vector<PairSolution> solutions = run_class_pairs(
       contexts, input,
       [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,
-                  const float* const diagonal[2]) {
+                  const PairDiagonals& diagonal) {
         return solve_pair(pair, workspace, settings, diagonal);
       },
       timing);

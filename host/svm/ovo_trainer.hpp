@@ -10,6 +10,7 @@
 #include "plugin/context.hpp"
 #include "svm/features.hpp"
 #include "svm/kernel_params.hpp"
+#include "svm/kernel_values.hpp"
 #include "svm/ovo_model.hpp"
 #include "svm/solver_kind.hpp"
 
@@ -26,6 +27,9 @@ struct TrainOptions {
   double cache_mb = 100.0;  // libsvm's cache per pair
   double eps = 1e-3;
   bool shrinking = true;
+  // How SMO holds the kernel (svm/kernel_values.hpp); auto: unorm16 for a
+  // search's candidates with the RBF kernel, float32 for one training.
+  KernelValues kernel_values = KernelValues::Auto;
   int64_t tile_rows = 0;  // device tile rows; 0: kDefaultTileRows
   bool verbose = false;   // let libsvm print
   // Called as pairs finish (done of total), one call at a time, from the

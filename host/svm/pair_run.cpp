@@ -52,8 +52,12 @@ void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
     PairScheduler::Job job;  // fresh each time: nothing of the last pair lingers in it
     if (!scheduler.next(job)) return;
     try {
-      const float* diagonal[2] = {job.diagonal[0] ? job.diagonal[0]->values() : nullptr,
-                                  job.diagonal[1] ? job.diagonal[1]->values() : nullptr};
+      PairDiagonals diagonal;
+      for (int side = 0; side < 2; ++side) {
+        if (!job.diagonal[side]) continue;
+        diagonal.float32[side] = job.diagonal[side]->float32();
+        diagonal.unorm16[side] = job.diagonal[side]->unorm16();
+      }
       PairSolution solution = solve(job.stage, job.rows, *job.workspace, diagonal);
       scheduler.complete(std::move(solution), std::move(job));
     } catch (...) {
@@ -90,7 +94,16 @@ PairRunInput pair_run_input(const FeatureSet& train, const ClassLayout& layout,
 }
 
 SolverSettings solver_settings(const TrainOptions& options) {
-  return {options.C, options.eps, options.cache_mb, options.shrinking, options.solver};
+  SolverSettings settings{options.C, options.eps, options.cache_mb, options.shrinking,
+                          options.solver, KernelValues::Float32};
+  if (options.kernel_values == KernelValues::Unorm16) {
+    if (options.kernel != KernelKind::Rbf) {
+      throw SvmError("unorm16 kernel values need the rbf kernel (its values lie in [0, 1]); the " +
+                     std::string(kernel_kind_name(options.kernel)) + " kernel's do not");
+    }
+    settings.kernel_values = KernelValues::Unorm16;
+  }
+  return settings;
 }
 
 std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,

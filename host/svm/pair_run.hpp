@@ -23,7 +23,7 @@ namespace cae::svm {
 // may run for several pairs at once.
 using PairSolve = std::function<PairSolution(size_t stage, const PairRows& rows,
                                              PairWorkspace& workspace,
-                                             const float* const diagonal[2])>;
+                                             const PairDiagonals& diagonal)>;
 
 struct PairRunInput {
   const FeatureSet* train = nullptr;
@@ -63,7 +63,8 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
                                           const PairRunInput& input, const PairSolve& solve,
                                           TrainStats& stats);
 
-// The solver settings of `options`.
+// The solver settings of `options`, kernel values auto taken as float32.
+// Throws SvmError for unorm16 kernel values with a kernel other than RBF.
 SolverSettings solver_settings(const TrainOptions& options);
 
 }  // namespace cae::svm

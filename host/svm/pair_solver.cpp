@@ -107,7 +107,10 @@ uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings) {
   return static_cast<uint64_t>(settings.cache_mb * (1 << 20)) + rows * kSolverBytesPerRow;
 }
 
-void transpose_block(const float* in, int64_t rows, int64_t cols, float* out) {
+namespace {
+
+template <class Value>
+void transpose(const Value* in, int64_t rows, int64_t cols, Value* out) {
   // 64 x 64 tiles: one tile's source and destination rows stay in cache.
   constexpr int64_t kTile = 64;
   for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
@@ -121,9 +124,10 @@ void transpose_block(const float* in, int64_t rows, int64_t cols, float* out) {
   }
 }
 
-PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
-                              const float* const diagonal[2]) {
-  PairKernel kernel;
+template <class Value>
+PairKernelOf<Value> shared_kernel(const PairRows& rows, const Value* off_diagonal,
+                                  const Value* const diagonal[2]) {
+  PairKernelOf<Value> kernel;
   kernel.first_rows = rows.count(0);
   kernel.second_rows = rows.count(1);
   kernel.block[0][0] = diagonal[0];
@@ -135,28 +139,66 @@ PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
   return kernel;
 }
 
-PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings, const float* const diagonal[2]) {
-  if (workspace.solver() != settings.solver) {
-    throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
-  }
-  if (settings.solver == SolverKind::Libsvm) return solve_with_libsvm(rows, workspace, settings);
-  return solve_pair_smo(rows, smo_pair_kernel(rows, workspace, diagonal), settings).solution;
-}
-
-PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
-                           const float* const diagonal[2]) {
+void check_pair_fits(const PairRows& rows, const PairWorkspace& workspace,
+                     const void* const diagonal[2]) {
   if (rows.size() > workspace.capacity_rows()) {
     throw SvmError(pair_name(rows.pair) + " of " + std::to_string(rows.size()) +
                    " rows does not fit its workspace");
   }
-  if (!diagonal || !diagonal[0] || !diagonal[1]) {
+  if (!diagonal[0] || !diagonal[1]) {
     throw SvmError(pair_name(rows.pair) + ": SMO needs the classes' diagonal kernel blocks");
   }
+}
+
+}  // namespace
+
+void transpose_block(const float* in, int64_t rows, int64_t cols, float* out) {
+  transpose(in, rows, cols, out);
+}
+void transpose_block(const uint16_t* in, int64_t rows, int64_t cols, uint16_t* out) {
+  transpose(in, rows, cols, out);
+}
+
+PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
+                              const float* const diagonal[2]) {
+  return shared_kernel(rows, off_diagonal, diagonal);
+}
+PairKernelUnorm16 shared_pair_kernel(const PairRows& rows, const uint16_t* off_diagonal,
+                                     const uint16_t* const diagonal[2]) {
+  return shared_kernel(rows, off_diagonal, diagonal);
+}
+
+PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
+                        const SolverSettings& settings, const PairDiagonals& diagonal) {
+  if (workspace.solver() != settings.solver) {
+    throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
+  }
+  if (settings.solver == SolverKind::Libsvm) return solve_with_libsvm(rows, workspace, settings);
+  if (settings.kernel_values == KernelValues::Unorm16) {
+    return solve_pair_smo(rows, smo_pair_kernel_unorm16(rows, workspace, diagonal), settings)
+        .solution;
+  }
+  return solve_pair_smo(rows, smo_pair_kernel(rows, workspace, diagonal), settings).solution;
+}
+
+PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
+                           const PairDiagonals& diagonal) {
+  const void* const blocks[2] = {diagonal.float32[0], diagonal.float32[1]};
+  check_pair_fits(rows, workspace, blocks);
   float* off_diagonal = workspace.kernel(rows.size());
   transpose_block(off_diagonal, rows.count(0), rows.count(1),
                   off_diagonal + rows.count(0) * rows.count(1));
-  return shared_pair_kernel(rows, off_diagonal, diagonal);
+  return shared_pair_kernel(rows, off_diagonal, diagonal.float32);
+}
+
+PairKernelUnorm16 smo_pair_kernel_unorm16(const PairRows& rows, PairWorkspace& workspace,
+                                          const PairDiagonals& diagonal) {
+  const void* const blocks[2] = {diagonal.unorm16[0], diagonal.unorm16[1]};
+  check_pair_fits(rows, workspace, blocks);
+  const size_t entries = static_cast<size_t>(rows.count(0) * rows.count(1));
+  uint16_t* off_diagonal = convert_to_unorm16(workspace.kernel(rows.size()), entries);
+  transpose_block(off_diagonal, rows.count(0), rows.count(1), off_diagonal + entries);
+  return shared_pair_kernel(rows, off_diagonal, diagonal.unorm16);
 }
 
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
@@ -164,13 +206,27 @@ SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,
   return solve_pair_smo(rows, PairKernel::dense(kernel, rows.size(), rows.count(0)), settings);
 }
 
-SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
-                               const SolverSettings& settings) {
+namespace {
+
+template <class Value>
+SmoPairSolution solve_pair_smo_of(const PairRows& rows, const PairKernelOf<Value>& kernel,
+                                  const SolverSettings& settings) {
   if (kernel.first_rows != rows.count(0) || kernel.second_rows != rows.count(1)) {
     throw SvmError(pair_name(rows.pair) + ": the kernel's blocks do not match the pair's rows");
   }
   return pair_solution_of(rows,
                           solve_smo(kernel, {settings.C, settings.eps, settings.shrinking, 0}));
+}
+
+}  // namespace
+
+SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
+                               const SolverSettings& settings) {
+  return solve_pair_smo_of(rows, kernel, settings);
+}
+SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernelUnorm16& kernel,
+                               const SolverSettings& settings) {
+  return solve_pair_smo_of(rows, kernel, settings);
 }
 
 SmoPairSolution pair_solution_of(const PairRows& rows, const SmoResult& result) {

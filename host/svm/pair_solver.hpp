@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "svm/class_layout.hpp"
+#include "svm/kernel_values.hpp"
 #include "svm/pair_kernel.hpp"
 #include "svm/pair_workspace.hpp"
 #include "svm/smo_solver.hpp"
@@ -31,6 +32,15 @@ struct SolverSettings {
   double cache_mb = 100.0;  // libsvm's kernel-column cache, per pair
   bool shrinking = true;
   SolverKind solver = SolverKind::Smo;
+  // SMO's kernel as stored: Float32 or Unorm16 (never Auto here).
+  KernelValues kernel_values = KernelValues::Float32;
+};
+
+// A pair's shared diagonal blocks K(a,a) and K(b,b) as the producer left
+// them: float32, or rewritten as unorm16 (SolverSettings::kernel_values).
+struct PairDiagonals {
+  const float* float32[2] = {nullptr, nullptr};
+  const uint16_t* unorm16[2] = {nullptr, nullptr};
 };
 
 // The decision function of one pair: dec(x) = sum_k coef[k] K(sv_k, x) - rho,
@@ -53,24 +63,33 @@ uint64_t pair_solver_bytes(int64_t size, const SolverSettings& settings);
 // kernel, overwritten with its node rows. SMO: K(a,b) [n_a, n_b] at the
 // start, completed here with its transpose K(b,a) after it (on the worker
 // thread, so the producer only computes K(a,b)); `diagonal` holds K(a,a) and
-// K(b,b) (ignored by libsvm). Everything the solver allocates is freed before
-// it returns; the workspace can be reused. Throws SvmError.
+// K(b,b) (ignored by libsvm) as settings.kernel_values says. Everything the
+// solver allocates is freed before it returns; the workspace can be reused.
+// Throws SvmError.
 PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
-                        const SolverSettings& settings, const float* const diagonal[2] = nullptr);
+                        const SolverSettings& settings, const PairDiagonals& diagonal = {});
 
 // SMO's view of the pair whose off-diagonal block K(a,b) the workspace holds:
 // completes it with K(b,a) (the transpose, on the worker thread) and joins
 // the shared diagonal blocks. Throws SvmError when something is missing.
 PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
-                           const float* const diagonal[2]);
+                           const PairDiagonals& diagonal);
+// The same with K(a,b) first rewritten as unorm16 in place (then K(b,a) after
+// it, both in the first half of the float32 block's room), joined to the
+// diagonal blocks' unorm16 copies.
+PairKernelUnorm16 smo_pair_kernel_unorm16(const PairRows& rows, PairWorkspace& workspace,
+                                          const PairDiagonals& diagonal);
 
 // The pair's kernel from its shared diagonal blocks and the workspace's
 // off-diagonal ones (K(b,a) already written).
 PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
                               const float* const diagonal[2]);
+PairKernelUnorm16 shared_pair_kernel(const PairRows& rows, const uint16_t* off_diagonal,
+                                     const uint16_t* const diagonal[2]);
 
 // Writes the transpose of the [rows, cols] matrix `in` to `out` [cols, rows].
 void transpose_block(const float* in, int64_t rows, int64_t cols, float* out);
+void transpose_block(const uint16_t* in, int64_t rows, int64_t cols, uint16_t* out);
 
 // The SMO path on its own, with what the tests compare against libsvm.
 struct SmoPairSolution {
@@ -81,6 +100,8 @@ struct SmoPairSolution {
   double seconds = 0.0;    // the solve's wall time (set by the warm-started search)
 };
 SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernel& kernel,
+                               const SolverSettings& settings);
+SmoPairSolution solve_pair_smo(const PairRows& rows, const PairKernelUnorm16& kernel,
                                const SolverSettings& settings);
 // On a dense [l, l] kernel.
 SmoPairSolution solve_pair_smo(const PairRows& rows, const float* kernel,

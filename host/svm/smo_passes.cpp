@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "svm/kernel_values.hpp"
+
 namespace cae::svm {
 
 namespace {
@@ -19,16 +21,50 @@ typedef float Floats __attribute__((vector_size(kLanes * sizeof(float))));
 CAE_SMO_INLINE void load(Doubles& v, const double* p) { std::memcpy(&v, p, sizeof v); }
 CAE_SMO_INLINE void store(double* p, const Doubles& v) { std::memcpy(p, &v, sizeof v); }
 CAE_SMO_INLINE void set_all(Doubles& v, double x) { v = Doubles{x, x, x, x}; }
-// The kernel entries of packed variables k..k+3: one load where the active
-// set is every variable (their entries are then consecutive), else gathered.
-CAE_SMO_INLINE void load_row(Doubles& v, const float* row, const uint32_t* within, size_t k,
+typedef uint16_t Shorts __attribute__((vector_size(kLanes * sizeof(uint16_t))));
+
+// What the passes need of a stored kernel value: the value (unorm16 scaled
+// back to [0, 1]) and the difference of two, K_ti - K_tj. A float32 row's
+// arithmetic is exactly as before unorm16 existed; a unorm16 difference is
+// taken on the integers (exact) and scaled once.
+template <class Value>
+struct Stored;
+// (Vectors go by reference: passed or returned by value they would change
+// the baseline clone's ABI.)
+template <>
+struct Stored<float> {
+  typedef Floats Vector;
+  static CAE_SMO_INLINE double value(double raw) { return raw; }
+  static CAE_SMO_INLINE void to_value(Doubles&) {}
+  static CAE_SMO_INLINE void difference(Doubles& out, const Doubles& ki, const Doubles& kj) {
+    out = ki - kj;
+  }
+  static CAE_SMO_INLINE double difference(double ki, double kj) { return ki - kj; }
+};
+template <>
+struct Stored<uint16_t> {
+  typedef Shorts Vector;
+  static CAE_SMO_INLINE double value(double raw) { return raw * kUnorm16Step; }
+  static CAE_SMO_INLINE void to_value(Doubles& v) { v *= kUnorm16Step; }
+  static CAE_SMO_INLINE void difference(Doubles& out, const Doubles& ki, const Doubles& kj) {
+    out = (ki - kj) * kUnorm16Step;
+  }
+  static CAE_SMO_INLINE double difference(double ki, double kj) { return (ki - kj) * kUnorm16Step; }
+};
+
+// The stored kernel entries of packed variables k..k+3, unscaled: one load
+// where the active set is every variable (their entries are then
+// consecutive), else gathered.
+template <class Value>
+CAE_SMO_INLINE void load_row(Doubles& v, const Value* row, const uint32_t* within, size_t k,
                              bool consecutive) {
   if (consecutive) {
-    Floats f;
+    typename Stored<Value>::Vector f;
     std::memcpy(&f, row + within[k], sizeof f);
     v = __builtin_convertvector(f, Doubles);
   } else {
-    v = Doubles{row[within[k]], row[within[k + 1]], row[within[k + 2]], row[within[k + 3]]};
+    v = Doubles{static_cast<double>(row[within[k]]), static_cast<double>(row[within[k + 1]]),
+                static_cast<double>(row[within[k + 2]]), static_cast<double>(row[within[k + 3]])};
   }
 }
 
@@ -55,7 +91,8 @@ struct Candidates {
 
 // The second variable's scan over packed variables [begin, end), reading the
 // row segment `row` at set.within: every lane's best appended to `found`.
-CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t begin, size_t end,
+template <class Value>
+CAE_SMO_INLINE void scan_second(const ActiveSet& set, const Value* row, size_t begin, size_t end,
                                 double up_max, double diagonal_i, double tau,
                                 Candidates<Gain>& found, double& low_max) {
   const uint32_t* w = set.within;
@@ -78,6 +115,7 @@ CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t b
     const Doubles b = up + yg;
     Doubles k_it;
     load_row(k_it, row, w, k, set.consecutive);
+    Stored<Value>::to_value(k_it);
     Doubles a = di + diagonal - 2.0 * k_it;
     a = a <= zero ? taus : a;
     const Doubles b2 = b * b;
@@ -100,7 +138,8 @@ CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t b
     low_max = std::max(low_max, yg);
     const double b = up_max + yg;
     if (b <= 0.0) continue;
-    double a = diagonal_i + set.diagonal[k] - 2.0 * static_cast<double>(row[w[k]]);
+    double a = diagonal_i + set.diagonal[k] -
+               2.0 * Stored<Value>::value(static_cast<double>(row[w[k]]));
     if (a <= 0.0) a = tau;
     const double b2 = b * b;
     if (b2 * tail.a >= tail.b2 * a) tail = {k, b2, a};
@@ -110,7 +149,8 @@ CAE_SMO_INLINE void scan_second(const ActiveSet& set, const float* row, size_t b
 
 // y G += s (K_i - K_j) over [begin, end) (s == 0: no update), and the lanes'
 // last largest -y G among those that may move up, appended to `found`.
-CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const float* row_j,
+template <class Value>
+CAE_SMO_INLINE void scan_first(const ActiveSet& set, const Value* row_i, const Value* row_j,
                                size_t begin, size_t end, double s, bool update,
                                Candidates<Violation>& found) {
   const uint32_t* w = set.within;
@@ -126,7 +166,9 @@ CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const f
       Doubles ki, kj;
       load_row(ki, row_i, w, k, set.consecutive);
       load_row(kj, row_j, w, k, set.consecutive);
-      yg += steps * (ki - kj);
+      Doubles difference;
+      Stored<Value>::difference(difference, ki, kj);
+      yg += steps * difference;
       store(set.yg + k, yg);
     }
     const Masks up = Masks{set.up[k], set.up[k + 1], set.up[k + 2], set.up[k + 3]} != 0;
@@ -142,7 +184,8 @@ CAE_SMO_INLINE void scan_first(const ActiveSet& set, const float* row_i, const f
   Violation tail{kNoVariable, -std::numeric_limits<double>::infinity()};
   for (; k < end; ++k) {
     if (update) {
-      set.yg[k] += s * (static_cast<double>(row_i[w[k]]) - static_cast<double>(row_j[w[k]]));
+      set.yg[k] += s * Stored<Value>::difference(static_cast<double>(row_i[w[k]]),
+                                                 static_cast<double>(row_j[w[k]]));
     }
     if (set.up[k] && -set.yg[k] >= tail.value) tail = {k, -set.yg[k]};
   }
@@ -176,8 +219,9 @@ FirstChoice merge(Candidates<Violation>& found) {
   return choice;
 }
 
-CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegments row_i,
-                                                 double up_max, double diagonal_i, double tau) {
+template <class Value>
+CAE_SMO_INLINE SecondChoice choose_second_of(const ActiveSet& set, RowSegmentsOf<Value> row_i,
+                                             double up_max, double diagonal_i, double tau) {
   Candidates<Gain> found;
   double low_max = -std::numeric_limits<double>::infinity();
   scan_second(set, row_i.first, 0, set.second, up_max, diagonal_i, tau, found, low_max);
@@ -185,17 +229,50 @@ CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegmen
   return merge(found, low_max);
 }
 
-CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i, RowSegments row_j,
-                                        double s, bool update) {
+template <class Value>
+CAE_SMO_INLINE FirstChoice first_of(const ActiveSet& set, RowSegmentsOf<Value> row_i,
+                                    RowSegmentsOf<Value> row_j, double s, bool update) {
   Candidates<Violation> found;
   scan_first(set, row_i.first, row_j.first, 0, set.second, s, update, found);
   scan_first(set, row_i.second, row_j.second, set.second, set.count, s, update, found);
   return merge(found);
 }
 
+template <class Value>
+CAE_SMO_INLINE void add_weighted_row_of(double* sum, const Value* row, size_t count,
+                                        double weight) {
+  for (size_t t = 0; t < count; ++t) {
+    sum[t] += weight * Stored<Value>::value(static_cast<double>(row[t]));
+  }
+}
+
+// The clones are plain functions (target_clones takes no templates), one per
+// stored value type.
+CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegments row_i,
+                                                 double up_max, double diagonal_i, double tau) {
+  return choose_second_of(set, row_i, up_max, diagonal_i, tau);
+}
+CAE_SMO_CLONES SecondChoice choose_second_clones(const ActiveSet& set, RowSegmentsUnorm16 row_i,
+                                                 double up_max, double diagonal_i, double tau) {
+  return choose_second_of(set, row_i, up_max, diagonal_i, tau);
+}
+
+CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegments row_i, RowSegments row_j,
+                                        double s, bool update) {
+  return first_of(set, row_i, row_j, s, update);
+}
+CAE_SMO_CLONES FirstChoice first_clones(const ActiveSet& set, RowSegmentsUnorm16 row_i,
+                                        RowSegmentsUnorm16 row_j, double s, bool update) {
+  return first_of(set, row_i, row_j, s, update);
+}
+
 CAE_SMO_CLONES void add_weighted_row_clones(double* sum, const float* row, size_t count,
                                             double weight) {
-  for (size_t t = 0; t < count; ++t) sum[t] += weight * static_cast<double>(row[t]);
+  add_weighted_row_of(sum, row, count, weight);
+}
+CAE_SMO_CLONES void add_weighted_row_clones(double* sum, const uint16_t* row, size_t count,
+                                            double weight) {
+  add_weighted_row_of(sum, row, count, weight);
 }
 
 }  // namespace
@@ -204,16 +281,27 @@ SecondChoice choose_second(const ActiveSet& set, RowSegments row_i, double up_ma
                            double diagonal_i, double tau) {
   return choose_second_clones(set, row_i, up_max, diagonal_i, tau);
 }
+SecondChoice choose_second(const ActiveSet& set, RowSegmentsUnorm16 row_i, double up_max,
+                           double diagonal_i, double tau) {
+  return choose_second_clones(set, row_i, up_max, diagonal_i, tau);
+}
 
 FirstChoice update_gradients(const ActiveSet& set, RowSegments row_i, RowSegments row_j, double s) {
   return first_clones(set, row_i, row_j, s, true);
 }
+FirstChoice update_gradients(const ActiveSet& set, RowSegmentsUnorm16 row_i,
+                             RowSegmentsUnorm16 row_j, double s) {
+  return first_clones(set, row_i, row_j, s, true);
+}
 
 FirstChoice most_violating_up(const ActiveSet& set) {
-  return first_clones(set, {}, {}, 0.0, false);
+  return first_clones(set, RowSegments{}, RowSegments{}, 0.0, false);
 }
 
 void add_weighted_row(double* sum, const float* row, size_t count, double weight) {
+  add_weighted_row_clones(sum, row, count, weight);
+}
+void add_weighted_row(double* sum, const uint16_t* row, size_t count, double weight) {
   add_weighted_row_clones(sum, row, count, weight);
 }
 

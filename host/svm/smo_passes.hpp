@@ -9,7 +9,9 @@
 // cross-multiplied, which takes the same variable whenever no two gains lie
 // within rounding of each other without being equal (equal gains go to the
 // later row, as one at a time). The functions are compiled twice, for AVX2
-// and for the baseline x86-64, and the loader picks one for the CPU at hand.
+// and for the baseline x86-64, and the loader picks one for the CPU at hand;
+// each takes kernel rows of float32 or of unorm16 (kernel_values.hpp), whose
+// entries it scales back to [0, 1] as it reads them.
 #pragma once
 
 #include <cstddef>
@@ -35,10 +37,13 @@ struct ActiveSet {
 };
 
 // A kernel row as two segments: against the first class's rows and the second's.
-struct RowSegments {
-  const float* first = nullptr;
-  const float* second = nullptr;
+template <class Value>
+struct RowSegmentsOf {
+  const Value* first = nullptr;
+  const Value* second = nullptr;
 };
+using RowSegments = RowSegmentsOf<float>;
+using RowSegmentsUnorm16 = RowSegmentsOf<uint16_t>;
 
 constexpr size_t kNoVariable = std::numeric_limits<size_t>::max();
 
@@ -52,6 +57,8 @@ struct SecondChoice {
 // positive); ties to the later row.
 SecondChoice choose_second(const ActiveSet& set, RowSegments row_i, double up_max,
                            double diagonal_i, double tau);
+SecondChoice choose_second(const ActiveSet& set, RowSegmentsUnorm16 row_i, double up_max,
+                           double diagonal_i, double tau);
 
 struct FirstChoice {
   size_t position = kNoVariable;                                // packed index of the next i
@@ -60,11 +67,14 @@ struct FirstChoice {
 // y G_t += s (K_ti - K_tj) for every active t, then the next first variable:
 // the last of the largest -y G among those that may move up.
 FirstChoice update_gradients(const ActiveSet& set, RowSegments row_i, RowSegments row_j, double s);
+FirstChoice update_gradients(const ActiveSet& set, RowSegmentsUnorm16 row_i,
+                             RowSegmentsUnorm16 row_j, double s);
 // The first variable alone (after the active set changed).
 FirstChoice most_violating_up(const ActiveSet& set);
 
 // sum[t] += weight * row[t] for t < count: one support vector's share of
 // every gradient while the gradients are rebuilt.
 void add_weighted_row(double* sum, const float* row, size_t count, double weight);
+void add_weighted_row(double* sum, const uint16_t* row, size_t count, double weight);
 
 }  // namespace cae::svm

@@ -27,10 +27,13 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // gathered (a chain of five Cs on a 9,000-row pair: 10% faster than reading
 // every array through the active set's row list, with the same choices). y G
 // of an active variable lives in the packed copy; gradient_ is brought up to
-// date before anything reads it.
+// date before anything reads it. Value: how the kernel is stored (float32 or
+// unorm16, kernel_values.hpp).
+template <class Value>
 class Smo {
  public:
-  Smo(const PairKernel& kernel, double C)
+  using Kernel = PairKernelOf<Value>;
+  Smo(const Kernel& kernel, double C)
       : K_(kernel),
         l_(static_cast<size_t>(kernel.size())),
         boundary_(static_cast<size_t>(kernel.first_rows)),
@@ -147,7 +150,7 @@ class Smo {
       std::vector<double> sum(l_, 0.0);
       for (const size_t j : support) {
         const double weight = y_[j] * alpha_[j];
-        const PairKernel::Row row = K_.row(static_cast<int64_t>(j));
+        const typename Kernel::Row row = K_.row(static_cast<int64_t>(j));
         add_weighted_row(sum.data(), row.against_first, boundary_, weight);
         add_weighted_row(sum.data() + boundary_, row.against_second, l_ - boundary_, weight);
       }
@@ -158,13 +161,13 @@ class Smo {
       const auto split = std::lower_bound(support.begin(), support.end(), boundary_);
       for (size_t t = 0; t < l_; ++t) {
         if (is_active[t]) continue;
-        const PairKernel::Row row = K_.row(static_cast<int64_t>(t));
+        const typename Kernel::Row row = K_.row(static_cast<int64_t>(t));
         double sum = 0.0;
         for (auto s = support.begin(); s != split; ++s) {
-          sum += y_[*s] * alpha_[*s] * static_cast<double>(row.against_first[*s]);
+          sum += y_[*s] * alpha_[*s] * kernel_value(row.against_first[*s]);
         }
         for (auto s = split; s != support.end(); ++s) {
-          sum += y_[*s] * alpha_[*s] * static_cast<double>(row.against_second[*s - boundary_]);
+          sum += y_[*s] * alpha_[*s] * kernel_value(row.against_second[*s - boundary_]);
         }
         gradient_[t] = y_[t] * sum - 1.0;
       }
@@ -223,7 +226,7 @@ class Smo {
     return {yg_.data(), packed_diagonal_.data(), up_.data(), down_.data(), within_.data(),
             second_, index_.size(), index_.size() == l_};
   }
-  static RowSegments segments(const PairKernel::Row& r) {
+  static RowSegmentsOf<Value> segments(const typename Kernel::Row& r) {
     return {r.against_first, r.against_second};
   }
 
@@ -236,8 +239,8 @@ class Smo {
   void update(size_t pi, size_t pj, double b) {
     const size_t i = index_[pi];
     const size_t j = index_[pj];
-    const PairKernel::Row Ki = K_.row(static_cast<int64_t>(i));
-    const PairKernel::Row Kj = K_.row(static_cast<int64_t>(j));
+    const typename Kernel::Row Ki = K_.row(static_cast<int64_t>(i));
+    const typename Kernel::Row Kj = K_.row(static_cast<int64_t>(j));
     double curvature =
         diagonal_[i] + diagonal_[j] - 2.0 * K_.at(static_cast<int64_t>(i), static_cast<int64_t>(j));
     if (curvature <= 0.0) curvature = kTau;
@@ -292,7 +295,7 @@ class Smo {
     return free_count > 0 ? free_sum / static_cast<double>(free_count) : 0.5 * (upper + lower);
   }
 
-  const PairKernel& K_;
+  const Kernel& K_;
   size_t l_;
   size_t boundary_;  // first row of the second class
   double C_;
@@ -316,29 +319,10 @@ class Smo {
   bool next_up_known_ = false;
 };
 
-}  // namespace
-
-SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
-                    const SmoSettings& settings) {
-  if (l < 1 || positives < 0 || positives > l || !kernel) {
-    throw SvmError("SMO needs a kernel of at least one row and at most l positive rows (l = " +
-                   std::to_string(l) + ", positives = " + std::to_string(positives) + ")");
-  }
-  return solve_smo(PairKernel::dense(kernel, l, positives), settings);
-}
-
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
-  return solve_smo(kernel, settings, {});
-}
-
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha) {
-  return solve_smo(kernel, settings, initial_alpha, {});
-}
-
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha,
-                    const std::vector<double>& initial_gradient) {
+template <class Value>
+SmoResult solve(const PairKernelOf<Value>& kernel, const SmoSettings& settings,
+                const std::vector<double>& initial_alpha,
+                const std::vector<double>& initial_gradient) {
   const int64_t l = kernel.size();
   if (kernel.first_rows < 0 || kernel.second_rows < 0 || l < 1) {
     throw SvmError("SMO needs a kernel of at least one row (got " +
@@ -351,7 +335,7 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
   }
   const int64_t limit =
       settings.max_iterations > 0 ? settings.max_iterations : std::max<int64_t>(10000000, 100 * l);
-  Smo smo(kernel, settings.C);
+  Smo<Value> smo(kernel, settings.C);
   if (!initial_alpha.empty()) {
     if (static_cast<int64_t>(initial_alpha.size()) != l) {
       throw SvmError("SMO's starting point has " + std::to_string(initial_alpha.size()) +
@@ -396,6 +380,43 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
     ++iterations;
   }
   return smo.finish(iterations, false);
+}
+
+}  // namespace
+
+SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
+                    const SmoSettings& settings) {
+  if (l < 1 || positives < 0 || positives > l || !kernel) {
+    throw SvmError("SMO needs a kernel of at least one row and at most l positive rows (l = " +
+                   std::to_string(l) + ", positives = " + std::to_string(positives) + ")");
+  }
+  return solve_smo(PairKernel::dense(kernel, l, positives), settings);
+}
+
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
+  return solve(kernel, settings, {}, {});
+}
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha) {
+  return solve(kernel, settings, initial_alpha, {});
+}
+SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha,
+                    const std::vector<double>& initial_gradient) {
+  return solve(kernel, settings, initial_alpha, initial_gradient);
+}
+
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings) {
+  return solve(kernel, settings, {}, {});
+}
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha) {
+  return solve(kernel, settings, initial_alpha, {});
+}
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha,
+                    const std::vector<double>& initial_gradient) {
+  return solve(kernel, settings, initial_alpha, initial_gradient);
 }
 
 }  // namespace cae::svm

@@ -1,6 +1,7 @@
 // Our dual solver for one C-SVC class pair, on the pair's whole kernel as the
-// backend wrote it: float32, resident, so no kernel cache and no conversion
-// (4 bytes per entry where libsvm's PRECOMPUTED input takes 16). The kernel
+// backend wrote it: float32 (or, for an RBF kernel, unorm16: kernel_values.hpp),
+// resident, so no kernel cache (4 bytes per entry, or 2, where libsvm's
+// PRECOMPUTED input takes 16). The kernel
 // is read through a PairKernel (four class-class blocks, each row in two
 // segments), so the diagonal blocks can be shared between pairs.
 //
@@ -61,6 +62,13 @@ SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
 // vectors) kernel reads. The stopping rule is unchanged. Throws SvmError for
 // a start outside the box or of another length.
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha,
+                    const std::vector<double>& initial_gradient);
+// The same on a kernel stored as unorm16.
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings);
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
+                    const std::vector<double>& initial_alpha);
+SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
                     const std::vector<double>& initial_alpha,
                     const std::vector<double>& initial_gradient);
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.

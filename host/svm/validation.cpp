@@ -83,11 +83,23 @@ double accuracy(const std::vector<int32_t>& labels, const std::vector<int32_t>& 
   return double(right) / double(labels.size());
 }
 
+TrainOptions search_options(const TrainOptions& base) {
+  TrainOptions options = base;
+  if (options.kernel_values == KernelValues::Auto) {
+    options.kernel_values = options.kernel == KernelKind::Rbf && options.solver == SolverKind::Smo
+                                ? KernelValues::Unorm16
+                                : KernelValues::Float32;
+  }
+  return options;
+}
+
 SearchOutcome search_hyper_parameters(
     const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
-    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const TrainOptions& requested, const std::vector<double>& Cs,
+    const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
   if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
+  const TrainOptions base = search_options(requested);
   SearchOutcome outcome;
   const size_t total = Cs.size() * gammas.size();
   for (double C : Cs) {

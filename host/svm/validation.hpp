@@ -72,6 +72,11 @@ SearchOutcome search_hyper_parameters(
     const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress = {});
 
+// The options a search trains its candidates with: `base`, its kernel values
+// auto taken as unorm16 with the RBF kernel (kernel_values.hpp: the search's
+// many solves are bound by the kernel rows they stream), float32 otherwise.
+TrainOptions search_options(const TrainOptions& base);
+
 // The best result: highest validation accuracy; on a tie the smaller C (the
 // simpler model), then the earlier gamma.
 const SearchResult& best_of(const std::vector<SearchResult>& results);

@@ -163,11 +163,11 @@ class GammaCountdown {
   bool failed_ = false;
 };
 
-}  // namespace
 
-std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
-                                                   const std::vector<double>& ascending_Cs,
-                                                   const SolverSettings& settings) {
+template <class Value>
+std::vector<SmoPairSolution> solve_chain(const PairRows& rows, const PairKernelOf<Value>& kernel,
+                                         const std::vector<double>& ascending_Cs,
+                                         const SolverSettings& settings) {
   std::vector<SmoPairSolution> out;
   // The previous C's solution, alphas and gradient as they are: inside the
   // larger box, still y'a = 0, and G = Q a - e does not depend on C.
@@ -186,11 +186,27 @@ std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const P
   return out;
 }
 
+}  // namespace
+
+std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
+                                                   const std::vector<double>& ascending_Cs,
+                                                   const SolverSettings& settings) {
+  return solve_chain(rows, kernel, ascending_Cs, settings);
+}
+std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows,
+                                                   const PairKernelUnorm16& kernel,
+                                                   const std::vector<double>& ascending_Cs,
+                                                   const SolverSettings& settings) {
+  return solve_chain(rows, kernel, ascending_Cs, settings);
+}
+
 SearchOutcome search_hyper_parameters_warm(
     const std::vector<Context*>& contexts, const FeatureSet& train, const ValidationSplit& split,
-    const TrainOptions& base, const std::vector<double>& Cs, const std::vector<GammaPolicy>& gammas,
+    const TrainOptions& requested, const std::vector<double>& Cs,
+    const std::vector<GammaPolicy>& gammas,
     const std::function<void(size_t, size_t, const SearchResult&)>& progress) {
   if (Cs.empty() || gammas.empty()) throw SvmError("the search needs at least one C and one gamma");
+  const TrainOptions base = search_options(requested);
   if (base.solver != SolverKind::Smo) {
     throw SvmError("the warm-started search needs the smo solver");
   }
@@ -311,11 +327,15 @@ SearchOutcome search_hyper_parameters_warm(
   TrainStats stats;
   run_class_pairs(
       contexts, input,
-      [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const float* const diagonal[2]) {
+      [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
         try {
           const size_t index = pair_index(rows.pair, layout.class_count());
-          chains[g][index] = solve_pair_for_each_C(
-              rows, smo_pair_kernel(rows, workspace, diagonal), ascending, settings);
+          chains[g][index] =
+              settings.kernel_values == KernelValues::Unorm16
+                  ? solve_pair_for_each_C(rows, smo_pair_kernel_unorm16(rows, workspace, diagonal),
+                                          ascending, settings)
+                  : solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
+                                          ascending, settings);
           countdown.solved(g);
           return chains[g][index].back().solution;  // the scheduler's record; the chains count
         } catch (...) {

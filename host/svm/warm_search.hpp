@@ -45,5 +45,9 @@ SearchOutcome search_hyper_parameters_warm(
 std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows, const PairKernel& kernel,
                                                    const std::vector<double>& ascending_Cs,
                                                    const SolverSettings& settings);
+std::vector<SmoPairSolution> solve_pair_for_each_C(const PairRows& rows,
+                                                   const PairKernelUnorm16& kernel,
+                                                   const std::vector<double>& ascending_Cs,
+                                                   const SolverSettings& settings);
 
 }  // namespace cae::svm

@@ -3,7 +3,9 @@
 # write_features.py, no training needed): both solvers give the same test
 # accuracy, smo is the default, a bad value is one clear line, both commands
 # that train an SVM list the option, and `--devices 0,1` (two cpu contexts)
-# gives one device's model byte for byte.
+# gives one device's model byte for byte. The kernel's values: float32 for
+# one training, unorm16 for a search's candidates (auto), either on request,
+# recorded in the model; unorm16 with the linear kernel is refused.
 # usage: svm_solver_cli_tests.sh CAE
 set -u
 CAE=$1
@@ -75,9 +77,39 @@ expect "bad devices" "--devices '0,0': device 0 is listed twice"
 one_line "bad devices"
 absent "bad devices writes nothing" W/bad-devices.model
 
+# --svm-kernel-values: auto is float32 for one training (the default model
+# above), unorm16 for a search's candidates; either can be asked for.
+run "kernel values float32" 0 "$CAE" svm $B --features F --svm-kernel-values float32 --out W/f32.model
+expect "kernel values float32" "svm \(smo, kernel float32\)"
+checks=$((checks + 1))
+cmp -s W/smo.model W/f32.model || fail "auto is float32 for one training" "W/f32.model differs from W/smo.model"
+checks=$((checks + 1))
+grep -aq '"kernel_values":"float32"' W/f32.model || fail "model records float32" "no kernel_values in W/f32.model"
+run "kernel values unorm16" 0 "$CAE" svm $B --features F --svm-kernel-values unorm16 --out W/u16.model
+expect "kernel values unorm16" "svm \(smo, kernel unorm16\)"
+expect "kernel values unorm16" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+grep -aq '"kernel_values":"unorm16"' W/u16.model || fail "model records unorm16" "no kernel_values in W/u16.model"
+run "search kernel values" 0 "$CAE" svm $B --features F "${search[@]}" --out W/search-auto.model
+expect "search kernel values" "svm \(smo, kernel unorm16\)"
+run "search in float32" 0 "$CAE" svm $B --features F "${search[@]}" --svm-kernel-values float32 --out W/search-f32.model
+expect "search in float32" "svm \(smo, kernel float32\)"
+run "bad kernel values" 2 "$CAE" svm $B --features F --svm-kernel-values fp16 --out W/bad-kv.model
+expect "bad kernel values" "unknown SVM kernel values 'fp16' \(choose auto, float32 or unorm16\)"
+one_line "bad kernel values"
+absent "bad kernel values writes nothing" W/bad-kv.model
+run "unorm16 linear" 2 "$CAE" svm $B --features F --kernel linear --svm-kernel-values unorm16 --out W/bad-kv.model
+expect "unorm16 linear" "--svm-kernel-values unorm16 needs --kernel rbf"
+one_line "unorm16 linear"
+absent "unorm16 linear writes nothing" W/bad-kv.model
+run "kernel values with libsvm" 2 "$CAE" svm $B --features F --svm-solver libsvm --svm-kernel-values float32 --out W/bad-kv.model
+expect "kernel values with libsvm" "--svm-kernel-values applies to --svm-solver smo only"
+absent "kernel values with libsvm writes nothing" W/bad-kv.model
+
 for command in svm pipeline; do
   run "$command help" 0 "$CAE" "$command" --help
   expect "$command help" "--svm-solver smo\|libsvm"
+  expect "$command help" "--svm-kernel-values auto\|float32\|unorm16"
 done
 
 finish

@@ -82,8 +82,9 @@ PARTS_HELP = (
     "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
     "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.6 (the README's two commands), "
     "ingredients-1 4.5 and ingredients-2 6 (a whole `cae pipeline ... --search` per variant of "
-    "the best recipe, listed in tests/gpu/ingredients_table.py), search 3 (the best recipe's "
-    "features made once, then `cae svm --search` and `--search-exhaustive` on them), models 3.3, "
+    "the best recipe, listed in tests/gpu/ingredients_table.py), search 4 (the best recipe's "
+    "features made once, then `cae svm --search`, the same on the float32 kernel and "
+    "`--search-exhaustive` on them), models 3.3, "
     "conformance 6, ddp 2 (two GPUs). Merge the results of several commands with "
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")
 

@@ -350,6 +350,8 @@ def render_pipeline(results):
 # ---------------------------------------------------------------- the search alone
 
 SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
+                "warm-started-float32": "warm-started, kernel in float32 "
+                                        "(`--search --svm-kernel-values float32`)",
                 "exhaustive": "exhaustive (`--search --search-exhaustive`)"}
 
 
@@ -373,9 +375,15 @@ def render_search(results):
     ok = [r for r in measured(p.get("searches", [])) if "C" in r]
     if len(ok) >= 2:
         same = len({(r["C"], r["gamma"]) for r in ok}) == 1
-        lines.append("Both searches choose the same candidate." if same else
+        lines.append(("Both" if len(ok) == 2 else "All") + " searches choose the same candidate."
+                     if same else
                      "The searches choose different candidates: the default search is not the "
                      "exhaustive one's equal here.")
+    if any(r.get("search") == "warm-started-float32" for r in p.get("searches", [])):
+        lines.append("The default search and the exhaustive one hold the RBF kernel as unorm16 "
+                     "(`--svm-kernel-values auto`: 16-bit fixed point, half the bytes each SMO "
+                     "step reads, docs/classifiers.md); the float32 row is the default search on "
+                     "the kernel as the backend computed it.")
     lines.append(search_features_note(p, ok))
     added = f" `{p['added_options']}` added to `cae train`." if p.get("added_options") else ""
     lines.append(f"Data: {p.get('data', '?')}. Measured {p['date']}.{quick_note(p)}{added}")

@@ -4,9 +4,11 @@ C and gamma search alone, on the best recipe's features.
 
 The recipe's training and extraction run once (`cae train`, then `cae
 extract`, the options the README's best pipeline gives them), then `cae svm
---search` twice on the same features: the default search (per gamma one
-kernel, each C started from the previous C's solution) and
-`--search-exhaustive` (every candidate trained from scratch, the reference).
+--search` three times on the same features: the default search (per gamma
+one kernel, each C started from the previous C's solution, the RBF kernel
+held as unorm16), the same search on the kernel in float32 (what unorm16
+saves), and `--search-exhaustive` (every candidate trained from scratch, the
+reference).
 `cae svm` prints the search's own time ("search: N candidates in S s"), apart
 from reading the features, the backend's start, writing the model and the
 test prediction; the part records both that and the command's wall time and
@@ -22,7 +24,9 @@ import shutil
 EXTRACT_OPTIONS = {"--features", "--feature-threshold"}
 SVM_FLAGS = {"--search"}
 
-SEARCHES = [("warm-started", []), ("exhaustive", ["--search-exhaustive"])]
+SEARCHES = [("warm-started", []),
+            ("warm-started-float32", ["--svm-kernel-values", "float32"]),
+            ("exhaustive", ["--search-exhaustive"])]
 
 
 def split_recipe(options):

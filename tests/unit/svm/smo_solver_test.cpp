@@ -141,7 +141,9 @@ void check_shared_blocks_path(const PairRows& rows, const std::vector<float>& ke
       if (i < n0 && j >= n0) off_diagonal[i * n1 + j - n0] = k;
     }
   }
-  const float* diagonal[2] = {first.data(), second.data()};
+  PairDiagonals diagonal;
+  diagonal.float32[0] = first.data();
+  diagonal.float32[1] = second.data();
   const PairSolution shared = solve_pair(rows, workspace, settings, diagonal);
   const PairSolution dense = solve_pair_smo(rows, kernel.data(), settings).solution;
   CHECK(shared.support == dense.support);

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "svm/class_layout.hpp"
+#include "svm/kernel_values.hpp"
 #include "svm/pair_run.hpp"
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
@@ -74,39 +75,62 @@ std::vector<double> training_decisions(const TwoClasses& data, const PairSolutio
   return out;
 }
 
+// The same kernel stored as unorm16 (kernel_values.hpp), row-major [l, l].
+std::vector<uint16_t> unorm16_of(const std::vector<float>& kernel) {
+  std::vector<uint16_t> out;
+  for (const float k : kernel) out.push_back(to_unorm16(k));
+  return out;
+}
+
+// Every C of a chain warm-started against its cold start on `kernel` (the
+// data's kernel, as stored).
+template <class Value>
+void check_chain_against_cold_starts(const TwoClasses& data, const PairKernelOf<Value>& kernel) {
+  SolverSettings settings;
+  const std::vector<double> Cs = {0.5, 1.0, 2.0, 5.0, 10.0, 20.0};
+  const std::vector<SmoPairSolution> chain = solve_pair_for_each_C(data.rows, kernel, Cs, settings);
+  REQUIRE(chain.size() == Cs.size());
+  int64_t warm_iterations = 0;
+  int64_t cold_iterations = 0;
+  for (size_t a = 0; a < Cs.size(); ++a) {
+    INFO("C " << Cs[a]);
+    settings.C = Cs[a];
+    const SmoPairSolution cold = solve_pair_smo(data.rows, kernel, settings);
+    CHECK(chain[a].converged);
+    CHECK(cold.converged);
+    CHECK(std::fabs(chain[a].objective - cold.objective) <= 1e-3 * std::fabs(cold.objective));
+    CHECK(std::fabs(chain[a].solution.rho - cold.solution.rho) <= 0.05);
+    const std::vector<double> warm_dec = training_decisions(data, chain[a].solution);
+    const std::vector<double> cold_dec = training_decisions(data, cold.solution);
+    for (size_t t = 0; t < warm_dec.size(); ++t) {
+      if ((warm_dec[t] > 0) != (cold_dec[t] > 0)) CHECK(std::fabs(cold_dec[t]) < 0.05);
+    }
+    if (a > 0) {
+      warm_iterations += chain[a].iterations;
+      cold_iterations += cold.iterations;
+    }
+  }
+  // What seeding is for: the later Cs start close to their solution.
+  INFO("SMO iterations after the first C: warm " << warm_iterations << ", cold " << cold_iterations);
+  CHECK(warm_iterations < cold_iterations);
+}
+
 TEST_CASE("a warm-started SMO solve reaches the cold start's model within the solver's tolerance") {
   for (const uint64_t seed : {3u, 4u, 5u}) {
     INFO("seed " << seed);
     const TwoClasses data = two_classes(seed);
-    const PairKernel kernel =
-        PairKernel::dense(data.kernel.data(), data.rows.size(), data.rows.count(0));
-    SolverSettings settings;
-    const std::vector<double> Cs = {0.5, 1.0, 2.0, 5.0, 10.0, 20.0};
-    const std::vector<SmoPairSolution> chain = solve_pair_for_each_C(data.rows, kernel, Cs, settings);
-    REQUIRE(chain.size() == Cs.size());
-    int64_t warm_iterations = 0;
-    int64_t cold_iterations = 0;
-    for (size_t a = 0; a < Cs.size(); ++a) {
-      INFO("C " << Cs[a]);
-      settings.C = Cs[a];
-      const SmoPairSolution cold = solve_pair_smo(data.rows, kernel, settings);
-      CHECK(chain[a].converged);
-      CHECK(cold.converged);
-      CHECK(std::fabs(chain[a].objective - cold.objective) <= 1e-3 * std::fabs(cold.objective));
-      CHECK(std::fabs(chain[a].solution.rho - cold.solution.rho) <= 0.05);
-      const std::vector<double> warm_dec = training_decisions(data, chain[a].solution);
-      const std::vector<double> cold_dec = training_decisions(data, cold.solution);
-      for (size_t t = 0; t < warm_dec.size(); ++t) {
-        if ((warm_dec[t] > 0) != (cold_dec[t] > 0)) CHECK(std::fabs(cold_dec[t]) < 0.05);
-      }
-      if (a > 0) {
-        warm_iterations += chain[a].iterations;
-        cold_iterations += cold.iterations;
-      }
-    }
-    // What seeding is for: the later Cs start close to their solution.
-    INFO("SMO iterations after the first C: warm " << warm_iterations << ", cold " << cold_iterations);
-    CHECK(warm_iterations < cold_iterations);
+    check_chain_against_cold_starts(
+        data, PairKernel::dense(data.kernel.data(), data.rows.size(), data.rows.count(0)));
+  }
+}
+
+TEST_CASE("on a unorm16 kernel too, a warm-started solve reaches the cold start's model") {
+  for (const uint64_t seed : {3u, 4u, 5u}) {
+    INFO("seed " << seed);
+    const TwoClasses data = two_classes(seed);
+    const std::vector<uint16_t> stored = unorm16_of(data.kernel);
+    check_chain_against_cold_starts(
+        data, PairKernelUnorm16::dense(stored.data(), data.rows.size(), data.rows.count(0)));
   }
 }
 
@@ -191,7 +215,7 @@ void check_same_solutions(const std::vector<PairSolution>& a, const std::vector<
 TEST_CASE("the order the class pairs start in changes no solution; a bad order is refused") {
   const SmallRun run(test::clustered(4, 30, 5, 0.8, 9, 2), 2);
   const PairSolve solve = [&](size_t, const PairRows& rows, PairWorkspace& workspace,
-                              const float* const diagonal[2]) {
+                              const PairDiagonals& diagonal) {
     return solve_pair(rows, workspace, run.settings, diagonal);
   };
   auto solutions_with = [&](std::vector<ClassPair> order) {
@@ -225,7 +249,7 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
     alone.push_back(by_pair(run_class_pairs(
         {&test::cpu_context()}, input,
         [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
-            const float* const diagonal[2]) {
+            const PairDiagonals& diagonal) {
           CHECK(stage == 0);
           return solve_pair(rows, workspace, run.settings, diagonal);
         },
@@ -242,7 +266,7 @@ TEST_CASE("a run of several kernels solves every pair once per kernel, as separa
   const std::vector<PairSolution> all = run_class_pairs(
       {&test::cpu_context()}, input,
       [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
-          const float* const diagonal[2]) {
+          const PairDiagonals& diagonal) {
         PairSolution solution = solve_pair(rows, workspace, run.settings, diagonal);
         std::lock_guard<std::mutex> lock(mutex);
         REQUIRE(stage < specs.size());
@@ -284,7 +308,7 @@ TEST_CASE("a solve that fails in a later stage ends the run with its error, with
       run_class_pairs(
           {&test::cpu_context()}, input,
           [&](size_t stage, const PairRows& rows, PairWorkspace& workspace,
-              const float* const diagonal[2]) {
+              const PairDiagonals& diagonal) {
             if (stage == 1) {
               {
                 std::unique_lock<std::mutex> lock(mutex);

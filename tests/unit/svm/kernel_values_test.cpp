@@ -1,0 +1,126 @@
+// unorm16 kernel values (svm/kernel_values.hpp): the rounding and its bound,
+// what is refused, the in-place rewrite across its chunks, and SMO on an RBF
+// kernel stored as unorm16 against the same kernel in float32.
+#include "svm/kernel_values.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "svm/pair_kernel.hpp"
+#include "svm/smo_solver.hpp"
+#include "svm/svm_error.hpp"
+#include "test_data.hpp"
+
+using namespace cae::svm;
+
+TEST_CASE("kernel values: names parse and print, an unknown one lists the choices") {
+  for (const KernelValues v : {KernelValues::Auto, KernelValues::Float32, KernelValues::Unorm16}) {
+    CHECK(parse_kernel_values(kernel_values_name(v)) == v);
+  }
+  CHECK_THROWS_WITH_AS(parse_kernel_values("fp16"),
+                       doctest::Contains("choose auto, float32 or unorm16"), SvmError);
+}
+
+TEST_CASE("unorm16 holds every value of [0, 1] within half a step") {
+  CHECK(to_unorm16(0.0f) == 0);
+  CHECK(to_unorm16(1.0f) == 65535);
+  CHECK(kernel_value(to_unorm16(1.0f)) == doctest::Approx(1.0).epsilon(1e-15));
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  double worst = 0.0;
+  for (int k = 0; k < 200000; ++k) {
+    const float v = unit(random);
+    worst = std::max(worst, std::fabs(kernel_value(to_unorm16(v)) - static_cast<double>(v)));
+  }
+  // Half a step (the step itself, 1 / 65535, is a double's rounding).
+  CHECK(worst <= 0.5 * kUnorm16Step * (1.0 + 1e-12));
+  CHECK(worst >= 0.4 * kUnorm16Step);  // the bound is met, not beaten by accident
+}
+
+TEST_CASE("unorm16 clamps a rounding outside [0, 1] and refuses anything else") {
+  CHECK(to_unorm16(-1e-6f) == 0);
+  CHECK(to_unorm16(1.0f + 1e-6f) == 65535);
+  CHECK_THROWS_WITH_AS(to_unorm16(std::numeric_limits<float>::quiet_NaN()),
+                       doctest::Contains("does not fit unorm16"), SvmError);
+  CHECK_THROWS_AS(to_unorm16(std::numeric_limits<float>::infinity()), SvmError);
+  CHECK_THROWS_AS(to_unorm16(1.5f), SvmError);
+  CHECK_THROWS_AS(to_unorm16(-0.01f), SvmError);
+}
+
+TEST_CASE("the in-place rewrite equals value-by-value rounding at every chunk boundary") {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (const size_t count : {size_t{0}, size_t{1}, size_t{2047}, size_t{2048}, size_t{2049},
+                             size_t{4096}, size_t{10001}}) {
+    CAPTURE(count);
+    std::vector<float> values(count + 1);
+    for (float& v : values) v = unit(random);
+    const float guard = values[count];  // the float after the range stays untouched
+    std::vector<uint16_t> expected;
+    for (size_t k = 0; k < count; ++k) expected.push_back(to_unorm16(values[k]));
+    const uint16_t* got = convert_to_unorm16(values.data(), count);
+    CHECK(static_cast<const void*>(got) == static_cast<const void*>(values.data()));
+    bool same = true;
+    for (size_t k = 0; k < count; ++k) same = same && got[k] == expected[k];
+    CHECK(same);
+    CHECK(values[count] == guard);
+  }
+  std::vector<float> bad(5000, 0.5f);
+  bad[4321] = 2.0f;
+  CHECK_THROWS_WITH_AS(convert_to_unorm16(bad.data(), bad.size()),
+                       doctest::Contains("(entry 4321)"), SvmError);
+}
+
+TEST_CASE("SMO on a unorm16 RBF kernel finds the float32 kernel's model within the rounding") {
+  for (const uint64_t seed : {1u, 2u, 3u, 4u}) {
+    CAPTURE(seed);
+    const FeatureSet set = test::clustered(2, 150, 8, 0.7, seed, 1);
+    std::vector<int64_t> order[2];
+    for (int64_t r = 0; r < set.rows; ++r) order[set.labels[static_cast<size_t>(r)] == 10 ? 0 : 1].push_back(r);
+    std::vector<int64_t> rows = order[0];
+    rows.insert(rows.end(), order[1].begin(), order[1].end());
+    const size_t l = rows.size();
+    std::vector<float> kernel(l * l);
+    for (size_t i = 0; i < l; ++i) {
+      for (size_t j = 0; j < l; ++j) {
+        double distance = 0.0;
+        for (int64_t d = 0; d < set.dim; ++d) {
+          const double diff = set.row(rows[i])[d] - set.row(rows[j])[d];
+          distance += diff * diff;
+        }
+        kernel[i * l + j] = static_cast<float>(std::exp(-distance / 8.0));
+      }
+    }
+    std::vector<uint16_t> stored;
+    for (const float k : kernel) stored.push_back(to_unorm16(k));
+    const int64_t positives = static_cast<int64_t>(order[0].size());
+    for (const double C : {1.0, 10.0}) {
+      CAPTURE(C);
+      const SmoSettings settings{C, 1e-3, true, 0};
+      const SmoResult exact =
+          solve_smo(PairKernel::dense(kernel.data(), static_cast<int64_t>(l), positives), settings);
+      const SmoResult rounded = solve_smo(
+          PairKernelUnorm16::dense(stored.data(), static_cast<int64_t>(l), positives), settings);
+      REQUIRE(exact.converged);
+      REQUIRE(rounded.converged);
+      CHECK(std::fabs(rounded.objective - exact.objective) <= 1e-3 * std::fabs(exact.objective));
+      CHECK(std::fabs(rounded.rho - exact.rho) <= 0.02);
+      // Decision values on the training rows, both with the float32 kernel:
+      // a sign may differ only where the float32 model is itself undecided.
+      for (size_t t = 0; t < l; ++t) {
+        double a = -exact.rho;
+        double b = -rounded.rho;
+        for (size_t j = 0; j < l; ++j) {
+          const double y = static_cast<int64_t>(j) < positives ? 1.0 : -1.0;
+          a += y * exact.alpha[j] * kernel[t * l + j];
+          b += y * rounded.alpha[j] * kernel[t * l + j];
+        }
+        if ((a > 0) != (b > 0)) CHECK(std::fabs(a) < 0.02);
+      }
+    }
+  }
+}
