@@ -91,6 +91,7 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
     };
 
     for (;;) {
+      if (index == 0 && in.between_tasks) in.between_tasks();
       KernelTask task;
       PairScheduler::Job job;
       std::shared_ptr<DiagonalBlock> block;

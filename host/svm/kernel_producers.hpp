@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "plugin/context.hpp"
@@ -58,6 +59,12 @@ struct ProducerInput {
   // class order), kept by the caller across several runs; empty: each
   // producer uploads them itself and frees them when done.
   std::vector<const std::vector<DeviceRows>*> resident_rows;
+  // Called by the first context's producer before each of its tasks and
+  // after its last, on its thread, while that context is free: work that
+  // needs the context between kernels (the search scores a gamma whose pairs
+  // are all solved there, in the time the producer would otherwise spend
+  // waiting on the memory cap). What it throws fails the run.
+  std::function<void()> between_tasks;
 };
 
 // Seconds summed over the producers.

@@ -151,6 +151,7 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   input.extra_solver_bytes_per_row = in.extra_solver_bytes_per_row;
   input.order = order;
   input.resident_rows = in.resident_rows;
+  input.between_tasks = in.between_kernels;
   std::vector<std::thread> pool;
   try {
     for (int w = 0; w < workers; ++w) pool.emplace_back(run_worker, std::ref(scheduler), solve);

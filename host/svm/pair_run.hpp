@@ -48,6 +48,8 @@ struct PairRunInput {
   // (The search scores each gamma's candidates there as the gamma finishes.)
   // It must return once a solve has failed.
   std::function<void()> after_kernels;
+  // As ProducerInput::between_tasks: on the first context, between its kernels.
+  std::function<void()> between_kernels;
 };
 
 // The input for these rows, kernel (one stage) and options.

@@ -149,6 +149,11 @@ class GammaCountdown {
     }
     changed_.notify_all();
   }
+  // Whether every pair of `gamma` is solved, without waiting.
+  bool finished(size_t gamma) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !failed_ && left_[gamma] == 0;
+  }
   // False once a solve has failed.
   bool wait_for(size_t gamma) {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -317,11 +322,18 @@ SearchOutcome search_hyper_parameters_warm(
       }
     }
   };
+  // Gammas are scored in order, each once all its pairs are solved: between
+  // the producer's kernels when it is (the context is free then, and the
+  // producer mostly waits for the workers to free memory), else once every
+  // kernel is made, while the workers finish the rest.
+  size_t scored = 0;
+  input.between_kernels = [&] {
+    while (scored < gammas.size() && countdown.finished(scored)) score(scored++);
+  };
   input.after_kernels = [&] {
-    // Every gamma but the last is scored while the workers finish the rest.
-    for (size_t g = 0; g + 1 < gammas.size(); ++g) {
-      if (!countdown.wait_for(g)) return;
-      score(g);
+    for (; scored + 1 < gammas.size(); ++scored) {
+      if (!countdown.wait_for(scored)) return;
+      score(scored);
     }
   };
   TrainStats stats;
@@ -344,7 +356,7 @@ SearchOutcome search_hyper_parameters_warm(
         }
       },
       stats);
-  score(gammas.size() - 1);
+  while (scored < gammas.size()) score(scored++);
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;
   stats.upload_seconds += upload_seconds;
