@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <numeric>
+#include <thread>
 #include <utility>
 
 #include "svm/class_layout.hpp"
@@ -397,8 +398,52 @@ TEST_CASE("the warm search chooses the exhaustive search's candidate and model")
   CHECK(test::agreement(a.labels, b.labels) >= 0.98);
   CHECK(accuracy(a.labels, split.validation.labels) == doctest::Approx(warm_best.validation_accuracy));
 
+  // Both searches held the RBF kernel as unorm16 (auto); on the float32
+  // kernel the warm search scores every candidate within a validation row
+  // and chooses the same one.
+  TrainOptions exact = base;
+  exact.kernel_values = KernelValues::Float32;
+  CHECK(search_options(base).kernel_values == KernelValues::Unorm16);
+  CHECK(search_options(exact).kernel_values == KernelValues::Float32);
+  const SearchOutcome warm_float32 =
+      search_hyper_parameters_warm(contexts, train, split, exact, Cs, gammas);
+  REQUIRE(warm_float32.results.size() == warm.results.size());
+  for (size_t i = 0; i < warm.results.size(); ++i) {
+    CHECK(std::fabs(warm_float32.results[i].validation_accuracy -
+                    warm.results[i].validation_accuracy) <= 1.0 / 60 + 1e-12);
+  }
+  CHECK(best_of(warm_float32.results).candidate.C == warm_best.candidate.C);
+  CHECK(best_of(warm_float32.results).gamma_value == warm_best.gamma_value);
+
   base.solver = SolverKind::Libsvm;
   CHECK_THROWS_AS(search_hyper_parameters_warm(contexts, train, split, base, Cs, gammas), SvmError);
+}
+
+TEST_CASE("the work between kernels runs on one thread before every task and after the last") {
+  const SmallRun run(test::clustered(4, 30, 5, 0.8, 13, 2), 2);
+  const PairSolve solve = [&](size_t, const PairRows& rows, PairWorkspace& workspace,
+                              const PairDiagonals& diagonal) {
+    return solve_pair(rows, workspace, run.settings, diagonal);
+  };
+  PairRunInput input = run.input({KernelKind::Rbf, 0.2f});
+  int calls = 0;
+  std::thread::id thread;
+  bool one_thread = true;
+  input.between_kernels = [&] {
+    if (calls++ == 0) thread = std::this_thread::get_id();
+    one_thread = one_thread && std::this_thread::get_id() == thread;
+  };
+  TrainStats stats;
+  CHECK(run_class_pairs({&test::cpu_context()}, input, solve, stats).size() == 6);
+  // 4 classes: 4 diagonal blocks and 6 pairs are the producer's tasks.
+  CHECK(calls == 4 + 6 + 1);
+  CHECK(one_thread);
+  // What it throws ends the run with its error, without a hang.
+  input.between_kernels = [&] {
+    if (calls++ > 12) throw SvmError("the work between kernels failed");
+  };
+  CHECK_THROWS_WITH_AS(run_class_pairs({&test::cpu_context()}, input, solve, stats),
+                       "the work between kernels failed", SvmError);
 }
 
 }  // namespace
