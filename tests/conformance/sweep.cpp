@@ -165,7 +165,12 @@ void print_seed(const SeedResult& r, const std::string& log_path) {
     std::cout << "FAILED (" << d.value("failed", 0) << " of " << d.value("checks", 0)
               << " checks)\n";
   }
-  if (r.verdict == "passed" || r.verdict == "skipped") return;
+  // Flushed seed by seed: a sweep's log read while it runs, or after the
+  // machine it ran on went away, still shows every seed that ended.
+  if (r.verdict == "passed" || r.verdict == "skipped") {
+    std::cout << std::flush;
+    return;
+  }
   const std::vector<std::string> lines = failure_lines(log_path);
   constexpr size_t kShown = 24;
   for (size_t i = 0; i < lines.size() && i < kShown; ++i) std::cout << "  " << lines[i] << "\n";

@@ -72,10 +72,23 @@ done
 if [ -f "$plugins/libcae-backend-v4.so" ]; then
   start_sweep v4-precise v4 bf16-terms=3 fp32-conv=true
 fi
+# Stopped (a time limit's SIGTERM, ^C), the sweeps are told to stop too: each
+# stops its seeds and still prints the summary of those that ended, which
+# this script then shows as usual. (The sweeps run in the background, where
+# a signal to this script would not reach them.)
+trap 'echo "run-matrix: stopped; stopping the sweeps (their summaries cover the seeds that ended)"
+      kill -TERM "${pids[@]}" 2>/dev/null' TERM INT
 sweep_status=0
 i=0
 for b in $swept; do
-  wait "${pids[$i]}" || sweep_status=1
+  # wait returns early when a trapped signal arrives: wait again for the
+  # sweep itself.
+  while :; do
+    wait "${pids[$i]}"
+    code=$?
+    kill -0 "${pids[$i]}" 2>/dev/null || break
+  done
+  [ "$code" = 0 ] || sweep_status=1
   i=$((i + 1))
 done
 echo "---- sweeps: $seeds seeds per CUDA backend, all backends at once on one GPU ----"
