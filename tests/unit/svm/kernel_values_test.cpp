@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "svm/diagonal_blocks.hpp"
 #include "svm/pair_kernel.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
@@ -123,4 +124,25 @@ TEST_CASE("SMO on a unorm16 RBF kernel finds the float32 kernel's model within t
       }
     }
   }
+}
+
+TEST_CASE("a diagonal block rewritten as unorm16 is read as unorm16 only, once") {
+  uint64_t given_back = 0;
+  const auto block = make_diagonal_block(70, [&](uint64_t bytes) { given_back += bytes; });
+  for (int64_t k = 0; k < 70 * 70; ++k) block->values()[k] = static_cast<float>(k % 97) / 96.0f;
+  CHECK(block->float32() == block->values());
+  CHECK(block->unorm16() == nullptr);
+  block->convert_to_unorm16();
+  REQUIRE(block->unorm16() != nullptr);
+  CHECK(block->float32() == nullptr);
+  bool same = true;
+  for (int64_t k = 0; k < 70 * 70; ++k) {
+    same = same && block->unorm16()[k] == to_unorm16(static_cast<float>(k % 97) / 96.0f);
+  }
+  CHECK(same);
+  const uint16_t* first = block->unorm16();
+  block->convert_to_unorm16();  // a second call leaves the values as they are
+  CHECK(block->unorm16() == first);
+  CHECK(block->unorm16()[96] == 65535);
+  CHECK(given_back == 0);
 }
