@@ -38,8 +38,7 @@ svm::TrainOptions svm_options_from(const po::variables_map& vm) {
   if (o.kernel_values == svm::KernelValues::Unorm16 && o.kernel != svm::KernelKind::Rbf) {
     throw UsageError("--svm-kernel-values unorm16 needs --kernel rbf (its values lie in [0, 1])");
   }
-  if (o.kernel_values != svm::KernelValues::Auto && o.solver != svm::SolverKind::Smo &&
-      !vm["svm-kernel-values"].defaulted()) {
+  if (o.kernel_values != svm::KernelValues::Auto && o.solver != svm::SolverKind::Smo) {
     throw UsageError("--svm-kernel-values applies to --svm-solver smo only");
   }
   o.standardize = vm["standardize"].as<bool>();

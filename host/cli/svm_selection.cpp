@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 #include "report/stopwatch.hpp"
 #include "svm/kernel_params.hpp"
+#include "svm/pair_run.hpp"
 #include "svm/predictor.hpp"
 #include "svm/svm_error.hpp"
 #include "svm/warm_search.hpp"
@@ -212,9 +213,7 @@ namespace {
 // choice for a search's winner), in the options and in the model file.
 void record_kernel_values(SelectedSvm& selected, const svm::TrainOptions& options) {
   if (options.solver != svm::SolverKind::Smo) return;
-  selected.options.kernel_values = options.kernel_values == svm::KernelValues::Auto
-                                       ? svm::KernelValues::Float32
-                                       : options.kernel_values;
+  selected.options.kernel_values = svm::solver_settings(options).kernel_values;
   selected.model.kernel_values = svm::kernel_values_name(selected.options.kernel_values);
 }
 

@@ -174,11 +174,10 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
     throw SvmError(pair_name(rows.pair) + ": the workspace was laid out for another solver");
   }
   if (settings.solver == SolverKind::Libsvm) return solve_with_libsvm(rows, workspace, settings);
-  if (settings.kernel_values == KernelValues::Unorm16) {
-    return solve_pair_smo(rows, smo_pair_kernel_unorm16(rows, workspace, diagonal), settings)
-        .solution;
-  }
-  return solve_pair_smo(rows, smo_pair_kernel(rows, workspace, diagonal), settings).solution;
+  return with_smo_pair_kernel(rows, workspace, diagonal, settings.kernel_values,
+                              [&](const auto& kernel) {
+                                return solve_pair_smo(rows, kernel, settings).solution;
+                              });
 }
 
 PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,

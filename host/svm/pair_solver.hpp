@@ -87,6 +87,15 @@ PairKernel shared_pair_kernel(const PairRows& rows, const float* off_diagonal,
 PairKernelUnorm16 shared_pair_kernel(const PairRows& rows, const uint16_t* off_diagonal,
                                      const uint16_t* const diagonal[2]);
 
+// Calls solve(kernel) with SMO's view of the pair as `values` says it is
+// stored (smo_pair_kernel or smo_pair_kernel_unorm16) and returns its result.
+template <class Solve>
+auto with_smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
+                          const PairDiagonals& diagonal, KernelValues values, Solve&& solve) {
+  return values == KernelValues::Unorm16 ? solve(smo_pair_kernel_unorm16(rows, workspace, diagonal))
+                                         : solve(smo_pair_kernel(rows, workspace, diagonal));
+}
+
 // Writes the transpose of the [rows, cols] matrix `in` to `out` [cols, rows].
 void transpose_block(const float* in, int64_t rows, int64_t cols, float* out);
 void transpose_block(const uint16_t* in, int64_t rows, int64_t cols, uint16_t* out);

@@ -393,25 +393,10 @@ SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives,
   return solve_smo(PairKernel::dense(kernel, l, positives), settings);
 }
 
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings) {
-  return solve(kernel, settings, {}, {});
-}
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha) {
-  return solve(kernel, settings, initial_alpha, {});
-}
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
                     const std::vector<double>& initial_alpha,
                     const std::vector<double>& initial_gradient) {
   return solve(kernel, settings, initial_alpha, initial_gradient);
-}
-
-SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings) {
-  return solve(kernel, settings, {}, {});
-}
-SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha) {
-  return solve(kernel, settings, initial_alpha, {});
 }
 SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
                     const std::vector<double>& initial_alpha,

@@ -48,29 +48,23 @@ struct SmoResult {
 };
 
 // `kernel`'s first class (rows [0, first_rows)) is labelled +1, the second
-// -1. Throws SvmError for an empty problem or settings out of range.
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings);
-// The same from a feasible starting point (alpha seeding, e.g. the solution
-// for a smaller C): `initial_alpha` has one value per row in [0, C] with
-// sum y_i a_i = 0 (within rounding). The gradient is recomputed from it,
-// G_t = y_t sum_j y_j a_j K_tj - 1, so the result meets the same stopping
-// rule as a cold start. Throws SvmError for a start outside the box.
+// -1, its values float32 or unorm16. Throws SvmError for an empty problem or
+// settings out of range.
+//
+// Without `initial_alpha` SMO starts from 0. With it, from that feasible
+// point (alpha seeding, e.g. the solution for a smaller C): one value per row
+// in [0, C] with sum y_i a_i = 0 (within rounding). The gradient is then
+// recomputed from it, G_t = y_t sum_j y_j a_j K_tj - 1, so the result meets
+// the same stopping rule as a cold start; or it is `initial_gradient` when
+// given (e.g. a previous result's `gradient` for its `alpha`), which saves
+// recomputing it: O(l x support vectors) kernel reads. Throws SvmError for a
+// start outside the box or of another length.
 SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha);
-// The same with that start's gradient given (e.g. a previous result's
-// `gradient` for its `alpha`), which saves recomputing it: O(l x support
-// vectors) kernel reads. The stopping rule is unchanged. Throws SvmError for
-// a start outside the box or of another length.
-SmoResult solve_smo(const PairKernel& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha,
-                    const std::vector<double>& initial_gradient);
-// The same on a kernel stored as unorm16.
-SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings);
+                    const std::vector<double>& initial_alpha = {},
+                    const std::vector<double>& initial_gradient = {});
 SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha);
-SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings,
-                    const std::vector<double>& initial_alpha,
-                    const std::vector<double>& initial_gradient);
+                    const std::vector<double>& initial_alpha = {},
+                    const std::vector<double>& initial_gradient = {});
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 

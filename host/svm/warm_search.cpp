@@ -168,7 +168,6 @@ class GammaCountdown {
   bool failed_ = false;
 };
 
-
 template <class Value>
 std::vector<SmoPairSolution> solve_chain(const PairRows& rows, const PairKernelOf<Value>& kernel,
                                          const std::vector<double>& ascending_Cs,
@@ -342,12 +341,10 @@ SearchOutcome search_hyper_parameters_warm(
       [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
         try {
           const size_t index = pair_index(rows.pair, layout.class_count());
-          chains[g][index] =
-              settings.kernel_values == KernelValues::Unorm16
-                  ? solve_pair_for_each_C(rows, smo_pair_kernel_unorm16(rows, workspace, diagonal),
-                                          ascending, settings)
-                  : solve_pair_for_each_C(rows, smo_pair_kernel(rows, workspace, diagonal),
-                                          ascending, settings);
+          chains[g][index] = with_smo_pair_kernel(
+              rows, workspace, diagonal, settings.kernel_values, [&](const auto& kernel) {
+                return solve_pair_for_each_C(rows, kernel, ascending, settings);
+              });
           countdown.solved(g);
           return chains[g][index].back().solution;  // the scheduler's record; the chains count
         } catch (...) {
