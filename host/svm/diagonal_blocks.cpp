@@ -4,28 +4,25 @@
 
 #include <string>
 
-#include "svm/kernel_values.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
 
-DiagonalBlock::DiagonalBlock(int64_t rows) : rows_(rows) {
-  void* memory = mmap(nullptr, diagonal_block_bytes(rows), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (rows < 1 || memory == MAP_FAILED) {
-    if (memory != MAP_FAILED) munmap(memory, diagonal_block_bytes(rows));
+DiagonalBlock::DiagonalBlock(int64_t rows, KernelValues values) : rows_(rows), values_(values) {
+  if (values == KernelValues::Auto) {
+    throw SvmError("a diagonal kernel block needs its values resolved (float32 or unorm16)");
+  }
+  void* memory = rows < 1 ? MAP_FAILED
+                          : mmap(nullptr, diagonal_block_bytes(rows, values),
+                                 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) {
     throw SvmError("cannot allocate the diagonal kernel block of a class of " +
                    std::to_string(rows) + " rows");
   }
-  values_ = static_cast<float*>(memory);
+  memory_ = memory;
 }
 
-DiagonalBlock::~DiagonalBlock() { munmap(values_, diagonal_block_bytes(rows_)); }
-
-void DiagonalBlock::convert_to_unorm16() {
-  if (unorm16_) return;
-  unorm16_ = svm::convert_to_unorm16(values_, static_cast<size_t>(rows_) * static_cast<size_t>(rows_));
-}
+DiagonalBlock::~DiagonalBlock() { munmap(memory_, diagonal_block_bytes(rows_, values_)); }
 
 DiagonalBlocks::DiagonalBlocks(std::vector<int> uses)
     : blocks_(uses.size()), uses_left_(std::move(uses)) {}
@@ -65,12 +62,12 @@ void DiagonalBlocks::clear() {
   }
 }
 
-std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows,
+std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows, KernelValues values,
                                                    std::function<void(uint64_t)> give_back) {
-  const uint64_t bytes = diagonal_block_bytes(rows);
+  const uint64_t bytes = diagonal_block_bytes(rows, values);
   std::unique_ptr<DiagonalBlock> block;
   try {
-    block = std::make_unique<DiagonalBlock>(rows);
+    block = std::make_unique<DiagonalBlock>(rows, values);
   } catch (...) {
     give_back(bytes);  // the reservation the block was made for
     throw;

@@ -16,36 +16,41 @@
 #include <mutex>
 #include <vector>
 
+#include "svm/kernel_values.hpp"
+
 namespace cae::svm {
 
-// [rows, rows] floats, row-major, uninitialised (the backend overwrites them).
-// mmap'ed rather than new'ed, like PairWorkspace: freeing a block gives its
-// memory back to the system at once. From the heap, glibc would keep freed
-// blocks of this size for reuse (its mmap threshold rises to the size of the
-// first one freed), and the process's peak would keep them through the
-// prediction that follows training.
+// [rows, rows] kernel values, row-major, float32 or unorm16, uninitialised
+// (the producer overwrites them). mmap'ed rather than new'ed, like
+// PairWorkspace: freeing a block gives its memory back to the system at once.
+// From the heap, glibc would keep freed blocks of this size for reuse (its
+// mmap threshold rises to the size of the first one freed), and the process's
+// peak would keep them through the prediction that follows training.
 class DiagonalBlock {
  public:
-  explicit DiagonalBlock(int64_t rows);  // throws SvmError when out of memory
+  // Throws SvmError when out of memory, or for values not resolved.
+  DiagonalBlock(int64_t rows, KernelValues values);
   ~DiagonalBlock();
   DiagonalBlock(const DiagonalBlock&) = delete;
   DiagonalBlock& operator=(const DiagonalBlock&) = delete;
 
   int64_t rows() const { return rows_; }
-  // Where the backend writes the block, float32.
-  float* values() const { return values_; }
-  // The block as SMO reads it: float32 as written (nullptr once converted),
-  // or its unorm16 rewrite (nullptr until converted).
-  const float* float32() const { return unorm16_ ? nullptr : values_; }
-  const uint16_t* unorm16() const { return unorm16_; }
-  // Rewrites the float32 block as unorm16 in place (kernel_values.hpp), before
-  // it is shared. Throws SvmError for a value that is not an RBF kernel's.
-  void convert_to_unorm16();
+  KernelValues values() const { return values_; }
+  // The block as SMO reads it: the one of its stored type, nullptr for the other.
+  const float* float32() const { return float32_out(); }
+  const uint16_t* unorm16() const { return unorm16_out(); }
+  // Where the producer writes it, before it is shared.
+  float* float32_out() const {
+    return values_ == KernelValues::Float32 ? static_cast<float*>(memory_) : nullptr;
+  }
+  uint16_t* unorm16_out() const {
+    return values_ == KernelValues::Unorm16 ? static_cast<uint16_t*>(memory_) : nullptr;
+  }
 
  private:
   int64_t rows_ = 0;
-  float* values_ = nullptr;
-  const uint16_t* unorm16_ = nullptr;
+  KernelValues values_ = KernelValues::Float32;
+  void* memory_ = nullptr;
 };
 using SharedDiagonal = std::shared_ptr<const DiagonalBlock>;
 
@@ -73,14 +78,15 @@ class DiagonalBlocks {
   bool failed_ = false;
 };
 
-// A block of `rows` x `rows` floats (uninitialised: the backend overwrites
+// A block of `rows` x `rows` values (uninitialised: the producer overwrites
 // it) whose deleter calls give_back(bytes) after freeing it.
-std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows,
+std::shared_ptr<DiagonalBlock> make_diagonal_block(int64_t rows, KernelValues values,
                                                    std::function<void(uint64_t)> give_back);
 
 // Bytes of class c's block.
-inline uint64_t diagonal_block_bytes(int64_t rows) {
-  return static_cast<uint64_t>(rows) * static_cast<uint64_t>(rows) * sizeof(float);
+inline uint64_t diagonal_block_bytes(int64_t rows, KernelValues values) {
+  const uint64_t value_bytes = values == KernelValues::Unorm16 ? sizeof(uint16_t) : sizeof(float);
+  return static_cast<uint64_t>(rows) * static_cast<uint64_t>(rows) * value_bytes;
 }
 
 }  // namespace cae::svm

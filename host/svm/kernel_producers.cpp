@@ -1,5 +1,6 @@
 #include "svm/kernel_producers.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <mutex>
@@ -71,10 +72,36 @@ void compute_dense_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRow
   }
 }
 
+// Threads converting a block to unorm16 beside the producer's own: the
+// solver workers already take every core, and the conversion is bound by
+// memory bandwidth, so a few are enough to keep it off the producer's clock.
+constexpr int kConversionThreads = 4;
+
+// Where a unorm16 block's float32 values come from the backend, the producer's
+// own buffer (allocated on first use, at the largest block's size).
+class Unorm16Staging {
+ public:
+  explicit Unorm16Staging(uint64_t bytes) : values_(bytes / sizeof(float)) {}
+  float* values() {
+    if (!buffer_) buffer_.reset(new float[values_]);
+    return buffer_.get();
+  }
+  void convert(size_t count, uint16_t* out) {
+    if (count > values_) throw SvmError("a kernel block larger than the producer's buffer");
+    convert_to_unorm16(buffer_.get(), count, out, kConversionThreads);
+  }
+
+ private:
+  size_t values_ = 0;
+  std::unique_ptr<float[]> buffer_;
+};
+
 void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes& times) {
   const ProducerInput& in = shared.input;
   PairScheduler& scheduler = shared.scheduler;
+  const KernelValues values = in.settings.kernel_values;
   try {
+    Unorm16Staging staging(producer_staging_bytes(largest_class_rows(*in.layout), in.settings));
     auto phase = Clock::now();
     std::vector<DeviceRows> uploaded;
     if (in.resident_rows.empty()) {
@@ -103,10 +130,10 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
         bool reserved = false;
         if (task.diagonal) {
           const int64_t n = rows_of(task.cls).rows();
-          reserved = scheduler.reserve_block(diagonal_block_bytes(n));
+          reserved = scheduler.reserve_block(diagonal_block_bytes(n, values));
           if (reserved) {
             block = make_diagonal_block(
-                n, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
+                n, values, [&scheduler](uint64_t bytes) { scheduler.give_back_block(bytes); });
           }
         } else {
           job = job_for(*in.layout, task, in);
@@ -126,9 +153,13 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
       }
       DiagonalBlocks& diagonals = shared.diagonals[task.stage];
       if (task.diagonal) {
-        blocks->compute(rows_of(task.cls), rows_of(task.cls), block->values());
-        // Once here, not per pair: the class's pairs all read it.
-        if (in.settings.kernel_values == KernelValues::Unorm16) block->convert_to_unorm16();
+        // Converted once here, not per pair: the class's pairs all read it.
+        if (values == KernelValues::Unorm16) {
+          blocks->compute(rows_of(task.cls), rows_of(task.cls), staging.values());
+          staging.convert(static_cast<size_t>(block->rows() * block->rows()), block->unorm16_out());
+        } else {
+          blocks->compute(rows_of(task.cls), rows_of(task.cls), block->float32_out());
+        }
         times.kernel += seconds_since(phase);
         diagonals.publish(task.cls, std::move(block));
         continue;
@@ -137,8 +168,14 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
         compute_dense_pair_kernel(*blocks, class_rows, job);
         times.kernel += seconds_since(phase);
       } else {
-        blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second),
-                        job.workspace->kernel(job.rows.size()));
+        if (values == KernelValues::Unorm16) {
+          blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second), staging.values());
+          staging.convert(static_cast<size_t>(job.rows.count(0) * job.rows.count(1)),
+                          job.workspace->unorm16_kernel());
+        } else {
+          blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second),
+                          job.workspace->kernel(job.rows.size()));
+        }
         times.kernel += seconds_since(phase);
         job.diagonal[0] = diagonals.take(task.pair.first);
         job.diagonal[1] = diagonals.take(task.pair.second);
@@ -162,6 +199,20 @@ std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& tr
     class_rows.push_back(upload_rows(context, train, rows, standardizer, tile_rows));
   }
   return class_rows;
+}
+
+uint64_t producer_staging_bytes(int64_t largest_class_rows, const SolverSettings& settings) {
+  if (settings.solver != SolverKind::Smo || settings.kernel_values != KernelValues::Unorm16) {
+    return 0;
+  }
+  const uint64_t n = static_cast<uint64_t>(largest_class_rows);
+  return n * n * sizeof(float);
+}
+
+int64_t largest_class_rows(const ClassLayout& layout) {
+  size_t largest = 0;
+  for (const std::vector<int64_t>& rows : layout.rows) largest = std::max(largest, rows.size());
+  return static_cast<int64_t>(largest);
 }
 
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver) {

@@ -1,6 +1,9 @@
 #include "svm/kernel_values.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include "common/parallel.hpp"
 
 #include "svm/svm_error.hpp"
 
@@ -47,37 +50,60 @@ uint16_t to_unorm16(float value) {
   return round_unorm16(clamped);
 }
 
-uint16_t* convert_to_unorm16(float* values, size_t count) {
-  // Chunks through a buffer, read then written with memcpy: unorm16 value i
-  // lands at byte 2 i, which the floats read so far (bytes < 4 (i + 1))
-  // always cover, and memcpy keeps the compiler from assuming the float and
-  // the uint16_t views of the memory are apart.
+namespace {
+
+// Converts `count` floats from `in` to `out`, naming bad entries from `first`
+// on. Chunks through a buffer, read then written with memcpy, so `out` may be
+// `in` itself: unorm16 value i lands at byte 2 i, which the floats read so
+// far (bytes < 4 (i + 1)) always cover, and memcpy keeps the compiler from
+// assuming the float and the uint16_t views of the memory are apart.
+void convert_range(const unsigned char* in, size_t count, unsigned char* out, size_t first) {
   constexpr size_t kChunk = 2048;
-  float in[kChunk];
-  uint16_t out[kChunk];
-  unsigned char* bytes = reinterpret_cast<unsigned char*>(values);
+  float values[kChunk];
+  uint16_t rounded[kChunk];
   for (size_t start = 0; start < count; start += kChunk) {
     const size_t n = count - start < kChunk ? count - start : kChunk;
-    std::memcpy(in, bytes + start * sizeof(float), n * sizeof(float));
+    std::memcpy(values, in + start * sizeof(float), n * sizeof(float));
     // A chunk wholly in [0, 1] (NaN is not) is rounded without a branch per
-    // value, which the compiler vectorises: the producer rewrites every
-    // class's diagonal block on its own thread, so this is on its clock.
+    // value, which the compiler vectorises: the producer converts every
+    // kernel block on its own clock.
     bool in_range = true;
-    for (size_t k = 0; k < n; ++k) in_range &= (in[k] >= 0.0f) & (in[k] <= 1.0f);
+    for (size_t k = 0; k < n; ++k) in_range &= (values[k] >= 0.0f) & (values[k] <= 1.0f);
     if (in_range) {
-      for (size_t k = 0; k < n; ++k) out[k] = round_unorm16(in[k]);
+      for (size_t k = 0; k < n; ++k) rounded[k] = round_unorm16(values[k]);
     } else {
       for (size_t k = 0; k < n; ++k) {
         try {
-          out[k] = to_unorm16(in[k]);
+          rounded[k] = to_unorm16(values[k]);
         } catch (const SvmError& e) {
-          throw SvmError(std::string(e.what()) + " (entry " + std::to_string(start + k) + ")");
+          throw SvmError(std::string(e.what()) + " (entry " + std::to_string(first + start + k) +
+                         ")");
         }
       }
     }
-    std::memcpy(bytes + start * sizeof(uint16_t), out, n * sizeof(uint16_t));
+    std::memcpy(out + start * sizeof(uint16_t), rounded, n * sizeof(uint16_t));
   }
+}
+
+}  // namespace
+
+uint16_t* convert_to_unorm16(float* values, size_t count) {
+  unsigned char* bytes = reinterpret_cast<unsigned char*>(values);
+  convert_range(bytes, count, bytes, 0);
   return reinterpret_cast<uint16_t*>(values);
+}
+
+void convert_to_unorm16(const float* in, size_t count, uint16_t* out, int threads) {
+  // Slices of whole chunks, one per thread: apart, so no thread writes what
+  // another still reads (the caller's buffers do not overlap).
+  constexpr int64_t kSlice = 1 << 16;
+  const int64_t slices = static_cast<int64_t>((count + kSlice - 1) / kSlice);
+  parallel_chunks(threads, slices, [&](int64_t begin, int64_t end) {
+    const size_t first = static_cast<size_t>(begin * kSlice);
+    const size_t last = std::min(count, static_cast<size_t>(end * kSlice));
+    convert_range(reinterpret_cast<const unsigned char*>(in + first), last - first,
+                  reinterpret_cast<unsigned char*>(out + first), first);
+  });
 }
 
 }  // namespace cae::svm

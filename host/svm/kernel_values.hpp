@@ -42,5 +42,7 @@ uint16_t to_unorm16(float value);
 // result occupies the first 2 * count bytes. Returns it. Throws SvmError as
 // to_unorm16() does, naming the first bad value's index.
 uint16_t* convert_to_unorm16(float* values, size_t count);
+// The same from `in` into `out` (apart from it), on up to `threads` threads.
+void convert_to_unorm16(const float* in, size_t count, uint16_t* out, int threads);
 
 }  // namespace cae::svm

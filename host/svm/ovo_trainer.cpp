@@ -11,6 +11,7 @@
 #include "svm/class_layout.hpp"
 #include "svm/kernel_blocks.hpp"
 #include "svm/diagonal_blocks.hpp"
+#include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
 #include "svm/svm_error.hpp"
 
@@ -70,12 +71,13 @@ uint64_t kernel_svm_host_bytes(const std::vector<int64_t>& class_rows, int64_t d
   const int64_t largest = sizes[0] + sizes[1];
   const SolverSettings settings = solver_settings(options);
   const uint64_t largest_bytes =
-      PairWorkspace::bytes_for(largest, options.solver) + pair_solver_bytes(largest, settings);
+      PairWorkspace::bytes_for(largest, options.solver, settings.kernel_values) +
+      pair_solver_bytes(largest, settings);
   uint64_t rows = 0;
-  uint64_t shared = 0;
+  uint64_t shared = producer_staging_bytes(sizes[0], settings);  // one producer's
   for (const int64_t n : sizes) {
     rows += static_cast<uint64_t>(n);
-    if (options.solver == SolverKind::Smo) shared += diagonal_block_bytes(n);
+    if (options.solver == SolverKind::Smo) shared += diagonal_block_bytes(n, settings.kernel_values);
   }
   const uint64_t kernels = options.solver == SolverKind::Smo
                                ? smo_pair_bytes(workers, largest_bytes, shared)

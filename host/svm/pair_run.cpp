@@ -70,11 +70,11 @@ void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
 // Bytes of every class's diagonal block: the SMO path may hold them all at
 // once (whatever the pair order, when the first class has had all its pairs
 // every other class has started and still has pairs to come).
-uint64_t all_diagonal_bytes(const ClassLayout& layout, SolverKind solver) {
-  if (solver != SolverKind::Smo) return 0;
+uint64_t all_diagonal_bytes(const ClassLayout& layout, const SolverSettings& settings) {
+  if (settings.solver != SolverKind::Smo) return 0;
   uint64_t bytes = 0;
   for (const std::vector<int64_t>& rows : layout.rows) {
-    bytes += diagonal_block_bytes(static_cast<int64_t>(rows.size()));
+    bytes += diagonal_block_bytes(static_cast<int64_t>(rows.size()), settings.kernel_values);
   }
   return bytes;
 }
@@ -122,10 +122,13 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   const std::vector<ClassPair> by_size = pairs_largest_first(layout);
   const int64_t largest = static_cast<int64_t>(layout.rows[by_size[0].first].size() +
                                                layout.rows[by_size[0].second].size());
-  const uint64_t largest_bytes = PairWorkspace::bytes_for(largest, options.solver) +
-                                 pair_solver_bytes(largest, settings) +
-                                 in.extra_solver_bytes_per_row * static_cast<uint64_t>(largest);
-  const uint64_t shared_bytes = all_diagonal_bytes(layout, options.solver);
+  const uint64_t largest_bytes =
+      PairWorkspace::bytes_for(largest, options.solver, settings.kernel_values) +
+      pair_solver_bytes(largest, settings) +
+      in.extra_solver_bytes_per_row * static_cast<uint64_t>(largest);
+  const uint64_t staging_bytes =
+      contexts.size() * producer_staging_bytes(largest_class_rows(layout), settings);
+  const uint64_t shared_bytes = all_diagonal_bytes(layout, settings) + staging_bytes;
   const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes
                                                 : default_memory_cap(options.solver, workers,
                                                                      largest_bytes, shared_bytes);
@@ -134,13 +137,16 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
         "SVM memory cap of " + gib_text(cap) + " is too small: the largest class pair (" +
         std::to_string(largest) + " rows) needs about " + gib_text(largest_bytes) +
         (shared_bytes
-             ? " next to the classes' diagonal kernel blocks (" + gib_text(shared_bytes) + ")"
+             ? " next to the classes' diagonal kernel blocks" +
+                   std::string(staging_bytes ? " and the producers' unorm16 conversion buffers"
+                                             : "") +
+                   " (" + gib_text(shared_bytes) + ")"
              : std::string()));
   }
 
   configure_libsvm_output(options.verbose);
   const int jobs = static_cast<int>(order.size() * in.specs.size());
-  PairScheduler scheduler(cap, jobs, options.solver, options.progress);
+  PairScheduler scheduler(cap, jobs, options.solver, options.progress, settings.kernel_values);
   ProducerInput input;
   input.train = in.train;
   input.layout = in.layout;

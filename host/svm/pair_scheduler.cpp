@@ -7,8 +7,12 @@
 namespace cae::svm {
 
 PairScheduler::PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind solver,
-                             Progress progress)
-    : cap_(memory_cap), total_(total_pairs), solver_(solver), progress_(std::move(progress)) {}
+                             Progress progress, KernelValues values)
+    : cap_(memory_cap),
+      total_(total_pairs),
+      solver_(solver),
+      progress_(std::move(progress)),
+      values_(values) {}
 
 void PairScheduler::report_progress(std::unique_lock<std::mutex>& lock) {
   const int done = static_cast<int>(solutions_.size());
@@ -68,7 +72,7 @@ bool PairScheduler::reserve(Job& job) {
   std::unique_lock<std::mutex> lock(mutex_);
   report_progress(lock);
   auto need = [&](int reuse) {
-    return job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_));
+    return job.solver_bytes + (reuse >= 0 ? 0 : PairWorkspace::bytes_for(rows, solver_, values_));
   };
   const int reuse =
       wait_for_room(lock, rows, need, "a class pair of " + std::to_string(rows) + " rows");
@@ -78,7 +82,7 @@ bool PairScheduler::reserve(Job& job) {
     job.workspace = std::move(pool_[static_cast<size_t>(reuse)]);
     pool_.erase(pool_.begin() + reuse);
   } else {
-    job.workspace = std::make_unique<PairWorkspace>(rows, solver_);
+    job.workspace = std::make_unique<PairWorkspace>(rows, solver_, values_);
   }
   hold(bytes);
   peak_in_flight_ = std::max(peak_in_flight_, ++in_flight_);

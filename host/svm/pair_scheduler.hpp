@@ -40,8 +40,9 @@ class PairScheduler {
     SharedDiagonal diagonal[2];
   };
 
-  // Workspaces are laid out for `solver`.
-  PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind solver, Progress progress);
+  // Workspaces are laid out for `solver`, SMO's holding `values`.
+  PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind solver, Progress progress,
+                KernelValues values = KernelValues::Float32);
 
   // --- coordinator ---
   // Waits until the job fits under the cap, then gives it a workspace for
@@ -92,6 +93,7 @@ class PairScheduler {
   const int total_;
   const SolverKind solver_;
   Progress progress_;
+  const KernelValues values_;
 
   std::mutex mutex_;
   std::condition_variable changed_;  // for the coordinator: pair done, failure

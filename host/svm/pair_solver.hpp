@@ -74,9 +74,8 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
 // the shared diagonal blocks. Throws SvmError when something is missing.
 PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
                            const PairDiagonals& diagonal);
-// The same with K(a,b) first rewritten as unorm16 in place (then K(b,a) after
-// it, both in the first half of the float32 block's room), joined to the
-// diagonal blocks' unorm16 copies.
+// The same for a unorm16 workspace, whose K(a,b) the producer wrote as
+// unorm16, joined to unorm16 diagonal blocks.
 PairKernelUnorm16 smo_pair_kernel_unorm16(const PairRows& rows, PairWorkspace& workspace,
                                           const PairDiagonals& diagonal);
 

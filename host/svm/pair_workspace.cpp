@@ -9,16 +9,24 @@
 
 namespace cae::svm {
 
-uint64_t PairWorkspace::bytes_for(int64_t rows, SolverKind solver) {
+uint64_t PairWorkspace::bytes_for(int64_t rows, SolverKind solver, KernelValues values) {
   const uint64_t l = static_cast<uint64_t>(rows);
-  // SMO: 2 n_a n_b floats for n_a + n_b = l is at most l^2 / 2 (equal classes).
-  return solver == SolverKind::Smo ? l * l / 2 * sizeof(float) : l * (l + 2) * sizeof(svm_node);
+  if (solver != SolverKind::Smo) return l * (l + 2) * sizeof(svm_node);
+  // SMO: 2 n_a n_b values for n_a + n_b = l is at most l^2 / 2 (equal classes).
+  const uint64_t value_bytes = values == KernelValues::Unorm16 ? sizeof(uint16_t) : sizeof(float);
+  return l * l / 2 * value_bytes;
 }
 
-PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver)
-    : capacity_rows_(capacity_rows), solver_(solver), bytes_(bytes_for(capacity_rows, solver)) {
+PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver, KernelValues values)
+    : capacity_rows_(capacity_rows),
+      solver_(solver),
+      values_(solver == SolverKind::Smo ? values : KernelValues::Float32),
+      bytes_(bytes_for(capacity_rows, solver, values_)) {
   if (capacity_rows < 1 || capacity_rows > (int64_t{1} << 20)) {
     throw SvmError("cannot solve a class pair of " + std::to_string(capacity_rows) + " rows");
+  }
+  if (values_ == KernelValues::Auto) {
+    throw SvmError("a pair workspace needs its kernel values resolved (float32 or unorm16)");
   }
   // mmap rather than new: uninitialised (nothing is zeroed twice) and given
   // back to the system on destruction. Huge pages were tried (madvise): they
@@ -33,10 +41,20 @@ PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver)
 PairWorkspace::~PairWorkspace() { munmap(base_, bytes_); }
 
 float* PairWorkspace::kernel(int64_t l) const {
+  if (values_ != KernelValues::Float32) {
+    throw SvmError("a unorm16 pair workspace holds no float32 kernel");
+  }
   if (solver_ == SolverKind::Smo) return reinterpret_cast<float*>(base_);
   const uint64_t end = bytes_for(l, solver_);
   const uint64_t kernel_bytes = static_cast<uint64_t>(l) * static_cast<uint64_t>(l) * sizeof(float);
   return reinterpret_cast<float*>(reinterpret_cast<char*>(base_) + (end - kernel_bytes));
+}
+
+uint16_t* PairWorkspace::unorm16_kernel() const {
+  if (values_ != KernelValues::Unorm16) {
+    throw SvmError("this pair workspace holds no unorm16 kernel");
+  }
+  return reinterpret_cast<uint16_t*>(base_);
 }
 
 void PairWorkspace::convert_to_nodes(int64_t l) {

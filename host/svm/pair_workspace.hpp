@@ -18,29 +18,37 @@
 
 #include <cstdint>
 
+#include "svm/kernel_values.hpp"
 #include "svm/solver_kind.hpp"
 
 namespace cae::svm {
 
 class PairWorkspace {
  public:
-  // Room for `solver`'s problems of up to `capacity_rows` rows. Throws
-  // SvmError.
-  PairWorkspace(int64_t capacity_rows, SolverKind solver);
+  // Room for `solver`'s problems of up to `capacity_rows` rows, SMO's kernel
+  // values stored as `values` says (Float32 or Unorm16; libsvm's are float32).
+  // Throws SvmError.
+  PairWorkspace(int64_t capacity_rows, SolverKind solver,
+                KernelValues values = KernelValues::Float32);
   ~PairWorkspace();
   PairWorkspace(const PairWorkspace&) = delete;
   PairWorkspace& operator=(const PairWorkspace&) = delete;
 
   // Bytes a workspace for `rows` rows of `solver` takes.
-  static uint64_t bytes_for(int64_t rows, SolverKind solver);
+  static uint64_t bytes_for(int64_t rows, SolverKind solver,
+                            KernelValues values = KernelValues::Float32);
 
   int64_t capacity_rows() const { return capacity_rows_; }
   SolverKind solver() const { return solver_; }
+  KernelValues values() const { return values_; }
   uint64_t bytes() const { return bytes_; }
 
   // Where the kernel of an l-row problem goes (l <= capacity_rows()): libsvm's
   // dense [l, l] kernel, or SMO's off-diagonal blocks.
   float* kernel(int64_t l) const;
+  // SMO's off-diagonal blocks in a unorm16 workspace (throws SvmError for any
+  // other; kernel() throws for this one).
+  uint16_t* unorm16_kernel() const;
   // Rewrites that kernel as libsvm node rows (row r at nodes() + r * (l + 2)).
   // Only for a libsvm workspace.
   void convert_to_nodes(int64_t l);
@@ -49,6 +57,7 @@ class PairWorkspace {
  private:
   int64_t capacity_rows_ = 0;
   SolverKind solver_ = SolverKind::Libsvm;
+  KernelValues values_ = KernelValues::Float32;
   uint64_t bytes_ = 0;
   svm_node* base_ = nullptr;
 };

@@ -1,10 +1,12 @@
 // unorm16 kernel values (svm/kernel_values.hpp): the rounding and its bound,
-// what is refused, the in-place rewrite across its chunks, and SMO on an RBF
-// kernel stored as unorm16 against the same kernel in float32.
+// what is refused, the in-place and the parallel conversions across their
+// chunks, the blocks and workspaces that hold them, and SMO on an RBF kernel
+// stored as unorm16 against the same kernel in float32.
 #include "svm/kernel_values.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -12,6 +14,7 @@
 
 #include "svm/diagonal_blocks.hpp"
 #include "svm/pair_kernel.hpp"
+#include "svm/pair_workspace.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
 #include "test_data.hpp"
@@ -126,23 +129,64 @@ TEST_CASE("SMO on a unorm16 RBF kernel finds the float32 kernel's model within t
   }
 }
 
-TEST_CASE("a diagonal block rewritten as unorm16 is read as unorm16 only, once") {
-  uint64_t given_back = 0;
-  const auto block = make_diagonal_block(70, [&](uint64_t bytes) { given_back += bytes; });
-  for (int64_t k = 0; k < 70 * 70; ++k) block->values()[k] = static_cast<float>(k % 97) / 96.0f;
-  CHECK(block->float32() == block->values());
-  CHECK(block->unorm16() == nullptr);
-  block->convert_to_unorm16();
-  REQUIRE(block->unorm16() != nullptr);
-  CHECK(block->float32() == nullptr);
-  bool same = true;
-  for (int64_t k = 0; k < 70 * 70; ++k) {
-    same = same && block->unorm16()[k] == to_unorm16(static_cast<float>(k % 97) / 96.0f);
+TEST_CASE("a diagonal block is stored as made, float32 or unorm16, and gives back its bytes") {
+  for (const KernelValues values : {KernelValues::Float32, KernelValues::Unorm16}) {
+    CAPTURE(kernel_values_name(values));
+    uint64_t given_back = 0;
+    {
+      const auto block = make_diagonal_block(70, values, [&](uint64_t bytes) { given_back += bytes; });
+      const bool unorm16 = values == KernelValues::Unorm16;
+      CHECK((block->float32() != nullptr) == !unorm16);
+      CHECK((block->unorm16() != nullptr) == unorm16);
+      CHECK((block->float32_out() != nullptr) == !unorm16);
+      CHECK((block->unorm16_out() != nullptr) == unorm16);
+      CHECK(given_back == 0);
+    }
+    CHECK(given_back == diagonal_block_bytes(70, values));
   }
-  CHECK(same);
-  const uint16_t* first = block->unorm16();
-  block->convert_to_unorm16();  // a second call leaves the values as they are
-  CHECK(block->unorm16() == first);
-  CHECK(block->unorm16()[96] == 65535);
-  CHECK(given_back == 0);
+  CHECK(diagonal_block_bytes(70, KernelValues::Unorm16) * 2 ==
+        diagonal_block_bytes(70, KernelValues::Float32));
+  CHECK_THROWS_AS(DiagonalBlock(70, KernelValues::Auto), SvmError);
+}
+
+TEST_CASE("the parallel conversion into another buffer equals the in-place one") {
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  // Sizes around the slices each thread takes (65,536 values) and the chunks
+  // inside them (2,048).
+  for (const size_t count : {size_t{1}, size_t{2049}, size_t{65535}, size_t{65536},
+                             size_t{65537}, size_t{3 * 65536 + 17}}) {
+    for (const int threads : {1, 3, 4}) {
+      CAPTURE(count);
+      CAPTURE(threads);
+      std::vector<float> values(count);
+      for (float& v : values) v = unit(random);
+      std::vector<uint16_t> out(count + 1, 7);  // the value after the range stays untouched
+      convert_to_unorm16(values.data(), count, out.data(), threads);
+      const uint16_t* in_place = convert_to_unorm16(values.data(), count);
+      CHECK(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(count), in_place));
+      CHECK(out[count] == 7);
+    }
+  }
+  // A bad value is named by its index in the whole block, whichever thread met it.
+  std::vector<float> bad(5 * 65536, 0.25f);
+  bad[3 * 65536 + 5] = std::nanf("");
+  bad[4 * 65536 + 1] = -1.0f;
+  std::vector<uint16_t> out(bad.size());
+  CHECK_THROWS_WITH_AS(convert_to_unorm16(bad.data(), bad.size(), out.data(), 4),
+                       doctest::Contains("(entry 196613)"), SvmError);
+}
+
+TEST_CASE("a unorm16 SMO workspace takes half the bytes and holds no float32 kernel") {
+  CHECK(PairWorkspace::bytes_for(10000, SolverKind::Smo, KernelValues::Unorm16) == 100000000u);
+  const PairWorkspace unorm16(40, SolverKind::Smo, KernelValues::Unorm16);
+  CHECK(unorm16.bytes() == 40u * 40u / 2u * sizeof(uint16_t));
+  CHECK(unorm16.unorm16_kernel() != nullptr);
+  CHECK_THROWS_AS(unorm16.kernel(40), SvmError);
+  const PairWorkspace float32(40, SolverKind::Smo);
+  CHECK_THROWS_AS(float32.unorm16_kernel(), SvmError);
+  // libsvm's workspace holds its dense float32 kernel whatever is asked.
+  const PairWorkspace libsvm(40, SolverKind::Libsvm, KernelValues::Unorm16);
+  CHECK(libsvm.values() == KernelValues::Float32);
+  CHECK_THROWS_AS(PairWorkspace(40, SolverKind::Smo, KernelValues::Auto), SvmError);
 }
