@@ -6,6 +6,7 @@
 #include <mutex>
 #include <memory>
 
+#include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
 #include "svm/diagonal_blocks.hpp"
 #include "svm/svm_error.hpp"
@@ -72,28 +73,32 @@ void compute_dense_pair_kernel(KernelBlocks& blocks, const std::vector<DeviceRow
   }
 }
 
-// Threads converting a block to unorm16 beside the producer's own: the
-// solver workers already take every core, and the conversion is bound by
-// memory bandwidth, so a few are enough to keep it off the producer's clock.
+// Threads converting a diagonal block to unorm16 beside the producer's own:
+// the solver workers already take every core, and the conversion is bound by
+// memory bandwidth, so a few are enough to shorten the producer's share.
 constexpr int kConversionThreads = 4;
 
-// Where a unorm16 block's float32 values come from the backend, the producer's
-// own buffer (allocated on first use, at the largest block's size).
+// Where a unorm16 diagonal block's float32 values come from the backend: the
+// producer's own buffer (page-locked when the backend offers it, so the
+// download needs no copy through the driver's), made on first use at the
+// largest block's size.
 class Unorm16Staging {
  public:
-  explicit Unorm16Staging(uint64_t bytes) : values_(bytes / sizeof(float)) {}
+  Unorm16Staging(Context& context, uint64_t bytes)
+      : context_(context), values_(bytes / sizeof(float)) {}
   float* values() {
-    if (!buffer_) buffer_.reset(new float[values_]);
-    return buffer_.get();
+    if (buffer_.size() == 0) buffer_ = HostBuffer(context_, values_);
+    return buffer_.data();
   }
   void convert(size_t count, uint16_t* out) {
-    if (count > values_) throw SvmError("a kernel block larger than the producer's buffer");
-    convert_to_unorm16(buffer_.get(), count, out, kConversionThreads);
+    if (count > buffer_.size()) throw SvmError("a kernel block larger than the producer's buffer");
+    convert_to_unorm16(buffer_.data(), count, out, kConversionThreads);
   }
 
  private:
+  Context& context_;
   size_t values_ = 0;
-  std::unique_ptr<float[]> buffer_;
+  HostBuffer buffer_;
 };
 
 void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes& times) {
@@ -101,7 +106,8 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
   PairScheduler& scheduler = shared.scheduler;
   const KernelValues values = in.settings.kernel_values;
   try {
-    Unorm16Staging staging(producer_staging_bytes(largest_class_rows(*in.layout), in.settings));
+    Unorm16Staging staging(context,
+                           producer_staging_bytes(largest_class_rows(*in.layout), in.settings));
     auto phase = Clock::now();
     std::vector<DeviceRows> uploaded;
     if (in.resident_rows.empty()) {
@@ -168,14 +174,11 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
         compute_dense_pair_kernel(*blocks, class_rows, job);
         times.kernel += seconds_since(phase);
       } else {
-        if (values == KernelValues::Unorm16) {
-          blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second), staging.values());
-          staging.convert(static_cast<size_t>(job.rows.count(0) * job.rows.count(1)),
-                          job.workspace->unorm16_kernel());
-        } else {
-          blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second),
-                          job.workspace->kernel(job.rows.size()));
-        }
+        // Float32 as computed, also into a unorm16 workspace, whose worker
+        // rewrites it in place (PairWorkspace): the conversion runs on the
+        // workers, beside one another, not on this thread.
+        blocks->compute(rows_of(task.pair.first), rows_of(task.pair.second),
+                        job.workspace->kernel(job.rows.size()));
         times.kernel += seconds_since(phase);
         job.diagonal[0] = diagonals.take(task.pair.first);
         job.diagonal[1] = diagonals.take(task.pair.second);

@@ -40,10 +40,10 @@ std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& tr
                                           const ClassLayout& layout,
                                           const Standardizer& standardizer, int64_t tile_rows);
 
-// Host bytes each producer holds to convert blocks to unorm16: the backend
-// computes float32 into them, and only the unorm16 copy is kept (half the
-// memory per pair and per diagonal block). The largest block is a class's
-// diagonal one (n_a n_b <= max(n_a, n_b)^2). Zero unless SMO on unorm16.
+// Host bytes each producer holds to convert diagonal blocks to unorm16: the
+// backend computes float32 into them, and only the unorm16 copy is kept, in
+// half the memory. Zero unless SMO on unorm16. (A pair's off-diagonal block
+// needs none: its workspace holds the float32 block, rewritten in place.)
 uint64_t producer_staging_bytes(int64_t largest_class_rows, const SolverSettings& settings);
 
 // Rows of the largest class of `layout`.

@@ -195,7 +195,7 @@ PairKernelUnorm16 smo_pair_kernel_unorm16(const PairRows& rows, PairWorkspace& w
   const void* const blocks[2] = {diagonal.unorm16[0], diagonal.unorm16[1]};
   check_pair_fits(rows, workspace, blocks);
   const size_t entries = static_cast<size_t>(rows.count(0) * rows.count(1));
-  uint16_t* off_diagonal = workspace.unorm16_kernel();
+  uint16_t* off_diagonal = convert_to_unorm16(workspace.kernel(rows.size()), entries);
   transpose_block(off_diagonal, rows.count(0), rows.count(1), off_diagonal + entries);
   return shared_pair_kernel(rows, off_diagonal, diagonal.unorm16);
 }

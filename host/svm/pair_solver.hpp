@@ -74,8 +74,9 @@ PairSolution solve_pair(const PairRows& rows, PairWorkspace& workspace,
 // the shared diagonal blocks. Throws SvmError when something is missing.
 PairKernel smo_pair_kernel(const PairRows& rows, PairWorkspace& workspace,
                            const PairDiagonals& diagonal);
-// The same for a unorm16 workspace, whose K(a,b) the producer wrote as
-// unorm16, joined to unorm16 diagonal blocks.
+// The same for a unorm16 workspace: its float32 K(a,b) rewritten as unorm16
+// in place, then K(b,a) after it (PairWorkspace), joined to unorm16 diagonal
+// blocks.
 PairKernelUnorm16 smo_pair_kernel_unorm16(const PairRows& rows, PairWorkspace& workspace,
                                           const PairDiagonals& diagonal);
 

@@ -41,20 +41,10 @@ PairWorkspace::PairWorkspace(int64_t capacity_rows, SolverKind solver, KernelVal
 PairWorkspace::~PairWorkspace() { munmap(base_, bytes_); }
 
 float* PairWorkspace::kernel(int64_t l) const {
-  if (values_ != KernelValues::Float32) {
-    throw SvmError("a unorm16 pair workspace holds no float32 kernel");
-  }
   if (solver_ == SolverKind::Smo) return reinterpret_cast<float*>(base_);
   const uint64_t end = bytes_for(l, solver_);
   const uint64_t kernel_bytes = static_cast<uint64_t>(l) * static_cast<uint64_t>(l) * sizeof(float);
   return reinterpret_cast<float*>(reinterpret_cast<char*>(base_) + (end - kernel_bytes));
-}
-
-uint16_t* PairWorkspace::unorm16_kernel() const {
-  if (values_ != KernelValues::Unorm16) {
-    throw SvmError("this pair workspace holds no unorm16 kernel");
-  }
-  return reinterpret_cast<uint16_t*>(base_);
 }
 
 void PairWorkspace::convert_to_nodes(int64_t l) {

@@ -44,11 +44,9 @@ class PairWorkspace {
   uint64_t bytes() const { return bytes_; }
 
   // Where the kernel of an l-row problem goes (l <= capacity_rows()): libsvm's
-  // dense [l, l] kernel, or SMO's off-diagonal blocks.
+  // dense [l, l] kernel, or SMO's off-diagonal blocks (in a unorm16 workspace,
+  // K(a,b) as the backend computed it, before the worker rewrites it).
   float* kernel(int64_t l) const;
-  // SMO's off-diagonal blocks in a unorm16 workspace (throws SvmError for any
-  // other; kernel() throws for this one).
-  uint16_t* unorm16_kernel() const;
   // Rewrites that kernel as libsvm node rows (row r at nodes() + r * (l + 2)).
   // Only for a libsvm workspace.
   void convert_to_nodes(int64_t l);

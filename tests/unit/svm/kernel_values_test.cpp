@@ -177,14 +177,17 @@ TEST_CASE("the parallel conversion into another buffer equals the in-place one")
                        doctest::Contains("(entry 196613)"), SvmError);
 }
 
-TEST_CASE("a unorm16 SMO workspace takes half the bytes and holds no float32 kernel") {
+TEST_CASE("a unorm16 SMO workspace takes half the bytes, just room for the float32 K(a,b)") {
   CHECK(PairWorkspace::bytes_for(10000, SolverKind::Smo, KernelValues::Unorm16) == 100000000u);
+  // Equal classes are the tightest: 20 x 20 float32 values fill it exactly,
+  // and their unorm16 rewrite and its transpose fill it again.
   const PairWorkspace unorm16(40, SolverKind::Smo, KernelValues::Unorm16);
-  CHECK(unorm16.bytes() == 40u * 40u / 2u * sizeof(uint16_t));
-  CHECK(unorm16.unorm16_kernel() != nullptr);
-  CHECK_THROWS_AS(unorm16.kernel(40), SvmError);
-  const PairWorkspace float32(40, SolverKind::Smo);
-  CHECK_THROWS_AS(float32.unorm16_kernel(), SvmError);
+  CHECK(unorm16.bytes() == 20u * 20u * sizeof(float));
+  CHECK(unorm16.bytes() == 2u * 20u * 20u * sizeof(uint16_t));
+  CHECK(unorm16.values() == KernelValues::Unorm16);
+  // Any split of 41 rows: n_a n_b floats fit.
+  const PairWorkspace odd(41, SolverKind::Smo, KernelValues::Unorm16);
+  for (uint64_t a = 1; a < 41; ++a) CHECK(a * (41 - a) * sizeof(float) <= odd.bytes());
   // libsvm's workspace holds its dense float32 kernel whatever is asked.
   const PairWorkspace libsvm(40, SolverKind::Libsvm, KernelValues::Unorm16);
   CHECK(libsvm.values() == KernelValues::Float32);
