@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
@@ -119,14 +120,16 @@ double accuracy_of(const std::vector<double>& decisions, const ClassLayout& layo
 }
 
 // The search's phases, as a line for its progress.
-std::string search_phases(const TrainStats& stats, double scoring_seconds, double seconds) {
-  char line[256];
+std::string search_phases(const TrainStats& stats, double scoring_seconds, bool scorer_of_its_own,
+                          double seconds) {
+  char line[288];
   std::snprintf(line, sizeof line,
                 "kernels %.2f s (%d producer%s), waiting on the memory cap %.2f s, draining the "
-                "solvers %.2f s, validation scores %.2f s, of %.2f s on %d worker threads",
+                "solvers %.2f s, validation scores %.2f s (%s), of %.2f s on %d worker threads",
                 stats.kernel_seconds, stats.producers, stats.producers == 1 ? "" : "s",
-                stats.memory_wait_seconds, stats.drain_seconds, scoring_seconds, seconds,
-                stats.threads);
+                stats.memory_wait_seconds, stats.drain_seconds, scoring_seconds,
+                scorer_of_its_own ? "on a context of their own" : "on the producer's context",
+                seconds, stats.threads);
   return line;
 }
 
@@ -253,9 +256,13 @@ SearchOutcome search_hyper_parameters_warm(
   });
   std::vector<const std::vector<DeviceRows>*> resident_rows;
   for (const std::vector<DeviceRows>& rows : resident) resident_rows.push_back(&rows);
+  // The scores' own context (see below) uploads the validation rows itself.
+  const bool scorer_of_its_own = contexts.front()->has_host_memory();
   std::optional<DeviceRows> held_out;
-  held_out.emplace(upload_rows(*contexts.front(), split.validation, all_rows(split.validation),
-                               standardizer, tile_rows));
+  if (!scorer_of_its_own) {
+    held_out.emplace(upload_rows(*contexts.front(), split.validation, all_rows(split.validation),
+                                 standardizer, tile_rows));
+  }
   const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
   phase = Clock::now();
   std::vector<KernelSpec> specs;
@@ -282,10 +289,16 @@ SearchOutcome search_hyper_parameters_warm(
   double scored_until = 0.0;  // seconds into the search when the last gamma was scored
   double scoring_seconds = 0.0;
   // Scores gamma g's candidates (all its pairs solved) on the validation rows.
+  // Where the scores are computed: the first context, or one of their own.
+  std::unique_ptr<Context> scoring_context;
+  std::vector<DeviceRows> scoring_rows;
+  std::optional<DeviceRows> scoring_held_out;
   auto score = [&](size_t g) {
     const auto scoring_start = Clock::now();
+    const bool own = scoring_context != nullptr;
     const std::vector<std::vector<double>> decisions = validation_decisions(
-        *contexts.front(), layout, resident[0], *held_out, specs[g], chains[g]);
+        own ? *scoring_context : *contexts.front(), layout, own ? scoring_rows : resident[0],
+        own ? *scoring_held_out : *held_out, specs[g], chains[g]);
     scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
     const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
     // The gamma's share of the wall time: since the previous gamma was scored.
@@ -321,38 +334,75 @@ SearchOutcome search_hyper_parameters_warm(
       }
     }
   };
-  // Gammas are scored in order, each once all its pairs are solved: between
-  // the producer's kernels when it is (the context is free then, and the
+  // Gammas are scored in order, each once all its pairs are solved. With a
+  // backend whose copies have an engine of their own (it offers page-locked
+  // host memory), on a context and thread of their own, beside the producer:
+  // the producer's kernels are then all the workers wait for. Otherwise on
+  // the producer's context, between its kernels when it is free (the
   // producer mostly waits for the workers to free memory), else once every
   // kernel is made, while the workers finish the rest.
   size_t scored = 0;
-  input.between_kernels = [&] {
-    while (scored < gammas.size() && countdown.finished(scored)) score(scored++);
-  };
-  input.after_kernels = [&] {
-    for (; scored + 1 < gammas.size(); ++scored) {
-      if (!countdown.wait_for(scored)) return;
-      score(scored);
-    }
-  };
-  TrainStats stats;
-  run_class_pairs(
-      contexts, input,
-      [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
-        try {
-          const size_t index = pair_index(rows.pair, layout.class_count());
-          chains[g][index] = with_smo_pair_kernel(
-              rows, workspace, diagonal, settings.kernel_values, [&](const auto& kernel) {
-                return solve_pair_for_each_C(rows, kernel, ascending, settings);
-              });
-          countdown.solved(g);
-          return chains[g][index].back().solution;  // the scheduler's record; the chains count
-        } catch (...) {
-          countdown.failed();
-          throw;
+  std::thread scorer;
+  std::exception_ptr scoring_error;
+  if (scorer_of_its_own) {
+    scorer = std::thread([&] {
+      try {
+        const Context& like = *contexts.front();
+        scoring_context = std::make_unique<Context>(like.table(), like.device_index(),
+                                                    like.thread_count(), like.options());
+        scoring_rows = upload_class_rows(*scoring_context, train, layout, standardizer, tile_rows);
+        scoring_held_out.emplace(upload_rows(*scoring_context, split.validation,
+                                             all_rows(split.validation), standardizer, tile_rows));
+        for (; scored < gammas.size(); ++scored) {
+          if (!countdown.wait_for(scored)) return;
+          score(scored);
         }
-      },
-      stats);
+      } catch (...) {
+        scoring_error = std::current_exception();
+      }
+    });
+  } else {
+    input.between_kernels = [&] {
+      while (scored < gammas.size() && countdown.finished(scored)) score(scored++);
+    };
+    input.after_kernels = [&] {
+      for (; scored + 1 < gammas.size(); ++scored) {
+        if (!countdown.wait_for(scored)) return;
+        score(scored);
+      }
+    };
+  }
+  TrainStats stats;
+  try {
+    run_class_pairs(
+        contexts, input,
+        [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
+          try {
+            const size_t index = pair_index(rows.pair, layout.class_count());
+            chains[g][index] = with_smo_pair_kernel(
+                rows, workspace, diagonal, settings.kernel_values, [&](const auto& kernel) {
+                  return solve_pair_for_each_C(rows, kernel, ascending, settings);
+                });
+            countdown.solved(g);
+            return chains[g][index].back().solution;  // the scheduler's record; the chains count
+          } catch (...) {
+            countdown.failed();
+            throw;
+          }
+        },
+        stats);
+  } catch (...) {
+    countdown.failed();  // the scorer waits for no gamma that will not come
+    if (scorer.joinable()) scorer.join();
+    throw;
+  }
+  if (scorer.joinable()) {
+    scorer.join();
+    if (scoring_error) std::rethrow_exception(scoring_error);
+    scoring_held_out.reset();
+    scoring_rows.clear();
+    scoring_context.reset();
+  }
   while (scored < gammas.size()) score(scored++);
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;
@@ -362,7 +412,7 @@ SearchOutcome search_hyper_parameters_warm(
       gamma_seconds;
   // The last candidate carries the search's phases.
   SearchResult& last = grid[total - 1];
-  last.phases = search_phases(stats, scoring_seconds, search_seconds);
+  last.phases = search_phases(stats, scoring_seconds, scorer_of_its_own, search_seconds);
   if (progress) progress(++done, total, last);
   stats.gamma = best->gamma_value;
   stats.unconverged_pairs = best_unconverged;
