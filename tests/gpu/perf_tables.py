@@ -382,7 +382,8 @@ def render_search(results):
     if any(r.get("search") == "warm-started-float32" for r in p.get("searches", [])):
         lines.append("The default search and the exhaustive one hold the RBF kernel as unorm16 "
                      "(`--svm-kernel-values auto`: 16-bit fixed point, half the bytes each SMO "
-                     "step reads, docs/classifiers.md); the float32 row is the default search on "
+                     "step reads and half the memory each pair holds, so more pairs are solved "
+                     "at once, docs/classifiers.md); the float32 row is the default search on "
                      "the kernel as the backend computed it.")
     lines.append(search_features_note(p, ok))
     added = f" `{p['added_options']}` added to `cae train`." if p.get("added_options") else ""
