@@ -18,7 +18,7 @@ void add_svm_options(po::options_description& options) {
       ("svm-solver", po::value<std::string>()->default_value("smo")->value_name("smo|libsvm"),
        "class-pair solver: smo (ours, on the float32 kernel: 4 bytes per entry) or libsvm (reference, 16 bytes per entry)")
       ("svm-kernel-values", po::value<std::string>()->default_value("auto")->value_name("auto|float32|unorm16"),
-       "how the smo solver holds the kernel: float32 as computed, or unorm16 (rbf only: 16-bit fixed point, within 7.7e-6, half the bytes each SMO step reads); auto = unorm16 for --search's candidates with rbf, float32 otherwise")
+       "how the smo solver holds the kernel: float32 as computed, or unorm16 (rbf only: 16-bit fixed point, within 7.7e-6, half the bytes each SMO step reads and half the memory per class pair); auto = unorm16 for --search's candidates with rbf, float32 otherwise")
       ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "SVM solver worker threads (0 = all cores, at most 1024)")
       ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
        "host memory the SVM pairs may hold (0 = smo: the classes' diagonal kernel blocks + (threads + 2) x the largest pair, at most 2 GiB of pairs; libsvm: min(24 GiB, half the RAM))");

@@ -4,7 +4,9 @@
 // machine the solvers of the pairs in flight together are bound by that
 // traffic (docs/classifiers.md, "search phases"). An RBF kernel's values all
 // lie in [0, 1], so they fit 16-bit fixed point ("unorm16", v = q / 65535)
-// within 7.7e-6 of the float32 the backend computed: half the bytes per step.
+// within 7.7e-6 of the float32 the backend computed: half the bytes per step,
+// and half the memory a class pair holds while it is solved, so the memory
+// cap lets more pairs be solved at once.
 // The solver then solves the kernel as rounded (its gradients stay consistent
 // with what it reads), so the model differs from the float32 one by about what
 // that rounding moves the problem, well inside the solver's own tolerance on
