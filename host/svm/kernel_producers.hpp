@@ -70,9 +70,10 @@ struct ProducerInput {
   std::vector<const std::vector<DeviceRows>*> resident_rows;
   // Called by the first context's producer before each of its tasks and
   // after its last, on its thread, while that context is free: work that
-  // needs the context between kernels (the search scores a gamma whose pairs
-  // are all solved there, in the time the producer would otherwise spend
-  // waiting on the memory cap). What it throws fails the run.
+  // needs the context between kernels (a search without a scoring context of
+  // its own scores a gamma whose pairs are all solved there, in the time the
+  // producer would otherwise spend waiting on the memory cap). What it throws
+  // fails the run.
   std::function<void()> between_tasks;
 };
 

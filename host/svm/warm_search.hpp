@@ -16,7 +16,10 @@
 // threads, as many as the memory cap allows, every gamma's pairs in one
 // stream (run_class_pairs' stages): the next gamma's pairs start while the
 // previous gamma's slowest are still solved, and each gamma is scored as
-// soon as its last pair is, beside the remaining solves.
+// soon as its last pair is, beside the remaining solves: on a second context
+// of the first device, on a thread of its own, where the backend offers
+// page-locked host memory (its copies have an engine of their own), else on
+// the first producer's context between its kernels.
 //
 // The stopping rule is SMO's (KKT violation <= eps), so each model is the
 // cold start's within the solver's tolerance and the search chooses the same
