@@ -6,6 +6,12 @@
 
 namespace cae::svm {
 
+int64_t ClassLayout::largest_class_rows() const {
+  size_t largest = 0;
+  for (const std::vector<int64_t>& members : rows) largest = std::max(largest, members.size());
+  return static_cast<int64_t>(largest);
+}
+
 ClassLayout ClassLayout::of(const FeatureSet& train) {
   train.check("SVM training set", true);
   return of(train, all_rows(train));

@@ -19,6 +19,8 @@ struct ClassLayout {
   // Of the rows `rows` of `train` only (ascending): rows[c] holds indices into `train`.
   static ClassLayout of(const FeatureSet& train, const std::vector<int64_t>& rows);
   int32_t class_count() const { return static_cast<int32_t>(labels.size()); }
+  // Rows of the largest class.
+  int64_t largest_class_rows() const;
 };
 
 struct ClassPair {

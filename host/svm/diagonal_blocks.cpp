@@ -12,9 +12,8 @@ DiagonalBlock::DiagonalBlock(int64_t rows, KernelValues values) : rows_(rows), v
   if (values == KernelValues::Auto) {
     throw SvmError("a diagonal kernel block needs its values resolved (float32 or unorm16)");
   }
-  // Populated at once: every byte is written next, and one call that maps
-  // the pages in costs less than a fault per page while the solvers keep
-  // the memory system busy.
+  // Populated at once: every byte is written next anyway, and one call maps
+  // the pages in instead of a fault per page on the producer's thread.
   void* memory = rows < 1 ? MAP_FAILED
                           : mmap(nullptr, diagonal_block_bytes(rows, values),
                                  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,

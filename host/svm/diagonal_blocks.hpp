@@ -37,17 +37,18 @@ class DiagonalBlock {
   int64_t rows() const { return rows_; }
   KernelValues values() const { return values_; }
   // The block as SMO reads it: the one of its stored type, nullptr for the other.
-  const float* float32() const { return float32_out(); }
-  const uint16_t* unorm16() const { return unorm16_out(); }
-  // Where the producer writes it, before it is shared.
-  float* float32_out() const {
-    return values_ == KernelValues::Float32 ? static_cast<float*>(memory_) : nullptr;
-  }
-  uint16_t* unorm16_out() const {
-    return values_ == KernelValues::Unorm16 ? static_cast<uint16_t*>(memory_) : nullptr;
-  }
+  const float* float32() const { return as<float>(KernelValues::Float32); }
+  const uint16_t* unorm16() const { return as<uint16_t>(KernelValues::Unorm16); }
+  // Where the producer writes it, before it is shared (as a const block).
+  float* float32_out() { return as<float>(KernelValues::Float32); }
+  uint16_t* unorm16_out() { return as<uint16_t>(KernelValues::Unorm16); }
 
  private:
+  template <class Value>
+  Value* as(KernelValues stored) const {
+    return values_ == stored ? static_cast<Value*>(memory_) : nullptr;
+  }
+
   int64_t rows_ = 0;
   KernelValues values_ = KernelValues::Float32;
   void* memory_ = nullptr;

@@ -107,7 +107,7 @@ void run_producer(Context& context, size_t index, Shared& shared, ProducerTimes&
   const KernelValues values = in.settings.kernel_values;
   try {
     Unorm16Staging staging(context,
-                           producer_staging_bytes(largest_class_rows(*in.layout), in.settings));
+                           producer_staging_bytes(in.layout->largest_class_rows(), in.settings));
     auto phase = Clock::now();
     std::vector<DeviceRows> uploaded;
     if (in.resident_rows.empty()) {
@@ -210,12 +210,6 @@ uint64_t producer_staging_bytes(int64_t largest_class_rows, const SolverSettings
   }
   const uint64_t n = static_cast<uint64_t>(largest_class_rows);
   return n * n * sizeof(float);
-}
-
-int64_t largest_class_rows(const ClassLayout& layout) {
-  size_t largest = 0;
-  for (const std::vector<int64_t>& rows : layout.rows) largest = std::max(largest, rows.size());
-  return static_cast<int64_t>(largest);
 }
 
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver) {

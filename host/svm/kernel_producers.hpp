@@ -46,9 +46,6 @@ std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& tr
 // needs none: its workspace holds the float32 block, rewritten in place.)
 uint64_t producer_staging_bytes(int64_t largest_class_rows, const SolverSettings& settings);
 
-// Rows of the largest class of `layout`.
-int64_t largest_class_rows(const ClassLayout& layout);
-
 // The tasks for `order` (the pairs in the order they are solved), of stage 0.
 std::vector<KernelTask> kernel_tasks(const std::vector<ClassPair>& order, SolverKind solver);
 

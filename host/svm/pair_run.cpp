@@ -127,7 +127,7 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
       pair_solver_bytes(largest, settings) +
       in.extra_solver_bytes_per_row * static_cast<uint64_t>(largest);
   const uint64_t staging_bytes =
-      contexts.size() * producer_staging_bytes(largest_class_rows(layout), settings);
+      contexts.size() * producer_staging_bytes(layout.largest_class_rows(), settings);
   const uint64_t shared_bytes = all_diagonal_bytes(layout, settings) + staging_bytes;
   const uint64_t cap = options.memory_cap_bytes ? options.memory_cap_bytes
                                                 : default_memory_cap(options.solver, workers,

@@ -256,13 +256,14 @@ SearchOutcome search_hyper_parameters_warm(
   });
   std::vector<const std::vector<DeviceRows>*> resident_rows;
   for (const std::vector<DeviceRows>& rows : resident) resident_rows.push_back(&rows);
+  auto upload_held_out = [&](Context& context) {
+    return upload_rows(context, split.validation, all_rows(split.validation), standardizer,
+                       tile_rows);
+  };
   // The scores' own context (see below) uploads the validation rows itself.
   const bool scorer_of_its_own = contexts.front()->has_host_memory();
   std::optional<DeviceRows> held_out;
-  if (!scorer_of_its_own) {
-    held_out.emplace(upload_rows(*contexts.front(), split.validation, all_rows(split.validation),
-                                 standardizer, tile_rows));
-  }
+  if (!scorer_of_its_own) held_out.emplace(upload_held_out(*contexts.front()));
   const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
   phase = Clock::now();
   std::vector<KernelSpec> specs;
@@ -288,17 +289,13 @@ SearchOutcome search_hyper_parameters_warm(
   const auto search_start = Clock::now();
   double scored_until = 0.0;  // seconds into the search when the last gamma was scored
   double scoring_seconds = 0.0;
-  // Scores gamma g's candidates (all its pairs solved) on the validation rows.
-  // Where the scores are computed: the first context, or one of their own.
-  std::unique_ptr<Context> scoring_context;
-  std::vector<DeviceRows> scoring_rows;
-  std::optional<DeviceRows> scoring_held_out;
-  auto score = [&](size_t g) {
+  // Scores gamma g's candidates (all its pairs solved) on the validation rows,
+  // on `context`, where the class rows and the validation rows are.
+  auto score = [&](size_t g, Context& context, const std::vector<DeviceRows>& class_rows,
+                   const DeviceRows& validation_rows) {
     const auto scoring_start = Clock::now();
-    const bool own = scoring_context != nullptr;
     const std::vector<std::vector<double>> decisions = validation_decisions(
-        own ? *scoring_context : *contexts.front(), layout, own ? scoring_rows : resident[0],
-        own ? *scoring_held_out : *held_out, specs[g], chains[g]);
+        context, layout, class_rows, validation_rows, specs[g], chains[g]);
     scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
     const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
     // The gamma's share of the wall time: since the previous gamma was scored.
@@ -342,20 +339,21 @@ SearchOutcome search_hyper_parameters_warm(
   // producer mostly waits for the workers to free memory), else once every
   // kernel is made, while the workers finish the rest.
   size_t scored = 0;
+  auto score_here = [&](size_t g) { score(g, *contexts.front(), resident[0], *held_out); };
   std::thread scorer;
   std::exception_ptr scoring_error;
   if (scorer_of_its_own) {
     scorer = std::thread([&] {
       try {
+        // Everything the scores need lives on this thread, freed when it ends.
         const Context& like = *contexts.front();
-        scoring_context = std::make_unique<Context>(like.table(), like.device_index(),
-                                                    like.thread_count(), like.options());
-        scoring_rows = upload_class_rows(*scoring_context, train, layout, standardizer, tile_rows);
-        scoring_held_out.emplace(upload_rows(*scoring_context, split.validation,
-                                             all_rows(split.validation), standardizer, tile_rows));
+        Context context(like.table(), like.device_index(), like.thread_count(), like.options());
+        const std::vector<DeviceRows> class_rows =
+            upload_class_rows(context, train, layout, standardizer, tile_rows);
+        const DeviceRows validation_rows = upload_held_out(context);
         for (; scored < gammas.size(); ++scored) {
           if (!countdown.wait_for(scored)) return;
-          score(scored);
+          score(scored, context, class_rows, validation_rows);
         }
       } catch (...) {
         scoring_error = std::current_exception();
@@ -363,13 +361,14 @@ SearchOutcome search_hyper_parameters_warm(
     });
   } else {
     input.between_kernels = [&] {
-      while (scored < gammas.size() && countdown.finished(scored)) score(scored++);
+      while (scored < gammas.size() && countdown.finished(scored)) score_here(scored++);
     };
     input.after_kernels = [&] {
       for (; scored + 1 < gammas.size(); ++scored) {
         if (!countdown.wait_for(scored)) return;
-        score(scored);
+        score_here(scored);
       }
+      // The last gamma's pairs are the last solved: scored once the run ends.
     };
   }
   TrainStats stats;
@@ -399,11 +398,9 @@ SearchOutcome search_hyper_parameters_warm(
   if (scorer.joinable()) {
     scorer.join();
     if (scoring_error) std::rethrow_exception(scoring_error);
-    scoring_held_out.reset();
-    scoring_rows.clear();
-    scoring_context.reset();
+  } else {
+    while (scored < gammas.size()) score_here(scored++);
   }
-  while (scored < gammas.size()) score(scored++);
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;
   stats.upload_seconds += upload_seconds;
