@@ -48,6 +48,7 @@
 #include "v3_tf32_convolutions.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
+#include "v4_pooled_conv.hpp"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
 
@@ -496,6 +497,9 @@ bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
+  // A thin input (the image's channels) in FP32, as v4's graphs compute it
+  // fused with its max-pool (v4_pooled_conv.hpp): both paths make the same choices.
+  if (thin_conv_supported(d)) return thin_conv_forward(ctx, d, x.data, w.data, b, y, relu);
   if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   const int terms = operand_terms(ctx).count;
   check_limits(d, terms);

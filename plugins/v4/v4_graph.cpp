@@ -61,6 +61,7 @@
 #include "runtime_entry.hpp"
 #include "runtime_ops.hpp"
 #include "v4_graph_exchanges.hpp"
+#include "v4_graph_fusion.hpp"
 #include "v4_graph_scalars.hpp"
 
 namespace cae_v4 {
@@ -190,6 +191,8 @@ class CapturedGraph final : public cae_plugin::GraphExtension {
   // overlapped: the exchanges on their own stream (recorded walks), else
   // through the interpreter's meeting (the first run).
   void walk(const GraphRun& run, bool overlapped);
+  // The fused kernel at node n's place (v4_graph_fusion.hpp); a failure names the node.
+  void run_fused(size_t n, const std::vector<cae_tensor>& tensors);
   bool recorded_for(const GraphRun& run) const;
   void capture(const GraphRun& run);
   void drop_capture() noexcept;
@@ -210,6 +213,7 @@ class CapturedGraph final : public cae_plugin::GraphExtension {
   std::vector<float> host_scalars_;
   cae_cuda::DeviceMemory run_scalars_;
   OverlappedExchanges exchanges_;
+  GraphFusions fusions_;
   int runs_ = 0;
   cudaGraphExec_t exec_ = nullptr;
   // Per graph tensor: the memory of the bound tensor it ran in place on when
@@ -224,7 +228,8 @@ CapturedGraph::CapturedGraph(Context& ctx, cae_graph graph)
       scratch_(ctx.memory, ctx.stream, ctx.tuning.poison_scratch),
       reduction_area_(ctx.memory, ctx.stream, ctx.tuning.poison_scratch),
       columns_(ctx.memory, cae_cuda::kColumnCacheBytes, kGraphCacheSlots),
-      exchanges_(ctx, description_) {
+      exchanges_(ctx, description_),
+      fusions_(ctx, description_, ctx.tuning.graph_fusion) {
   const size_t count = description_.tensors.size();
   proxies_.resize(count);
   copies_.resize(count);
@@ -360,6 +365,11 @@ void CapturedGraph::walk(const GraphRun& run, bool overlapped) {
         continue;
       }
       if (overlapped) exchanges_.before(n, tensors);
+      if (fusions_.skips(n)) continue;
+      if (fusions_.replaces(n)) {
+        run_fused(n, tensors);
+        continue;
+      }
       const int slot = update_slot_[n];
       const NodeScalars scalars(
           ctx_, slot < 0 ? nullptr : run_scalars_.as() + size_t(slot) * kScalarsPerUpdate);
@@ -370,6 +380,16 @@ void CapturedGraph::walk(const GraphRun& run, bool overlapped) {
   } catch (...) {
     ctx_.deferred = cae_cuda::Deferred{};  // it named this run's proxies: this run failed
     throw;
+  }
+}
+
+void CapturedGraph::run_fused(size_t n, const std::vector<cae_tensor>& tensors) {
+  try {
+    fusions_.run(n, ctx_, tensors);
+  } catch (const cae_plugin::Error& e) {
+    cae_plugin::fail(e.status(), "graph node " + std::to_string(n) + " (" +
+                                     cae_plugin::graph_op_name(description_.nodes[n].op) +
+                                     ", fused with its max-pool): " + e.what());
   }
 }
 

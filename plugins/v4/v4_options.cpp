@@ -4,7 +4,7 @@
 
 namespace cae_v4 {
 
-const cae_plugin::OptionSpec kV4Options[5] = {
+const cae_plugin::OptionSpec kV4Options[6] = {
     {CAE_OPTION_INT, "bf16-terms", "1", nullptr, 1, 3,
      "BF16 terms per FP32 operand of the convolution GEMMs: 1 (8 mantissa bits, fastest), 2, or "
      "3 (about 16 bits, slower)"},
@@ -19,7 +19,11 @@ const cae_plugin::OptionSpec kV4Options[5] = {
      "data parallelism (--devices): overlap: each gradient is summed across the devices inside "
      "the step graph as soon as it is final, beside the rest of the backward pass; host: v4 "
      "declines such graphs and the host sums every gradient in one exchange after the backward "
-     "pass"}};
+     "pass"},
+    {CAE_OPTION_ENUM, "graph-fusion", "on", "on|off", 0, 0,
+     "captured graphs (graph-capture=on): on: an encoder's first layer (a convolution of at most "
+     "4 input channels, its ReLU and its 2x2 max-pool) runs as one kernel each way, its "
+     "full-size output and gradient never written; off: every node as its own op"}};
 
 cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV4Options, values, count);
@@ -29,6 +33,7 @@ cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   tuning.poison_scratch = chosen.flag("poison-scratch");
   tuning.graph_capture = chosen.word("graph-capture") == "on";
   tuning.graph_exchanges = chosen.word("graph-exchange") == "overlap";
+  tuning.graph_fusion = chosen.word("graph-fusion") == "on";
   return tuning;
 }
 

@@ -38,6 +38,18 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK_FALSE(v4.poison_scratch);
   CHECK(v4.graph_capture);
   CHECK(v4.graph_exchanges);
+  CHECK(v4.graph_fusion);
+}
+
+TEST_CASE("graph-fusion=off runs every node of a captured graph as its op; other words are refused") {
+  const cae_option_value off[] = {{"graph-fusion", "off"}};
+  CHECK_FALSE(cae_v4::v4_tuning(off, 1).graph_fusion);
+  const cae_option_value on[] = {{"graph-fusion", "on"}};
+  CHECK(cae_v4::v4_tuning(on, 1).graph_fusion);
+  auto [status, message] = refusal({{"graph-fusion", "yes"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "graph-fusion=yes"));
+  CHECK(contains(message, "on|off"));
 }
 
 TEST_CASE("graph-exchange=host declines step graphs with exchanges; other words are refused") {
@@ -103,7 +115,10 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(desc.type == CAE_OPTION_ENUM);
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|off");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, 4, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 6, 5, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "graph-fusion");
+  CHECK(std::string(desc.default_value) == "on");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 6, 6, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -33,6 +33,9 @@ struct Tuning {
   // overlapping the backward pass (plugins/v4/v4_graph_exchanges.hpp); off,
   // such graphs are declined and the host exchanges after the backward pass.
   bool graph_exchanges = false;
+  // v4's captured graphs run matched node sequences as fused kernels
+  // (plugins/v4/v4_graph_fusion.hpp); off, every node as its op member.
+  bool graph_fusion = false;
 };
 
 }  // namespace cae_cuda

@@ -1,0 +1,422 @@
+// The fused first layer (v4_pooled_conv.hpp) and the op path's thin-input
+// convolution: their kernels and their choice per (K, C).
+//
+// Every kernel tiles the same way. A block is 64 output channels (x) by 4
+// lanes of pixels (y); it stages, for a tile of 64 pixels, the input patch
+// each pixel reads (K x K x C, or (K+1) x (K+1) x C under a pooled pixel's
+// 2x2 window) in shared memory, zero outside the image (the convolution's
+// "same" padding), and each thread keeps its channel's K*K*C weights, or its
+// K*K*C + 1 sums, in registers. A warp is 32 channels of one pixel: it reads
+// the pixel's patch into registers with 16-byte broadcast loads, and its
+// loads and stores of channels-last tensors are 32 consecutive elements.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "resample_kernels.cuh"
+#include "runtime_launch.cuh"
+#include "v4_pooled_conv.hpp"
+
+namespace cae_v4 {
+namespace {
+
+using cae_plugin::ConvDims;
+
+constexpr int kChannelsPerBlock = 64;
+constexpr int kLanes = 4;           // pixels in flight per block
+constexpr int kPixelsPerTile = 64;  // pixels whose patches a block stages at once
+constexpr int kMaxTaps = 36;        // K*K*C: the sums a thread keeps in registers
+constexpr int kSumThreads = 256;
+// The weight gradient's blocks each sum 1..8 tiles: enough blocks to fill the
+// GPU at small batches, few partial sums at large ones. From the shape only,
+// so the order of the sums, hence the result, is the same on every GPU.
+constexpr int64_t kMaxTilesPerWeightBlock = 8;
+constexpr int64_t kWeightBlocksWanted = 256;
+
+struct PoolGeometry {
+  int32_t H, W, O;  // the convolution's (full size)
+  int32_t pooled_rows, pooled_cols;
+  int64_t pooled_pixels;  // N * H/2 * W/2
+};
+
+PoolGeometry geometry(const ConvDims& d) {
+  return PoolGeometry{int32_t(d.H), int32_t(d.W), int32_t(d.O), int32_t(d.H / 2), int32_t(d.W / 2),
+                      d.N * (d.H / 2) * (d.W / 2)};
+}
+
+// The input patch of one tile pixel: Side x Side input pixels x C channels,
+// Side = K for one output pixel (Step 1), K + 1 for the 2x2 window of a pooled
+// one (Step 2). Each pixel's patch starts at a multiple of 4 floats, so that
+// it is read as 16-byte vectors.
+template <int K, int C, int Step>
+struct Patch {
+  static constexpr int side = K + Step - 1;
+  static constexpr int row = side * C;                 // floats of one patch row
+  static constexpr int floats = (side * row + 3) / 4 * 4;  // per tile pixel, padded
+  static constexpr int taps = K * K * C;
+  // The element of output offset (dy, dx) (0, 0 unpooled), tap (ky, kx), channel c.
+  __host__ __device__ static constexpr int at(int dy, int dx, int ky, int kx, int c) {
+    return (dy + ky) * row + (dx + kx) * C + c;
+  }
+};
+
+// f(tap, ky, kx, c) for every weight of a channel, tap = (ky * K + kx) * C + c
+// in increasing order; unrolled, so that register arrays indexed by it stay
+// in registers.
+template <int K, int C, class F>
+__device__ __forceinline__ void for_each_tap(F&& f) {
+#pragma unroll
+  for (int ky = 0; ky < K; ++ky) {
+#pragma unroll
+    for (int kx = 0; kx < K; ++kx) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) f((ky * K + kx) * C + c, ky, kx, c);
+    }
+  }
+}
+
+// One pre-activation: the K*K*C products in tap-major order, then the bias.
+// The op path's convolution (thin_conv_forward) and the fused layer
+// (pooled_conv_forward) both compute every value through this, so both get
+// the same bits, and so the same max-pool choices and ReLU zeros: a graph
+// with the layer fused routes every gradient where the op path does.
+template <int K, int C, int Step, int Dy, int Dx>
+__device__ __forceinline__ float pre_activation(const float (&weight)[K * K * C], float bias,
+                                                const float (&patch)[Patch<K, C, Step>::floats]) {
+  using P = Patch<K, C, Step>;
+  float sum = 0.0f;
+  for_each_tap<K, C>([&](int tap, int ky, int kx, int c) {
+    sum = fmaf(weight[tap], patch[P::at(Dy, Dx, ky, kx, c)], sum);
+  });
+  return sum + bias;
+}
+
+// Stages the patches of tile pixels [first, first + count) (all threads of
+// the block). Pixel q = (n, i, j) of a rows x cols grid has its patch's
+// top-left input pixel at (Step i - K/2, Step j - K/2). One patch row (Side
+// pixels x C channels, contiguous in x) per item, so the pixel's place is
+// worked out once per row, not per float.
+template <int K, int C, int Step>
+__device__ void stage_patches(float* patch, const float* __restrict__ x, int32_t H, int32_t W,
+                              int32_t rows, int32_t cols, int64_t first, int count) {
+  using P = Patch<K, C, Step>;
+  const int threads = blockDim.x * blockDim.y;
+  const int items = count * P::side;
+  const int plane = rows * cols;
+  for (int item = threadIdx.y * blockDim.x + threadIdx.x; item < items; item += threads) {
+    const int pixel = item / P::side, r = item - pixel * P::side;
+    const int64_t q = first + pixel;
+    const int64_t n = q / plane;
+    const int in_plane = int(q - n * plane);
+    const int i = in_plane / cols, j = in_plane - i * cols;
+    const int in_row = Step * i - K / 2 + r, col0 = Step * j - K / 2;
+    float* to = patch + pixel * P::floats + r * P::row;
+    const bool row_inside = in_row >= 0 && in_row < H;
+    const float* from = x + ((n * H + (row_inside ? in_row : 0)) * W) * C;
+#pragma unroll
+    for (int s = 0; s < P::side; ++s) {
+      const int col = col0 + s;
+      const bool inside = row_inside && col >= 0 && col < W;
+#pragma unroll
+      for (int c = 0; c < C; ++c) to[s * C + c] = inside ? from[int64_t(col) * C + c] : 0.0f;
+    }
+  }
+}
+
+// A tile pixel's patch into registers, 16 bytes at a time (a warp's threads
+// all read the same patch: broadcasts).
+template <int Floats>
+__device__ __forceinline__ void load_patch(float (&to)[Floats], const float* from) {
+  static_assert(Floats % 4 == 0, "patches are padded to 16 bytes");
+#pragma unroll
+  for (int v = 0; v < Floats / 4; ++v) {
+    const float4 f = reinterpret_cast<const float4*>(from)[v];
+    to[4 * v] = f.x;
+    to[4 * v + 1] = f.y;
+    to[4 * v + 2] = f.z;
+    to[4 * v + 3] = f.w;
+  }
+}
+
+// This thread's channel's weights and bias (zeros past the last channel).
+template <int Taps>
+__device__ __forceinline__ void load_weights(float (&weight)[Taps], float& bias, int o, int O,
+                                             const float* __restrict__ w,
+                                             const float* __restrict__ b) {
+  const bool active = o < O;
+#pragma unroll
+  for (int t = 0; t < Taps; ++t) weight[t] = active ? w[int64_t(o) * Taps + t] : 0.0f;
+  bias = active ? b[o] : 0.0f;
+}
+
+// The op path's convolution of a thin input: y = [ReLU](conv(x, w) + b).
+template <int K, int C>
+__global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
+    thin_conv_forward_kernel(int32_t H, int32_t W, int32_t O, int64_t pixels,
+                             const float* __restrict__ x, const float* __restrict__ w,
+                             const float* __restrict__ b, float* __restrict__ y, bool relu) {
+  using P = Patch<K, C, 1>;
+  __shared__ __align__(16) float patches[kPixelsPerTile * P::floats];
+  cae_cuda::begin_after_prior_kernels();
+  const int o = blockIdx.y * kChannelsPerBlock + threadIdx.x;
+  float weight[P::taps], bias;
+  load_weights(weight, bias, o, O, w, b);
+  const int64_t first = int64_t(blockIdx.x) * kPixelsPerTile;
+  const int count = int(min(int64_t(kPixelsPerTile), pixels - first));
+  stage_patches<K, C, 1>(patches, x, H, W, H, W, first, count);
+  __syncthreads();
+  if (o >= O) return;
+  for (int p = threadIdx.y; p < count; p += kLanes) {
+    float patch[P::floats];
+    load_patch(patch, patches + p * P::floats);
+    const float v = pre_activation<K, C, 1, 0, 0>(weight, bias, patch);
+    y[(first + p) * O + o] = relu ? (v > 0.0f ? v : 0.0f) : v;
+  }
+}
+
+template <int K, int C>
+__global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
+    pooled_conv_forward_kernel(PoolGeometry g, const float* __restrict__ x,
+                               const float* __restrict__ w, const float* __restrict__ b,
+                               float* __restrict__ pooled, uint8_t* __restrict__ choice) {
+  using P = Patch<K, C, 2>;
+  __shared__ __align__(16) float patches[kPixelsPerTile * P::floats];
+  cae_cuda::begin_after_prior_kernels();
+  const int o = blockIdx.y * kChannelsPerBlock + threadIdx.x;
+  float weight[P::taps], bias;
+  load_weights(weight, bias, o, g.O, w, b);
+  const int64_t first = int64_t(blockIdx.x) * kPixelsPerTile;
+  const int count = int(min(int64_t(kPixelsPerTile), g.pooled_pixels - first));
+  stage_patches<K, C, 2>(patches, x, g.H, g.W, g.pooled_rows, g.pooled_cols, first, count);
+  __syncthreads();
+  if (o >= g.O) return;
+  for (int p = threadIdx.y; p < count; p += kLanes) {
+    float patch[P::floats];
+    load_patch(patch, patches + p * P::floats);
+    const float v0 = pre_activation<K, C, 2, 0, 0>(weight, bias, patch);
+    const float v1 = pre_activation<K, C, 2, 0, 1>(weight, bias, patch);
+    const float v2 = pre_activation<K, C, 2, 1, 0>(weight, bias, patch);
+    const float v3 = pre_activation<K, C, 2, 1, 1>(weight, bias, patch);
+    // The ReLU, then the runtime's max-pool rule and record (resample_kernels.cuh).
+    float best = 0.0f;
+    uint8_t code = cae_cuda::first_max(v0 > 0.0f ? v0 : 0.0f, v1 > 0.0f ? v1 : 0.0f,
+                                       v2 > 0.0f ? v2 : 0.0f, v3 > 0.0f ? v3 : 0.0f, best);
+    if (best > 0.0f) code |= cae_cuda::kChoicePositive;
+    const int64_t e = (first + p) * g.O + o;
+    pooled[e] = best;
+    if (choice) choice[e] = code;
+  }
+}
+
+// sum[tap] += grad * (the input under window element (Dy, Dx) at that tap).
+template <int K, int C, int Dy, int Dx>
+__device__ __forceinline__ void add_products(float (&sum)[K * K * C + 1], float grad,
+                                             const float (&patch)[Patch<K, C, 2>::floats]) {
+  using P = Patch<K, C, 2>;
+  for_each_tap<K, C>([&](int tap, int ky, int kx, int c) {
+    sum[tap] = fmaf(grad, patch[P::at(Dy, Dx, ky, kx, c)], sum[tap]);
+  });
+}
+
+// Per block: the sums of dw (K*K*C) and db (1) of its channels over its
+// tiles, written to partials[block][sum][o].
+template <int K, int C>
+__global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
+    pooled_conv_weight_partials_kernel(PoolGeometry g, int32_t tiles_per_block,
+                                       const float* __restrict__ x,
+                                       const uint8_t* __restrict__ choice,
+                                       const float* __restrict__ dpooled,
+                                       float* __restrict__ partials) {
+  using P = Patch<K, C, 2>;
+  constexpr int sums = P::taps + 1;
+  __shared__ __align__(16) float patches[kPixelsPerTile * P::floats];
+  __shared__ float lane_sums[sums * kChannelsPerBlock];
+  cae_cuda::begin_after_prior_kernels();
+  const int o = blockIdx.y * kChannelsPerBlock + threadIdx.x;
+  const bool active = o < g.O;
+  float sum[sums];
+#pragma unroll
+  for (int s = 0; s < sums; ++s) sum[s] = 0.0f;
+  const int64_t block_first = int64_t(blockIdx.x) * kPixelsPerTile * tiles_per_block;
+  for (int tile = 0; tile < tiles_per_block; ++tile) {
+    const int64_t first = block_first + int64_t(tile) * kPixelsPerTile;
+    if (first >= g.pooled_pixels) break;  // the same for every thread of the block
+    const int count = int(min(int64_t(kPixelsPerTile), g.pooled_pixels - first));
+    __syncthreads();  // the previous tile's patches are read
+    stage_patches<K, C, 2>(patches, x, g.H, g.W, g.pooled_rows, g.pooled_cols, first, count);
+    __syncthreads();
+    if (!active) continue;
+    for (int p = threadIdx.y; p < count; p += kLanes) {
+      const int64_t e = (first + p) * g.O + o;
+      const uint8_t code = choice[e];
+      if ((code & cae_cuda::kChoicePositive) == 0) continue;  // ReLU's or the pool's zero
+      const float grad = dpooled[e];
+      float patch[P::floats];
+      load_patch(patch, patches + p * P::floats);
+      switch (code & 3) {  // registers need the window element at compile time
+        case 0: add_products<K, C, 0, 0>(sum, grad, patch); break;
+        case 1: add_products<K, C, 0, 1>(sum, grad, patch); break;
+        case 2: add_products<K, C, 1, 0>(sum, grad, patch); break;
+        default: add_products<K, C, 1, 1>(sum, grad, patch); break;
+      }
+      sum[P::taps] += grad;
+    }
+  }
+  // The lanes' sums, added in a fixed order (lane 0, 1, 2, 3): deterministic.
+  for (int lane = 0; lane < kLanes; ++lane) {
+    if (threadIdx.y == lane) {
+#pragma unroll
+      for (int s = 0; s < sums; ++s) {
+        float& slot = lane_sums[s * kChannelsPerBlock + threadIdx.x];
+        slot = lane == 0 ? sum[s] : slot + sum[s];
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.y != 0 || !active) return;
+  for (int s = 0; s < sums; ++s) {
+    partials[(int64_t(blockIdx.x) * sums + s) * g.O + o] =
+        lane_sums[s * kChannelsPerBlock + threadIdx.x];
+  }
+}
+
+// dw[o][tap] and db[o]: each the sum of its partials over the blocks, in block order.
+__global__ void __launch_bounds__(kSumThreads)
+    pooled_conv_weight_sums_kernel(int32_t blocks, int32_t taps, int32_t O,
+                                   const float* __restrict__ partials, float* __restrict__ dw,
+                                   float* __restrict__ db) {
+  cae_cuda::begin_after_prior_kernels();
+  const int64_t item = int64_t(blockIdx.x) * kSumThreads + threadIdx.x;  // sum * O + o
+  const int64_t items = int64_t(taps + 1) * O;
+  if (item >= items) return;
+  constexpr int kInFlight = 8;  // loads issued before their adds: latency, not order
+  float total = 0.0f;
+  int32_t k = 0;
+  for (; k + kInFlight <= blocks; k += kInFlight) {
+    float v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) v[u] = partials[int64_t(k + u) * items + item];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) total += v[u];
+  }
+  for (; k < blocks; ++k) total += partials[int64_t(k) * items + item];
+  const int32_t sum = int32_t(item / O), o = int32_t(item - int64_t(sum) * O);
+  if (sum < taps) {
+    dw[int64_t(o) * taps + sum] = total;
+  } else {
+    db[o] = total;
+  }
+}
+
+template <int K, int C>
+struct Shape {
+  static constexpr int k = K, c = C;
+};
+
+// Calls f(Shape<K, C>{}) for the covered (K, C); false for others.
+template <class F>
+bool with_shape(int64_t K, int64_t C, F&& f) {
+  switch (K * 8 + C) {
+    case 1 * 8 + 1: f(Shape<1, 1>{}); return true;
+    case 1 * 8 + 2: f(Shape<1, 2>{}); return true;
+    case 1 * 8 + 3: f(Shape<1, 3>{}); return true;
+    case 1 * 8 + 4: f(Shape<1, 4>{}); return true;
+    case 3 * 8 + 1: f(Shape<3, 1>{}); return true;
+    case 3 * 8 + 2: f(Shape<3, 2>{}); return true;
+    case 3 * 8 + 3: f(Shape<3, 3>{}); return true;
+    case 3 * 8 + 4: f(Shape<3, 4>{}); return true;
+    case 5 * 8 + 1: f(Shape<5, 1>{}); return true;
+    default: return false;
+  }
+}
+
+int64_t pooled_tiles(const ConvDims& d) {
+  return (d.N * (d.H / 2) * (d.W / 2) + kPixelsPerTile - 1) / kPixelsPerTile;
+}
+
+int64_t tiles_per_weight_block(const ConvDims& d) {
+  const int64_t tiles = pooled_tiles(d) / kWeightBlocksWanted;
+  return tiles < 1 ? 1 : tiles > kMaxTilesPerWeightBlock ? kMaxTilesPerWeightBlock : tiles;
+}
+
+int64_t weight_blocks(const ConvDims& d) {
+  const int64_t per_block = tiles_per_weight_block(d);
+  return (pooled_tiles(d) + per_block - 1) / per_block;
+}
+
+unsigned channel_blocks(const ConvDims& d) {
+  return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
+}
+
+}  // namespace
+
+bool thin_conv_supported(const ConvDims& d) {
+  const bool shape = with_shape(d.K, d.C, [](auto) {}) && d.K * d.K * d.C <= kMaxTaps;
+  // Grid limits: pixel tiles in x (2^31 - 1), channel blocks in y (65535);
+  // an image's offsets in 32 bits.
+  return shape && d.N >= 1 && d.O >= 1 && d.O <= 65535 * int64_t(kChannelsPerBlock) &&
+         d.N * d.H * d.W / kPixelsPerTile < (int64_t(1) << 31) - 1 &&
+         d.H * d.W * d.C < (int64_t(1) << 31);
+}
+
+bool pooled_conv_supported(const ConvDims& d) {
+  const bool even = d.H >= 2 && d.W >= 2 && d.H % 2 == 0 && d.W % 2 == 0;
+  // The weight sums' block count and items in 32 bits.
+  return thin_conv_supported(d) && even && weight_blocks(d) < (int64_t(1) << 31) &&
+         (d.K * d.K * d.C + 1) * d.O < (int64_t(1) << 31);
+}
+
+size_t pooled_conv_choice_bytes(const ConvDims& d) {
+  return size_t(d.N * (d.H / 2) * (d.W / 2) * d.O);
+}
+
+size_t pooled_conv_partial_bytes(const ConvDims& d) {
+  return size_t(weight_blocks(d)) * size_t(d.K * d.K * d.C + 1) * size_t(d.O) * sizeof(float);
+}
+
+void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
+                       const float* b, float* y, bool relu) {
+  const int64_t pixels = d.N * d.H * d.W;
+  const dim3 grid(unsigned((pixels + kPixelsPerTile - 1) / kPixelsPerTile), channel_blocks(d));
+  const bool covered = with_shape(d.K, d.C, [&](auto shape) {
+    using S = decltype(shape);
+    cae_cuda::launch(ctx, "thin-input convolution forward", thin_conv_forward_kernel<S::k, S::c>,
+                     grid, dim3(kChannelsPerBlock, kLanes), 0, int32_t(d.H), int32_t(d.W),
+                     int32_t(d.O), pixels, x, w, b, y, relu);
+  });
+  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: thin-input convolution of an uncovered shape");
+}
+
+void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
+                         const float* b, float* pooled, uint8_t* choice) {
+  const PoolGeometry g = geometry(d);
+  const dim3 grid(unsigned(pooled_tiles(d)), channel_blocks(d));
+  const bool covered = with_shape(d.K, d.C, [&](auto shape) {
+    using S = decltype(shape);
+    cae_cuda::launch(ctx, "pooled convolution forward", pooled_conv_forward_kernel<S::k, S::c>,
+                     grid, dim3(kChannelsPerBlock, kLanes), 0, g, x, w, b, pooled, choice);
+  });
+  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
+}
+
+void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* x,
+                          const uint8_t* choice, const float* dpooled, float* partials, float* dw,
+                          float* db) {
+  const PoolGeometry g = geometry(d);
+  const int64_t blocks = weight_blocks(d);
+  const int32_t taps = int32_t(d.K * d.K * d.C);
+  const bool covered = with_shape(d.K, d.C, [&](auto shape) {
+    using S = decltype(shape);
+    cae_cuda::launch(ctx, "pooled convolution weight partials",
+                     pooled_conv_weight_partials_kernel<S::k, S::c>,
+                     dim3(unsigned(blocks), channel_blocks(d)), dim3(kChannelsPerBlock, kLanes), 0,
+                     g, int32_t(tiles_per_weight_block(d)), x, choice, dpooled, partials);
+  });
+  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
+  const int64_t items = int64_t(taps + 1) * d.O;
+  cae_cuda::launch(ctx, "pooled convolution weight sums", pooled_conv_weight_sums_kernel,
+                   dim3(unsigned((items + kSumThreads - 1) / kSumThreads)), dim3(kSumThreads), 0,
+                   int32_t(blocks), taps, int32_t(d.O), partials, dw, db);
+}
+
+}  // namespace cae_v4

@@ -1,0 +1,61 @@
+// An encoder's first layer as one kernel each way, for v4's graphs: a
+// convolution with few input channels (the image's) whose ReLU output feeds
+// nothing but a 2x2 max-pool.
+//
+// Op by op, that layer writes its full-size output (N x O x H x W in FP32:
+// 1 MiB per 32x32 image at O = 256, the largest tensor of the seed's step),
+// the pool reads it back, and the backward pass writes a full-size gradient
+// for the convolution to read again. Fused:
+//   forward:  pooled = maxpool2x2(relu(conv(x, w) + b)) and the pool's
+//             choices, the full-size output never leaving registers;
+//   backward: dw and db straight from the pooled gradient and the choices.
+//             Only the chosen element of a window whose max is positive has a
+//             gradient, so the weight gradient is a sum over pooled pixels: a
+//             quarter of the products of the dense one, and the full-size
+//             gradient is never written.
+// FP32 arithmetic on the CUDA cores: with at most 4 input channels the
+// products (K*K*C <= 36 per output) are too thin for tensor cores, and FP32
+// is more precise than what v4 declares. The op path's forward of such a
+// layer is thin_conv_forward, value for value the same arithmetic.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "op_shapes.hpp"
+#include "runtime_context.hpp"
+
+namespace cae_v4 {
+
+// Whether the kernels cover a convolution of these dims: K in {1, 3, 5},
+// 1 <= C <= 4 with K*K*C <= 36.
+bool thin_conv_supported(const cae_plugin::ConvDims& d);
+// The same followed by a 2x2 max-pool (H and W even).
+bool pooled_conv_supported(const cae_plugin::ConvDims& d);
+
+// The op path's forward of such a convolution, y = [ReLU](conv(x, w) + b)
+// [N,O,H,W]: each value computed exactly as pooled_conv_forward computes it
+// (same products, same order), so that a graph with the layer fused makes
+// the op path's max-pool choices and ReLU zeros, bit for bit.
+void thin_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* x,
+                       const float* w, const float* b, float* y, bool relu);
+
+// Bytes of the pool's choices (one byte per pooled output element).
+size_t pooled_conv_choice_bytes(const cae_plugin::ConvDims& d);
+// Bytes of the backward pass's partial sums (fixed-order, so deterministic).
+size_t pooled_conv_partial_bytes(const cae_plugin::ConvDims& d);
+
+// x [N,C,H,W], w [O,C,K,K], b [O] (the runtime's storage order) ->
+// pooled [N,O,H/2,W/2] and, unless NULL, the choices as the runtime's
+// max-pool records them (resample_kernels.cuh: first max of the window,
+// bit 2 set when it is > 0).
+void pooled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* x,
+                         const float* w, const float* b, float* pooled, uint8_t* choice);
+
+// dw [O,C,K,K] and db [O] (overwritten, summed over the batch) of the same
+// layer from the pooled output's gradient and the forward's choices.
+void pooled_conv_backward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* x,
+                          const uint8_t* choice, const float* dpooled, float* partials, float* dw,
+                          float* db);
+
+}  // namespace cae_v4
