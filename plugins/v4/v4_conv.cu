@@ -486,11 +486,14 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
 
 // Layers whose channels do not come in whole 16-byte BF16 chunks (the
 // model's conv1 and conv5) take v3's TF32 convolutions (cuBLASLt, and v3's
-// own short-K kernel for conv1's forward and conv5's data gradient). Two other ways
-// measured slower per op: direct FP32 kernels, 1.2-2.8x (27 multiply-adds per
-// wide element are CUDA-core bound), and v4's own GEMMs over 8-channel
-// zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each tile waits for its loads and then
-// for its stores, with nothing to overlap them).
+// own short-K kernel for conv5's data gradient). Two other ways measured
+// slower per op: direct FP32 kernels, 1.2-2.8x (27 multiply-adds per wide
+// element are CUDA-core bound), and v4's own GEMMs over 8-channel
+// zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each tile waits for
+// its loads and then for its stores, with nothing to overlap them). The
+// forward of a thin input (conv1) is the exception, on a direct FP32 kernel
+// all the same: the graphs' fused first layer must make the op path's
+// max-pool choices (conv2d_forward below, v4_pooled_conv.hpp).
 bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
 
 }  // namespace
