@@ -389,7 +389,7 @@ void CapturedGraph::run_fused(size_t n, const std::vector<cae_tensor>& tensors) 
   } catch (const cae_plugin::Error& e) {
     cae_plugin::fail(e.status(), "graph node " + std::to_string(n) + " (" +
                                      cae_plugin::graph_op_name(description_.nodes[n].op) +
-                                     ", fused with its max-pool): " + e.what());
+                                     ", " + fusions_.describe(n) + "): " + e.what());
   }
 }
 

@@ -22,8 +22,9 @@ const cae_plugin::OptionSpec kV4Options[6] = {
      "pass"},
     {CAE_OPTION_ENUM, "graph-fusion", "on", "on|off", 0, 0,
      "captured graphs (graph-capture=on): on: an encoder's first layer (a convolution of at most "
-     "4 input channels, its ReLU and its 2x2 max-pool) runs as one kernel each way, its "
-     "full-size output and gradient never written; off: every node as its own op"}};
+     "4 input channels, its ReLU and its 2x2 max-pool) and a decoder's last (a 2x upsampling and "
+     "a 3x3 convolution to at most 4 channels) run as fused kernels, their full-size tensors "
+     "never written; off: every node as its own op"}};
 
 cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV4Options, values, count);

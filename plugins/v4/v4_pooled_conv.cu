@@ -15,6 +15,7 @@
 
 #include "resample_kernels.cuh"
 #include "runtime_launch.cuh"
+#include "v4_block_sums.hpp"
 #include "v4_pooled_conv.hpp"
 
 namespace cae_v4 {
@@ -26,7 +27,6 @@ constexpr int kChannelsPerBlock = 64;
 constexpr int kLanes = 4;           // pixels in flight per block
 constexpr int kPixelsPerTile = 64;  // pixels whose patches a block stages at once
 constexpr int kMaxTaps = 36;        // K*K*C: the sums a thread keeps in registers
-constexpr int kSumThreads = 256;
 // The weight gradient's blocks each sum 1..8 tiles: enough blocks to fill the
 // GPU at small batches, few partial sums at large ones. From the shape only,
 // so the order of the sums, hence the result, is the same on every GPU.
@@ -219,7 +219,7 @@ __device__ __forceinline__ void add_products(float (&sum)[K * K * C + 1], float 
 }
 
 // Per block: the sums of dw (K*K*C) and db (1) of its channels over its
-// tiles, written to partials[block][sum][o].
+// tiles, written to the block's row of partials.
 template <int K, int C>
 __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     pooled_conv_weight_partials_kernel(PoolGeometry g, int32_t tiles_per_block,
@@ -274,38 +274,12 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     __syncthreads();
   }
   if (threadIdx.y != 0 || !active) return;
-  for (int s = 0; s < sums; ++s) {
-    partials[(int64_t(blockIdx.x) * sums + s) * g.O + o] =
-        lane_sums[s * kChannelsPerBlock + threadIdx.x];
+  // In the order of dw's storage, then db (block_sums.hpp).
+  float* block_partials = partials + int64_t(blockIdx.x) * sums * g.O;
+  for (int s = 0; s < P::taps; ++s) {
+    block_partials[int64_t(o) * P::taps + s] = lane_sums[s * kChannelsPerBlock + threadIdx.x];
   }
-}
-
-// dw[o][tap] and db[o]: each the sum of its partials over the blocks, in block order.
-__global__ void __launch_bounds__(kSumThreads)
-    pooled_conv_weight_sums_kernel(int32_t blocks, int32_t taps, int32_t O,
-                                   const float* __restrict__ partials, float* __restrict__ dw,
-                                   float* __restrict__ db) {
-  cae_cuda::begin_after_prior_kernels();
-  const int64_t item = int64_t(blockIdx.x) * kSumThreads + threadIdx.x;  // sum * O + o
-  const int64_t items = int64_t(taps + 1) * O;
-  if (item >= items) return;
-  constexpr int kInFlight = 8;  // loads issued before their adds: latency, not order
-  float total = 0.0f;
-  int32_t k = 0;
-  for (; k + kInFlight <= blocks; k += kInFlight) {
-    float v[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) v[u] = partials[int64_t(k + u) * items + item];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) total += v[u];
-  }
-  for (; k < blocks; ++k) total += partials[int64_t(k) * items + item];
-  const int32_t sum = int32_t(item / O), o = int32_t(item - int64_t(sum) * O);
-  if (sum < taps) {
-    dw[int64_t(o) * taps + sum] = total;
-  } else {
-    db[o] = total;
-  }
+  block_partials[int64_t(P::taps) * g.O + o] = lane_sums[P::taps * kChannelsPerBlock + threadIdx.x];
 }
 
 template <int K, int C>
@@ -413,10 +387,7 @@ void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float
                      g, int32_t(tiles_per_weight_block(d)), x, choice, dpooled, partials);
   });
   if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
-  const int64_t items = int64_t(taps + 1) * d.O;
-  cae_cuda::launch(ctx, "pooled convolution weight sums", pooled_conv_weight_sums_kernel,
-                   dim3(unsigned((items + kSumThreads - 1) / kSumThreads)), dim3(kSumThreads), 0,
-                   int32_t(blocks), taps, int32_t(d.O), partials, dw, db);
+  block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);
 }
 
 }  // namespace cae_v4

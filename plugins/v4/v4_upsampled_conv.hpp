@@ -1,0 +1,46 @@
+// A decoder's last layer with the upsampling before it, for v4's graphs: a
+// 3x3 convolution with few outputs (the image's channels) over a 2x
+// nearest-neighbour upsampling of t [N,C,h,w].
+//
+// Op by op, the upsampling writes its full-size output (N x C x 2h x 2w in
+// FP32: 1 MiB per 32x32 image at C = 256), the convolution reads it, and the
+// backward pass writes a data gradient of that size for the upsampling's
+// backward to sum back to h x w. Fused, both directions read t at its own
+// size: an upsampled pixel (Y, X) is t's (Y/2, X/2), so each tap of an
+// output pixel reads one of the 3x3 small pixels around it.
+//   forward:  y = conv(upsample(t), w) + b, one warp per small pixel writing
+//             the 2x2 output pixels above it, its lanes splitting the channels;
+//   backward: dt = upsample_backward(conv_dx(dy)) (times t > 0 when the
+//             ReLU's backward on t follows, merged in), dw and db, one
+//             thread per channel of t: each small pixel's value meets the
+//             output gradients of the 4x4 output pixels whose taps read it.
+// FP32 on the CUDA cores (no tensor-core tile fits 3 outputs). No ReLU or
+// pool follows this layer's output, so no choice depends on its rounding.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "op_shapes.hpp"
+#include "runtime_context.hpp"
+
+namespace cae_v4 {
+
+// Whether the kernels cover this convolution (d: its dims at the upsampled
+// size) over an upsampling: K = 3, 1 <= O <= 4, 1 <= C <= 256, H and W even.
+bool upsampled_conv_supported(const cae_plugin::ConvDims& d);
+
+// Bytes of the backward pass's partial sums.
+size_t upsampled_conv_partial_bytes(const cae_plugin::ConvDims& d);
+
+// t [N,C,H/2,W/2], w [O,C,3,3], b [O] -> y [N,O,H,W] = conv(upsample(t), w) + b.
+void upsampled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
+                            const float* w, const float* b, float* y);
+
+// From dy [N,O,H,W]: dt [N,C,H/2,W/2] (zero where relu_t is not NULL and
+// t <= 0: the ReLU's backward of t) and dw, db (overwritten).
+void upsampled_conv_backward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
+                             const float* w, const float* dy, bool relu_t, float* dt,
+                             float* partials, float* dw, float* db);
+
+}  // namespace cae_v4
