@@ -1,241 +1,53 @@
 #include "v4_graph_fusion.hpp"
 
-#include <utility>
-
-#include "graph_interpreter.hpp"
 #include "runtime_entry.hpp"
+#include "v4_fused_shapes.hpp"
 #include "v4_pooled_conv.hpp"
 #include "v4_upsampled_conv.hpp"
 
 namespace cae_v4 {
-namespace {
-
-constexpr size_t kNone = ~size_t(0);
-
-bool internal(const cae_plugin::GraphDescription& d, int32_t t) {
-  return t >= 0 && d.tensors[size_t(t)].role == CAE_GRAPH_INTERNAL;
-}
-
-}  // namespace
 
 GraphFusions::GraphFusions(cae_cuda::Context& ctx, const cae_plugin::GraphDescription& d,
                            bool enabled)
-    : step_(d.nodes.size(), Step::node), fusion_of_(d.nodes.size(), -1), uses_(d.tensors.size()) {
-  if (!enabled) return;
-  for (size_t n = 0; n < d.nodes.size(); ++n) {
-    const int args = cae_plugin::graph_op_arg_count(d.nodes[n].op);
-    for (int a = 0; a < args; ++a) {
-      if (d.nodes[n].args[a] >= 0) uses_[size_t(d.nodes[n].args[a])].push_back({n, a});
+    : plan_(plan_fusions(d, enabled)), buffers_(plan_.layers.size()) {
+  for (size_t i = 0; i < plan_.layers.size(); ++i) {
+    const FusedLayer& layer = plan_.layers[i];
+    if (!layer.has_backward()) continue;
+    const bool pooled = layer.kind == FusedLayer::Kind::pooled;
+    if (pooled) {
+      buffers_[i].choices = cae_cuda::DeviceMemory(pooled_conv_choice_bytes(layer.dims),
+                                                   ctx.memory, "a fused layer's max-pool choices");
     }
+    buffers_[i].partials = cae_cuda::DeviceMemory(
+        pooled ? pooled_conv_partial_bytes(layer.dims) : upsampled_conv_partial_bytes(layer.dims),
+        ctx.memory, "a fused layer's weight-gradient partial sums");
   }
-  for (size_t i = 0; i + 1 < d.nodes.size(); ++i) {
-    if (step_[i] != Step::node || step_[i + 1] != Step::node) continue;
-    Fusion fusion;
-    Match m;
-    if (!match_pooled(d, i, fusion, m) && !match_upsampled(d, i, fusion, m)) continue;
-    bool free = step_[m.forward] == Step::node &&
-                (m.backward == kNone || step_[m.backward] == Step::node);
-    for (size_t n : m.skipped) free = free && step_[n] == Step::node;
-    if (!free) continue;  // a node another fusion already took
-    if (m.backward != kNone) {
-      if (fusion.kind == Kind::pooled) {
-        fusion.choices = cae_cuda::DeviceMemory(pooled_conv_choice_bytes(fusion.dims), ctx.memory,
-                                                "a fused layer's max-pool choices");
-      }
-      const size_t partials = fusion.kind == Kind::pooled
-                                  ? pooled_conv_partial_bytes(fusion.dims)
-                                  : upsampled_conv_partial_bytes(fusion.dims);
-      fusion.partials = cae_cuda::DeviceMemory(partials, ctx.memory,
-                                               "a fused layer's weight-gradient partial sums");
-    }
-    const int index = int(fusions_.size());
-    for (size_t n : m.skipped) step_[n] = Step::skipped;
-    step_[m.forward] = Step::forward;
-    fusion_of_[m.forward] = index;
-    if (m.backward != kNone) {
-      step_[m.backward] = Step::backward;
-      fusion_of_[m.backward] = index;
-    }
-    fusions_.push_back(std::move(fusion));
-  }
-}
-
-bool GraphFusions::between(const cae_plugin::GraphDescription& d, size_t after, size_t before,
-                           int32_t touched, int32_t written) const {
-  for (size_t n = after + 1; n < before; ++n) {
-    const cae_graph_node& node = d.nodes[n];
-    const int args = cae_plugin::graph_op_arg_count(node.op);
-    for (int a = 0; a < args; ++a) {
-      if (node.args[a] < 0) continue;
-      if (node.args[a] == touched) return true;
-      if (node.args[a] == written && cae_plugin::graph_arg_written(node.op, a)) return true;
-    }
-  }
-  return false;
-}
-
-// Nodes i and i+1: conv2d_forward (ReLU fused) and the max-pool of its output.
-bool GraphFusions::match_pooled(const cae_plugin::GraphDescription& d, size_t i, Fusion& out,
-                                Match& m) const {
-  const cae_graph_node& conv = d.nodes[i];
-  const cae_graph_node& pool = d.nodes[i + 1];
-  if (conv.op != CAE_GRAPH_CONV2D_FORWARD || conv.fuse_relu != 1 ||
-      pool.op != CAE_GRAPH_MAXPOOL2X2_FORWARD) {
-    return false;
-  }
-  const int32_t full = conv.args[3];
-  if (pool.args[0] != full || !internal(d, full)) return false;
-  out = Fusion{};
-  out.kind = Kind::pooled;
-  out.dims = cae_plugin::graph_conv_dims(d, conv);
-  if (!pooled_conv_supported(out.dims)) return false;
-  out.x = conv.args[0];
-  out.w = conv.args[1];
-  out.b = conv.args[2];
-  out.out = pool.args[1];
-  // The other uses of the full-size output: none, or the backward pass's
-  // max-pool and ReLU backward on consecutive nodes.
-  size_t pool_backward = kNone;
-  int relu_uses = 0;
-  for (const auto& [node, arg] : uses_[size_t(full)]) {
-    if (node == i || node == i + 1) continue;
-    const int32_t op = d.nodes[node].op;
-    if (op == CAE_GRAPH_MAXPOOL2X2_BACKWARD && arg == 0 && pool_backward == kNone) {
-      pool_backward = node;
-    } else if (op == CAE_GRAPH_RELU_BACKWARD && arg == 0 && pool_backward != kNone &&
-               node == pool_backward + 1) {
-      ++relu_uses;
-    } else {
-      return false;
-    }
-  }
-  m = Match{{i + 1}, i, kNone};
-  if (pool_backward == kNone) return true;
-  if (relu_uses != 1 || pool_backward + 2 >= d.nodes.size()) return false;
-  const cae_graph_node& pool_grad = d.nodes[pool_backward];
-  const cae_graph_node& relu_grad = d.nodes[pool_backward + 1];
-  const cae_graph_node& conv_grad = d.nodes[pool_backward + 2];
-  const int32_t dpooled = pool_grad.args[1], dfull = pool_grad.args[2];
-  if (!internal(d, dfull) || dpooled == full || dpooled == dfull) return false;
-  if (relu_grad.args[1] != dfull || relu_grad.args[2] != dfull) return false;
-  if (conv_grad.op != CAE_GRAPH_CONV2D_BACKWARD || conv_grad.args[0] != out.x ||
-      conv_grad.args[1] != out.w || conv_grad.args[2] != dfull || conv_grad.args[3] != -1) {
-    return false;
-  }
-  // The full-size gradient exists only between these three nodes.
-  for (const auto& use : uses_[size_t(dfull)]) {
-    if (use.first < pool_backward || use.first > pool_backward + 2) return false;
-  }
-  const int32_t dw = conv_grad.args[4], db = conv_grad.args[5];
-  for (int32_t read : {out.x, dpooled}) {
-    if (dw == read || db == read) return false;
-  }
-  out.dout = dpooled;
-  out.dw = dw;
-  out.db = db;
-  m.skipped.push_back(pool_backward);
-  m.skipped.push_back(pool_backward + 1);
-  m.backward = pool_backward + 2;
-  return true;
-}
-
-// Nodes i and i+1: upsample2x_forward into U and conv2d_forward of U.
-bool GraphFusions::match_upsampled(const cae_plugin::GraphDescription& d, size_t i, Fusion& out,
-                                   Match& m) const {
-  const cae_graph_node& up = d.nodes[i];
-  const cae_graph_node& conv = d.nodes[i + 1];
-  if (up.op != CAE_GRAPH_UPSAMPLE2X_FORWARD || conv.op != CAE_GRAPH_CONV2D_FORWARD ||
-      conv.fuse_relu != 0) {
-    return false;
-  }
-  const int32_t small = up.args[0], big = up.args[1];
-  if (conv.args[0] != big || !internal(d, big) || small == big) return false;
-  out = Fusion{};
-  out.kind = Kind::upsampled;
-  out.dims = cae_plugin::graph_conv_dims(d, conv);
-  if (!upsampled_conv_supported(out.dims)) return false;
-  out.x = small;
-  out.w = conv.args[1];
-  out.b = conv.args[2];
-  out.out = conv.args[3];
-  if (out.out == small) return false;
-  // Its rounding differs from the op path's (which is not this kernel): only
-  // a loss may read y, so that no max-pool or ReLU decides on it.
-  for (const auto& use : uses_[size_t(out.out)]) {
-    if (use.first != i + 1 && d.nodes[use.first].op != CAE_GRAPH_MSE_LOSS) return false;
-  }
-  // The other uses of U: none, or one conv2d_backward reading it as x.
-  size_t conv_backward = kNone;
-  for (const auto& [node, arg] : uses_[size_t(big)]) {
-    if (node == i || node == i + 1) continue;
-    if (d.nodes[node].op != CAE_GRAPH_CONV2D_BACKWARD || arg != 0 || conv_backward != kNone) {
-      return false;
-    }
-    conv_backward = node;
-  }
-  m = Match{{i}, i + 1, kNone};
-  if (conv_backward == kNone) return true;
-  const cae_graph_node& conv_grad = d.nodes[conv_backward];
-  const int32_t dy = conv_grad.args[2], dbig = conv_grad.args[3];
-  const int32_t dw = conv_grad.args[4], db = conv_grad.args[5];
-  if (conv_grad.args[1] != out.w || !internal(d, dbig)) return false;
-  // dU: written there, read by one later upsample2x_backward, nothing else.
-  size_t up_backward = kNone;
-  for (const auto& [node, arg] : uses_[size_t(dbig)]) {
-    if (node == conv_backward) continue;
-    if (d.nodes[node].op != CAE_GRAPH_UPSAMPLE2X_BACKWARD || arg != 0 || node < conv_backward ||
-        up_backward != kNone) {
-      return false;
-    }
-    up_backward = node;
-  }
-  if (up_backward == kNone) return false;
-  const int32_t dsmall = d.nodes[up_backward].args[1];
-  for (int32_t t : {small, dy, out.w}) {
-    if (dsmall == t || dw == t || db == t) return false;
-  }
-  // The ReLU backward of t right after, in place on dt: merged.
-  bool relu = false;
-  if (up_backward + 1 < d.nodes.size()) {
-    const cae_graph_node& next = d.nodes[up_backward + 1];
-    relu = next.op == CAE_GRAPH_RELU_BACKWARD && next.args[0] == small &&
-           next.args[1] == dsmall && next.args[2] == dsmall;
-  }
-  // dt is written at the conv2d_backward's place instead of the upsample
-  // backward's, and the mask read there: nothing between may see the difference.
-  if (between(d, conv_backward, up_backward, dsmall, small)) return false;
-  out.dout = dy;
-  out.dw = dw;
-  out.db = db;
-  out.dsmall = dsmall;
-  out.relu_small = relu;
-  m.skipped.push_back(up_backward);
-  if (relu) m.skipped.push_back(up_backward + 1);
-  m.backward = conv_backward;
-  return true;
 }
 
 const char* GraphFusions::describe(size_t n) const {
-  const Fusion& f = fusions_[size_t(fusion_of_[n])];
-  return f.kind == Kind::pooled ? "fused with its max-pool" : "fused with the upsampling before it";
+  const FusedLayer& f = plan_.layers[size_t(plan_.layer_of[n])];
+  return f.kind == FusedLayer::Kind::pooled ? "fused with its max-pool"
+                                            : "fused with the upsampling before it";
 }
 
 void GraphFusions::run(size_t n, cae_cuda::Context& ctx, const std::vector<cae_tensor>& t) {
-  Fusion& f = fusions_[size_t(fusion_of_[n])];
-  auto data = [&](int32_t index) { return t[size_t(index)]->data; };
+  const int index = plan_.layer_of[n];
+  const FusedLayer& f = plan_.layers[size_t(index)];
+  Buffers& buffers = buffers_[size_t(index)];
+  auto data = [&](int32_t tensor) { return t[size_t(tensor)]->data; };
   cae_cuda::flush_deferred(ctx);  // queued work of earlier nodes comes first
-  const bool forward = step_[n] == Step::forward;
-  if (f.kind == Kind::pooled && forward) {
+  const bool forward = plan_.steps[n] == FusionPlan::Step::forward;
+  if (f.kind == FusedLayer::Kind::pooled && forward) {
     pooled_conv_forward(ctx, f.dims, data(f.x), data(f.w), data(f.b), data(f.out),
-                        f.dw >= 0 ? f.choices.as<uint8_t>() : nullptr);
-  } else if (f.kind == Kind::pooled) {
-    pooled_conv_backward(ctx, f.dims, data(f.x), f.choices.as<uint8_t>(), data(f.dout),
-                         f.partials.as(), data(f.dw), data(f.db));
+                        f.dw >= 0 ? buffers.choices.as<uint8_t>() : nullptr);
+  } else if (f.kind == FusedLayer::Kind::pooled) {
+    pooled_conv_backward(ctx, f.dims, data(f.x), buffers.choices.as<uint8_t>(), data(f.dout),
+                         buffers.partials.as(), data(f.dw), data(f.db));
   } else if (forward) {
     upsampled_conv_forward(ctx, f.dims, data(f.x), data(f.w), data(f.b), data(f.out));
   } else {
     upsampled_conv_backward(ctx, f.dims, data(f.x), data(f.w), data(f.dout), f.relu_small,
-                            data(f.dsmall), f.partials.as(), data(f.dw), data(f.db));
+                            data(f.dsmall), buffers.partials.as(), data(f.dw), data(f.db));
   }
   if (forward) {
     ctx.wrote(t[size_t(f.out)]);

@@ -23,15 +23,7 @@ namespace {
 
 using cae_plugin::ConvDims;
 
-constexpr int kChannelsPerBlock = 64;
-constexpr int kLanes = 4;           // pixels in flight per block
-constexpr int kPixelsPerTile = 64;  // pixels whose patches a block stages at once
-constexpr int kMaxTaps = 36;        // K*K*C: the sums a thread keeps in registers
-// The weight gradient's blocks each sum 1..8 tiles: enough blocks to fill the
-// GPU at small batches, few partial sums at large ones. From the shape only,
-// so the order of the sums, hence the result, is the same on every GPU.
-constexpr int64_t kMaxTilesPerWeightBlock = 8;
-constexpr int64_t kWeightBlocksWanted = 256;
+using namespace pooled_tiling;
 
 struct PoolGeometry {
   int32_t H, W, O;  // the convolution's (full size)
@@ -287,7 +279,7 @@ struct Shape {
   static constexpr int k = K, c = C;
 };
 
-// Calls f(Shape<K, C>{}) for the covered (K, C); false for others.
+// Calls f(Shape<K, C>{}) for the covered (K, C) (thin_shape_covered); false for others.
 template <class F>
 bool with_shape(int64_t K, int64_t C, F&& f) {
   switch (K * 8 + C) {
@@ -304,49 +296,11 @@ bool with_shape(int64_t K, int64_t C, F&& f) {
   }
 }
 
-int64_t pooled_tiles(const ConvDims& d) {
-  return (d.N * (d.H / 2) * (d.W / 2) + kPixelsPerTile - 1) / kPixelsPerTile;
-}
-
-int64_t tiles_per_weight_block(const ConvDims& d) {
-  const int64_t tiles = pooled_tiles(d) / kWeightBlocksWanted;
-  return tiles < 1 ? 1 : tiles > kMaxTilesPerWeightBlock ? kMaxTilesPerWeightBlock : tiles;
-}
-
-int64_t weight_blocks(const ConvDims& d) {
-  const int64_t per_block = tiles_per_weight_block(d);
-  return (pooled_tiles(d) + per_block - 1) / per_block;
-}
-
 unsigned channel_blocks(const ConvDims& d) {
   return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
 }
 
 }  // namespace
-
-bool thin_conv_supported(const ConvDims& d) {
-  const bool shape = with_shape(d.K, d.C, [](auto) {}) && d.K * d.K * d.C <= kMaxTaps;
-  // Grid limits: pixel tiles in x (2^31 - 1), channel blocks in y (65535);
-  // an image's offsets in 32 bits.
-  return shape && d.N >= 1 && d.O >= 1 && d.O <= 65535 * int64_t(kChannelsPerBlock) &&
-         d.N * d.H * d.W / kPixelsPerTile < (int64_t(1) << 31) - 1 &&
-         d.H * d.W * d.C < (int64_t(1) << 31);
-}
-
-bool pooled_conv_supported(const ConvDims& d) {
-  const bool even = d.H >= 2 && d.W >= 2 && d.H % 2 == 0 && d.W % 2 == 0;
-  // The weight sums' block count and items in 32 bits.
-  return thin_conv_supported(d) && even && weight_blocks(d) < (int64_t(1) << 31) &&
-         (d.K * d.K * d.C + 1) * d.O < (int64_t(1) << 31);
-}
-
-size_t pooled_conv_choice_bytes(const ConvDims& d) {
-  return size_t(d.N * (d.H / 2) * (d.W / 2) * d.O);
-}
-
-size_t pooled_conv_partial_bytes(const ConvDims& d) {
-  return size_t(weight_blocks(d)) * size_t(d.K * d.K * d.C + 1) * size_t(d.O) * sizeof(float);
-}
 
 void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
                        const float* b, float* y, bool relu) {
@@ -377,14 +331,14 @@ void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float
                           const uint8_t* choice, const float* dpooled, float* partials, float* dw,
                           float* db) {
   const PoolGeometry g = geometry(d);
-  const int64_t blocks = weight_blocks(d);
+  const int64_t blocks = pooled_weight_blocks(d);
   const int32_t taps = int32_t(d.K * d.K * d.C);
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
     using S = decltype(shape);
     cae_cuda::launch(ctx, "pooled convolution weight partials",
                      pooled_conv_weight_partials_kernel<S::k, S::c>,
                      dim3(unsigned(blocks), channel_blocks(d)), dim3(kChannelsPerBlock, kLanes), 0,
-                     g, int32_t(tiles_per_weight_block(d)), x, choice, dpooled, partials);
+                     g, int32_t(pooled_tiles_per_weight_block(d)), x, choice, dpooled, partials);
   });
   if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
   block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);

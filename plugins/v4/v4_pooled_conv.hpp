@@ -24,14 +24,12 @@
 
 #include "op_shapes.hpp"
 #include "runtime_context.hpp"
+#include "v4_fused_shapes.hpp"
 
 namespace cae_v4 {
 
-// Whether the kernels cover a convolution of these dims: K in {1, 3, 5},
-// 1 <= C <= 4 with K*K*C <= 36.
-bool thin_conv_supported(const cae_plugin::ConvDims& d);
-// The same followed by a 2x2 max-pool (H and W even).
-bool pooled_conv_supported(const cae_plugin::ConvDims& d);
+// The shapes covered (thin_conv_supported, pooled_conv_supported) and the
+// sizes of the buffers below: v4_fused_shapes.hpp.
 
 // The op path's forward of such a convolution, y = [ReLU](conv(x, w) + b)
 // [N,O,H,W]: each value computed exactly as pooled_conv_forward computes it
@@ -39,11 +37,6 @@ bool pooled_conv_supported(const cae_plugin::ConvDims& d);
 // the op path's max-pool choices and ReLU zeros, bit for bit.
 void thin_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* x,
                        const float* w, const float* b, float* y, bool relu);
-
-// Bytes of the pool's choices (one byte per pooled output element).
-size_t pooled_conv_choice_bytes(const cae_plugin::ConvDims& d);
-// Bytes of the backward pass's partial sums (fixed-order, so deterministic).
-size_t pooled_conv_partial_bytes(const cae_plugin::ConvDims& d);
 
 // x [N,C,H,W], w [O,C,K,K], b [O] (the runtime's storage order) ->
 // pooled [N,O,H/2,W/2] and, unless NULL, the choices as the runtime's

@@ -14,12 +14,7 @@ namespace {
 
 using cae_plugin::ConvDims;
 
-constexpr int kTaps = 9;                 // 3x3
-constexpr int kMaxChannels = 256;        // of t: one thread each in the backward pass
-constexpr int kWarpsPerBlock = 8;        // forward: one small pixel per warp at a time
-constexpr int kSmallPerTile = 32;        // backward: small pixels staged at once
-constexpr int64_t kBlocksWanted = 256;   // backward: blocks to fill the GPU
-constexpr int64_t kMaxTilesPerBlock = 16;
+using namespace upsampled_tiling;
 
 struct Geometry {
   int32_t h, w;   // t's (small) size
@@ -218,32 +213,7 @@ bool with_outputs(int64_t O, F&& f) {
   }
 }
 
-int64_t small_tiles(const ConvDims& d) {
-  return (d.N * (d.H / 2) * (d.W / 2) + kSmallPerTile - 1) / kSmallPerTile;
-}
-
-int64_t tiles_per_block(const ConvDims& d) {
-  const int64_t tiles = small_tiles(d) / kBlocksWanted;
-  return std::clamp<int64_t>(tiles, 1, kMaxTilesPerBlock);
-}
-
-int64_t backward_blocks(const ConvDims& d) {
-  const int64_t per_block = tiles_per_block(d);
-  return (small_tiles(d) + per_block - 1) / per_block;
-}
-
 }  // namespace
-
-bool upsampled_conv_supported(const ConvDims& d) {
-  const bool even = d.H >= 2 && d.W >= 2 && d.H % 2 == 0 && d.W % 2 == 0;
-  return d.K == 3 && d.O >= 1 && d.O <= 4 && d.C >= 1 && d.C <= kMaxChannels && even &&
-         d.N >= 1 && d.N * d.H * d.W * std::max(d.C, d.O) < (int64_t(1) << 40) &&
-         backward_blocks(d) < (int64_t(1) << 31);
-}
-
-size_t upsampled_conv_partial_bytes(const ConvDims& d) {
-  return size_t(backward_blocks(d)) * size_t(d.O * kTaps * d.C + d.O) * sizeof(float);
-}
 
 void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
                             const float* w, const float* b, float* y) {
@@ -263,12 +233,12 @@ void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const fl
                              const float* w, const float* dy, bool relu_t, float* dt,
                              float* partials, float* dw, float* db) {
   const Geometry g = geometry(d);
-  const int64_t blocks = backward_blocks(d);
+  const int64_t blocks = upsampled_backward_blocks(d);
   const unsigned threads = unsigned((d.C + 31) / 32 * 32);
   const bool covered = with_outputs(d.O, [&](auto outputs) {
     constexpr int O = decltype(outputs)::value;
     cae_cuda::launch(ctx, "upsampled convolution backward", upsampled_conv_backward_kernel<O>,
-                     dim3(unsigned(blocks)), dim3(threads), 0, g, int32_t(tiles_per_block(d)), t,
+                     dim3(unsigned(blocks)), dim3(threads), 0, g, int32_t(upsampled_tiles_per_block(d)), t,
                      w, dy, relu_t, dt, partials);
   });
   if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");

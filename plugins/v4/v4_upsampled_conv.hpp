@@ -23,15 +23,12 @@
 
 #include "op_shapes.hpp"
 #include "runtime_context.hpp"
+#include "v4_fused_shapes.hpp"
 
 namespace cae_v4 {
 
-// Whether the kernels cover this convolution (d: its dims at the upsampled
-// size) over an upsampling: K = 3, 1 <= O <= 4, 1 <= C <= 256, H and W even.
-bool upsampled_conv_supported(const cae_plugin::ConvDims& d);
-
-// Bytes of the backward pass's partial sums.
-size_t upsampled_conv_partial_bytes(const cae_plugin::ConvDims& d);
+// The shapes covered (upsampled_conv_supported) and the size of the partial
+// sums: v4_fused_shapes.hpp.
 
 // t [N,C,H/2,W/2], w [O,C,3,3], b [O] -> y [N,O,H,W] = conv(upsample(t), w) + b.
 void upsampled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
