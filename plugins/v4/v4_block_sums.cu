@@ -1,8 +1,7 @@
-#include "v4_block_sums.hpp"
-
 #include <cuda_runtime.h>
 
 #include "runtime_launch.cuh"
+#include "v4_block_sums.hpp"
 
 namespace cae_v4 {
 namespace {

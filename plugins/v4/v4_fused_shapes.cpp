@@ -70,8 +70,8 @@ int64_t upsampled_backward_blocks(const cae_plugin::ConvDims& d) {
 bool upsampled_conv_supported(const cae_plugin::ConvDims& d) {
   using namespace upsampled_tiling;
   const bool even = d.H >= 2 && d.W >= 2 && d.H % 2 == 0 && d.W % 2 == 0;
-  return d.K == 3 && d.O >= 1 && d.O <= 4 && d.C >= 1 && d.C <= kMaxChannels && even &&
-         d.N >= 1 && d.N * d.H * d.W * std::max(d.C, d.O) < (int64_t(1) << 40) &&
+  return d.K == 3 && d.O >= 1 && d.O <= 4 && d.C >= 1 && d.C <= kMaxChannels && even && d.N >= 1 &&
+         d.N * d.H * d.W * std::max(d.C, d.O) < (int64_t(1) << 40) &&
          upsampled_backward_blocks(d) < (int64_t(1) << 31);
 }
 

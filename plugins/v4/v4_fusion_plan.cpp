@@ -32,30 +32,29 @@ struct Planner {
   bool match_upsampled(const cae_plugin::GraphDescription& d, size_t i, FusedLayer& out,
                        Match& m) const;
   // Whether a node strictly between `after` and `before` touches `touched`
-  // or writes `written` (-1: none).
-  bool between(const cae_plugin::GraphDescription& d, size_t after, size_t before,
-               int32_t touched, int32_t written) const;
+  // or writes `written` (-1: none), from the index of uses.
+  bool between(const cae_plugin::GraphDescription& d, size_t after, size_t before, int32_t touched,
+               int32_t written) const;
 
   std::vector<std::vector<std::pair<size_t, int>>> uses_;  // per tensor: (node, arg)
 };
 
 bool Planner::between(const cae_plugin::GraphDescription& d, size_t after, size_t before,
-                           int32_t touched, int32_t written) const {
-  for (size_t n = after + 1; n < before; ++n) {
-    const cae_graph_node& node = d.nodes[n];
-    const int args = cae_plugin::graph_op_arg_count(node.op);
-    for (int a = 0; a < args; ++a) {
-      if (node.args[a] < 0) continue;
-      if (node.args[a] == touched) return true;
-      if (node.args[a] == written && cae_plugin::graph_arg_written(node.op, a)) return true;
-    }
+                      int32_t touched, int32_t written) const {
+  auto inside = [&](size_t n) { return n > after && n < before; };
+  for (const auto& [node, arg] : uses_[size_t(touched)]) {
+    if (inside(node)) return true;
+  }
+  if (written < 0) return false;
+  for (const auto& [node, arg] : uses_[size_t(written)]) {
+    if (inside(node) && cae_plugin::graph_arg_written(d.nodes[node].op, arg)) return true;
   }
   return false;
 }
 
 // Nodes i and i+1: conv2d_forward (ReLU fused) and the max-pool of its output.
 bool Planner::match_pooled(const cae_plugin::GraphDescription& d, size_t i, FusedLayer& out,
-                                Match& m) const {
+                           Match& m) const {
   const cae_graph_node& conv = d.nodes[i];
   const cae_graph_node& pool = d.nodes[i + 1];
   if (conv.op != CAE_GRAPH_CONV2D_FORWARD || conv.fuse_relu != 1 ||
@@ -120,7 +119,7 @@ bool Planner::match_pooled(const cae_plugin::GraphDescription& d, size_t i, Fuse
 
 // Nodes i and i+1: upsample2x_forward into U and conv2d_forward of U.
 bool Planner::match_upsampled(const cae_plugin::GraphDescription& d, size_t i, FusedLayer& out,
-                                   Match& m) const {
+                              Match& m) const {
   const cae_graph_node& up = d.nodes[i];
   const cae_graph_node& conv = d.nodes[i + 1];
   if (up.op != CAE_GRAPH_UPSAMPLE2X_FORWARD || conv.op != CAE_GRAPH_CONV2D_FORWARD ||
@@ -177,8 +176,8 @@ bool Planner::match_upsampled(const cae_plugin::GraphDescription& d, size_t i, F
   bool relu = false;
   if (up_backward + 1 < d.nodes.size()) {
     const cae_graph_node& next = d.nodes[up_backward + 1];
-    relu = next.op == CAE_GRAPH_RELU_BACKWARD && next.args[0] == small &&
-           next.args[1] == dsmall && next.args[2] == dsmall;
+    relu = next.op == CAE_GRAPH_RELU_BACKWARD && next.args[0] == small && next.args[1] == dsmall &&
+           next.args[2] == dsmall;
   }
   // dt is written at the conv2d_backward's place instead of the upsample
   // backward's, and the mask read there: nothing between may see the difference.

@@ -59,8 +59,8 @@ struct FusedLayer {
 
 struct FusionPlan {
   enum class Step : uint8_t { node, skipped, forward, backward };
-  std::vector<Step> steps;       // per node
-  std::vector<int> layer_of;     // per node: its fused layer, or -1
+  std::vector<Step> steps;    // per node
+  std::vector<int> layer_of;  // per node: its fused layer, or -1
   std::vector<FusedLayer> layers;
 };
 

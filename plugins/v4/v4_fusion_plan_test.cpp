@@ -116,7 +116,8 @@ TEST_CASE("a first layer and its pool, forward only: the pool is folded into the
   CHECK(plan.layers[0].out == g.pooled);
 }
 
-TEST_CASE("a first layer in a training step: forward at the convolution, backward at its backward") {
+TEST_CASE(
+    "a first layer in a training step: forward at the convolution, backward at its backward") {
   const FirstLayer g(3, 3, true);
   const FusionPlan plan = cae_v4::plan_fusions(g.d, true);
   CHECK(plan.steps == std::vector<Step>{Step::forward, Step::skipped, Step::node, Step::skipped,
@@ -200,7 +201,7 @@ TEST_CASE("the last layer stays op by op where fusing would change what is compu
   SUBCASE("a node between its backward and the upsample's writes t") {
     LastLayer g(true);
     g.d.nodes.insert(g.d.nodes.begin() + 4, g.d.nodes[0]);  // a copy of the upsampling...
-    g.d.nodes[4].op = CAE_GRAPH_RELU_FORWARD;                // ...made a ReLU in place on t
+    g.d.nodes[4].op = CAE_GRAPH_RELU_FORWARD;               // ...made a ReLU in place on t
     g.d.nodes[4].args[0] = g.t;
     g.d.nodes[4].args[1] = g.t;
     CHECK(steps(g) == std::vector<Step>(9, Step::node));

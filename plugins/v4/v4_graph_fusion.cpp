@@ -15,8 +15,8 @@ GraphFusions::GraphFusions(cae_cuda::Context& ctx, const cae_plugin::GraphDescri
     if (!layer.has_backward()) continue;
     const bool pooled = layer.kind == FusedLayer::Kind::pooled;
     if (pooled) {
-      buffers_[i].choices = cae_cuda::DeviceMemory(pooled_conv_choice_bytes(layer.dims),
-                                                   ctx.memory, "a fused layer's max-pool choices");
+      buffers_[i].choices = cae_cuda::DeviceMemory(pooled_conv_choice_bytes(layer.dims), ctx.memory,
+                                                   "a fused layer's max-pool choices");
     }
     buffers_[i].partials = cae_cuda::DeviceMemory(
         pooled ? pooled_conv_partial_bytes(layer.dims) : upsampled_conv_partial_bytes(layer.dims),
@@ -39,7 +39,7 @@ void GraphFusions::run(size_t n, cae_cuda::Context& ctx, const std::vector<cae_t
   const bool forward = plan_.steps[n] == FusionPlan::Step::forward;
   if (f.kind == FusedLayer::Kind::pooled && forward) {
     pooled_conv_forward(ctx, f.dims, data(f.x), data(f.w), data(f.b), data(f.out),
-                        f.dw >= 0 ? buffers.choices.as<uint8_t>() : nullptr);
+                        f.has_backward() ? buffers.choices.as<uint8_t>() : nullptr);
   } else if (f.kind == FusedLayer::Kind::pooled) {
     pooled_conv_backward(ctx, f.dims, data(f.x), buffers.choices.as<uint8_t>(), data(f.dout),
                          buffers.partials.as(), data(f.dw), data(f.db));

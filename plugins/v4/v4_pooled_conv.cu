@@ -32,8 +32,8 @@ struct PoolGeometry {
 };
 
 PoolGeometry geometry(const ConvDims& d) {
-  return PoolGeometry{int32_t(d.H), int32_t(d.W), int32_t(d.O), int32_t(d.H / 2), int32_t(d.W / 2),
-                      d.N * (d.H / 2) * (d.W / 2)};
+  return PoolGeometry{int32_t(d.H),     int32_t(d.W),     int32_t(d.O),
+                      int32_t(d.H / 2), int32_t(d.W / 2), d.N * (d.H / 2) * (d.W / 2)};
 }
 
 // The input patch of one tile pixel: Side x Side input pixels x C channels,
@@ -43,7 +43,7 @@ PoolGeometry geometry(const ConvDims& d) {
 template <int K, int C, int Step>
 struct Patch {
   static constexpr int side = K + Step - 1;
-  static constexpr int row = side * C;                 // floats of one patch row
+  static constexpr int row = side * C;                     // floats of one patch row
   static constexpr int floats = (side * row + 3) / 4 * 4;  // per tile pixel, padded
   static constexpr int taps = K * K * C;
   // The element of output offset (dy, dx) (0, 0 unpooled), tap (ky, kx), channel c.
@@ -246,10 +246,18 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
       float patch[P::floats];
       load_patch(patch, patches + p * P::floats);
       switch (code & 3) {  // registers need the window element at compile time
-        case 0: add_products<K, C, 0, 0>(sum, grad, patch); break;
-        case 1: add_products<K, C, 0, 1>(sum, grad, patch); break;
-        case 2: add_products<K, C, 1, 0>(sum, grad, patch); break;
-        default: add_products<K, C, 1, 1>(sum, grad, patch); break;
+        case 0:
+          add_products<K, C, 0, 0>(sum, grad, patch);
+          break;
+        case 1:
+          add_products<K, C, 0, 1>(sum, grad, patch);
+          break;
+        case 2:
+          add_products<K, C, 1, 0>(sum, grad, patch);
+          break;
+        default:
+          add_products<K, C, 1, 1>(sum, grad, patch);
+          break;
       }
       sum[P::taps] += grad;
     }
@@ -283,16 +291,35 @@ struct Shape {
 template <class F>
 bool with_shape(int64_t K, int64_t C, F&& f) {
   switch (K * 8 + C) {
-    case 1 * 8 + 1: f(Shape<1, 1>{}); return true;
-    case 1 * 8 + 2: f(Shape<1, 2>{}); return true;
-    case 1 * 8 + 3: f(Shape<1, 3>{}); return true;
-    case 1 * 8 + 4: f(Shape<1, 4>{}); return true;
-    case 3 * 8 + 1: f(Shape<3, 1>{}); return true;
-    case 3 * 8 + 2: f(Shape<3, 2>{}); return true;
-    case 3 * 8 + 3: f(Shape<3, 3>{}); return true;
-    case 3 * 8 + 4: f(Shape<3, 4>{}); return true;
-    case 5 * 8 + 1: f(Shape<5, 1>{}); return true;
-    default: return false;
+    case 1 * 8 + 1:
+      f(Shape<1, 1>{});
+      return true;
+    case 1 * 8 + 2:
+      f(Shape<1, 2>{});
+      return true;
+    case 1 * 8 + 3:
+      f(Shape<1, 3>{});
+      return true;
+    case 1 * 8 + 4:
+      f(Shape<1, 4>{});
+      return true;
+    case 3 * 8 + 1:
+      f(Shape<3, 1>{});
+      return true;
+    case 3 * 8 + 2:
+      f(Shape<3, 2>{});
+      return true;
+    case 3 * 8 + 3:
+      f(Shape<3, 3>{});
+      return true;
+    case 3 * 8 + 4:
+      f(Shape<3, 4>{});
+      return true;
+    case 5 * 8 + 1:
+      f(Shape<5, 1>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -312,7 +339,8 @@ void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x
                      grid, dim3(kChannelsPerBlock, kLanes), 0, int32_t(d.H), int32_t(d.W),
                      int32_t(d.O), pixels, x, w, b, y, relu);
   });
-  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: thin-input convolution of an uncovered shape");
+  if (!covered)
+    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: thin-input convolution of an uncovered shape");
 }
 
 void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
@@ -324,7 +352,8 @@ void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float*
     cae_cuda::launch(ctx, "pooled convolution forward", pooled_conv_forward_kernel<S::k, S::c>,
                      grid, dim3(kChannelsPerBlock, kLanes), 0, g, x, w, b, pooled, choice);
   });
-  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
+  if (!covered)
+    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
 }
 
 void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* x,
@@ -340,7 +369,8 @@ void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float
                      dim3(unsigned(blocks), channel_blocks(d)), dim3(kChannelsPerBlock, kLanes), 0,
                      g, int32_t(pooled_tiles_per_weight_block(d)), x, choice, dpooled, partials);
   });
-  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
+  if (!covered)
+    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
   block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);
 }
 

@@ -17,15 +17,16 @@ using cae_plugin::ConvDims;
 using namespace upsampled_tiling;
 
 struct Geometry {
-  int32_t h, w;   // t's (small) size
-  int32_t H, W;   // the output's, 2h x 2w
+  int32_t h, w;  // t's (small) size
+  int32_t H, W;  // the output's, 2h x 2w
   int32_t C, O;
   int64_t small_pixels;  // N * h * w
 };
 
 Geometry geometry(const ConvDims& d) {
-  return Geometry{int32_t(d.H / 2), int32_t(d.W / 2), int32_t(d.H), int32_t(d.W), int32_t(d.C),
-                  int32_t(d.O), d.N * (d.H / 2) * (d.W / 2)};
+  return Geometry{
+      int32_t(d.H / 2), int32_t(d.W / 2),           int32_t(d.H), int32_t(d.W), int32_t(d.C),
+      int32_t(d.O),     d.N * (d.H / 2) * (d.W / 2)};
 }
 
 // The small row (or column) an upsampled coordinate 2i + u reads, relative to
@@ -88,7 +89,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
         for (int o = 0; o < O; ++o) {
           float v = acc[a][bb][o];
 #pragma unroll
-          for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+          for (int offset = 16; offset > 0; offset /= 2)
+            v += __shfl_xor_sync(0xffffffffu, v, offset);
           acc[a][bb][o] = v;
         }
       }
@@ -112,10 +114,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 // shared memory ("window"); it accumulates dw, and sums dt[q][c].
 template <int O>
 __global__ void __launch_bounds__(kMaxChannels)
-    upsampled_conv_backward_kernel(Geometry g, int32_t tiles_per_block,
-                                   const float* __restrict__ t, const float* __restrict__ w,
-                                   const float* __restrict__ dy, bool relu_t,
-                                   float* __restrict__ dt, float* __restrict__ partials) {
+    upsampled_conv_backward_kernel(Geometry g, int32_t tiles_per_block, const float* __restrict__ t,
+                                   const float* __restrict__ w, const float* __restrict__ dy,
+                                   bool relu_t, float* __restrict__ dt,
+                                   float* __restrict__ partials) {
   constexpr int kWindow = 16 * O;  // 4x4 output pixels x O
   __shared__ float windows[kSmallPerTile * kWindow];
   cae_cuda::begin_after_prior_kernels();
@@ -205,11 +207,20 @@ struct Outputs {
 template <class F>
 bool with_outputs(int64_t O, F&& f) {
   switch (O) {
-    case 1: f(Outputs<1>{}); return true;
-    case 2: f(Outputs<2>{}); return true;
-    case 3: f(Outputs<3>{}); return true;
-    case 4: f(Outputs<4>{}); return true;
-    default: return false;
+    case 1:
+      f(Outputs<1>{});
+      return true;
+    case 2:
+      f(Outputs<2>{});
+      return true;
+    case 3:
+      f(Outputs<3>{});
+      return true;
+    case 4:
+      f(Outputs<4>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -226,7 +237,8 @@ void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const flo
     cae_cuda::launch(ctx, "upsampled convolution forward", upsampled_conv_forward_kernel<O>,
                      dim3(blocks), dim3(kWarpsPerBlock * 32), 0, g, t, w, b, y);
   });
-  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
+  if (!covered)
+    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
 }
 
 void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
@@ -238,10 +250,11 @@ void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const fl
   const bool covered = with_outputs(d.O, [&](auto outputs) {
     constexpr int O = decltype(outputs)::value;
     cae_cuda::launch(ctx, "upsampled convolution backward", upsampled_conv_backward_kernel<O>,
-                     dim3(unsigned(blocks)), dim3(threads), 0, g, int32_t(upsampled_tiles_per_block(d)), t,
-                     w, dy, relu_t, dt, partials);
+                     dim3(unsigned(blocks)), dim3(threads), 0, g,
+                     int32_t(upsampled_tiles_per_block(d)), t, w, dy, relu_t, dt, partials);
   });
-  if (!covered) cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
+  if (!covered)
+    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
   block_sums(ctx, blocks, d.O * kTaps * d.C, d.O, partials, dw, db);
 }
 
