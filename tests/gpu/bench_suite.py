@@ -264,6 +264,32 @@ def parse_backends(text):
     return found
 
 
+def default_backend(text):
+    """The backend `cae backends` marks as the default, or None."""
+    name = None
+    for line in (text or "").splitlines():
+        m = re.match(r"^(\S+)\s+\S+\s+ABI \S+\s", line)
+        if m:
+            name = m.group(1)
+        elif name and line.rstrip().endswith("the default"):
+            return name
+    return None
+
+
+def default_backend_problem(found, default):
+    """Why the parts that time cae's default backend (the README's commands,
+    `cae bench --devices`) would not time a GPU backend here, or None. cae
+    picks its default among certified backends only, so on a fresh build it
+    is cpu: those parts would then time the cpu backend for their whole
+    budget instead of saying what is missing."""
+    gpu = [b for b in ordered_backends(found, None) if found[b] is None and b != "cpu"]
+    if not gpu or (default is not None and default != "cpu"):
+        return None
+    return (f"cae's default backend here is {default or 'none'}, while {', '.join(gpu)} "
+            f"{'is' if len(gpu) == 1 else 'are'} available but not certified: certify the "
+            f"fastest first (cae-conformance --backend {gpu[-1]})")
+
+
 def ordered_backends(found, wanted):
     names = wanted if wanted else (
         [b for b in KNOWN_BACKENDS if b in found] + sorted(b for b in found if b not in KNOWN_BACKENDS))
@@ -296,6 +322,7 @@ class Suite:
         if listing is None:
             sys.exit(f"bench-suite: {self.cae} backends failed: is {self.build} a cae build?")
         self.found = parse_backends(listing)
+        self.default_problem = default_backend_problem(self.found, default_backend(listing))
         unknown = [b for b in (args.backends or []) if b not in self.found]
         if unknown:
             sys.exit(f"bench-suite: --backends names {', '.join(unknown)}, not found by "
@@ -385,6 +412,8 @@ class Suite:
     def part_pipeline(self):
         if not self.args.data:
             return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        if self.default_problem:
+            return {"status": "skipped", "reason": self.default_problem}
         runs = []
         for name, options in PIPELINES:
             run_dir = os.path.join(self.raw, f"pipeline-{name}")
@@ -466,6 +495,8 @@ class Suite:
     def part_ingredients(self, group):
         if not self.args.data:
             return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        if self.default_problem:
+            return {"status": "skipped", "reason": self.default_problem}
         runs = ingredients_table.run_group(self, ingredients_table.GROUPS[group])
         return {"data": self.args.data_name or f"`{self.args.data}`",
                 "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
@@ -479,6 +510,8 @@ class Suite:
                 return {"status": "failed", "reason": f"cae data synth: {step.failure()}"}
         elif not data:
             return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        if self.default_problem:
+            return {"status": "skipped", "reason": self.default_problem}
         record = search_part.run(self, dict(PIPELINES)["best"], data, self.s["search_train_args"])
         return dict(record, data=name, added_options=" ".join(self.s["search_train_args"]))
 
@@ -537,6 +570,8 @@ class Suite:
         if (self.machine["gpus"] or 0) < 2:
             return {"status": "skipped",
                     "reason": f"needs 2 GPUs; nvidia-smi lists {self.machine['gpus'] or 0}"}
+        if self.default_problem:
+            return {"status": "skipped", "reason": self.default_problem}
         runs = []
         for batch in self.s["ddp_batches"]:
             run = self.cae_ddp(batch, [])

@@ -444,6 +444,21 @@ class SuiteTest(unittest.TestCase):
         self.assertEqual(bench_suite.ordered_backends({"zz": None, "v4": None, "cpu": None}, None),
                          ["cpu", "v4", "zz"])
 
+    def test_default_backend_must_be_a_certified_gpu_one(self):
+        text = ("cpu      1.0.0    ABI 1.6  available: Xeon, 125 GiB, fp32, deterministic, 16 devices\n"
+                "         /x/libcae-backend-cpu.so\n"
+                "         certified: passed seeds 1, 2, 3 (/x/libcae-backend-cpu.so.certified.json); the default\n"
+                "v4       0.1.0    ABI 1.6  available: NVIDIA H100, 79.1 GiB, bf16, deterministic, 1 devices\n"
+                "         /x/libcae-backend-v4.so\n"
+                "         not certified: no record (certify it: cae-conformance --backend /x/libcae-backend-v4.so)\n")
+        self.assertEqual(bench_suite.default_backend(text), "cpu")
+        found = bench_suite.parse_backends(text)
+        problem = bench_suite.default_backend_problem(found, "cpu")
+        self.assertIn("cae-conformance --backend v4", problem)
+        self.assertIsNone(bench_suite.default_backend_problem(found, "v4"))
+        self.assertIsNone(bench_suite.default_backend_problem({"cpu": None, "v4": "no driver"}, "cpu"))
+        self.assertIsNotNone(bench_suite.default_backend_problem(found, None))
+
     def test_parse_nvidia_smi_and_toolkit(self):
         gpus = bench_suite.parse_nvidia_smi_gpus("NVIDIA H100 80GB HBM3, 81559, 580.95.05\n"
                                                  "NVIDIA H100 80GB HBM3, 81559, 580.95.05\n")
