@@ -7,6 +7,7 @@
 # usage: tests/gpu/run-matrix.sh [BUILD_DIR]
 #   SEEDS=200   seeds per CUDA backend (1..SEEDS)
 #   JOBS=4      seeds of one backend at a time (all backends run at once)
+#   OUT=/tmp    where the logs and each sweep's report go (made if missing)
 #   QUICK=1     sweep at --quick shapes
 #   MODELS=4    random models per seed whose every layer shape is checked
 #               (--models; each seed draws its own); LARGE=1 adds the model
@@ -20,6 +21,10 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/.devbuild}
+# Where the logs and sweep reports go (OUT), made if missing: every sweep
+# below writes into it from the background.
+out=${OUT:-/tmp}
+mkdir -p "$out" || { echo "run-matrix.sh: cannot make the folder OUT=$out" >&2; exit 1; }
 # shellcheck source=tests/gpu/use-build.sh
 source "$root/tests/gpu/use-build.sh"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: no GPU visible"
@@ -30,11 +35,11 @@ status=0
 if [ "${CTEST:-1}" != 0 ]; then
 # The mutants run on the cpu backend in CI: nothing GPU-specific to learn here.
 ctest --test-dir "$build" --output-on-failure --timeout 900 -LE packaging -E 'mutants|browser|fuzz' \
-  2>&1 | tee "${OUT:-/tmp}/matrix.log"
+  2>&1 | tee "$out/matrix.log"
 status=${PIPESTATUS[0]}
 echo "---- matrix summary ----"
-grep -E '^ *[0-9]+/[0-9]+ Test +#' "${OUT:-/tmp}/matrix.log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //'
-grep -E 'tests passed|tests failed' "${OUT:-/tmp}/matrix.log"
+grep -E '^ *[0-9]+/[0-9]+ Test +#' "$out/matrix.log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //'
+grep -E 'tests passed|tests failed' "$out/matrix.log"
 fi
 
 # ---- seed sweeps, every CUDA backend at once ----
@@ -59,8 +64,8 @@ start_sweep() {
   "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
     --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" \
     $([ "${LARGE:-0}" = 1 ] && echo --large-models) \
-    --json "${OUT:-/tmp}/sweep-$entry.json" \
-    >"${OUT:-/tmp}/sweep-$entry.log" 2>&1 &
+    --json "$out/sweep-$entry.json" \
+    >"$out/sweep-$entry.log" 2>&1 &
   pids+=($!)
   swept="$swept $entry"
 }
@@ -94,8 +99,8 @@ done
 echo "---- sweeps: $seeds seeds per CUDA backend, all backends at once on one GPU ----"
 for b in $swept; do
   echo "== $b"
-  sed -n '/^worst error per op/,$p' "${OUT:-/tmp}/sweep-$b.log"
-  grep -E '^seed [0-9]+: (FAILED|CRASHED)' -A6 "${OUT:-/tmp}/sweep-$b.log" | head -60
+  sed -n '/^worst error per op/,$p' "$out/sweep-$b.log"
+  grep -E '^seed [0-9]+: (FAILED|CRASHED)' -A6 "$out/sweep-$b.log" | head -60
 done
 [ "$status" = 0 ] && status=$sweep_status
 
@@ -116,7 +121,7 @@ sys.exit(0 if all(os.path.exists(p) for p in [m["control"]] + [x["library"] for 
   else
     mutant_run=(python3 "$root/tests/mutants/run_mutants.py" --suite "$build/bin/cae-conformance"
                 --manifest "$manifest" --seeds "$mutant_seeds" --jobs "$(nproc)"
-                --work-dir "${OUT:-/tmp}/mutants")
+                --work-dir "$out/mutants" --suite-arg=--check-timeout=15)
     "${mutant_run[@]}" || status=1
     "${mutant_run[@]}" --control || status=1
   fi
