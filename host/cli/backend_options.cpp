@@ -84,6 +84,18 @@ const BackendRecord& select_backend(const Registry& registry, const po::variable
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
+  // Chosen by default over a backend that would rank higher but is not
+  // certified (a fresh install with a GPU: cpu over v4): one line saying
+  // why, since the run is otherwise far slower than the user expects.
+  if (spec.empty()) {
+    const auto above = registry.uncertified_above(*backend);
+    if (!above.empty()) {
+      std::cerr << "cae: note: the default backend is " << backend->name << ": "
+                << above.front()->name << " is available but not certified (certify it: "
+                << "cae-conformance --backend " << above.front()->plugin.path
+                << "; or name it: --backend " << above.front()->name << ")\n";
+    }
+  }
   // Named on purpose, so used; but the user hears that nothing vouches for it.
   if (!backend->certification.certified) {
     std::cerr << "cae: warning: backend " << backend->name

@@ -241,6 +241,19 @@ const BackendRecord* Registry::default_backend() const {
   return best;
 }
 
+std::vector<const BackendRecord*> Registry::uncertified_above(const BackendRecord& chosen) const {
+  std::vector<const BackendRecord*> above;
+  for (const auto& b : backends_) {
+    if (b.available && !b.certification.certified && b.priority > chosen.priority) {
+      above.push_back(&b);
+    }
+  }
+  std::stable_sort(above.begin(), above.end(), [](const BackendRecord* a, const BackendRecord* b) {
+    return a->priority > b->priority;
+  });
+  return above;
+}
+
 const BackendRecord& Registry::select(const std::string& spec) const {
   if (spec.empty()) {
     if (const BackendRecord* best = default_backend()) return *best;

@@ -26,6 +26,11 @@ reject "greedy is not the default" "no record.*the default"
 run "info picks the certified default" 0 "$CAE" info $P
 expect "info picks the certified default" "^backend: +cpu "
 reject "info: no warning for the default" "warning"
+run_err "the default says what it passed over" 0 "$CAE" info $P
+expect "the note names greedy and how to certify or name it" \
+  "^cae: note: the default backend is cpu: greedy is available but not certified \(certify it: cae-conformance --backend $greedy; or name it: --backend greedy\)$"
+checks=$((checks + 1))
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "the note is one line" "stderr has more lines"
 "$CAE" data synth D --train 20 --test 10 >/dev/null
 run "train picks the certified default" 0 "$CAE" train $P --data D --epochs 1 --batch 10 --out m.safetensors
 expect "train picks the certified default" "backend cpu"
