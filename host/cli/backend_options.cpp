@@ -88,12 +88,10 @@ const BackendRecord& select_backend(const Registry& registry, const po::variable
   // certified (a fresh install with a GPU: cpu over v4): one line saying
   // why, since the run is otherwise far slower than the user expects.
   if (spec.empty()) {
-    const auto above = registry.uncertified_above(*backend);
-    if (!above.empty()) {
-      std::cerr << "cae: note: the default backend is " << backend->name << ": "
-                << above.front()->name << " is available but not certified (certify it: "
-                << "cae-conformance --backend " << above.front()->plugin.path
-                << "; or name it: --backend " << above.front()->name << ")\n";
+    if (const BackendRecord* above = registry.uncertified_above(*backend)) {
+      std::cerr << "cae: note: the default backend is " << backend->name << ": " << above->name
+                << " is available but not certified (certify it: cae-conformance --backend "
+                << above->plugin.path << "; or name it: --backend " << above->name << ")\n";
     }
   }
   // Named on purpose, so used; but the user hears that nothing vouches for it.

@@ -241,17 +241,15 @@ const BackendRecord* Registry::default_backend() const {
   return best;
 }
 
-std::vector<const BackendRecord*> Registry::uncertified_above(const BackendRecord& chosen) const {
-  std::vector<const BackendRecord*> above;
+const BackendRecord* Registry::uncertified_above(const BackendRecord& chosen) const {
+  const BackendRecord* best = nullptr;
   for (const auto& b : backends_) {
-    if (b.available && !b.certification.certified && b.priority > chosen.priority) {
-      above.push_back(&b);
+    if (b.available && !b.certification.certified && b.priority > chosen.priority &&
+        (!best || b.priority > best->priority)) {
+      best = &b;
     }
   }
-  std::stable_sort(above.begin(), above.end(), [](const BackendRecord* a, const BackendRecord* b) {
-    return a->priority > b->priority;
-  });
-  return above;
+  return best;
 }
 
 const BackendRecord& Registry::select(const std::string& spec) const {

@@ -74,9 +74,9 @@ class Registry {
 
   // The available, certified backend of highest priority, or nullptr.
   const BackendRecord* default_backend() const;
-  // The available backends that would outrank `chosen` by priority but are
-  // not certified, highest priority first: why the default is not one of them.
-  std::vector<const BackendRecord*> uncertified_above(const BackendRecord& chosen) const;
+  // The available, uncertified backend of highest priority that outranks
+  // `chosen`, or nullptr: the one a default choice passed over.
+  const BackendRecord* uncertified_above(const BackendRecord& chosen) const;
 
   // `spec` is a backend name (case-insensitive), a path to a .so (already in
   // explicit_files), or empty for default_backend(). A named backend may be

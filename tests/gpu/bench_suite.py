@@ -254,11 +254,15 @@ def machine_record(build, args, torch_info):
     }
 
 
+# A backend's first row in `cae backends`: name, version, ABI, availability.
+BACKEND_ROW = re.compile(r"^(\S+)\s+\S+\s+ABI \S+\s+(available|unavailable)(?::\s*(.*))?$")
+
+
 def parse_backends(text):
     """`cae backends` rows -> {name: None (available) or the reason it is not}."""
     found = {}
     for line in (text or "").splitlines():
-        m = re.match(r"^(\S+)\s+\S+\s+ABI \S+\s+(available|unavailable)(?::\s*(.*))?$", line)
+        m = BACKEND_ROW.match(line)
         if m:
             found[m.group(1)] = None if m.group(2) == "available" else (m.group(3) or "unavailable")
     return found
@@ -268,7 +272,7 @@ def default_backend(text):
     """The backend `cae backends` marks as the default, or None."""
     name = None
     for line in (text or "").splitlines():
-        m = re.match(r"^(\S+)\s+\S+\s+ABI \S+\s", line)
+        m = BACKEND_ROW.match(line)
         if m:
             name = m.group(1)
         elif name and line.rstrip().endswith("the default"):
