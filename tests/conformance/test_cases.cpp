@@ -27,3 +27,6 @@ TEST_CASE("process group") { check_process_group(); }
 TEST_CASE("host memory") { check_host_memory(); }
 TEST_CASE("options") { check_options(); }
 TEST_CASE("graphs") { check_graphs(); }
+// Its own case so that --filter can run the two-context steps apart from
+// the one-context graphs (a sanitizer over both outruns one time limit).
+TEST_CASE("graph_exchanges") { check_graph_exchanges(); }

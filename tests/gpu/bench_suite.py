@@ -45,14 +45,16 @@ SETTINGS = {
              "torch_repeats": 3, "sweep_seeds": 60, "sweep_quick_shapes": False,
              "pipeline_args": [], "ddp_batches": [128, 256, 512], "torch_max_batches": [64, 256],
              "bench_limit": 300, "torch_limit": 240, "torch_max_limit": 270,
-             "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240, "search_train_args": []},
+             "pipeline_limit": 300, "sweep_limit": 75, "ddp_limit": 240, "search_train_args": [],
+             "kernel_batches": [256, 64], "kernels_limit": 240},
     "quick": {"images": 8192, "extract_images": 10000, "repeats": 5, "cpu_batches": 1,
               "cpu_extract_images": 256, "cpu_repeats": 1, "torch_images": 8192,
               "torch_repeats": 2, "sweep_seeds": 3, "sweep_quick_shapes": True,
               "pipeline_args": ["--samples", "10000"], "ddp_batches": [256], "torch_max_batches": [64],
               "bench_limit": 120, "torch_limit": 120, "torch_max_limit": 150,
               "pipeline_limit": 120, "sweep_limit": 40, "ddp_limit": 150,
-              "search_train_args": ["--samples", "10000"]},
+              "search_train_args": ["--samples", "10000"],
+              "kernel_batches": [256], "kernels_limit": 180},
     # Checks the suite itself on any machine (a CPU-only one included) in minutes: the
     # figures mean nothing and the tables say so.
     "smoke": {"images": 64, "extract_images": 64, "repeats": 1, "cpu_batches": 1,
@@ -62,7 +64,8 @@ SETTINGS = {
               "ddp_batches": [64], "torch_max_batches": [64],
               "bench_limit": 240, "torch_limit": 120, "torch_max_limit": 120,
               "pipeline_limit": 240, "sweep_limit": 240, "ddp_limit": 120,
-              "search_train_args": ["--epochs", "1"], "search_synthetic": ["--train", "400", "--test", "100"]},
+              "search_train_args": ["--epochs", "1"], "search_synthetic": ["--train", "400", "--test", "100"],
+              "kernel_batches": [64], "kernels_limit": 180},
 }
 
 # The README's two pipeline commands ("Run it" and "What to expect"), as written there.
@@ -70,6 +73,8 @@ SETTINGS = {
 # pipeline with C and gamma chosen on the validation split.
 MODEL_PRESETS = ["seed", "wide", "deep"]
 MODEL_BACKENDS = ["v4", "v3"]
+# The backend whose captured step the kernels part profiles kernel by kernel.
+KERNELS_BACKEND = "v4"
 
 PIPELINES = [
     ("default", []),
@@ -85,7 +90,8 @@ PARTS_HELP = (
     "the best recipe, listed in tests/gpu/ingredients_table.py), search 4 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel and "
     "`--search-exhaustive` on them), models 3.3, "
-    "conformance 6, ddp 2 (two GPUs). Merge the results of several commands with "
+    "conformance 6, ddp 2 (two GPUs), kernels 3 (Nsight Compute over one step of v4 at batches "
+    "256 and 64). Merge the results of several commands with "
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")
 
 
@@ -626,6 +632,44 @@ class Suite:
                 "images": d["images"], "single_s": d["single_s"], "parallel_s": d["parallel_s"],
                 "speedup": d["single_s"] / d["parallel_s"]}
 
+    # -- one step, kernel by kernel
+
+    def part_kernels(self):
+        backend = KERNELS_BACKEND
+        if backend not in self.found:
+            return {"status": "skipped", "reason": f"no {backend} backend in this build"}
+        if self.found[backend] is not None:
+            return {"status": "skipped", "reason": f"{backend}: {self.found[backend]}"}
+        runs = []
+        for batch in self.s["kernel_batches"]:
+            self.say(f"batch {batch}: kernel_profile.py (ncu) over one step of {backend}")
+            runs.append(self.kernel_run(backend, batch))
+        return {"backend": backend, "runs": runs}
+
+    def kernel_run(self, backend, batch):
+        json_path = os.path.join(self.raw, f"kernels-{backend}-{batch}.json")
+        cmd = [sys.executable, os.path.join(HERE, "kernel_profile.py"), "--build", self.build,
+               "--backend", backend, "--batch", str(batch), "--work", os.path.join(self.work, "ncu"),
+               "--json", json_path]
+        step = self.step(cmd, self.s["kernels_limit"], f"kernels-{backend}-{batch}")
+        if step.failure():
+            return {"batch": batch, "status": "failed", "reason": step.failure()}
+        with open(json_path) as f:
+            record = dict(json.load(f), status="measured")
+        # The same step without the profiler, to set the kernels' sum against.
+        bench_json = os.path.join(self.raw, f"kernels-bench-{backend}-{batch}.json")
+        images = self.s["images"]
+        bench = [self.cae, "bench", "--backend", backend, "--batch", str(batch), "--images",
+                 str(images), "--extract-images", "0", "--repeats", "1", "--json", bench_json]
+        step = self.step(bench, self.s["bench_limit"], f"kernels-bench-{backend}-{batch}")
+        if step.failure():
+            return dict(record, status="failed", reason="the step without the profiler: " + step.failure())
+        with open(bench_json) as f:
+            b = json.load(f)
+        record.update(epoch_s=b["epoch_seconds"], epoch_images=b["images"],
+                      epoch_command="cae " + " ".join(bench[1:-2]))
+        return record
+
     def run(self, parts):
         results = perf_tables.empty_results()
         for part in parts:
@@ -649,6 +693,8 @@ class Suite:
                 record.update(self.part_ingredients(ingredients_table.PARTS.index(part)))
             elif part == "search":
                 record.update(self.part_search())
+            elif part == "kernels":
+                record.update(self.part_kernels())
             record.setdefault("status", "measured")
             results["parts"][part] = record
             write_atomically(os.path.join(self.out, "perf-results.json"),

@@ -52,9 +52,9 @@ TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 # The suite's parts, in the order it runs them and the machine table lists them.
 INGREDIENT_PARTS = ["ingredients-1", "ingredients-2"]
 PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline"] + INGREDIENT_PARTS
-         + ["search", "models", "conformance", "ddp"])
+         + ["search", "models", "conformance", "ddp", "kernels"])
 PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "models", "ddp",
-               "conformance", "flops", "bound", "machine"]
+               "conformance", "flops", "bound", "kernels", "machine"]
 README_BLOCKS = ["expect"]
 
 
@@ -706,6 +706,57 @@ def bound_batch(results, batch, p):
     return [table(header, rows), note + "."]
 
 
+# ---------------------------------------------------------------- kernels
+
+
+def render_kernels(results):
+    p = part(results, "kernels")
+    if not p:
+        return skipped_line(results, "kernels")
+    out = []
+    for run in p.get("runs", []):
+        out.append(f"### Batch {run['batch']}")
+        out += kernels_batch(run, p.get("machine", {}).get("gpu"))
+    out.append("Every kernel of one captured training step in the order the step runs them, each "
+               "profiled alone by Nsight Compute (`tests/gpu/kernel_profile.py`: clocks left as they "
+               "are, caches flushed before each kernel; the median over the step's replays). Tensor "
+               "pipe: the share of the cycles the tensor cores could have been busy that they were "
+               "(wgmma included): for these BF16 products, the share of the dense BF16 peak. The "
+               "step's own time is `cae bench`'s epoch without the profiler, divided by its steps; "
+               "the kernels' sum differs from it by the launch gaps and each batch's upload, which "
+               "the profiler does not see, and by the caches the real step finds warm." + quick_note(p))
+    return "\n\n".join(o for o in out if o)
+
+
+def kernels_batch(run, gpu):
+    if run.get("status") != "measured":
+        return [f"Not measured: {run.get('reason', run.get('status'))}."]
+    total = run["sum_us"]
+    rows = []
+    for i, k in enumerate(run["kernels"], 1):
+        us = k.get("us") or 0.0
+        dram = ((k.get("dram_read") or 0) + (k.get("dram_write") or 0)) / (us * 1e-6) / 1e9 if us else 0
+        tensor = k.get("tensor_pct")
+        rows.append([str(i), f"`{k['name']}`", k["grid"].replace(" ", ""), f"{us:.1f}",
+                     f"{100 * us / total:.1f}%" if total else "-",
+                     f"{tensor:.0f}%" if tensor is not None else "-",
+                     f"{k['sm_pct']:.0f}%" if k.get("sm_pct") is not None else "-", f"{dram:.0f}"])
+    header = ["", "kernel", "grid", "us", "share", "tensor pipe", "SM", "DRAM GB/s"]
+    steps = -(-EPOCH_IMAGES // run["batch"])
+    epoch_s = run["epoch_s"] * EPOCH_IMAGES / run["epoch_images"] if run.get("epoch_s") else None
+    step_ms = epoch_s / steps * 1e3 if epoch_s else None
+    note = (f"{run['backend']}, batch {run['batch']}: {run['kernel_count']} kernels per step, "
+            f"{total / 1e3:.3f} ms together under the profiler")
+    if step_ms:
+        note += (f"; the step without the profiler {step_ms:.3f} ms ({fmt_s(epoch_s)} s per "
+                 f"{fmt_count(EPOCH_IMAGES)}-image epoch, `{run['epoch_command']}`)")
+    if run.get("tensor_kernels_us"):
+        note += (f". The kernels that use the tensor cores take {run['tensor_kernels_us'] / 1e3:.3f} ms, "
+                 f"their tensor pipes busy {run['tensor_kernels_pct']:.0f}% of that time")
+    note += f". Profiled with {run.get('ncu', 'ncu')} on {gpu or 'an unnamed GPU'}: `{run['command']}`."
+    return [table(header, rows), note]
+
+
 # ---------------------------------------------------------------- machine
 
 
@@ -807,7 +858,8 @@ def measured_where(sources):
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
              "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
-             "flops": render_flops, "bound": render_bound, "machine": render_machine, "expect": render_expect}
+             "flops": render_flops, "bound": render_bound, "kernels": render_kernels,
+             "machine": render_machine, "expect": render_expect}
 
 
 def render_all(results):

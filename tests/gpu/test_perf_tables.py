@@ -337,6 +337,45 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertEqual(rows_of(text, f"`{run['readme_command']}`")[0][-1], "12.5")
 
 
+class KernelsRenderTest(unittest.TestCase):
+    def results(self, runs):
+        r = sample()
+        machine = r["parts"]["epoch-64"]["machine"]
+        r["parts"]["kernels"] = {"status": "measured", "mode": "full", "machine": machine,
+                                 "backend": "v4", "runs": runs}
+        return r
+
+    def run_record(self):
+        kernels = [{"name": "tma_igemm_kernel<128, TapLoads>", "grid": "(264, 1, 1)", "us": 300.0,
+                    "tensor_pct": 40.0, "sm_pct": 70.0, "dram_read": 3e8, "dram_write": 0.0},
+                   {"name": "adam_kernel", "grid": "(100, 1, 1)", "us": 100.0, "tensor_pct": 0.0,
+                    "sm_pct": 20.0, "dram_read": 1e8, "dram_write": 1e8}]
+        import kernel_profile
+        return dict(kernel_profile.summary(kernels, 4), status="measured", batch=256, backend="v4",
+                    ncu="Version 2025.3.1", command="ncu ... cae bench --batch 256",
+                    epoch_s=0.1, epoch_images=10000, epoch_command="cae bench --batch 256")
+
+    def test_one_row_per_kernel_and_the_step_without_the_profiler(self):
+        text = perf_tables.render_kernels(self.results([self.run_record()]))
+        self.assertIn("### Batch 256", text)
+        first = rows_of(text, "1")[0]
+        self.assertEqual(first[1:], ["`tma_igemm_kernel<128, TapLoads>`", "(264,1,1)", "300.0", "75.0%",
+                                     "40%", "70%", "1000"])
+        self.assertEqual(rows_of(text, "2")[0][-1], "2000")
+        # 0.1 s for 10,000 images is 0.5 s per 50,000-image epoch of 196 steps: 2.551 ms a step.
+        self.assertIn("0.400 ms together under the profiler", text)
+        self.assertIn("the step without the profiler 2.551 ms", text)
+        self.assertIn("take 0.300 ms, their tensor pipes busy 40%", text)
+
+    def test_failed_batch_and_missing_part_give_the_reason(self):
+        text = perf_tables.render_kernels(self.results(
+            [{"batch": 64, "status": "failed", "reason": "exit 1: ncu not found"}]))
+        self.assertIn("Not measured: exit 1: ncu not found.", text)
+        r = sample()
+        r["parts"]["kernels"] = {"status": "skipped", "reason": "no v4 backend in this build"}
+        self.assertEqual(perf_tables.render_kernels(r), "Not measured: no v4 backend in this build.")
+
+
 class ReadmeCommandsTest(unittest.TestCase):
     def test_the_suite_runs_the_readmes_pipeline_commands_as_written(self):
         with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "README.md")) as f:

@@ -257,7 +257,7 @@ def run_mutants(args, manifest):
     # The graph mutants' sweeps run the longest (whole training steps against
     # float64): started first, they do not leave one worker alone at the end.
     # Results are still judged and printed in the manifest's order.
-    longest_first = sorted(mutants, key=lambda m: "graphs" not in m["filter"].split(","))
+    longest_first = sorted(mutants, key=lambda m: not any(f.startswith("graph") for f in m["filter"].split(",")))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         started = {m["id"]: pool.submit(run_sweep, args, "mutant-" + m["id"], m["library"],
                                         m["filter"])
