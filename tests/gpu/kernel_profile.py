@@ -171,13 +171,24 @@ def step_kernels(launches, min_repeats=MIN_REPEATS):
     return kernels, repeats
 
 
+# A kernel counts as a tensor-core kernel above this tensor-pipe share: the
+# CUDA-core kernels read 0-1% (a stray mma or the metric's noise).
+TENSOR_KERNEL_MIN_PCT = 5.0
+
+
+def tensor_share(kernels):
+    """(us, pct): the tensor-core kernels' time and their tensor pipes'
+    busy share over it (weighted by time); pct None when there are none."""
+    tensor = [k for k in kernels if k.get("us") and (k.get("tensor_pct") or 0) >= TENSOR_KERNEL_MIN_PCT]
+    us = sum(k["us"] for k in tensor)
+    return us, (sum(k["us"] * k["tensor_pct"] for k in tensor) / us if us else None)
+
+
 def summary(kernels, repeats):
-    total_us = sum(k["us"] or 0.0 for k in kernels)
-    tensor_us = sum(k["us"] for k in kernels if k["us"] and (k["tensor_pct"] or 0) >= 1.0)
-    busy = sum(k["us"] * k["tensor_pct"] for k in kernels if k["us"] and (k["tensor_pct"] or 0) >= 1.0)
+    tensor_us, tensor_pct = tensor_share(kernels)
     return {"kernels": kernels, "replays_matched": repeats, "kernel_count": len(kernels),
-            "sum_us": total_us, "tensor_kernels_us": tensor_us,
-            "tensor_kernels_pct": busy / tensor_us if tensor_us else None}
+            "sum_us": sum(k["us"] or 0.0 for k in kernels), "tensor_kernels_us": tensor_us,
+            "tensor_kernels_pct": tensor_pct}
 
 
 def find_ncu(given):

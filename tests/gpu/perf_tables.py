@@ -23,6 +23,8 @@ import statistics
 import sys
 import tempfile
 
+import kernel_profile
+
 FORMAT = "cae-perf-results"
 VERSION = 1
 EPOCH_IMAGES = 50000
@@ -750,9 +752,11 @@ def kernels_batch(run, gpu):
     if step_ms:
         note += (f"; the step without the profiler {step_ms:.3f} ms ({fmt_s(epoch_s)} s per "
                  f"{fmt_count(EPOCH_IMAGES)}-image epoch, `{run['epoch_command']}`)")
-    if run.get("tensor_kernels_us"):
-        note += (f". The kernels that use the tensor cores take {run['tensor_kernels_us'] / 1e3:.3f} ms, "
-                 f"their tensor pipes busy {run['tensor_kernels_pct']:.0f}% of that time")
+    tensor_us, tensor_pct = kernel_profile.tensor_share(run["kernels"])
+    if tensor_us:
+        note += (f". The kernels that use the tensor cores (tensor pipe at least "
+                 f"{kernel_profile.TENSOR_KERNEL_MIN_PCT:g}%) take {tensor_us / 1e3:.3f} ms, "
+                 f"their tensor pipes busy {tensor_pct:.0f}% of that time")
     note += f". Profiled with {run.get('ncu', 'ncu')} on {gpu or 'an unnamed GPU'}: `{run['command']}`."
     return [table(header, rows), note]
 

@@ -68,6 +68,8 @@ class StepTest(unittest.TestCase):
         self.assertAlmostEqual(s["sum_us"], 1.2 + 0.9 + 0.7 + 0.2)
         self.assertAlmostEqual(s["tensor_kernels_us"], 1.9)
         self.assertAlmostEqual(s["tensor_kernels_pct"], (1.2 * 40 + 0.7 * 30) / 1.9)
+        kernels[1]["tensor_pct"] = 1.0  # a CUDA-core kernel's stray reading is not tensor work
+        self.assertAlmostEqual(kernel_profile.tensor_share(kernels)[0], 1.9)
 
     def test_parallel_branches_in_another_order_are_the_same_step(self):
         a = step(1000, 100)

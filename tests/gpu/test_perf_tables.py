@@ -365,7 +365,7 @@ class KernelsRenderTest(unittest.TestCase):
         # 0.1 s for 10,000 images is 0.5 s per 50,000-image epoch of 196 steps: 2.551 ms a step.
         self.assertIn("0.400 ms together under the profiler", text)
         self.assertIn("the step without the profiler 2.551 ms", text)
-        self.assertIn("take 0.300 ms, their tensor pipes busy 40%", text)
+        self.assertIn("(tensor pipe at least 5%) take 0.300 ms, their tensor pipes busy 40%", text)
 
     def test_failed_batch_and_missing_part_give_the_reason(self):
         text = perf_tables.render_kernels(self.results(
