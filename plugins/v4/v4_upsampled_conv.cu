@@ -33,47 +33,89 @@ Geometry geometry(const ConvDims& d) {
 // i, for u in -1..2: floor(u / 2).
 __host__ __device__ constexpr int small_offset(int u) { return u < 0 ? -1 : u / 2; }
 
+// Whether tap k of a 3x3 kernel lands on side 0 or 1 of the two small rows
+// (or columns) an output of phase u reads: output row 2i + u reads small rows
+// i - 1 + u (side 0) and i + u (side 1); phase 0 reads row i - 1 with tap 0
+// and row i with taps 1 and 2, phase 1 row i with taps 0 and 1 and row i + 1
+// with tap 2. Summing the taps that land on one small pixel first makes 4
+// products of an output's 9.
+__host__ __device__ constexpr bool tap_lands(int u, int side, int k) {
+  return small_offset(u + k - 1) == u - 1 + side;
+}
+static_assert(tap_lands(0, 0, 0) && tap_lands(0, 1, 1) && tap_lands(0, 1, 2) &&
+                  tap_lands(1, 0, 0) && tap_lands(1, 0, 1) && tap_lands(1, 1, 2),
+              "each tap lands on one side");
+
+// Small pixels along a row per warp: the weights each lane loads and combines
+// for a channel serve this many, so the loads no longer outnumber the
+// multiply-adds' share of the issue slots.
+constexpr int kForwardPixels = 4;
+
+// One warp per kForwardPixels small pixels of a row, its lanes splitting the
+// C channels: per channel, the 4 x 4 combined weights of each output (one per
+// phase (u, v) and small pixel of its 2x2), then the 2x2 output pixels above
+// each small pixel, the lanes' partial sums added by shuffles.
 template <int O>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     upsampled_conv_forward_kernel(Geometry g, const float* __restrict__ t,
                                   const float* __restrict__ w, const float* __restrict__ b,
                                   float* __restrict__ y) {
   cae_cuda::begin_after_prior_kernels();
+  constexpr int P = kForwardPixels;
   const int lane = threadIdx.x & 31;
+  const int groups_per_row = (g.w + P - 1) / P;
+  const int64_t groups = g.small_pixels / g.w * groups_per_row;
   const int64_t stride = int64_t(gridDim.x) * kWarpsPerBlock;
-  const int plane = g.h * g.w;
-  for (int64_t q = int64_t(blockIdx.x) * kWarpsPerBlock + (threadIdx.x >> 5); q < g.small_pixels;
+  for (int64_t q = int64_t(blockIdx.x) * kWarpsPerBlock + (threadIdx.x >> 5); q < groups;
        q += stride) {
-    const int64_t n = q / plane;
-    const int in_plane = int(q - n * plane);
-    const int i = in_plane / g.w, j = in_plane - i * g.w;
-    float acc[2][2][O] = {};
+    const int64_t small_row = q / groups_per_row;  // n * h + i
+    const int j0 = int(q - small_row * groups_per_row) * P;
+    const int64_t n = small_row / g.h;
+    const int i = int(small_row - n * g.h);
+    float acc[P][2][2][O] = {};
+#pragma unroll 1
     for (int c = lane; c < g.C; c += 32) {
-      // The 3x3 small pixels around (i, j), zero outside: the upsampled
-      // image's "same" padding, since upsampled row -1 is small row -1.
-      float near[3][3];
+      // The 3 x (P + 2) small pixels around the group, zero outside: the
+      // upsampled image's "same" padding, since upsampled row -1 is small row -1.
+      float near[3][P + 2];
 #pragma unroll
       for (int r = 0; r < 3; ++r) {
 #pragma unroll
-        for (int s = 0; s < 3; ++s) {
-          const int row = i + r - 1, col = j + s - 1;
+        for (int s = 0; s < P + 2; ++s) {
+          const int row = i + r - 1, col = j0 + s - 1;
           const bool inside = row >= 0 && row < g.h && col >= 0 && col < g.w;
           near[r][s] = inside ? t[((n * g.h + row) * g.w + col) * g.C + c] : 0.0f;
         }
       }
+      // One output at a time, so that only its 16 combined weights are live.
 #pragma unroll
-      for (int ky = 0; ky < 3; ++ky) {
+      for (int o = 0; o < O; ++o) {
+        float k[3][3];
 #pragma unroll
-        for (int kx = 0; kx < 3; ++kx) {
+        for (int ky = 0; ky < 3; ++ky) {
 #pragma unroll
-          for (int o = 0; o < O; ++o) {
-            const float weight = w[int64_t((o * 3 + ky) * 3 + kx) * g.C + c];
+          for (int kx = 0; kx < 3; ++kx) k[ky][kx] = w[int64_t((o * 3 + ky) * 3 + kx) * g.C + c];
+        }
 #pragma unroll
-            for (int a = 0; a < 2; ++a) {
+        for (int u = 0; u < 2; ++u) {
 #pragma unroll
-              for (int bb = 0; bb < 2; ++bb) {
-                const float v = near[small_offset(a + ky - 1) + 1][small_offset(bb + kx - 1) + 1];
-                acc[a][bb][o] = fmaf(weight, v, acc[a][bb][o]);
+          for (int v = 0; v < 2; ++v) {
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+#pragma unroll
+              for (int s = 0; s < 2; ++s) {
+                float combined = 0.0f;
+#pragma unroll
+                for (int ky = 0; ky < 3; ++ky) {
+#pragma unroll
+                  for (int kx = 0; kx < 3; ++kx) {
+                    if (tap_lands(u, r, ky) && tap_lands(v, s, kx)) combined += k[ky][kx];
+                  }
+                }
+#pragma unroll
+                for (int p = 0; p < P; ++p) {
+                  acc[p][u][v][o] = fmaf(combined, near[u + r][p + v + s], acc[p][u][v][o]);
+                }
               }
             }
           }
@@ -82,27 +124,35 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     }
     // The lanes' sums; lane 0's total is the one written (the same every run).
 #pragma unroll
-    for (int a = 0; a < 2; ++a) {
+    for (int p = 0; p < P; ++p) {
 #pragma unroll
-      for (int bb = 0; bb < 2; ++bb) {
+      for (int u = 0; u < 2; ++u) {
 #pragma unroll
-        for (int o = 0; o < O; ++o) {
-          float v = acc[a][bb][o];
+        for (int v = 0; v < 2; ++v) {
 #pragma unroll
-          for (int offset = 16; offset > 0; offset /= 2)
-            v += __shfl_xor_sync(0xffffffffu, v, offset);
-          acc[a][bb][o] = v;
+          for (int o = 0; o < O; ++o) {
+            float sum = acc[p][u][v][o];
+#pragma unroll
+            for (int offset = 16; offset > 0; offset /= 2)
+              sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+            acc[p][u][v][o] = sum;
+          }
         }
       }
     }
     if (lane != 0) continue;
 #pragma unroll
-    for (int a = 0; a < 2; ++a) {
+    for (int p = 0; p < P; ++p) {
+      const int j = j0 + p;
+      if (j >= g.w) break;
 #pragma unroll
-      for (int bb = 0; bb < 2; ++bb) {
-        const int64_t pixel = (n * g.H + 2 * i + a) * g.W + 2 * j + bb;
+      for (int u = 0; u < 2; ++u) {
 #pragma unroll
-        for (int o = 0; o < O; ++o) y[pixel * O + o] = acc[a][bb][o] + b[o];
+        for (int v = 0; v < 2; ++v) {
+          const int64_t pixel = (n * g.H + 2 * i + u) * g.W + 2 * j + v;
+#pragma unroll
+          for (int o = 0; o < O; ++o) y[pixel * O + o] = acc[p][u][v][o] + b[o];
+        }
       }
     }
   }
@@ -229,7 +279,8 @@ bool with_outputs(int64_t O, F&& f) {
 void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
                             const float* w, const float* b, float* y) {
   const Geometry g = geometry(d);
-  const int64_t wanted = (g.small_pixels + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int64_t groups = g.small_pixels / g.w * ((g.w + kForwardPixels - 1) / kForwardPixels);
+  const int64_t wanted = (groups + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const int64_t most = int64_t(std::max(ctx.multiprocessors, 1)) * 16;
   const unsigned blocks = unsigned(std::min(wanted, most));
   const bool covered = with_outputs(d.O, [&](auto outputs) {
