@@ -143,9 +143,9 @@ def step_kernels(launches, min_repeats=MIN_REPEATS):
     period, repeats = find_step(launches, min_repeats)
     n = len(launches)
     replays = [launches[n - (k + 1) * period:n - k * period] for k in range(repeats)]
-    last = replays[0]
 
     def occurrences(replay):
+        """{(signature, nth occurrence): launch}, in launch order."""
         seen, out = {}, {}
         for x in replay:
             key = signature(x)
@@ -155,11 +155,8 @@ def step_kernels(launches, min_repeats=MIN_REPEATS):
 
     indexed = [occurrences(r) for r in replays]
     kernels = []
-    seen = {}
-    for x in last:
-        key = signature(x)
-        seen[key] = seen.get(key, 0) + 1
-        same = [ix[key + (seen[key],)] for ix in indexed]
+    for key, x in indexed[0].items():  # the last replay, in launch order
+        same = [ix[key] for ix in indexed]
         k = {"name": x["name"], "grid": x["grid"], "block": x["block"]}
         if "stream" in x:
             k["stream"] = x["stream"]
