@@ -200,18 +200,26 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
   }
 }
 
-// sum[tap] += grad * (the input under window element (Dy, Dx) at that tap).
-template <int K, int C, int Dy, int Dx>
-__device__ __forceinline__ void add_products(float (&sum)[K * K * C + 1], float grad,
-                                             const float (&patch)[Patch<K, C, 2>::floats]) {
+// The offset, in a staged patch (Patch<K, C, 2>), of the window element a
+// pool choice names: the runtime's code 2 * Dy + Dx (resample_kernels.cuh).
+template <int K, int C>
+__device__ __forceinline__ int chosen_offset(uint8_t code) {
   using P = Patch<K, C, 2>;
-  for_each_tap<K, C>([&](int tap, int ky, int kx, int c) {
-    sum[tap] = fmaf(grad, patch[P::at(Dy, Dx, ky, kx, c)], sum[tap]);
-  });
+  return ((code >> 1) & 1) * P::row + (code & 1) * C;
 }
 
 // Per block: the sums of dw (K*K*C) and db (1) of its channels over its
 // tiles, written to the block's row of partials.
+//
+// Each (pooled pixel, channel) has one chosen window element, a different
+// one per channel: the 32 channels of a warp read their products' inputs at
+// up to 4 offsets of the same staged patch, straight from shared memory (the
+// 4 offsets, 0, C, row and row + C floats apart, fall in different banks: one
+// pass per load). One load and one multiply-add per tap, and no branch on
+// the choice (branching made a warp run the products of every window element
+// its channels chose: 4 times the multiply-adds). The tile's choices and
+// gradients are loaded before its patches are staged, so that their latency
+// overlaps the staging instead of stalling each pixel in turn.
 template <int K, int C>
 __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     pooled_conv_weight_partials_kernel(PoolGeometry g, int32_t tiles_per_block,
@@ -221,6 +229,8 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
                                        float* __restrict__ partials) {
   using P = Patch<K, C, 2>;
   constexpr int sums = P::taps + 1;
+  constexpr int kPerLane = kPixelsPerTile / kLanes;  // tile pixels per thread
+  static_assert(kPixelsPerTile % kLanes == 0, "every lane takes as many tile pixels");
   __shared__ __align__(16) float patches[kPixelsPerTile * P::floats];
   __shared__ float lane_sums[sums * kChannelsPerBlock];
   cae_cuda::begin_after_prior_kernels();
@@ -234,31 +244,31 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     const int64_t first = block_first + int64_t(tile) * kPixelsPerTile;
     if (first >= g.pooled_pixels) break;  // the same for every thread of the block
     const int count = int(min(int64_t(kPixelsPerTile), g.pooled_pixels - first));
+    uint8_t codes[kPerLane];
+    float grads[kPerLane];
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+      const int p = threadIdx.y + i * kLanes;
+      const bool inside = active && p < count;
+      const int64_t e = (first + p) * g.O + o;
+      codes[i] = inside ? choice[e] : uint8_t(0);  // no kChoicePositive: no gradient
+      grads[i] = inside ? dpooled[e] : 0.0f;
+    }
     __syncthreads();  // the previous tile's patches are read
     stage_patches<K, C, 2>(patches, x, g.H, g.W, g.pooled_rows, g.pooled_cols, first, count);
     __syncthreads();
     if (!active) continue;
-    for (int p = threadIdx.y; p < count; p += kLanes) {
-      const int64_t e = (first + p) * g.O + o;
-      const uint8_t code = choice[e];
-      if ((code & cae_cuda::kChoicePositive) == 0) continue;  // ReLU's or the pool's zero
-      const float grad = dpooled[e];
-      float patch[P::floats];
-      load_patch(patch, patches + p * P::floats);
-      switch (code & 3) {  // registers need the window element at compile time
-        case 0:
-          add_products<K, C, 0, 0>(sum, grad, patch);
-          break;
-        case 1:
-          add_products<K, C, 0, 1>(sum, grad, patch);
-          break;
-        case 2:
-          add_products<K, C, 1, 0>(sum, grad, patch);
-          break;
-        default:
-          add_products<K, C, 1, 1>(sum, grad, patch);
-          break;
-      }
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+      const int p = threadIdx.y + i * kLanes;
+      if (p >= count) break;
+      // The ReLU's or the pool's zero: no gradient reaches this pixel's window.
+      const bool positive = (codes[i] & cae_cuda::kChoicePositive) != 0;
+      const float grad = positive ? grads[i] : 0.0f;
+      const float* patch = patches + p * P::floats + chosen_offset<K, C>(codes[i]);
+      for_each_tap<K, C>([&](int tap, int ky, int kx, int c) {
+        sum[tap] = fmaf(grad, patch[P::at(0, 0, ky, kx, c)], sum[tap]);
+      });
       sum[P::taps] += grad;
     }
   }

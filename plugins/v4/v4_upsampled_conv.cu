@@ -158,92 +158,114 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   }
 }
 
-// One thread per channel c of t. Per small pixel q = (i, j): its value meets
-// the output gradients of the 4x4 output pixels (rows 2i-1 .. 2i+2) whose
-// taps read one of the 2x2 upsampled pixels above it, staged per tile in
-// shared memory ("window"); it accumulates dw, and sums dt[q][c].
+// Per small pixel q = (i, j) and weight (o, ky, kx): the output gradients
+// that weight multiplies with q's value, added. Tap (ky, kx) of output pixel
+// (Y, X) reads upsampled (Y + ky - 1, X + kx - 1), and the upsampled pixels
+// (2i + a, 2j + b), a, b in {0, 1}, are q's; so weight (o, ky, kx) meets q
+// through the 2x2 output pixels (2i + a - ky + 1, 2j + b - kx + 1), and
+//   dt[q][c]     = sum over (o, ky, kx) of w[o][ky][kx][c] * S[q][o][ky][kx]
+//   dw[o][ky][kx][c] = sum over q of t[q][c] * S[q][o][ky][kx]
+//   db[o]        = sum over q of S[q][o][1][1] (the 2x2 outputs above q).
+// S is the same for every channel c: made once per tile, it leaves each
+// (pixel, channel) one multiply-add per weight for dt and one for dw, where
+// going through the 4x4 output gradients one by one took 4 of each.
+template <int O>
+__device__ __forceinline__ float gradient_sum(const float* __restrict__ dy, const Geometry& g,
+                                              int64_t n, int i, int j, int o, int ky, int kx) {
+  float s = 0.0f;
+#pragma unroll
+  for (int a = 0; a < 2; ++a) {
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {
+      const int row = 2 * i + a - ky + 1, col = 2 * j + b - kx + 1;
+      const bool inside = row >= 0 && row < g.H && col >= 0 && col < g.W;
+      s += inside ? dy[((n * g.H + row) * g.W + col) * O + o] : 0.0f;
+    }
+  }
+  return s;
+}
+
+// One thread per channel c of t, over tiles of kSmallPerTile small pixels:
+// per tile the block stages S (gradient_sum) of its pixels in shared memory,
+// then each thread accumulates dw and writes dt[q][c] for each pixel.
 template <int O>
 __global__ void __launch_bounds__(kMaxChannels)
     upsampled_conv_backward_kernel(Geometry g, int32_t tiles_per_block, const float* __restrict__ t,
                                    const float* __restrict__ w, const float* __restrict__ dy,
                                    bool relu_t, float* __restrict__ dt,
                                    float* __restrict__ partials) {
-  constexpr int kWindow = 16 * O;  // 4x4 output pixels x O
-  __shared__ float windows[kSmallPerTile * kWindow];
+  constexpr int kWeights = O * kTaps;            // per channel: w[o][tap], k = o * 9 + tap
+  constexpr int kStride = (kWeights + 3) / 4 * 4;  // a pixel's sums, 16-byte aligned
+  __shared__ __align__(16) float sums[kSmallPerTile * kStride];
   cae_cuda::begin_after_prior_kernels();
   const int c = threadIdx.x;
   const bool active = c < g.C;
-  float weight[O * kTaps], sum[O * kTaps];
+  float weight[kWeights], wsum[kWeights];
 #pragma unroll
-  for (int k = 0; k < O * kTaps; ++k) {
-    weight[k] = active ? w[int64_t(k) * g.C + c] : 0.0f;  // w[o][tap][c]: k = o * 9 + tap
-    sum[k] = 0.0f;
+  for (int k = 0; k < kWeights; ++k) {
+    weight[k] = active ? w[int64_t(k) * g.C + c] : 0.0f;  // w[o][tap][c]
+    wsum[k] = 0.0f;
   }
   float bias_sum = 0.0f;  // threads c < O: db[c]
+  // The padding after each pixel's sums is loaded with them, never used: zeroed once.
+  constexpr int kPadding = kStride - kWeights;
+  if constexpr (kPadding > 0) {
+    for (int e = threadIdx.x; e < kSmallPerTile * kPadding; e += blockDim.x) {
+      const int p = e / kPadding;
+      sums[p * kStride + kWeights + (e - p * kPadding)] = 0.0f;
+    }
+  }
   const int plane = g.h * g.w;
   const int64_t block_first = int64_t(blockIdx.x) * tiles_per_block * kSmallPerTile;
   for (int tile = 0; tile < tiles_per_block; ++tile) {
     const int64_t first = block_first + int64_t(tile) * kSmallPerTile;
     if (first >= g.small_pixels) break;  // the same for every thread of the block
     const int count = int(min(int64_t(kSmallPerTile), g.small_pixels - first));
-    __syncthreads();  // the previous tile's windows are read
-    for (int e = threadIdx.x; e < count * kWindow; e += blockDim.x) {
-      const int p = e / kWindow, rest = e - p * kWindow;
-      const int cell = rest / O, o = rest - cell * O;
+    // The first pixel's value now: its load overlaps the staging.
+    float next = active ? t[first * g.C + c] : 0.0f;
+    __syncthreads();  // the previous tile's sums are read
+    for (int e = threadIdx.x; e < count * kWeights; e += blockDim.x) {
+      const int p = e / kWeights, k = e - p * kWeights;
+      const int o = k / kTaps, tap = k - o * kTaps;
       const int64_t q = first + p;
       const int64_t n = q / plane;
       const int in_plane = int(q - n * plane);
       const int i = in_plane / g.w, j = in_plane - i * g.w;
-      const int row = 2 * i - 1 + cell / 4, col = 2 * j - 1 + cell % 4;
-      const bool inside = row >= 0 && row < g.H && col >= 0 && col < g.W;
-      windows[e] = inside ? dy[((n * g.H + row) * g.W + col) * O + o] : 0.0f;
+      sums[p * kStride + k] = gradient_sum<O>(dy, g, n, i, j, o, tap / 3, tap % 3);
     }
     __syncthreads();
+    if (c < O) {
+      for (int p = 0; p < count; ++p) bias_sum += sums[p * kStride + c * kTaps + 4];
+    }
+    if (!active) continue;
     for (int p = 0; p < count; ++p) {
-      const float* window = windows + p * kWindow;
-      if (c < O) {  // each output pixel lies above exactly one small pixel
+      const float value = next;
+      if (p + 1 < count) next = t[(first + p + 1) * g.C + c];
+      float s[kStride];
 #pragma unroll
-        for (int a = 0; a < 2; ++a) {
-#pragma unroll
-          for (int bb = 0; bb < 2; ++bb) bias_sum += window[((a + 1) * 4 + bb + 1) * O + c];
-        }
+      for (int v = 0; v < kStride / 4; ++v) {
+        const float4 f = reinterpret_cast<const float4*>(sums + p * kStride)[v];
+        s[4 * v] = f.x;
+        s[4 * v + 1] = f.y;
+        s[4 * v + 2] = f.z;
+        s[4 * v + 3] = f.w;
       }
-      if (!active) continue;
-      const int64_t q = first + p;
-      const float value = t[q * g.C + c];
-      // One chain of products per upsampled pixel above q, added at the end:
-      // four independent chains instead of one as long as all of them.
-      float grads[2][2] = {};
+      // Three chains of products for dt instead of one as long as all of them.
+      float grads[3] = {};
 #pragma unroll
-      for (int a = 0; a < 2; ++a) {
-#pragma unroll
-        for (int bb = 0; bb < 2; ++bb) {
-#pragma unroll
-          for (int ky = 0; ky < 3; ++ky) {
-#pragma unroll
-            for (int kx = 0; kx < 3; ++kx) {
-              // The output pixel whose tap (ky, kx) reads upsampled (2i+a, 2j+bb).
-              const int cell = (a - ky + 2) * 4 + (bb - kx + 2);
-#pragma unroll
-              for (int o = 0; o < O; ++o) {
-                const float d = window[cell * O + o];
-                const int k = o * kTaps + ky * 3 + kx;
-                grads[a][bb] = fmaf(weight[k], d, grads[a][bb]);
-                sum[k] = fmaf(value, d, sum[k]);
-              }
-            }
-          }
-        }
+      for (int k = 0; k < kWeights; ++k) {
+        grads[k % 3] = fmaf(weight[k], s[k], grads[k % 3]);
+        wsum[k] = fmaf(value, s[k], wsum[k]);
       }
-      const float grad = (grads[0][0] + grads[0][1]) + (grads[1][0] + grads[1][1]);
-      dt[q * g.C + c] = relu_t && !(value > 0.0f) ? 0.0f : grad;
+      const float grad = (grads[0] + grads[1]) + grads[2];
+      dt[(first + p) * g.C + c] = relu_t && !(value > 0.0f) ? 0.0f : grad;
     }
   }
   // This block's row of partial sums: dw in its storage order, then db.
   float* row = partials + int64_t(blockIdx.x) * (int64_t(O) * kTaps * g.C + O);
   if (active) {
 #pragma unroll
-    for (int k = 0; k < O * kTaps; ++k) row[int64_t(k) * g.C + c] = sum[k];
+    for (int k = 0; k < kWeights; ++k) row[int64_t(k) * g.C + c] = wsum[k];
   }
   if (c < O) row[int64_t(O) * kTaps * g.C + c] = bias_sum;
 }

@@ -12,8 +12,9 @@
 //             the 2x2 output pixels above it, its lanes splitting the channels;
 //   backward: dt = upsample_backward(conv_dx(dy)) (times t > 0 when the
 //             ReLU's backward on t follows, merged in), dw and db, one
-//             thread per channel of t: each small pixel's value meets the
-//             output gradients of the 4x4 output pixels whose taps read it.
+//             thread per channel of t: per small pixel, each weight meets
+//             the sum of the 2x2 output gradients whose taps reach the
+//             pixel through it, made once for all channels.
 // FP32 on the CUDA cores (no tensor-core tile fits 3 outputs). No ReLU or
 // pool follows this layer's output, so no choice depends on its rounding.
 #pragma once
