@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(kMaxChannels)
                                    const float* __restrict__ w, const float* __restrict__ dy,
                                    bool relu_t, float* __restrict__ dt,
                                    float* __restrict__ partials) {
-  constexpr int kWeights = O * kTaps;            // per channel: w[o][tap], k = o * 9 + tap
+  constexpr int kWeights = O * kTaps;              // per channel: w[o][tap], k = o * 9 + tap
   constexpr int kStride = (kWeights + 3) / 4 * 4;  // a pixel's sums, 16-byte aligned
   __shared__ __align__(16) float sums[kSmallPerTile * kStride];
   cae_cuda::begin_after_prior_kernels();
