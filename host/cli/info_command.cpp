@@ -1,13 +1,15 @@
 // `cae info`: one backend in detail — where it was loaded from, its device,
 // the options it declares and which ops of the ABI it implements; with
 // --weights, the model a checkpoint holds instead.
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "backend_options.hpp"
 #include "commands.hpp"
-#include "model_options.hpp"
 #include "data/data_record.hpp"
+#include "model_options.hpp"
 #include "nn/checkpoint.hpp"
 #include "plugin/compiled_graph.hpp"
 #include "plugin/context.hpp"
@@ -70,6 +72,43 @@ void print_options(const cae_backend_table& table, const BackendOptionValues& ch
 
 // The data the checkpoint was trained on, one setting a line, aligned with
 // the model's lines.
+// Name, version, ABI, description, library and priority: the table's, no device needed.
+void print_identity(const BackendRecord& backend) {
+  const cae_backend_table& table = backend.table();
+  std::cout << "backend:       " << backend.name << " " << (table.version ? table.version : "?")
+            << " (ABI " << table.abi_major << "." << table.abi_minor << ", table "
+            << table.struct_size << " bytes)\n"
+            << "description:   " << (table.description ? table.description : "") << "\n"
+            << "library:       " << backend.plugin.path << " (" << backend.origin << ")\n"
+            << "priority:      " << backend.priority << "\n";
+}
+
+void print_graphs(const cae_backend_table& table) {
+  std::cout << "graphs:        "
+            << (has_graph_members(table) ? "compiles graphs (--execution auto runs them)"
+                                         : "none: runs op by op (graphs need ABI 1.5)")
+            << "\n";
+}
+
+// The backend --backend names when it is known but cannot run here (its
+// probe failed: no GPU, or not the one it needs), else nullptr.
+const BackendRecord* named_but_unavailable(const Registry& registry, const po::variables_map& vm) {
+  if (!vm.count("backend")) return nullptr;
+  const std::string spec = vm["backend"].as<std::string>();
+  if (spec.empty()) return nullptr;  // select_backend says what is wrong
+  const BackendRecord* named = nullptr;
+  if (names_a_backend_file(spec)) {
+    std::error_code error;
+    const std::string wanted = std::filesystem::absolute(spec, error).string();
+    for (const BackendRecord& b : registry.backends()) {
+      if (b.plugin.path == wanted) named = &b;
+    }
+  } else {
+    named = registry.find(spec);
+  }
+  return named && !named->available ? named : nullptr;
+}
+
 void print_training_data(const std::optional<DataRecord>& data, std::ostream& out) {
   if (!data) {
     out << "trained on:    not recorded (a checkpoint written before cae recorded its data)\n";
@@ -103,27 +142,30 @@ int run_info(const po::variables_map& vm) {
   }
   Registry registry = discover_backends(vm);
   print_discovery_warnings(registry);
+  if (const BackendRecord* unavailable = named_but_unavailable(registry, vm)) {
+    // What its table declares needs no device: shown, then the reason it cannot run here.
+    const BackendOptionValues chosen = chosen_backend_options(*unavailable, vm);
+    print_identity(*unavailable);
+    std::cout << "device:        none: unavailable here\n";
+    print_graphs(unavailable->table());
+    print_options(unavailable->table(), chosen);
+    print_members(&unavailable->table());
+    throw UsageError("backend '" + unavailable->name + "' is unavailable here: " +
+                     unavailable->unavailable_reason + "; what its table declares is listed above");
+  }
   const BackendRecord& backend = select_backend(registry, vm);
   const cae_backend_table& table = backend.table();
   const BackendOptionValues chosen = chosen_backend_options(backend, vm);
   Context context(table, vm["device"].as<int>(), vm["threads"].as<int>(), chosen);
   DeviceInfo info = context.device_info();
-  std::cout << "backend:       " << backend.name << " " << (table.version ? table.version : "?")
-            << " (ABI " << table.abi_major << "." << table.abi_minor << ", table "
-            << table.struct_size << " bytes)\n"
-            << "description:   " << (table.description ? table.description : "") << "\n"
-            << "library:       " << backend.plugin.path << " (" << backend.origin << ")\n"
-            << "priority:      " << backend.priority << "\n"
-            << "device:        " << info.name << "\n"
+  print_identity(backend);
+  std::cout << "device:        " << info.name << "\n"
             << "memory:        " << info.memory_total_bytes / (1024 * 1024) << " MiB total, "
             << info.memory_free_bytes / (1024 * 1024) << " MiB free\n"
             << "compute units: " << info.compute_units << "\n"
             << "precision:     " << precision_name(info.precision) << "\n"
-            << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n"
-            << "graphs:        "
-            << (has_graph_members(table) ? "compiles graphs (--execution auto runs them)"
-                                         : "none: runs op by op (graphs need ABI 1.5)")
-            << "\n";
+            << "deterministic: " << (info.deterministic ? "yes" : "no") << "\n";
+  print_graphs(table);
   print_options(table, chosen);
   print_members(&table);
   return 0;
@@ -136,7 +178,8 @@ Command info_command() {
           "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I] "
           "[--backend-option NAME=VALUE]... | cae info --weights CKPT",
           "Show one backend in detail: library, device, precision, its options (defaults, "
-          "allowed values, help) and supported ops; or the model of a checkpoint: layers, "
+          "allowed values, help) and supported ops (for a backend that cannot run here, what "
+          "its library declares, then the reason, exit 2); or the model of a checkpoint: layers, "
           "shapes, parameters, FLOPs, feature dimension, and the data it was trained on (format, "
           "image shape, resize, labels, classes, image counts, split, the files' identity)",
           [](po::options_description& options, po::positional_options_description&) {

@@ -25,8 +25,13 @@ one_line "unknown backend"
 run "backend names are case-insensitive" 0 "$CAE" info --backend CPU
 expect "case-insensitive" '^backend: +cpu '
 
-run "unavailable backend refused" 2 "$CAE" info --plugin-dir "$STUB_DIR" --backend unavail
-expect "unavailable backend refused" "backend 'unavail' is unavailable here: stub: no such device"
+# What an unavailable backend's table declares needs no device: listed, then refused.
+run "unavailable backend described" 2 "$CAE" info --plugin-dir "$STUB_DIR" --backend unavail
+expect "unavailable backend described" '^backend: +unavail '
+expect "unavailable backend described" '^device: +none: unavailable here'
+expect "unavailable backend described" '^ops:'
+run_err "unavailable backend refused" 2 "$CAE" info --plugin-dir "$STUB_DIR" --backend unavail
+expect "unavailable backend refused" "backend 'unavail' is unavailable here: stub: no such device.*; what its table declares is listed above"
 one_line "unavailable backend refused"
 
 run "non-numeric --device" 2 "$CAE" backends --device abc
