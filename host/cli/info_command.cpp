@@ -1,7 +1,6 @@
 // `cae info`: one backend in detail — where it was loaded from, its device,
 // the options it declares and which ops of the ABI it implements; with
 // --weights, the model a checkpoint holds instead.
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -70,8 +69,6 @@ void print_options(const cae_backend_table& table, const BackendOptionValues& ch
   }
 }
 
-// The data the checkpoint was trained on, one setting a line, aligned with
-// the model's lines.
 // Name, version, ABI, description, library and priority: the table's, no device needed.
 void print_identity(const BackendRecord& backend) {
   const cae_backend_table& table = backend.table();
@@ -96,19 +93,12 @@ const BackendRecord* named_but_unavailable(const Registry& registry, const po::v
   if (!vm.count("backend")) return nullptr;
   const std::string spec = vm["backend"].as<std::string>();
   if (spec.empty()) return nullptr;  // select_backend says what is wrong
-  const BackendRecord* named = nullptr;
-  if (names_a_backend_file(spec)) {
-    std::error_code error;
-    const std::string wanted = std::filesystem::absolute(spec, error).string();
-    for (const BackendRecord& b : registry.backends()) {
-      if (b.plugin.path == wanted) named = &b;
-    }
-  } else {
-    named = registry.find(spec);
-  }
+  const BackendRecord* named = registry.named(spec);
   return named && !named->available ? named : nullptr;
 }
 
+// The data the checkpoint was trained on, one setting a line, aligned with
+// the model's lines.
 void print_training_data(const std::optional<DataRecord>& data, std::ostream& out) {
   if (!data) {
     out << "trained on:    not recorded (a checkpoint written before cae recorded its data)\n";

@@ -229,6 +229,17 @@ const BackendRecord* Registry::find(const std::string& name) const {
   return nullptr;
 }
 
+const BackendRecord* Registry::named(const std::string& spec) const {
+  if (!names_a_backend_file(spec)) return find(spec);
+  std::error_code ec;
+  const std::string wanted = fs::absolute(spec, ec).string();
+  const BackendRecord* chosen = nullptr;
+  for (const auto& b : backends_) {
+    if (b.plugin.path == wanted) chosen = &b;
+  }
+  return chosen;
+}
+
 const BackendRecord* Registry::default_backend() const {
   // Only a certified backend may be chosen without being named: a plugin
   // dropped into a folder cannot take over by declaring a high priority.
@@ -266,14 +277,11 @@ const BackendRecord& Registry::select(const std::string& spec) const {
                              "); certify one with `cae-conformance --backend NAME`, or name one "
                              "with --backend (see `cae backends`)");
   }
-  const BackendRecord* chosen = nullptr;
+  const BackendRecord* chosen = named(spec);
   if (names_a_backend_file(spec)) {
-    std::error_code ec;
-    std::string wanted = fs::absolute(spec, ec).string();
-    for (const auto& b : backends_) {
-      if (b.plugin.path == wanted) chosen = &b;
-    }
     if (!chosen) {
+      std::error_code ec;
+      const std::string wanted = fs::absolute(spec, ec).string();
       for (const auto& c : considered_) {
         if (c.path == wanted && !c.accepted) {
           throw std::runtime_error("cannot use backend " + spec + ": " + c.rejection);
@@ -282,7 +290,6 @@ const BackendRecord& Registry::select(const std::string& spec) const {
       throw std::runtime_error("cannot use backend " + spec + ": file not found or not loaded");
     }
   } else {
-    chosen = find(spec);
     if (!chosen) {
       throw std::runtime_error("unknown backend '" + spec + "'; available: " +
                                names_of(backends_, true) +

@@ -86,6 +86,9 @@ class Registry {
   const BackendRecord& select(const std::string& spec) const;
 
   const BackendRecord* find(const std::string& name) const;  // case-insensitive, or nullptr
+  // What `spec` (a name, or a path to a loaded .so) names, available or
+  // not, or nullptr: select() without its checks.
+  const BackendRecord* named(const std::string& spec) const;
 
  private:
   std::vector<BackendRecord> backends_;
