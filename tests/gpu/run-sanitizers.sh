@@ -12,6 +12,10 @@
 #   TOOLS="racecheck"  only these tools (default: memcheck racecheck initcheck synccheck)
 #   WORKLOADS="quick"  only these workloads (default: quick full train)
 #   FILTER=conv2d      only these ops in the conformance workloads (--filter)
+#   KERNELS="--kernel-name kns=igemm"
+#                      which kernels the tool checks (compute-sanitizer's kernel
+#                      filter options; default: every kernel but NCCL's), e.g. to
+#                      split a slow racecheck over runs side by side
 #   TRAIN_SAMPLES=512  images of the training workload (racecheck runs ~1 image/s)
 #   TEST_SAMPLES=128   test images the training workload evaluates after its epoch
 set -uo pipefail
@@ -55,7 +59,12 @@ run_one() {  # backend tool workload
   # checked: its LL protocol polls flags in buffers it never initialises,
   # which initcheck reports by the hundred thousand. Its API errors are
   # counted apart below, which needs every error printed.
-  extra+=(--kernel-name-exclude kns=nccl)
+  if [ -n "${KERNELS:-}" ]; then
+    read -r -a kernels <<<"$KERNELS"
+    extra+=("${kernels[@]}")
+  else
+    extra+=(--kernel-name-exclude kns=nccl)
+  fi
   local cmd=()
   case $work in
     # The tools slow a check down many times over: its time limit is the run's.
