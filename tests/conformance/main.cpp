@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   suite.seed = options.seed ? *options.seed : conformance::fresh_seed();
   suite.quick = options.quick;
   suite.models = {suite.seed, options.models, options.large_models, options.quick};
+  suite.all_real_shapes = options.all_real_shapes;
   suite.device_index = options.device;
   suite.json_path = options.json;
   // From here on a crash, in the backend's loading too, ends with a verdict.

@@ -71,6 +71,8 @@ Options parse_options(int argc, char** argv) {
       options.quick = true;
     } else if (arg == "--large-models") {
       options.large_models = true;
+    } else if (arg == "--all-real-shapes") {
+      options.all_real_shapes = true;
     } else if (take_value("--models", argc, argv, i, value)) {
       const uint64_t models = parse_unsigned("--models", value);
       if (models > 1000) {
@@ -151,6 +153,10 @@ Options:
   --large-models          also every layer of the model presets on 96x96
                           images (STL-10's size; the float64 reference
                           takes minutes)
+  --all-real-shapes       check the graphs at the real shape (3x32x32) at
+                          every batch up to 256 even on a backend too slow
+                          to finish them in about five minutes (by default
+                          they are then left out, with a note)
   --sweep N               run N seeds (--seed S, S+1, ...; default from 1),
                           each in its own process, and print the worst error
                           per op with the seed that gave it

@@ -23,6 +23,7 @@ struct Suite {
   uint64_t seed = 0;
   bool quick = false;
   ModelShapeSettings models;  // --models, --large-models
+  bool all_real_shapes = false;  // --all-real-shapes
   std::string json_path;  // --json: where the verdict goes
 };
 
