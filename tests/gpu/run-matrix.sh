@@ -62,7 +62,7 @@ start_sweep() {
   local options=()
   for option in "$@"; do options+=(--backend-option "$option"); done
   "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
-    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" \
+    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" --all-real-shapes \
     $([ "${LARGE:-0}" = 1 ] && echo --large-models) \
     --json "$out/sweep-$entry.json" \
     >"$out/sweep-$entry.log" 2>&1 &
