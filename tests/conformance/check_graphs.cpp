@@ -262,6 +262,30 @@ std::vector<float> fill(Random& random, const cae_graph_tensor& t, bool positive
   return random.uniform(count, -a, a);
 }
 
+// A draw of every tensor the host binds and fills (inputs, parameters,
+// optimiser state; Adam's second moments positive); empty for the ones a
+// run writes.
+std::vector<std::vector<float>> draw_bound(const nn::GraphSpec& spec, Random& random) {
+  std::vector<bool> second(spec.tensors.size(), false);
+  for (int32_t v : spec.second_state) second[size_t(v)] = true;
+  std::vector<std::vector<float>> hosts(spec.tensors.size());
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    const cae_graph_tensor& t = spec.tensors[i];
+    if (t.role != CAE_GRAPH_INTERNAL && t.role != CAE_GRAPH_OUTPUT)
+      hosts[i] = fill(random, t, second[i]);
+  }
+  return hosts;
+}
+
+// The run scalars of a graph's first run (and of the op path it is judged by).
+cae_graph_run_params first_run_scalars() {
+  cae_graph_run_params run{};
+  run.struct_size = sizeof run;
+  run.learning_rate = 0.1f;
+  run.adam_step = 3;
+  return run;
+}
+
 // The first node that reads the run's scalars (an optimiser update); the
 // node count when none does. What comes before it is evaluated once for
 // both sets of run scalars.
@@ -388,12 +412,7 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
     note(kOp, label, "unsupported (runs op by op)");
     return;
   }
-  std::vector<bool> second(spec.tensors.size(), false);
-  for (int32_t v : spec.second_state) second[size_t(v)] = true;
-  cae_graph_run_params scalars[2]{};
-  for (cae_graph_run_params& run : scalars) run.struct_size = sizeof run;
-  scalars[0].learning_rate = 0.1f;
-  scalars[0].adam_step = 3;
+  cae_graph_run_params scalars[2] = {first_run_scalars(), first_run_scalars()};
   scalars[1].learning_rate = 0.02f;
   scalars[1].adam_step = 7;
   const size_t updates_from = first_update(spec);
@@ -404,15 +423,12 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
   bool ambiguous = true;
   for (int draw = 0; draw < kDraws && ambiguous; ++draw) {
     Random random(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
-    hosts.assign(spec.tensors.size(), {});
+    hosts = draw_bound(spec, random);
+    if (judge == Judge::OpsOnly) break;  // one draw, no float64 evaluation
     values[0].assign(spec.tensors.size(), {});
     for (size_t i = 0; i < spec.tensors.size(); ++i) {
-      const cae_graph_tensor& t = spec.tensors[i];
-      if (t.role == CAE_GRAPH_INTERNAL || t.role == CAE_GRAPH_OUTPUT) continue;
-      hosts[i] = fill(random, t, second[i]);
-      if (judge == Judge::Float64AndOps) values[0][i] = widen(hosts[i]);
+      if (!hosts[i].empty()) values[0][i] = widen(hosts[i]);
     }
-    if (judge == Judge::OpsOnly) break;  // one draw, no float64 evaluation
     ambiguous = false;
     evaluate(spec, values[0], scalars[0], &ambiguous, 0, updates_from);
     values[1] = values[0];
@@ -828,33 +844,25 @@ constexpr double kRealShapePasses = 5.0 + 2.5;
 // Seconds of one training step at batch 1, run op by op on the backend.
 double training_step_seconds(const nn::Network& real, const nn::TrainingGraphOptions& training) {
   const nn::GraphSpec spec = nn::build_training_graph(real, 1, training);
-  std::vector<bool> second(spec.tensors.size(), false);
-  for (int32_t v : spec.second_state) second[size_t(v)] = true;
   Random random(suite().seed * 131 + 7907);
-  std::vector<std::vector<float>> hosts(spec.tensors.size());
-  for (size_t i = 0; i < spec.tensors.size(); ++i) {
-    const cae_graph_tensor& t = spec.tensors[i];
-    if (t.role != CAE_GRAPH_INTERNAL && t.role != CAE_GRAPH_OUTPUT)
-      hosts[i] = fill(random, t, second[i]);
-  }
-  cae_graph_run_params run{};
-  run.struct_size = sizeof run;
-  run.learning_rate = 0.1f;
-  run.adam_step = 3;
+  const std::vector<std::vector<float>> hosts = draw_bound(spec, random);
   const auto start = std::chrono::steady_clock::now();
-  op_path_results(spec, hosts, run);
+  op_path_results(spec, hosts, first_run_scalars());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void check_real_shapes(const nn::TrainingGraphOptions& training) {
   const nn::Network real(nn::model_preset("seed"), 3, 32);
-  double per_image = 0;
-  guarded(
-      kOp, "seed 3x32x32 speed", [&] { per_image = training_step_seconds(real, training); },
-      6.0 * convolution_work(nn::build_training_graph(real, 1, training)));
-  int64_t larger = 0;
-  for (const int64_t batch : kRealShapeBatches) larger += batch > 1 ? batch : 0;
-  const double projected = kRealShapePasses * double(larger) * per_image;
+  // With --all-real-shapes every batch runs: no speed probe to decide it.
+  double per_image = 0, projected = 0;
+  if (!suite().all_real_shapes) {
+    guarded(
+        kOp, "seed 3x32x32 speed", [&] { per_image = training_step_seconds(real, training); },
+        6.0 * convolution_work(nn::build_training_graph(real, 1, training)));
+    int64_t larger = 0;
+    for (const int64_t batch : kRealShapeBatches) larger += batch > 1 ? batch : 0;
+    projected = kRealShapePasses * double(larger) * per_image;
+  }
   const bool all = suite().all_real_shapes || projected <= kRealShapeSeconds;
   for (const int64_t batch : kRealShapeBatches) {
     if (batch == 1 || all) check_real_shape_batch(real, training, batch);
