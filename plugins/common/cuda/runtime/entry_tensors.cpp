@@ -56,10 +56,9 @@ cae_status tensor_upload(cae_context ctx, cae_tensor t, const float* src, size_t
     cae_tensor_s& tensor = tensor_arg(c, t, op, "t");
     require(src != nullptr, "tensor_upload: src is NULL");
     cae_plugin::check_transfer_count(op, tensor.shape, count);
+    const bool page_locked = c.host_memory.holds(src, count * sizeof(float));
     auto upload_to = [&](float* device_dst) {
-      cae_plugin::cuda::upload_host_floats(
-          c.host_memory, c.stream, device_dst, src, count,
-          [&](float* dst, const float* from, size_t n) { c.staging.upload(c.stream, dst, from, n); });
+      c.staging.upload(c.stream, device_dst, src, count, page_locked);
     };
     if (stored_channels_last(tensor.shape)) {
       float* boundary = c.scratch.get(count);

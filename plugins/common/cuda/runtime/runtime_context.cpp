@@ -27,7 +27,8 @@ cae_context_s::cae_context_s(const cae_create_options* options, const cae_cuda::
       counters(cae_cuda::kCounterSlots * sizeof(uint32_t), memory, "reduction counters"),
       scratch(memory, stream, tuning.poison_scratch),
       reduction_area(memory, stream, tuning.poison_scratch),
-      columns(memory, cae_cuda::kColumnCacheBytes) {
+      columns(memory, cae_cuda::kColumnCacheBytes),
+      staging(memory) {
   CAE_CUDA_CHECK(cudaMemsetAsync(counters.as<void>(), 0, counters.bytes(), stream));
   CAE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
