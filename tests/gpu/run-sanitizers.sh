@@ -15,7 +15,13 @@
 #   KERNELS="--kernel-name kns=igemm"
 #                      which kernels the tool checks (compute-sanitizer's kernel
 #                      filter options; default: every kernel but NCCL's), e.g. to
-#                      split a slow racecheck over runs side by side
+#                      split a slow racecheck over runs side by side. Keep
+#                      cuBLASLt's kernels checked in every part (e.g. add
+#                      --kernel-name regex=nvjet|xmma|cutlass|Gemm|splitK): with
+#                      them left out, racecheck (2025.3) stops at the first large
+#                      cuBLASLt GEMM with "Internal Sanitizer Error: The Sanitizer
+#                      failed to handle a hardware exception", even when the filter
+#                      matches no kernel at all
 #   TRAIN_SAMPLES=512  images of the training workload (racecheck runs ~1 image/s)
 #   TEST_SAMPLES=128   test images the training workload evaluates after its epoch
 set -uo pipefail

@@ -54,12 +54,18 @@ void HostStaging::release() noexcept {
 }
 
 void HostStaging::make_copy_lane() {
+  // Each piece made once: after a failure (out of device memory) the next
+  // upload completes the lane without leaking what the first attempt made.
   // Events first: release() waits on whichever exist.
   for (int i = 0; i < kChunks; ++i) {
-    CAE_CUDA_CHECK(cudaEventCreateWithFlags(&consumed_[i], cudaEventDisableTiming));
+    if (!consumed_[i]) {
+      CAE_CUDA_CHECK(cudaEventCreateWithFlags(&consumed_[i], cudaEventDisableTiming));
+    }
   }
   for (int i = 0; i < kChunks; ++i) {
-    device_chunk_[i] = DeviceMemory(kChunkFloats * sizeof(float), tracker_, "the upload staging");
+    if (!device_chunk_[i].as()) {
+      device_chunk_[i] = DeviceMemory(kChunkFloats * sizeof(float), tracker_, "the upload staging");
+    }
   }
   CAE_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
 }
