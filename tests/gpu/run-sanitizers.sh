@@ -12,7 +12,7 @@
 #   TOOLS="racecheck"  only these tools (default: memcheck racecheck initcheck synccheck)
 #   WORKLOADS="quick"  only these workloads (default: quick full train)
 #   FILTER=conv2d      only these ops in the conformance workloads (--filter)
-#   KERNELS="--kernel-name kns=igemm"
+#   KERNELS="--kernel-name kns=tma_igemm --kernel-name regex=nvjet|xmma|cutlass|Gemm|splitK"
 #                      which kernels the tool checks (compute-sanitizer's kernel
 #                      filter options; default: every kernel but NCCL's), e.g. to
 #                      split a slow racecheck over runs side by side. Keep

@@ -11,7 +11,11 @@
 // before refilling it, and for a page-locked source the transfer that reads
 // it (tensor_upload's contract: on return src may be reused). It never waits
 // for the kernels on the context's stream, so a host that uploads the next
-// batch while a step runs stays ahead of the GPU.
+// batch while a step runs stays ahead of the GPU. (An upload of more than two
+// chunks, 8 MiB, reuses a device chunk within itself: from its third chunk on
+// it waits, on the copy stream and so on the host, for the device copies
+// queued after the context's earlier work, as a transfer on that stream
+// would.)
 //
 // Downloads: chunk k+1's DMA runs while the host copies chunk k out, so a
 // large download costs about max(DMA, host copy) instead of their sum.
