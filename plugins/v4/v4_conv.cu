@@ -51,6 +51,7 @@
 #include "v4_pooled_conv.hpp"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
+#include "v4_upsampled_conv.hpp"
 
 namespace cae_v4 {
 
@@ -537,6 +538,46 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
   const BiasReluStore out{y, b, g.pixels, O, relu};
   gathering_gemm(ctx, d, g, xb, C, +1, prepared, forms.forward_rows, forms.forward_ld, out, O,
                  "v4 conv forward GEMM");
+}
+
+bool upsampled_gemm_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* t,
+                            const float* w, const float* b, float* y) {
+  if (operand_terms(ctx).count != 1 || d.C % 8 != 0 || d.O > 4 || d.K != 3) return false;
+  const int64_t h = d.H / 2, width = d.W / 2, small = d.N * h * width;
+  const int C = int(d.C);
+  const int64_t ld = round_up(int64_t(9) * C, kTileK);
+  // One scratch request: t's BF16 copy, then the combined weights (rows
+  // padded as the prepared weights are, so no tile reads past them).
+  ScratchLayout carve;
+  const size_t at_t = carve.add(bf16_floats(small * C));
+  const size_t at_w = carve.add(bf16_floats(kRowPadding * ld));
+  float* scratch = ctx.scratch.get(carve.total());
+  auto* tb = reinterpret_cast<__nv_bfloat16*>(scratch + at_t);
+  auto* combined = reinterpret_cast<__nv_bfloat16*>(scratch + at_w);
+  convert_to_bf16(ctx, t, tb, small * C);
+  upsampled_combined_weights(ctx, d, w, kRowPadding, ld, combined);
+  const PixelShuffleStore out{y, b, int(small), int(h), int(width), int(d.O)};
+  const int k_tiles = int(ld / kTileK);
+  const char* what = "v4 upsampled conv forward GEMM";
+  // With 16 columns, each 128-pixel tile is read once per tap and channel
+  // block for few products: the copy engine's boxes (as the middle layers'
+  // forward) feed it; the cp.async GEMM, whose threads compute every
+  // element's address, measured 146 us at batch 256 against the FP32
+  // kernel's 175 (the BF16 copy and the combined weights add 30).
+  const cae_plugin::ConvDims small_dims{d.N, d.C, h, width, 4 * d.O, 3};
+  const ImageBox box = tap_box_shape(small_dims, C);
+  if (box.fits) {
+    const CUtensorMap a_map = image_box_map(tb, d.N, h, width, C, box.rows, box.images);
+    const CUtensorMap b_map = matrix_box_map(combined, kRowPadding, ld, 16);
+    const TapShiftedRows loads{3, +1, C / kTileK, int(h), int(width)};
+    launch_tma<16>(ctx, a_map, b_map, loads, out, small, 4 * d.O, k_tiles, k_tiles, what);
+    return true;
+  }
+  const ConvGeometry g = make_geometry(int(h), int(width), 3, int(small));
+  const PixelsByTapChannels a{tb, g, C, 9 * C, +1, FastDivide(uint32_t(C))};
+  const PaddedRows rows{combined, int(ld)};
+  launch_gemm(ctx, 16, a, rows, out, small, 4 * d.O, k_tiles, k_tiles, what);
+  return true;
 }
 
 namespace {

@@ -60,4 +60,29 @@ struct MatrixStore {
   }
 };
 
+// The fused last layer's forward as a GEMM over its small input
+// (v4_upsampled_conv.hpp): D[q][n], q a small pixel (image, i, j) and
+// n = o * 4 + u * 2 + v, is output channel o of the upsampled pixel
+// (2i + u, 2j + v); y [N][2h][2w][O] (NHWC) gets it with the bias added.
+// Columns past 4 * O (the tile's padding) are dropped.
+struct PixelShuffleStore {
+  float* y;
+  const float* bias;
+  int rows;     // small pixels, N * h * w
+  int h, w, O;  // the small input's size; output channels
+  __device__ void put(int r, int c, float value) const {
+    if (c >= 4 * O) return;
+    const int o = c >> 2, u = (c >> 1) & 1, v = c & 1;
+    const int j = r % w, rest = r / w;
+    const int i = rest % h, image = rest / h;
+    const int64_t pixel = (int64_t(image) * 2 * h + 2 * i + u) * (2 * w) + 2 * j + v;
+    y[pixel * O + o] = value + bias[o];
+  }
+  __device__ void store(int r, int c, float v0, float v1) const {
+    if (r >= rows) return;
+    put(r, c, v0);
+    put(r, c + 1, v1);
+  }
+};
+
 }  // namespace cae_v4

@@ -1,5 +1,6 @@
 // The fused last layer (v4_upsampled_conv.hpp): its kernels and their choice
 // per number of outputs.
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -158,6 +159,36 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   }
 }
 
+// upsampled_combined_weights (v4_upsampled_conv.hpp): one element per thread.
+// Output row 2i + u reads small row i + ty - 1 through side r = ty - u of
+// its two (tap_lands), so a (ty, tx) outside the phase's 2x2 sides is zero.
+__global__ void __launch_bounds__(256)
+    combined_weights_kernel(int O, int C, int64_t rows, int64_t ld, const float* __restrict__ w,
+                            __nv_bfloat16* __restrict__ out) {
+  cae_cuda::begin_after_prior_kernels();
+  const int64_t count = rows * ld;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < count; e += stride) {
+    const int64_t n = e / ld, k = e - n * ld;
+    float sum = 0.0f;
+    if (n < 4 * O && k < int64_t(kTaps) * C) {
+      const int tap = int(k / C), c = int(k - int64_t(tap) * C);
+      const int o = int(n) >> 2, u = (int(n) >> 1) & 1, v = int(n) & 1;
+      const int r = tap / 3 - u, s = tap % 3 - v;
+      if (r >= 0 && r <= 1 && s >= 0 && s <= 1) {
+        for (int ky = 0; ky < 3; ++ky) {
+          for (int kx = 0; kx < 3; ++kx) {
+            if (tap_lands(u, r, ky) && tap_lands(v, s, kx)) {
+              sum += w[int64_t((o * 3 + ky) * 3 + kx) * C + c];
+            }
+          }
+        }
+      }
+    }
+    out[e] = __float2bfloat16_rn(sum);
+  }
+}
+
 // Per small pixel q = (i, j) and weight (o, ky, kx): the output gradients
 // that weight multiplies with q's value, added. Tap (ky, kx) of output pixel
 // (Y, X) reads upsampled (Y + ky - 1, X + kx - 1), and the upsampled pixels
@@ -298,8 +329,16 @@ bool with_outputs(int64_t O, F&& f) {
 
 }  // namespace
 
+void upsampled_combined_weights(cae_cuda::Context& ctx, const ConvDims& d, const float* w,
+                                int64_t rows, int64_t ld, __nv_bfloat16* out) {
+  const int64_t blocks = std::min<int64_t>((rows * ld + 255) / 256, 4096);
+  cae_cuda::launch(ctx, "upsampled convolution combined weights", combined_weights_kernel,
+                   dim3(unsigned(blocks)), dim3(256), 0, int(d.O), int(d.C), rows, ld, w, out);
+}
+
 void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
                             const float* w, const float* b, float* y) {
+  if (upsampled_gemm_forward(ctx, d, t, w, b, y)) return;
   const Geometry g = geometry(d);
   const int64_t groups = g.small_pixels / g.w * ((g.w + kForwardPixels - 1) / kForwardPixels);
   const int64_t wanted = (groups + kWarpsPerBlock - 1) / kWarpsPerBlock;

@@ -19,6 +19,8 @@
 // pool follows this layer's output, so no choice depends on its rounding.
 #pragma once
 
+#include <cuda_bf16.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -34,6 +36,23 @@ namespace cae_v4 {
 // t [N,C,H/2,W/2], w [O,C,3,3], b [O] -> y [N,O,H,W] = conv(upsample(t), w) + b.
 void upsampled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
                             const float* w, const float* b, float* y);
+
+// The forward on the tensor cores (defined in v4_conv.cu, beside the GEMMs it
+// launches): one BF16 GEMM over t's BF16 copy with the combined weights below,
+// its columns the 2x2 output pixels above each small pixel and their channels
+// (PixelShuffleStore). False, with nothing queued, where it does not apply:
+// more than one BF16 term (option bf16-terms), channels not in 8s, or more
+// than 4 outputs; the FP32 kernel runs instead.
+bool upsampled_gemm_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
+                            const float* w, const float* b, float* y);
+
+// The combined weights of that GEMM, BF16 [rows][ld]: row n = o * 4 + u * 2 +
+// v (output o at phase (u, v)), column tap * C + c with tap = ty * 3 + tx over
+// the 3x3 small pixels around (offsets ty - 1, tx - 1): the sum of w's taps
+// that land there from that phase. Rows past 4 * O and columns past 9 * C are
+// zero.
+void upsampled_combined_weights(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d,
+                                const float* w, int64_t rows, int64_t ld, __nv_bfloat16* out);
 
 // From dy [N,O,H,W]: dt [N,C,H/2,W/2] (zero where relu_t is not NULL and
 // t <= 0: the ReLU's backward of t) and dw, db (overwritten).
