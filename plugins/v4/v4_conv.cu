@@ -542,7 +542,11 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
 
 bool upsampled_gemm_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* t,
                             const float* w, const float* b, float* y) {
-  if (operand_terms(ctx).count != 1 || d.C % 8 != 0 || d.O > 4 || d.K != 3) return false;
+  // fp32-conv asks for the thin layers in FP32: the FP32 kernel then.
+  if (operand_terms(ctx).count != 1 || ctx.tuning.fp32_convolutions || d.C % 8 != 0 || d.O > 4 ||
+      d.K != 3) {
+    return false;
+  }
   const int64_t h = d.H / 2, width = d.W / 2, small = d.N * h * width;
   const int C = int(d.C);
   const int64_t ld = round_up(int64_t(9) * C, kTileK);

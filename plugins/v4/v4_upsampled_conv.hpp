@@ -8,15 +8,19 @@
 // backward to sum back to h x w. Fused, both directions read t at its own
 // size: an upsampled pixel (Y, X) is t's (Y/2, X/2), so each tap of an
 // output pixel reads one of the 3x3 small pixels around it.
-//   forward:  y = conv(upsample(t), w) + b, one warp per small pixel writing
-//             the 2x2 output pixels above it, its lanes splitting the channels;
+//   forward:  y = conv(upsample(t), w) + b: the taps that land on one small
+//             pixel summed into combined weights per output phase, one BF16
+//             GEMM of 4 * O columns over t (upsampled_gemm_forward); with
+//             more than one BF16 term, one warp per 4 small pixels writing
+//             the 2x2 output pixels above each, its lanes splitting the
+//             channels, in FP32;
 //   backward: dt = upsample_backward(conv_dx(dy)) (times t > 0 when the
 //             ReLU's backward on t follows, merged in), dw and db, one
 //             thread per channel of t: per small pixel, each weight meets
 //             the sum of the 2x2 output gradients whose taps reach the
 //             pixel through it, made once for all channels.
-// FP32 on the CUDA cores (no tensor-core tile fits 3 outputs). No ReLU or
-// pool follows this layer's output, so no choice depends on its rounding.
+// The backward in FP32 on the CUDA cores. No ReLU or pool follows this
+// layer's output, so no choice depends on its rounding.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -41,8 +45,8 @@ void upsampled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& 
 // launches): one BF16 GEMM over t's BF16 copy with the combined weights below,
 // its columns the 2x2 output pixels above each small pixel and their channels
 // (PixelShuffleStore). False, with nothing queued, where it does not apply:
-// more than one BF16 term (option bf16-terms), channels not in 8s, or more
-// than 4 outputs; the FP32 kernel runs instead.
+// more than one BF16 term (option bf16-terms), fp32-conv, channels not in
+// 8s, or more than 4 outputs; the FP32 kernel runs instead.
 bool upsampled_gemm_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
                             const float* w, const float* b, float* y);
 
