@@ -1,8 +1,9 @@
 #include "backend_session.hpp"
 
-#include <ostream>
+#include <iostream>
 
 #include "device_list.hpp"
+#include "first_use_certification.hpp"
 
 namespace cae::cli {
 
@@ -10,6 +11,7 @@ BackendSession select_backend_session(const po::variables_map& vm) {
   BackendSession session;
   session.registry = discover_backends(vm);
   print_discovery_warnings(session.registry);
+  if (vm.count("certify-on-first-use")) certify_default_on_first_use(session.registry, vm, std::cerr);
   session.backend = &select_backend(session.registry, vm);
   session.options = chosen_backend_options(*session.backend, vm);
   return session;

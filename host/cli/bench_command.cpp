@@ -14,6 +14,7 @@
 #include "bench/data_parallel_benchmark.hpp"
 #include "bench/model_benchmark.hpp"
 #include "commands.hpp"
+#include "first_use_certification.hpp"
 #include "io/atomic_file.hpp"
 #include "model_options.hpp"
 #include "option_checks.hpp"
@@ -318,6 +319,7 @@ Command bench_command() {
           "one device (--batch is the global batch)",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_first_use_certification_option(options);
             add_model_option(options);
             options.add_options()
                 ("image-size", po::value<int>()->default_value(32)->value_name("N"),

@@ -10,6 +10,7 @@
 #include "data_options.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
+#include "first_use_certification.hpp"
 #include "io/output_set.hpp"
 #include "nn/features.hpp"
 #include "nn/latent_sparsity.hpp"
@@ -118,6 +119,7 @@ Command evaluate_command() {
           "Classify the test set; write accuracy, confusion matrix, predictions and report.html",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_first_use_certification_option(options);
             add_data_options(options);
             add_features_option(options);
             options.add_options()

@@ -6,6 +6,7 @@
 #include "data_formats_help.hpp"
 #include "feature_options.hpp"
 #include "data_options.hpp"
+#include "first_use_certification.hpp"
 #include "io/npy.hpp"
 #include "io/output_set.hpp"
 #include "nn/checkpoint.hpp"
@@ -64,6 +65,7 @@ Command extract_command() {
           "and labels as .npy",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_first_use_certification_option(options);
             add_data_options(options);
             add_features_option(options);
             options.add_options()

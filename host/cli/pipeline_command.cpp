@@ -15,6 +15,7 @@
 #include "device_list.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
+#include "first_use_certification.hpp"
 #include "io/output_set.hpp"
 #include "linear_selection.hpp"
 #include "model_options.hpp"
@@ -22,6 +23,7 @@
 #include "nn/latent_sparsity.hpp"
 #include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
+#include "pipeline_defaults.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 #include "svm/linear_model.hpp"
@@ -52,9 +54,9 @@ DataRequest find_or_make_data(const po::variables_map& vm, const std::string& ou
   }
   synthetic = true;
   const std::string dir = out + "/synthetic-data";
-  std::cout << "no CIFAR-10 under data/ and no --data: using a synthetic 10-class set ("
-            << kSynthTrain << " train, " << kSynthTest << " test) in " << dir
-            << "\n  for real data: cae data fetch data, or --data PATH\n";
+  std::cout << "no CIFAR-10 under data/ and no --data (put cifar-10-batches-bin/ under data/, "
+               "or let `cae data fetch data` download it): running on a synthetic 10-class set ("
+            << kSynthTrain << " train, " << kSynthTest << " test images) in " << dir << "\n";
   // The folder is the pipeline's own (inside --out): replacing a set an
   // earlier run generated there is expected.
   write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
@@ -104,7 +106,30 @@ int finish(const EvaluationOutcome& outcome, const BackendSession& session, bool
   return 0;
 }
 
-int run_pipeline(const po::variables_map& vm) {
+void declare_pipeline_options(po::options_description& options,
+                              po::positional_options_description&) {
+  add_backend_options(options);
+  add_first_use_certification_option(options);
+  add_data_options(options);
+  add_unlabelled_option(options);
+  options.add_options()(
+      "out", po::value<std::string>()->default_value("run")->value_name("DIR"),
+      "output folder")("samples", po::value<int64_t>()->default_value(0)->value_name("N"),
+                       "training images to use (0 = all)");
+  add_model_option(options);
+  add_training_options(options);
+  add_features_option(options);
+  add_svm_options(options);
+  add_classifier_options(options);
+  add_validation_options(options, "auto");
+  add_pipeline_defaults_option(options);
+}
+
+int run_pipeline(const po::variables_map& given) {
+  po::options_description options;
+  po::positional_options_description positionals;
+  declare_pipeline_options(options, positionals);
+  const po::variables_map vm = with_pipeline_defaults(given, options, std::cout);
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
@@ -308,21 +333,7 @@ Command pipeline_command() {
           "cae pipeline [--backend B] [--data PATH] [--data-format F] [--unlabelled] [--out DIR] "
           "[training and SVM options]",
           "Run every stage: train, extract features, SVM, evaluate; print stage timings",
-          [](po::options_description& options, po::positional_options_description&) {
-            add_backend_options(options);
-            add_data_options(options);
-            add_unlabelled_option(options);
-            options.add_options()(
-                "out", po::value<std::string>()->default_value("run")->value_name("DIR"),
-                "output folder")("samples", po::value<int64_t>()->default_value(0)->value_name("N"),
-                                 "training images to use (0 = all)");
-            add_model_option(options);
-            add_training_options(options);
-            add_features_option(options);
-            add_svm_options(options);
-            add_classifier_options(options);
-            add_validation_options(options, "auto");
-          },
+          declare_pipeline_options,
           run_pipeline,
           kDataFormatsHelp};
 }

@@ -7,6 +7,7 @@
 
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
+#include "first_use_certification.hpp"
 #include "linear_selection.hpp"
 #include "commands.hpp"
 #include "io/npy.hpp"
@@ -176,6 +177,7 @@ Command svm_command() {
           "Train the classifier on extracted features: the one-vs-one kernel SVM (kernels on the backend), or --classifier linear",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_first_use_certification_option(options);
             options.add_options()
                 ("features", po::value<std::string>()->required()->value_name("DIR"), "folder written by `cae extract`")
                 ("out", po::value<std::string>()->required()->value_name("MODEL"), "SVM model file to write")

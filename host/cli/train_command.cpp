@@ -9,6 +9,7 @@
 #include "device_list.hpp"
 #include "distributed_options.hpp"
 #include "data_options.hpp"
+#include "first_use_certification.hpp"
 #include "ignored_options.hpp"
 #include "model_options.hpp"
 #include "nn/latent_sparsity.hpp"
@@ -170,6 +171,7 @@ Command train_command() {
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
+            add_first_use_certification_option(options);
             add_data_options(options);
             add_unlabelled_option(options);
             add_model_option(options);

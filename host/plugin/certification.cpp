@@ -22,13 +22,6 @@ using nlohmann::json;
 constexpr const char* kFormat = "cae-certification";
 constexpr int kFormatVersion = 1;
 
-std::string cache_dir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg == '/') return std::string(xdg) + "/cae/certified";
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.cache/cae/certified";
-}
-
 // Throws (the record is damaged) unless `seeds` is a list of whole numbers
 // >= 0: get<uint64_t> of a negative or huge float would be undefined.
 std::string seeds_text(const json& seeds) {
@@ -73,6 +66,7 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
     }
     const std::string verdict = doc.at("verdict").get<std::string>();
     out.certified = verdict == "passed";
+    out.failed = verdict == "failed";
     out.summary = printable_text(verdict) + " seeds " + seeds_text(doc.at("seeds")) + " (" + path + ")";
     return true;
   } catch (const std::exception&) {  // unreadable, bad JSON (IoError), missing or mistyped fields
@@ -82,6 +76,13 @@ bool read_record(const std::string& path, const std::string& sha256, const std::
 }
 
 }  // namespace
+
+std::string certification_cache_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/cae/certified";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/cae/certified";
+}
 
 std::string certification_beside(const std::string& plugin_path) {
   return plugin_path + ".certified.json";
@@ -94,7 +95,7 @@ bool is_certification_record(const std::string& file_name) {
 }
 
 std::string certification_in_cache(const std::string& sha256) {
-  return cache_dir() + "/" + sha256 + ".json";
+  return certification_cache_dir() + "/" + sha256 + ".json";
 }
 
 Certification certification_of(const std::string& plugin_path, const std::string& backend,

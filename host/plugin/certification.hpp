@@ -32,6 +32,9 @@ struct CertificationRecord {
 
 struct Certification {
   bool certified = false;
+  // A record says this exact file failed: certifying it again by itself
+  // would only repeat the failure (first_use_certification.hpp).
+  bool failed = false;
   // "passed seeds 1, 2, 3 (RECORD)" or why not: "no record", "failed ...",
   // "the file changed since it was certified", "record R is damaged: ...".
   std::string summary;
@@ -41,6 +44,9 @@ std::string certification_beside(const std::string& plugin_path);
 // True for the file name of a record beside a plugin (not a plugin itself).
 bool is_certification_record(const std::string& file_name);
 std::string certification_in_cache(const std::string& sha256);
+// Where records go when a plugin's folder is read-only:
+// $XDG_CACHE_HOME/cae/certified (default ~/.cache/cae/certified).
+std::string certification_cache_dir();
 
 // Never throws: a record that cannot be read or does not match is a reason.
 Certification certification_of(const std::string& plugin_path, const std::string& backend,

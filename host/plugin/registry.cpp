@@ -118,6 +118,11 @@ std::string names_of(const std::vector<BackendRecord>& backends, bool available)
   return list.empty() ? "none" : list;
 }
 
+Certification certification_of_record(const BackendRecord& record) {
+  const cae_backend_table& table = record.table();
+  return certification_of(record.plugin.path, record.name, table.version ? table.version : "");
+}
+
 }  // namespace
 
 size_t table_size_of_minor(uint32_t minor) {
@@ -202,9 +207,7 @@ Registry Registry::discover(const DiscoveryOptions& options) {
                                   record.table_warning);
     }
     probe_into(record);
-    const cae_backend_table& table = record.table();
-    record.certification = certification_of(record.plugin.path, record.name,
-                                            table.version ? table.version : "");
+    record.certification = certification_of_record(record);
     registry.backends_.push_back(std::move(record));
   };
 
@@ -219,6 +222,13 @@ Registry Registry::discover(const DiscoveryOptions& options) {
     }
   }
   return registry;
+}
+
+void Registry::reread_certification(const std::string& name) {
+  const std::string wanted = lower(name);
+  for (auto& b : backends_) {
+    if (lower(b.name) == wanted) b.certification = certification_of_record(b);
+  }
 }
 
 const BackendRecord* Registry::find(const std::string& name) const {

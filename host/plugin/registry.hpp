@@ -85,6 +85,10 @@ class Registry {
   // when nothing matches or the chosen backend is unavailable.
   const BackendRecord& select(const std::string& spec) const;
 
+  // Reads the certification record of backend `name` again (after
+  // cae-conformance ran on it); nothing for a name not found.
+  void reread_certification(const std::string& name);
+
   const BackendRecord* find(const std::string& name) const;  // case-insensitive, or nullptr
   // What `spec` (a name, or a path to a loaded .so) names, available or
   // not, or nullptr: select() without its checks.

@@ -1,0 +1,57 @@
+#include "pipeline_defaults.hpp"
+
+#include <ostream>
+
+#include "ignored_options.hpp"
+#include "option_checks.hpp"
+
+namespace cae::cli {
+
+void add_pipeline_defaults_option(po::options_description& options) {
+  options.add_options()(
+      "defaults", po::value<std::string>()->default_value("best")->value_name("best|baseline"),
+      "what options not given mean: best (the validation winner: --features pyramid-flip "
+      "--feature-threshold 0.25 --augment flip --contrast-normalize --search; an option given "
+      "replaces its part) or baseline (the seed's settings: latent features, no augmentation "
+      "or input transform, one SVM fit at --C 5)");
+}
+
+std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given) {
+  const std::string defaults = given["defaults"].as<std::string>();
+  if (defaults == "baseline") return {};
+  if (defaults != "best") {
+    throw UsageError("--defaults must be best or baseline, got '" + defaults + "'");
+  }
+  std::vector<std::string> args;
+  if (!option_given(given, "features")) {
+    args.insert(args.end(), {"--features", "pyramid-flip"});
+    if (!option_given(given, "feature-threshold")) {
+      args.insert(args.end(), {"--feature-threshold", "0.25"});
+    }
+  }
+  if (!option_given(given, "augment")) args.insert(args.end(), {"--augment", "flip"});
+  if (!option_given(given, "contrast-normalize")) args.push_back("--contrast-normalize");
+  if (!given.count("search") && !option_given(given, "C") && !option_given(given, "gamma")) {
+    args.push_back("--search");
+  }
+  return args;
+}
+
+po::variables_map with_pipeline_defaults(const po::variables_map& given,
+                                         const po::options_description& options,
+                                         std::ostream& log) {
+  const std::vector<std::string> implied = implied_pipeline_arguments(given);
+  po::variables_map vm = given;
+  if (implied.empty()) return vm;
+  // store() keeps every value the user gave: the implied ones only fill in.
+  const po::parsed_options parsed = po::command_line_parser(implied).options(options).run();
+  po::store(parsed, vm);
+  po::notify(vm);
+  check_option_values(parsed, vm);
+  log << "defaults: best recipe:";
+  for (const std::string& arg : implied) log << " " << arg;
+  log << " (--defaults baseline for the seed's settings)\n";
+  return vm;
+}
+
+}  // namespace cae::cli
