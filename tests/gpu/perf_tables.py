@@ -7,11 +7,17 @@ Each generated block sits between `<!-- generated:NAME -->` and
 
 usage:
   perf_tables.py update [NEW_RESULTS.json ...]   merge new parts into the results, rewrite the docs
-  perf_tables.py check                            exit 1 when the docs and the results disagree,
-                                                  or the README's best recipe is not the
-                                                  ingredients table's validation winner
+  perf_tables.py check [--strict]                 exit 1 when the docs and the results disagree,
+                                                  the README's best recipe is not the
+                                                  ingredients table's validation winner, or a
+                                                  doc quotes a figure that neither the results
+                                                  nor tests/gpu/doc_constants.json back; warn
+                                                  of parts measured before a later commit
+                                                  changed their code (--strict: fail)
   perf_tables.py render [RESULTS.json]            print every block
 options (all commands): --results docs/perf-results.json --perf docs/PERF.md --readme README.md
+  --root . (the checkout whose README.md, docs/*.md and plugins/*/README.md are scanned, and
+  whose git history dates the parts) --constants tests/gpu/doc_constants.json
 
 Standard library only: it runs in CI, where there is neither a GPU nor PyTorch.
 """
@@ -23,7 +29,9 @@ import statistics
 import sys
 import tempfile
 
+import doc_figures
 import kernel_profile
+import stale_tables
 
 FORMAT = "cae-perf-results"
 VERSION = 1
@@ -944,6 +952,27 @@ def documents(args):
     return [(args.perf, PERF_BLOCKS), (args.readme, README_BLOCKS)]
 
 
+def check_sources(args, results, blocks):
+    """Every figure of the docs backed, every part younger than its code (a
+    warning unless --strict): 0 when so, else 1."""
+    paths = doc_figures.doc_paths(args.root)
+    paths += [p for p in (args.perf, args.readme) if os.path.abspath(p) not in map(os.path.abspath, paths)]
+    unsourced = doc_figures.unsourced(paths, results, blocks, doc_figures.load_constants(args.constants),
+                                      args.root)
+    for figure in unsourced:
+        print(f"perf_tables: {figure.path}:{figure.line}: \"{figure.text}\" is in neither "
+              f"{os.path.basename(args.results)} nor {os.path.basename(args.constants)}: "
+              "generate it, quote a measured value, or remove it", file=sys.stderr)
+    lines, stale = stale_tables.report(results, args.root)
+    for line in lines:
+        print(f"perf_tables: {'error' if args.strict and line.startswith('stale') else 'warning'}: {line}",
+              file=sys.stderr)
+    if unsourced or (stale and args.strict):
+        return 1
+    print(f"perf_tables: docs agree with {args.results}")
+    return 0
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
@@ -953,6 +982,9 @@ def main(argv=None):
     p.add_argument("--results", default=os.path.join(root, "docs", "perf-results.json"))
     p.add_argument("--perf", default=os.path.join(root, "docs", "PERF.md"))
     p.add_argument("--readme", default=os.path.join(root, "README.md"))
+    p.add_argument("--root", default=root)
+    p.add_argument("--constants", default=os.path.join(here, "doc_constants.json"))
+    p.add_argument("--strict", action="store_true", help="check: fail on stale parts too")
     args = p.parse_args(argv)
     try:
         if args.command == "render":
@@ -992,8 +1024,7 @@ def main(argv=None):
             return 1
         if problems:
             return 1
-        print(f"perf_tables: docs agree with {args.results}")
-        return 0
+        return check_sources(args, results, blocks)
     except ResultsError as e:
         print(f"perf_tables: {e}", file=sys.stderr)
         return 1

@@ -418,7 +418,7 @@ class FilesTest(unittest.TestCase):
 
     def cli(self, *args):
         return perf_tables.main(list(args) + ["--results", self.results, "--perf", self.perf,
-                                              "--readme", self.readme])
+                                              "--readme", self.readme, "--root", self.dir])
 
     def test_check_fails_until_update_then_passes(self):
         self.assertEqual(self.cli("check"), 1)
