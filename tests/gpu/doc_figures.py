@@ -29,7 +29,7 @@ UNIT_WORDS = sorted(list(UNIT_SCALES) + list(UNIT_ALIASES), key=len, reverse=Tru
 NUMBER = r"\d[\d,]*(?:\.\d+)?"
 UNIT = r"(?:%s)" % "|".join(re.escape(u) for u in UNIT_WORDS)
 # A number, optionally a range or list of them, then a unit that ends the word.
-FIGURE = re.compile(r"(?<![\w.,/-])((?:%s\s*(?:to|and|or|–|-|,)\s*)*)(%s)\s?(%s)(?![\w/])"
+FIGURE = re.compile(r"(?<![\w.,/-])((?:%s\s*(?:to|–|-)\s*)*)(%s)\s?(%s)(?![\w/])"
                     % (NUMBER, NUMBER, UNIT))
 EARLIER_NUMBER = re.compile(NUMBER)
 CELL_DECIMAL = re.compile(r"^\s*(\d[\d,]*\.\d+)\s*$")
