@@ -7,11 +7,17 @@ Each generated block sits between `<!-- generated:NAME -->` and
 
 usage:
   perf_tables.py update [NEW_RESULTS.json ...]   merge new parts into the results, rewrite the docs
-  perf_tables.py check                            exit 1 when the docs and the results disagree,
-                                                  or the README's best recipe is not the
-                                                  ingredients table's validation winner
+  perf_tables.py check [--strict]                 exit 1 when the docs and the results disagree,
+                                                  the README's best recipe is not the
+                                                  ingredients table's validation winner, or a
+                                                  doc quotes a figure that neither the results
+                                                  nor tests/gpu/doc_constants.json back; warn
+                                                  of parts measured before a later commit
+                                                  changed their code (--strict: fail)
   perf_tables.py render [RESULTS.json]            print every block
 options (all commands): --results docs/perf-results.json --perf docs/PERF.md --readme README.md
+  --root . (the checkout whose README.md, docs/*.md and plugins/*/README.md are scanned, and
+  whose git history dates the parts) --constants tests/gpu/doc_constants.json
 
 Standard library only: it runs in CI, where there is neither a GPU nor PyTorch.
 """
@@ -23,7 +29,9 @@ import statistics
 import sys
 import tempfile
 
+import doc_figures
 import kernel_profile
+import stale_tables
 
 FORMAT = "cae-perf-results"
 VERSION = 1
@@ -143,6 +151,26 @@ def quick_note(p):
     return ""
 
 
+# What a part measured on when its record names no data set: the parts that time
+# `cae bench` train on random images, the conformance sweep checks random tensors.
+DATA_OF_PART = {"epoch-64": "random images (`cae bench`)", "epoch-256": "random images (`cae bench`)",
+                "torch-max": "random images (`torch_reference.py`)",
+                "ddp": "random images (`cae bench`, `torch_ddp_reference.py`)",
+                "kernels": "random images (`cae bench`)",
+                "conformance": "random tensors (`cae-conformance`)"}
+
+
+def footer(p, name=None, date=None, gpus_used=1):
+    """Where, when and on what a part was measured: GPU, driver, commit, date, data set."""
+    m = p.get("machine", {})
+    gpu = m.get("gpu") or "no GPU"
+    if gpus_used > 1:
+        gpu = f"{gpus_used}x {gpu}"
+    data = p.get("data") or DATA_OF_PART.get(name, "?")
+    return (f"Measured on {gpu} (driver {m.get('driver', '?')}) at commit {m.get('commit', '?')}, "
+            f"{date or p.get('date', '?')}. Data: {data}.")
+
+
 def peak_for(gpu, precision):
     for key, peaks in PEAKS:
         if gpu and key in gpu:
@@ -227,7 +255,7 @@ def epoch_batch(results, batch, p):
         notes.insert(0, "Each ÷ column is the row's epoch time divided by that PyTorch "
                         "configuration's: below 1.00x the row is faster")
     out.append("\n\n".join(n + "." for n in notes))
-    out.append(f"Measured {p['date']}.{quick_note(p)}")
+    out.append(footer(p, f"epoch-{batch}") + quick_note(p))
     return out
 
 
@@ -261,7 +289,7 @@ def render_extract(results):
         rows.append([name, fmt_s(seconds), fmt_count(EXTRACT_IMAGES / seconds),
                      str(r["extract_streams"]), r["host_memory"]])
     text = table(["backend", "s for 60,000 images", "images/s", "contexts", "host memory"], rows)
-    return "\n\n".join([text] + [n + "." for n in notes] + [f"Measured {p['date']}.{quick_note(p)}"])
+    return "\n\n".join([text] + [n + "." for n in notes] + [footer(p, "epoch-64") + quick_note(p)])
 
 
 # ---------------------------------------------------------------- SVM and pipeline
@@ -306,7 +334,7 @@ def render_svm(results):
         text, p = pipeline_table(results, header, svm_row)
     if text is None:
         return skipped_line(results, "pipeline")
-    return text + f"\n\nMeasured {p['date']}.{pipeline_quick_note(p)}"
+    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}"
 
 
 def svm_rows(run):
@@ -346,7 +374,7 @@ def render_pipeline(results):
     text, p = pipeline_table(results, header, pipeline_row, at=2)
     if text is None:
         return skipped_line(results, "pipeline")
-    return text + f"\n\nData: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}"
+    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}"
 
 
 # ---------------------------------------------------------------- the search alone
@@ -389,7 +417,7 @@ def render_search(results):
                      "the kernel as the backend computed it.")
     lines.append(search_features_note(p, ok))
     added = f" `{p['added_options']}` added to `cae train`." if p.get("added_options") else ""
-    lines.append(f"Data: {p.get('data', '?')}. Measured {p['date']}.{quick_note(p)}{added}")
+    lines.append(f"{footer(p, 'search')}{quick_note(p)}{added}")
     return "\n\n".join(lines)
 
 
@@ -455,12 +483,20 @@ def render_ingredients(results):
     missing = [name for name in INGREDIENT_PARTS if name not in dict(parts)]
     if missing:
         lines.append("Not measured yet: part " + ", ".join(f"`{m}`" for m in missing) + ".")
-    dates = ", ".join(f"{p['date']} (`{name}`)" for name, p in parts)
     notes = sorted({quick_note(p) for _, p in parts})  # each mode's note once
     added = sorted({p.get("added_options") for _, p in parts if p.get("added_options")})
-    lines.append(f"Data: {parts[0][1].get('data', '?')}. Measured {dates}." + "".join(notes)
-                 + "".join(f" `{a}` added to each command." for a in added))
+    lines.append(ingredients_footer(parts) + "".join(notes) + "".join(f" `{a}` added to each command." for a in added))
     return "\n\n".join(lines)
+
+
+def ingredients_footer(parts):
+    """One footer when the parts share a machine and data set, else one per part."""
+    dated = [(p, f"{p.get('date', '?')} (`{name}`)") for name, p in parts]
+    first = parts[0][1]
+    if all(p.get("machine") == first.get("machine") and p.get("data") == first.get("data")
+           for _, p in parts):
+        return footer(first, parts[0][0], ", ".join(d for _, d in dated))
+    return " ".join(footer(p, name, d) for (name, _), (p, d) in zip(parts, dated))
 
 
 BEST_RECIPE = re.compile(r"best recipe cae knows is\s*`([^`]+)`")
@@ -521,7 +557,7 @@ def render_models(results):
     commands = "; ".join(f"`{r['readme_command']}`" for r in p["runs"] if "readme_command" in r)
     return (table(header, rows) + f"\n\nPipelines: {commands} (default recipe: Adam, 20 epochs, "
             f"batch 64, latent features; C and gamma by `--search` on the validation split). "
-            f"Data: {p.get('data', '?')}. Measured {p['date']}.{pipeline_quick_note(p)}")
+            f"{footer(p, 'models')}{pipeline_quick_note(p)}")
 
 
 # ---------------------------------------------------------------- two GPUs
@@ -546,7 +582,7 @@ def render_ddp(results):
                      fmt_s(r["parallel_s"] * EPOCH_IMAGES / r["images"]), fmt_ratio(r["speedup"]), exchange])
     header = ["", "backend / configuration", "global batch", "1 GPU, batch / 2 (s per epoch)",
               "2 GPUs (s per epoch)", "speed-up", "gradient exchange"]
-    return table(header, rows) + f"\n\nMeasured {p['date']}.{quick_note(p)}"
+    return table(header, rows) + f"\n\n{footer(p, 'ddp', gpus_used=2)}{quick_note(p)}"
 
 
 def ddp_exchange(run):
@@ -587,7 +623,7 @@ def render_conformance(results):
         lines.append("Not swept: " + "; ".join(f"{b['backend']} ({b.get('reason', '')})" for b in others) + ".")
     shapes = "the `--quick` shapes" if p.get("quick_shapes") else "the full shapes"
     lines.append(f"Worst err/bound per op over seeds 1..{p['seeds']} ({shapes}); 1 is the bound. "
-                 f"Measured {p['date']}.{quick_note(p)}")
+                 f"{footer(p, 'conformance')}{quick_note(p)}")
     return "\n\n".join(lines)
 
 
@@ -611,7 +647,8 @@ def flops_batch(results, batch, p):
         rows.append(flops_row(r["backend"], r["precision"], per_epoch(r), gpu, best))
     for t in measured(torch_records(results, batch)):
         rows.append(flops_row(TORCH_NAMES[t["config"]], "bf16", per_epoch(t), gpu, None))
-    return [table(["", "precision", "epoch TFLOP/s", "share of peak", "fastest convolution op"], rows)]
+    return [table(["", "precision", "epoch TFLOP/s", "share of peak", "fastest convolution op"], rows),
+            footer(p, f"epoch-{batch}")]
 
 
 def flops_row(name, precision, epoch_s, gpu, best_op):
@@ -705,7 +742,7 @@ def bound_batch(results, batch, p):
     if floor:
         note += (f"; the bytes alone need {floor * EPOCH_IMAGES / batch / 1e3:.3f} s per epoch at "
                  f"{hbm:g} TB/s")
-    return [table(header, rows), note + "."]
+    return [table(header, rows), note + ".", footer(p, f"epoch-{batch}")]
 
 
 # ---------------------------------------------------------------- kernels
@@ -727,6 +764,7 @@ def render_kernels(results):
                "step's own time is `cae bench`'s epoch without the profiler, divided by its steps; "
                "the kernels' sum differs from it by the launch gaps and each batch's upload, which "
                "the profiler does not see, and by the caches the real step finds warm." + quick_note(p))
+    out.append(footer(p, "kernels"))
     return "\n\n".join(o for o in out if o)
 
 
@@ -818,7 +856,7 @@ def render_expect(results):
                     f"{100 * r['accuracy']:.2f}% test accuracy with {r['backend']}")
             parts.append(text)
         added = f" (`{p['added_options']}` added: {p.get('mode')} mode)" if p.get("added_options") else ""
-        sentences.append("On CIFAR-10" + added + ", " + "; ".join(parts) + ".")
+        sentences.append(f"On {p.get('data') or 'an unnamed data set'}" + added + ", " + "; ".join(parts) + ".")
     for batch in (64, 256):
         e = part(results, f"epoch-{batch}")
         if not e:
@@ -914,6 +952,27 @@ def documents(args):
     return [(args.perf, PERF_BLOCKS), (args.readme, README_BLOCKS)]
 
 
+def check_sources(args, results, blocks):
+    """Every figure of the docs backed, every part younger than its code (a
+    warning unless --strict): 0 when so, else 1."""
+    paths = doc_figures.doc_paths(args.root)
+    paths += [p for p in (args.perf, args.readme) if os.path.abspath(p) not in map(os.path.abspath, paths)]
+    unsourced = doc_figures.unsourced(paths, results, blocks, doc_figures.load_constants(args.constants),
+                                      args.root)
+    for figure in unsourced:
+        print(f"perf_tables: {figure.path}:{figure.line}: \"{figure.text}\" is in neither "
+              f"{os.path.basename(args.results)} nor {os.path.basename(args.constants)}: "
+              "generate it, quote a measured value, or remove it", file=sys.stderr)
+    lines, stale = stale_tables.report(results, args.root)
+    for line in lines:
+        print(f"perf_tables: {'error' if args.strict and line.startswith('stale') else 'warning'}: {line}",
+              file=sys.stderr)
+    if unsourced or (stale and args.strict):
+        return 1
+    print(f"perf_tables: docs agree with {args.results}")
+    return 0
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
@@ -923,6 +982,9 @@ def main(argv=None):
     p.add_argument("--results", default=os.path.join(root, "docs", "perf-results.json"))
     p.add_argument("--perf", default=os.path.join(root, "docs", "PERF.md"))
     p.add_argument("--readme", default=os.path.join(root, "README.md"))
+    p.add_argument("--root", default=root)
+    p.add_argument("--constants", default=os.path.join(here, "doc_constants.json"))
+    p.add_argument("--strict", action="store_true", help="check: fail on stale parts too")
     args = p.parse_args(argv)
     try:
         if args.command == "render":
@@ -962,8 +1024,7 @@ def main(argv=None):
             return 1
         if problems:
             return 1
-        print(f"perf_tables: docs agree with {args.results}")
-        return 0
+        return check_sources(args, results, blocks)
     except ResultsError as e:
         print(f"perf_tables: {e}", file=sys.stderr)
         return 1

@@ -200,6 +200,17 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(rows_of(perf_tables.render_ddp(results), "PyTorch DDP")[0][6],
                          "DDP's buckets, beside the backward pass")
 
+    def test_every_measured_table_names_gpu_driver_commit_date_and_data(self):
+        results = with_ingredients(sample())
+        blocks = perf_tables.render_all(results)
+        for name in ("epoch", "extract", "svm", "pipeline", "ingredients", "conformance", "flops", "bound"):
+            text = blocks[name]
+            for needle in ("Measured on NVIDIA ", "(driver ", " at commit ", "2026-01-02", "Data: "):
+                self.assertIn(needle, text, f"{name} lacks {needle!r}")
+        self.assertIn("Data: random images (`cae bench`).", blocks["epoch"])
+        self.assertIn("Data: random tensors (`cae-conformance`).", blocks["conformance"])
+        self.assertIn("On CIFAR-10 (test copy), `cae pipeline`", blocks["expect"])
+
     def test_readme_sentence(self):
         text = perf_tables.render_expect(sample())
         self.assertIn("`cae pipeline` takes 22.8 s", text)
@@ -407,7 +418,7 @@ class FilesTest(unittest.TestCase):
 
     def cli(self, *args):
         return perf_tables.main(list(args) + ["--results", self.results, "--perf", self.perf,
-                                              "--readme", self.readme])
+                                              "--readme", self.readme, "--root", self.dir])
 
     def test_check_fails_until_update_then_passes(self):
         self.assertEqual(self.cli("check"), 1)
