@@ -39,8 +39,7 @@ std::vector<std::string> implied_pipeline_arguments(const po::variables_map& giv
 
 po::variables_map with_pipeline_defaults(const po::variables_map& given,
                                          const po::options_description& options,
-                                         std::ostream& log) {
-  const std::vector<std::string> implied = implied_pipeline_arguments(given);
+                                         const std::vector<std::string>& implied) {
   po::variables_map vm = given;
   if (implied.empty()) return vm;
   // store() keeps every value the user gave: the implied ones only fill in.
@@ -48,10 +47,14 @@ po::variables_map with_pipeline_defaults(const po::variables_map& given,
   po::store(parsed, vm);
   po::notify(vm);
   check_option_values(parsed, vm);
+  return vm;
+}
+
+void log_pipeline_defaults(const std::vector<std::string>& implied, std::ostream& log) {
+  if (implied.empty()) return;
   log << "defaults: best recipe:";
   for (const std::string& arg : implied) log << " " << arg;
   log << " (--defaults baseline for the seed's settings)\n";
-  return vm;
 }
 
 }  // namespace cae::cli

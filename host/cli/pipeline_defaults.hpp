@@ -22,11 +22,15 @@ void add_pipeline_defaults_option(po::options_description& options);
 // threshold too; --C or --gamma means one fit, not a search).
 std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given);
 
-// `given` with the implied options parsed (through `options`, so checked as
-// typed ones are) and stored under the user's own; says in one line what
-// was added.
+// `given` with the `implied` options parsed (through `options`, so checked
+// as typed ones are) and stored under the user's own.
 po::variables_map with_pipeline_defaults(const po::variables_map& given,
                                          const po::options_description& options,
-                                         std::ostream& log);
+                                         const std::vector<std::string>& implied);
+
+// One log line naming the implied options; nothing when there are none.
+// Said once the command line has passed every check, so that a refused
+// command still answers with one line.
+void log_pipeline_defaults(const std::vector<std::string>& implied, std::ostream& log);
 
 }  // namespace cae::cli

@@ -17,4 +17,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Seconds since the program started (its static initialisation), so that a
+// stage table can account for the whole wall time: start-up before the first
+// stage, and whatever follows the last.
+double seconds_since_program_start();
+
 }  // namespace cae

@@ -18,7 +18,7 @@ B="--backend cpu"
 T="--epochs 1 --batch 32 --validation 40"
 python3 "$HERE/write_small_images.py" NP 200 8 5 || { echo "FAIL [writing the image set]"; exit 1; }
 
-run "pipeline zca + contrast" 0 "$CAE" pipeline $B --data NP $T --whiten zca --contrast-normalize --augment flip \
+run "pipeline zca + contrast" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --whiten zca --contrast-normalize --augment flip \
   --search --search-C 1,2 --search-gamma 1x --out R
 expect "pipeline zca + contrast" "input transform: contrast-normalized, zca:0.1 whitening, learned on 160 images"
 expect "pipeline zca + contrast" "test accuracy: [0-9.]+%"
@@ -65,7 +65,7 @@ checks=$((checks + 1))
   fail "evaluate = pipeline" "pipeline $pipeline_accuracy, evaluate $evaluate_accuracy"
 
 # pca, sparse codes and the soft threshold, recorded where they change results.
-run "pipeline pca + l1 + threshold" 0 "$CAE" pipeline $B --data NP $T --whiten pca:0.05 \
+run "pipeline pca + l1 + threshold" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --whiten pca:0.05 \
   --sparsity l1:0.5 --feature-threshold 0.1 --out S
 expect "pipeline pca + l1 + threshold" "input transform: pca:0.05 whitening"
 checks=$((checks + 1))
@@ -89,7 +89,7 @@ run "evaluate with the threshold" 0 "$CAE" evaluate $B --weights S/model.safeten
 
 # The spatial winner-take-all: recorded like the penalty; evaluate decodes as
 # the pipeline did, so both score the same.
-run "pipeline wta-spatial" 0 "$CAE" pipeline $B --data NP $T --sparsity wta-spatial --out W
+run "pipeline wta-spatial" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --sparsity wta-spatial --out W
 checks=$((checks + 1))
 head -c 8192 W/model.safetensors | grep -q '"sparsity":"wta-spatial"' || fail "checkpoint wta" "no sparsity in the metadata"
 checks=$((checks + 1))

@@ -105,6 +105,30 @@ grep -qF '["features","pyramid-flip(8192-d:conv14x4+conv24x4+latent4x4,averagedw
   grep -q '"recipe": "pyramid-flip"' RP/features.json ||
   { echo "FAIL [recipe and augmentation in the pipeline's report]"; failures=$((failures + 1)); }
 
+# --defaults: best (the default) fills in the validation winner's options
+# that were not given, each given option replacing its part; baseline keeps
+# every option's own default (the seed's settings).
+run "pipeline, best defaults" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 --out RB
+expect "best: the defaults line" "^defaults: best recipe: --features pyramid-flip --feature-threshold 0.25 --augment flip --contrast-normalize --search \(--defaults baseline for the seed's settings\)$"
+expect "best: C and gamma searched" "^search: chose C"
+expect "best: contrast normalisation" "^input transform: contrast-normalized"
+checks=$((checks + 1))
+grep -q '"recipe": "pyramid-flip+threshold:0.25"' RB/features.json && tr -d ' \n' <RB/report.json | grep -qF '["augment","flip"]' ||
+  { echo "FAIL [best: recipe and augmentation recorded]"; failures=$((failures + 1)); }
+run "pipeline, baseline defaults" 0 "$CAE" pipeline $B --defaults baseline --data D --samples 60 --epochs 1 --batch 32 --validation 20 --out RL
+reject "baseline: no defaults line" "^defaults:"
+reject "baseline: one SVM fit" "^search:"
+checks=$((checks + 1))
+grep -q '"recipe": "latent"' RL/features.json && tr -d ' \n' <RL/report.json | grep -qF '["augment","none"]' ||
+  { echo "FAIL [baseline: latent features, no augmentation]"; failures=$((failures + 1)); }
+run "given options replace their parts" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 \
+  --features latent --C 3 --out RG
+expect "given options replace their parts" "^defaults: best recipe: --augment flip --contrast-normalize \(--defaults baseline"
+reject "--C means one fit" "^search:"
+error "bad --defaults" 2 "^cae pipeline: --defaults must be best or baseline, got 'seed'$" \
+  "$CAE" pipeline $B --data D --defaults seed --out RX
+absent "bad --defaults writes nothing" RX
+
 # The SVM stage on two cpu contexts: one kernel producer each, said in the
 # summary and in report.json (models equal to one device's: svm_solver_cli_tests.sh).
 run "pipeline on 2 devices" 0 "$CAE" pipeline $B --data D --samples 64 --epochs 1 --batch 32 --devices 0,1 --out R2

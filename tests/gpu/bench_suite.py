@@ -76,10 +76,11 @@ MODEL_BACKENDS = ["v4", "v3"]
 # The backend whose captured step the kernels part profiles kernel by kernel.
 KERNELS_BACKEND = "v4"
 
+# `cae pipeline` runs the best recipe by default; `--defaults baseline` the
+# seed's settings.
 PIPELINES = [
-    ("default", []),
-    ("best", ["--features", "pyramid-flip", "--augment", "flip", "--contrast-normalize",
-              "--feature-threshold", "0.25", "--search"]),
+    ("best", []),
+    ("baseline", ["--defaults", "baseline"]),
 ]
 
 

@@ -6,14 +6,21 @@
 #   - shared libraries the plugins still need (OpenBLAS, libgomp, ...) are
 #     copied into .devbuild/runtime-libs (run-matrix.sh puts them on the path);
 #   - object files are left out and the rest is xz-compressed.
-# usage: tests/gpu/prepare-carry.sh [CIFAR_PACK_DIR]   (copies the CIFAR-10 pack along)
+# usage: tests/gpu/prepare-carry.sh [CIFAR_PACK_DIR] [TARGET...]
+#   copies the CIFAR-10 pack along; builds TARGETs (default: cae-job, what the
+#   pipeline, cae bench and cae-conformance need; `all` for every test binary,
+#   which no longer fits the carry limit)
 # On the GPU machine:  tar -xJf .devcarry/build.tar.xz && tests/gpu/run-matrix.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/.devbuild
 carry=$root/.devcarry
 cmake -S "$root" -B "$build" -G Ninja -DCAE_WITH_CUDA=ON -DCAE_PORTABLE=ON -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build"
+pack=${1:-}
+[ $# -ge 1 ] && shift
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(cae-job)
+cmake --build "$build" --target "${targets[@]}"
 rm -rf "$build/runtime-libs" && mkdir -p "$build/runtime-libs" "$carry"
 # Every shared library our binaries resolve outside glibc, the C++ runtime
 # (the GPU machine's is newer) and the CUDA driver, cuBLAS and NCCL (installed there;
@@ -27,7 +34,7 @@ find "$build/bin" "$build/lib" "$build/tests" -type f \( -perm -u+x -o -name '*.
 git -C "$root" describe --always --dirty --abbrev=12 >"$build/source-commit" 2>/dev/null || rm -f "$build/source-commit"
 tar -cJf "$carry/build.tar.xz" -C "$root" --exclude='*.o' --exclude='*.a' --exclude='CMakeFiles' \
   --exclude='.ninja_*' .devbuild
-if [ $# -ge 1 ]; then
-  cp "$1/cifar10-q75.pack" "$1/unpack.py" "$carry/"
+if [ -n "$pack" ]; then
+  cp "$pack/cifar10-q75.pack" "$pack/unpack.py" "$carry/"
 fi
 du -sh "$carry"
