@@ -11,6 +11,7 @@
 #include "evaluation.hpp"
 #include "feature_options.hpp"
 #include "first_use_certification.hpp"
+#include "ignored_options.hpp"
 #include "io/output_set.hpp"
 #include "nn/features.hpp"
 #include "nn/latent_sparsity.hpp"
@@ -28,7 +29,7 @@ int run_evaluate(const po::variables_map& vm) {
   const std::string weights = vm["weights"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   const DataRequest request = data_request_from(vm);
-  const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
+  nn::FeatureRecipe recipe = feature_recipe_from(vm);
   const OutputLock lock = claim_output_directory(out);
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   const std::string svm_path = vm["svm"].as<std::string>();
@@ -39,6 +40,12 @@ int run_evaluate(const po::variables_map& vm) {
     linear = svm::load_linear_model(svm_path);
   } else {
     svm_model = svm::load_model(svm_path);
+  }
+  // Without --features, the features the SVM was trained on (its file
+  // records the recipe): a run folder evaluates as it was made.
+  if (!linear && !svm_model.features_recipe.empty() && !option_given(vm, "features") &&
+      !option_given(vm, "feature-threshold")) {
+    recipe = nn::feature_recipe(svm_model.features_recipe);
   }
   const int64_t model_dim = linear ? linear->dim : svm_model.dim;
   const std::vector<int32_t>& model_classes = linear ? linear->classes : svm_model.classes;
