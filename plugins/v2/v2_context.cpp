@@ -1,6 +1,6 @@
 #include "v2_context.hpp"
 
-#include <string>
+#include "tensor_arguments.hpp"
 
 namespace cae_v2 {
 
@@ -32,28 +32,17 @@ cae_context_s::~cae_context_s() {
 
 namespace cae_v2 {
 
-// The messages are built only on failure: these checks run on every op.
 Context& context_arg(cae_context ctx, const char* op) {
-  if (ctx == nullptr)
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": context is NULL");
-  return *ctx;
+  return cae_plugin::context_argument(ctx, op);
 }
 
 cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
                                   const char* name) {
-  if (t != nullptr && ctx.tensors.count(t) == 0) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " does not belong to this context");
-  }
-  return t;
+  return cae_plugin::optional_tensor_argument(ctx, t, op, name);
 }
 
 cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
-  if (t == nullptr) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " is NULL");
-  }
-  return *optional_tensor_arg(ctx, t, op, name);
+  return *cae_plugin::tensor_argument(ctx, t, op, name);
 }
 
 }  // namespace cae_v2
