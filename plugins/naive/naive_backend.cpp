@@ -10,6 +10,7 @@
 #include "cuda_lifecycle_entries.hpp"
 #include "graph_interpreter.hpp"
 #include "naive_entry_points.hpp"
+#include "tensor_arguments.hpp"
 
 namespace naive {
 
@@ -20,9 +21,9 @@ using cae_plugin::require;
 constexpr int32_t kProbePriority = 20;
 
 cae_context_s& use_context(cae_context ctx, const char* op) {
-  require(ctx != nullptr, std::string(op) + ": context is NULL");
-  ctx->activate();
-  return *ctx;
+  cae_context_s& context = cae_plugin::context_argument(ctx, op);
+  context.activate();
+  return context;
 }
 
 namespace entry {
@@ -64,8 +65,7 @@ cae_status create(const cae_create_options* options, cae_context* out) {
 // Its own: reads the counters without making the context's device current.
 cae_status memory_stats(cae_context ctx, uint64_t* in_use_bytes, uint64_t* peak_bytes) {
   return guard(ctx, [&] {
-    require(ctx != nullptr, "memory_stats: context is NULL");
-    ctx->memory_stats(in_use_bytes, peak_bytes);
+    cae_plugin::context_argument(ctx, "memory_stats").memory_stats(in_use_bytes, peak_bytes);
   });
 }
 

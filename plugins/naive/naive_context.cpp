@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "tensor_arguments.hpp"
+
 using cae_plugin::cuda::device_alloc_floats;
 using cae_plugin::cuda::device_free;
 
@@ -42,15 +44,12 @@ void cae_context_s::free_tensor(cae_tensor_s* tensor) noexcept {
 }
 
 cae_tensor_s& cae_context_s::tensor(cae_tensor handle, const char* op, const char* name) const {
-  cae_plugin::require(handle != nullptr, std::string(op) + ": " + name + " is NULL");
-  cae_plugin::require(live_tensors_.count(handle) == 1,
-                      std::string(op) + ": " + name + " is not a live tensor of this context");
-  return *handle;
+  return *cae_plugin::live_tensor(live_tensors_, handle, op, name);
 }
 
 cae_tensor_s* cae_context_s::optional_tensor(cae_tensor handle, const char* op,
                                              const char* name) const {
-  return handle ? &tensor(handle, op, name) : nullptr;
+  return cae_plugin::optional_live_tensor(live_tensors_, handle, op, name);
 }
 
 float* cae_context_s::scratch_floats(naive::DeviceScratch& scratch, size_t count,

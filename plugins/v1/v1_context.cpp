@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "tensor_arguments.hpp"
+
 using cae_plugin::cuda::device_alloc_floats;
 using cae_plugin::cuda::device_free;
 
@@ -57,8 +59,5 @@ void cae_context_s::free_tensor(cae_tensor tensor) noexcept {
 }
 
 cae_tensor_s& cae_context_s::tensor(cae_tensor tensor, const char* op, const char* name) const {
-  cae_plugin::require(tensor != nullptr, std::string(op) + ": tensor " + name + " is NULL");
-  cae_plugin::require(tensors_.count(tensor) != 0, std::string(op) + ": tensor " + name +
-                                                       " is not a live tensor of this context");
-  return *tensor;
+  return *cae_plugin::live_tensor(tensors_, tensor, op, name);
 }

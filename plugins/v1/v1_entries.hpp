@@ -4,9 +4,8 @@
 
 #include <cae/backend.h>
 
-#include <string>
-
 #include "backend_table.hpp"
+#include "tensor_arguments.hpp"
 #include "v1_context.hpp"
 
 namespace v1 {
@@ -21,8 +20,7 @@ CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
 
 // The context behind a handle, or INVALID_ARGUMENT naming `op` when it is NULL.
 inline cae_context_s& context_of(cae_context ctx, const char* op) {
-  cae_plugin::require(ctx != nullptr, std::string(op) + ": context is NULL");
-  return *ctx;
+  return cae_plugin::context_argument(ctx, op);
 }
 
 }  // namespace entry

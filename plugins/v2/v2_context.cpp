@@ -1,6 +1,6 @@
 #include "v2_context.hpp"
 
-#include <string>
+#include "cuda_tensor_entries.hpp"
 
 namespace cae_v2 {
 
@@ -19,41 +19,4 @@ cae_context_s::cae_context_s(const cae_create_options* options)
       reduction_partials(cae_v2::kReductionPartialFloats, memory, "reduction partial sums"),
       workspace(memory, stream) {}
 
-cae_context_s::~cae_context_s() {
-  // Let queued work finish before its memory goes.
-  cudaSetDevice(device);
-  cudaStreamSynchronize(stream);
-  for (cae_tensor_s* t : tensors) {
-    cae_plugin::cuda::device_free(t->data, t->bytes, memory);
-    delete t;
-  }
-  tensors.clear();
-}
-
-namespace cae_v2 {
-
-// The messages are built only on failure: these checks run on every op.
-Context& context_arg(cae_context ctx, const char* op) {
-  if (ctx == nullptr)
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": context is NULL");
-  return *ctx;
-}
-
-cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
-                                  const char* name) {
-  if (t != nullptr && ctx.tensors.count(t) == 0) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " does not belong to this context");
-  }
-  return t;
-}
-
-cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
-  if (t == nullptr) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " is NULL");
-  }
-  return *optional_tensor_arg(ctx, t, op, name);
-}
-
-}  // namespace cae_v2
+cae_context_s::~cae_context_s() { cae_plugin::cuda::free_live_tensors(*this); }

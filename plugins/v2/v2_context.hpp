@@ -57,12 +57,4 @@ namespace cae_v2 {
 
 using Context = cae_context_s;
 
-// Argument access for the entry points: NULL handles and tensors of another
-// context are INVALID_ARGUMENT, with a message naming the op and argument.
-Context& context_arg(cae_context ctx, const char* op);
-cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name);
-// As tensor_arg, but NULL is allowed (returns nullptr).
-cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
-                                  const char* name);
-
 }  // namespace cae_v2

@@ -2,18 +2,22 @@
 #include "v2_conv_steps.cuh"
 #include "v2_device_executor.cuh"
 
-namespace cae_v2 {
+namespace cae_plugin {
+namespace cuda {
+namespace device_ops {
 
-void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const float* x, const float* w,
+void conv2d_forward(Context& ctx, const ConvDims& d, const cae_tensor_s& x, const cae_tensor_s& w,
                     const float* b, float* y, bool relu) {
-  DeviceExecutor ex{ctx};
-  conv_forward_steps(ex, d, x, w, b, y, relu);
+  cae_v2::DeviceExecutor ex{ctx};
+  cae_v2::conv_forward_steps(ex, d, x.data, w.data, b, y, relu);
 }
 
-void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const float* x, const float* w,
-                     const float* dy, float* dx, float* dw, float* db) {
-  DeviceExecutor ex{ctx};
-  conv_backward_steps(ex, d, x, w, dy, dx, dw, db);
+void conv2d_backward(Context& ctx, const ConvDims& d, const cae_tensor_s& x,
+                     const cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+  cae_v2::DeviceExecutor ex{ctx};
+  cae_v2::conv_backward_steps(ex, d, x.data, w.data, dy, dx, dw, db);
 }
 
-}  // namespace cae_v2
+}  // namespace device_ops
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -10,7 +10,7 @@
 //                that the grid fills the GPU; both operands MN-major. (The cp.async
 //                fallback instead gathers the tensor with fewer channels, the one
 //                read T times, and orients the wider operand as the GEMM's M.)
-//   bias grad    db        = column sums of dy (v3's deterministic reduction)
+//   bias grad    db        = column sums of dy (the runtime's deterministic reduction)
 // The GEMMs read BF16 NHWC copies of x and dy (one conversion pass each per
 // op; with several BF16 terms, one per stacked copy) and gather inside their
 // operand copies: boxes of the copy engine shifted per tap (v4_tma_igemm.cuh)
@@ -30,7 +30,7 @@
 // (hi, lo): the first operand's low half, then the second's.
 //
 // Layers with a channel count that is not a multiple of 8 (the RGB layers of
-// the model: 3 channels) run v3's TF32 convolutions instead: their GEMMs are
+// the model: 3 channels) run the TF32 convolutions instead: their GEMMs are
 // too thin for a 16-byte chunk per row, they are bound by the bytes of their
 // wide side, which TF32 reads as it is while BF16 would add a conversion pass
 // (measured slower per op). Which path a layer takes depends on
@@ -45,7 +45,7 @@
 
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
-#include "v3_tf32_convolutions.hpp"
+#include "tf32_convolutions.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
 #include "v4_pooled_conv.hpp"
@@ -58,11 +58,12 @@ namespace cae_v4 {
 // v4 is built on the shared runtime (plugins/common/cuda/runtime): its context,
 // tensors, launches, scratch, column cache, side stream and column sums.
 using namespace cae_cuda;
-// What v4 takes from v3 (see README.md): the TF32 convolutions of the narrow
-// layers and the tap sum of the per-tap forward.
-using cae_v3::tap_sum;
-using cae_v3::tf32_conv2d_backward;
-using cae_v3::tf32_conv2d_forward;
+// What v4 takes from the TF32 convolutions it shares with v3
+// (plugins/common/cuda/tf32_conv, see README.md): those of the narrow layers
+// and the tap sum of the per-tap forward.
+using cae_tf32_conv::tap_sum;
+using cae_tf32_conv::tf32_conv2d_backward;
+using cae_tf32_conv::tf32_conv2d_forward;
 
 namespace {
 
@@ -324,7 +325,7 @@ int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 // context's column cache, tagged with x's version; its backward pass finds it
 // still current and converts nothing (a batch-256 step converted the
 // largest activations twice). The slot's geometry has K = 0, so it never
-// meets the im2col slots of v3's TF32 path (K >= 1). Without a slot (cache
+// meets the im2col slots of the TF32 path (K >= 1). Without a slot (cache
 // off or full) the copy goes to `fallback`, scratch the caller carved.
 // With S BF16 terms the forward pass reads x's first-operand terms side by
 // side in each pixel (S*C channels) and the backward pass x's second-operand
@@ -486,8 +487,8 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
 }
 
 // Layers whose channels do not come in whole 16-byte BF16 chunks (the
-// model's conv1 and conv5) take v3's TF32 convolutions (cuBLASLt, and v3's
-// own short-K kernel for conv5's data gradient). Two other ways measured
+// model's conv1 and conv5) take the TF32 convolutions v3 runs (cuBLASLt, and
+// their own short-K kernel for conv5's data gradient). Two other ways measured
 // slower per op: direct FP32 kernels, 1.2-2.8x (27 multiply-adds per wide
 // element are CUDA-core bound), and v4's own GEMMs over 8-channel
 // zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each tile waits for
@@ -532,7 +533,7 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
     const int k_tiles = int(forms.taps_ld / kTileK);
     launch_gemm(ctx, tile_width(tap_width), a, bt, out, g.pixels, tap_width, k_tiles, k_tiles,
                 "v4 conv per-tap GEMM");
-    tap_sum(ctx, d, tap_outputs, b, relu, y);  // v3's
+    tap_sum(ctx, d, tap_outputs, b, relu, y);  // the TF32 convolutions'
     return;
   }
   const BiasReluStore out{y, b, g.pixels, O, relu};

@@ -1,5 +1,6 @@
 // The winograd backend's table and its one exported symbol.
 #include "backend_table.hpp"
+#include "cuda_op_entries.hpp"
 #include "graph_interpreter.hpp"
 #include "winograd_context.hpp"
 #include "winograd_entry_points.hpp"
@@ -7,6 +8,9 @@
 
 namespace cae_winograd {
 namespace entry {
+// The tensor and op members: the shared entry points (cuda_op_entries.hpp)
+// on winograd's device side (winograd_ops.hpp, winograd_device_ops.cpp).
+CAE_DEFINE_CUDA_OP_MEMBERS(Context);
 // Graphs (ABI 1.5) run node by node through this backend's own op members
 // (plugins/common/graph_interpreter.hpp): the results of the op sequence.
 // The convolutions are 3x3 only: a graph with another is refused at

@@ -1,6 +1,6 @@
 #include "winograd_context.hpp"
 
-#include "tensor_arguments.hpp"
+#include "cuda_tensor_entries.hpp"
 
 namespace cae_winograd {
 
@@ -26,30 +26,4 @@ cae_context_s::cae_context_s(const cae_create_options* options,
   reduction_partials.reserve(cae_winograd::kReductionBlocks);
 }
 
-cae_context_s::~cae_context_s() {
-  // Let queued work finish before its memory goes.
-  cudaSetDevice(device);
-  cudaStreamSynchronize(stream);
-  for (cae_tensor_s* t : tensors) {
-    cae_plugin::cuda::device_free(t->data, t->bytes, memory);
-    delete t;
-  }
-  tensors.clear();
-}
-
-namespace cae_winograd {
-
-Context& context_arg(cae_context ctx, const char* op) {
-  return cae_plugin::context_argument(ctx, op);
-}
-
-cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
-                                  const char* name) {
-  return cae_plugin::optional_tensor_argument(ctx, t, op, name);
-}
-
-cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
-  return *cae_plugin::tensor_argument(ctx, t, op, name);
-}
-
-}  // namespace cae_winograd
+cae_context_s::~cae_context_s() { cae_plugin::cuda::free_live_tensors(*this); }

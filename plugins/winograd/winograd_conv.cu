@@ -73,23 +73,31 @@ void require_3x3(const ConvDims& d, const char* op) {
   }
 }
 
-void conv2d_forward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
+}  // namespace cae_winograd
+
+namespace cae_plugin {
+namespace cuda {
+namespace device_ops {
+
+using namespace cae_winograd;  // the Winograd and direct passes, the filter cache
+
+void conv2d_forward(Context& c, const ConvDims& d, const cae_tensor_s& x, const cae_tensor_s& w,
                     const float* b, float* y, bool relu) {
   require_3x3(d, "conv2d_forward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
   if (uses_direct_path({d.C, d.O, d.H, d.W})) {
-    direct_forward(exec, d, x, w.data, b, y, relu);
+    direct_forward(exec, d, x.data, w.data, b, y, relu);
     return;
   }
   const float* u = cached_filter(exec, w, d, params.transform_threads, /*flipped=*/false);
   const PassPlan plan = plan_passes(d, params);
   float* workspace = c.workspace.reserve(static_cast<size_t>(plan.forward_workspace()));
-  forward_passes(exec, d, plan, params.transform_threads, x, u, b, y, relu, workspace);
+  forward_passes(exec, d, plan, params.transform_threads, x.data, u, b, y, relu, workspace);
 }
 
-void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_tensor_s& w,
-                     const float* dy, float* dx, float* dw, float* db) {
+void conv2d_backward(Context& c, const ConvDims& d, const cae_tensor_s& x,
+                     const cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
   require_3x3(d, "conv2d_backward");
   const LaunchParams params = params_for(c, d);
   CudaExecutor exec{c};
@@ -99,7 +107,7 @@ void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_te
     const FilterGradientPlan plan = plan_filter_gradient(d, params);
     float* workspace = c.workspace.reserve(
         static_cast<size_t>(plan.workspace() + (plan.bias_in_gemm ? 0 : plane_sum_floats)));
-    direct_filter_gradient(exec, d, plan, x, dy, dw, db, workspace);
+    direct_filter_gradient(exec, d, plan, x.data, dy, dw, db, workspace);
     if (dx) direct_data_gradient(exec, d, dy, w.data, dx);
     if (!plan.bias_in_gemm) bias_gradient(c, d, dy, db, workspace + plan.workspace());
   } else {
@@ -108,9 +116,12 @@ void conv2d_backward(Context& c, const ConvDims& d, const float* x, const cae_te
     const PassPlan plan = plan_passes(d, params);
     float* workspace =
         c.workspace.reserve(static_cast<size_t>(plan.backward_workspace() + plane_sum_floats));
-    backward_passes(exec, d, plan, params.transform_threads, x, u_flipped, dy, dx, dw, workspace);
+    backward_passes(exec, d, plan, params.transform_threads, x.data, u_flipped, dy, dx, dw,
+                    workspace);
     bias_gradient(c, d, dy, db, workspace + plan.backward_workspace());
   }
 }
 
-}  // namespace cae_winograd
+}  // namespace device_ops
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -103,6 +103,13 @@ __global__ void adam_kernel(float* param, const float* grad, float* m, float* v,
 unsigned blocks(int64_t count) { return cae_plugin::cuda::grid_for(count, kThreads); }
 
 }  // namespace
+}  // namespace cae_winograd
+
+namespace cae_plugin {
+namespace cuda {
+namespace device_ops {
+
+using namespace cae_winograd;  // winograd's kernels
 
 void relu_forward(Context& ctx, const float* x, float* y, int64_t count) {
   relu_forward_kernel<<<blocks(count), kThreads, 0, ctx.stream>>>(x, y, count);
@@ -114,13 +121,13 @@ void relu_backward(Context& ctx, const float* y, const float* dy, float* dx, int
   CAE_CUDA_CHECK_LAUNCH("relu_backward_kernel");
 }
 
-void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& s, const float* x, float* y) {
+void maxpool2x2_forward(Context& ctx, const Shape& s, const float* x, float* y) {
   const int64_t planes = s[0] * s[1], h = s[2] / 2, w = s[3] / 2;
   maxpool_forward_kernel<<<blocks(planes * h * w), kThreads, 0, ctx.stream>>>(x, y, planes, h, w);
   CAE_CUDA_CHECK_LAUNCH("maxpool_forward_kernel");
 }
 
-void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& s, const float* x, const float* dy,
+void maxpool2x2_backward(Context& ctx, const Shape& s, const float* x, const float* dy,
                          float* dx) {
   const int64_t planes = s[0] * s[1], h = s[2] / 2, w = s[3] / 2;
   maxpool_backward_kernel<<<blocks(planes * h * w), kThreads, 0, ctx.stream>>>(x, dy, dx, planes, h,
@@ -128,29 +135,39 @@ void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& s, const float* 
   CAE_CUDA_CHECK_LAUNCH("maxpool_backward_kernel");
 }
 
-void upsample2x_forward(Context& ctx, const cae_plugin::Shape& s, const float* x, float* y) {
+void upsample2x_forward(Context& ctx, const Shape& s, const float* x, float* y) {
   const int64_t planes = s[0] * s[1], h = s[2], w = s[3];
   upsample_forward_kernel<<<blocks(planes * 4 * h * w), kThreads, 0, ctx.stream>>>(x, y, planes, h,
                                                                                    w);
   CAE_CUDA_CHECK_LAUNCH("upsample_forward_kernel");
 }
 
-void upsample2x_backward(Context& ctx, const cae_plugin::Shape& s, const float* dy, float* dx) {
+void upsample2x_backward(Context& ctx, const Shape& s, const float* dy, float* dx) {
   const int64_t planes = s[0] * s[1], h = s[2], w = s[3];
   upsample_backward_kernel<<<blocks(planes * h * w), kThreads, 0, ctx.stream>>>(dy, dx, planes, h,
                                                                                 w);
   CAE_CUDA_CHECK_LAUNCH("upsample_backward_kernel");
 }
 
-void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, int64_t count,
-              float learning_rate, float momentum, float weight_decay) {
+void sgd_step(Context& ctx, cae_tensor_s& param_tensor, cae_tensor_s& grad_tensor,
+              cae_tensor_s* velocity_tensor, float learning_rate, float momentum,
+              float weight_decay) {
+  float* param = param_tensor.data;
+  const float* grad = grad_tensor.data;
+  float* velocity = velocity_tensor ? velocity_tensor->data : nullptr;
+  const int64_t count = param_tensor.shape.count();
   sgd_kernel<<<blocks(count), kThreads, 0, ctx.stream>>>(param, grad, velocity, count,
                                                          learning_rate, momentum, weight_decay);
   CAE_CUDA_CHECK_LAUNCH("sgd_kernel");
 }
 
-void adam_step(Context& ctx, float* param, const float* grad, float* m, float* v, int64_t count,
-               const cae_adam_params& p) {
+void adam_step(Context& ctx, cae_tensor_s& param_tensor, cae_tensor_s& grad_tensor,
+               cae_tensor_s& m_tensor, cae_tensor_s& v_tensor, const cae_adam_params& p) {
+  float* param = param_tensor.data;
+  const float* grad = grad_tensor.data;
+  float* m = m_tensor.data;
+  float* v = v_tensor.data;
+  const int64_t count = param_tensor.shape.count();
   const float correction1 = static_cast<float>(1.0 - std::pow(double(p.beta1), double(p.step)));
   const float correction2 = static_cast<float>(1.0 - std::pow(double(p.beta2), double(p.step)));
   adam_kernel<<<blocks(count), kThreads, 0, ctx.stream>>>(param, grad, m, v, count, p, correction1,
@@ -158,4 +175,6 @@ void adam_step(Context& ctx, float* param, const float* grad, float* m, float* v
   CAE_CUDA_CHECK_LAUNCH("adam_kernel");
 }
 
-}  // namespace cae_winograd
+}  // namespace device_ops
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -1,7 +1,8 @@
 // The members of winograd's cae_backend_table. Each one validates its
 // arguments (plugins/common/op_shapes.hpp), marks its outputs written (the
 // filter cache's versions), converts every exception into a status through
-// cae_plugin::guard, and hands the work to the device side (winograd_ops.hpp).
+// cae_plugin::guard, and hands the work to the device side
+// (cuda_device_ops.hpp, winograd_ops.hpp).
 #pragma once
 
 #include <cae/backend.h>
@@ -11,8 +12,8 @@
 namespace cae_winograd {
 namespace entry {
 
-// Defined in winograd_lifecycle.cpp, winograd_tensor_entry.cpp,
-// winograd_layer_entry.cpp and winograd_training_entry.cpp.
+// Defined in winograd_lifecycle.cpp and winograd_backend.cpp (the tensors and
+// ops, by the shared cuda_op_entries.hpp; graphs).
 CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
 CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp

@@ -3,6 +3,7 @@
 // precision, and the shared NCCL collectives.
 #include "cuda_group_entries.hpp"
 #include "cuda_lifecycle_entries.hpp"
+#include "tensor_arguments.hpp"
 #include "winograd_context.hpp"
 #include "winograd_entry_points.hpp"
 
@@ -16,7 +17,8 @@ constexpr int32_t kProbePriority = 35;
 
 // FP32 SGEMMs (no TF32), fixed reduction orders, no atomics: deterministic.
 using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_FP32,
-                                                     /*kDeterministic=*/true, context_arg>;
+                                                     /*kDeterministic=*/true,
+                                                     cae_plugin::context_argument<Context>>;
 }  // namespace
 
 CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
@@ -25,7 +27,8 @@ CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_CREATE_WITH_OPTIONS(Lifecycle, kWinogradOptions, launch_override);
 CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
 // The all-reduce rewrites the gradients it sums: their versions change.
-using Group = cae_plugin::cuda::GroupEntries<Context, context_arg, mark_written_handle>;
+using Group = cae_plugin::cuda::GroupEntries<Context, cae_plugin::context_argument<Context>,
+                                              mark_written_handle>;
 CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 }  // namespace entry

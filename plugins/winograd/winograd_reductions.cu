@@ -75,9 +75,21 @@ __global__ void rbf_kernel(float* k, const float* x_norms, const float* y_norms,
 }
 
 }  // namespace
+}  // namespace cae_winograd
 
-void mse_loss(Context& ctx, const float* pred, const float* target, int64_t count, float* loss,
-              float* grad) {
+namespace cae_plugin {
+namespace cuda {
+namespace device_ops {
+
+using namespace cae_winograd;  // winograd's kernels and GEMM
+
+void mse_loss(Context& ctx, cae_tensor_s& pred_tensor, cae_tensor_s& target_tensor,
+              cae_tensor_s& loss_tensor, cae_tensor_s* grad_tensor) {
+  const float* pred = pred_tensor.data;
+  const float* target = target_tensor.data;
+  const int64_t count = pred_tensor.shape.count();
+  float* loss = loss_tensor.data;
+  float* grad = grad_tensor ? grad_tensor->data : nullptr;
   const int blocks =
       static_cast<int>(std::min<int64_t>(kReductionBlocks, (count + kThreads - 1) / kThreads));
   float* partials = ctx.reduction_partials.data();
@@ -88,8 +100,9 @@ void mse_loss(Context& ctx, const float* pred, const float* target, int64_t coun
   CAE_CUDA_CHECK_LAUNCH("mse_final_kernel");
 }
 
-void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
-                   const cae_plugin::KernelDims& dims, int32_t kind, float gamma) {
+
+void kernel_matrix(Context& ctx, const float* x, const float* y, float* k, const KernelDims& dims,
+                   int32_t kind, float gamma) {
   // K [n][m] = X [n][d] Y [m][d]^T; column-major: K^T (m x n) = Y^T... read as
   // Y (d x m, ld d) transposed times X (d x n, ld d).
   strided_batched_gemm(ctx, CUBLAS_OP_T, CUBLAS_OP_N, dims.m, dims.n, dims.d, 1.0f, {y, dims.d, 0},
@@ -107,4 +120,6 @@ void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
   CAE_CUDA_CHECK_LAUNCH("rbf_kernel");
 }
 
-}  // namespace cae_winograd
+}  // namespace device_ops
+}  // namespace cuda
+}  // namespace cae_plugin

@@ -1,6 +1,7 @@
 // One warp-wide TF32 tensor-core step (mma.sync m16n8k8, compute capability
 // 8.0 and later) and the operand rounding it takes, for hand-written
-// products such as v3's short-K product (v3_short_k_product.cu).
+// products such as the TF32 convolutions' short-K product
+// (tf32_conv/short_k_product.cu).
 //
 // Fragment roles (PTX ISA, "Matrix Fragments for mma.m16n8k8" with .tf32),
 // with g = lane / 4 and t = lane % 4:

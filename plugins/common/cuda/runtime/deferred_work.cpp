@@ -1,18 +1,15 @@
 // Issuing deferred work (see deferred_work.hpp), and the argument access that
 // every entry point goes through.
-#include <string>
-
 #include "runtime_entry.hpp"
 #include "runtime_ops.hpp"
+#include "tensor_arguments.hpp"
 
 namespace cae_cuda {
 
 Context& enter_keeping_deferred(cae_context ctx, const char* op) {
-  if (ctx == nullptr) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT, std::string(op) + ": context is NULL");
-  }
-  ctx->activate();
-  return *ctx;
+  Context& context = cae_plugin::context_argument(ctx, op);
+  context.activate();
+  return context;
 }
 
 Context& enter(cae_context ctx, const char* op) {
@@ -41,19 +38,11 @@ void flush_deferred(Context& ctx) {
 
 cae_tensor_s* optional_tensor_arg(const Context& ctx, cae_tensor t, const char* op,
                                   const char* name) {
-  if (t != nullptr && ctx.tensors.count(t) == 0) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " does not belong to this context");
-  }
-  return t;
+  return cae_plugin::optional_tensor_argument(ctx, t, op, name);
 }
 
 cae_tensor_s& tensor_arg(const Context& ctx, cae_tensor t, const char* op, const char* name) {
-  if (t == nullptr) {
-    cae_plugin::fail(CAE_STATUS_INVALID_ARGUMENT,
-                     std::string(op) + ": tensor " + name + " is NULL");
-  }
-  return *optional_tensor_arg(ctx, t, op, name);
+  return *cae_plugin::tensor_argument(ctx, t, op, name);
 }
 
 }  // namespace cae_cuda

@@ -3,7 +3,8 @@
 //
 // A row-major matrix M[r][c] with row stride L has the bytes of the
 // column-major c x r matrix M^T with leading dimension L; the conv steps (see
-// plugins/v3/v3_conv_steps.cpp) state every product in these terms.
+// plugins/common/cuda/tf32_conv/tf32_conv_steps.cpp) state every product in
+// these terms.
 //
 // Precision: TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32) unless the call
 // asks for exact FP32 (the SVM kernel matrix). When cuBLASLt has no TF32

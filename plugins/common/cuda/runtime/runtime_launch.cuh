@@ -1,5 +1,5 @@
 // Launchers for the per-element bodies of the runtime (resample_kernels.cuh)
-// and of the convolutions built on it (plugins/v3/v3_conv_kernels.cuh): "row"
+// and of the convolutions built on it (tf32_conv/tf32_conv_kernels.cuh): "row"
 // bodies do the items of one pixel's row, "flat" bodies one index each. All
 // indices fit in 32 bits (the ops check their sizes before they get here), and
 // grid-stride loops cover any count. Every kernel of the runtime, v3 and v4 is

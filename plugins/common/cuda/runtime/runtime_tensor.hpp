@@ -39,7 +39,7 @@ struct cae_tensor_s {
   // As a max-pool input: which element of each 2x2 window is the max (see resample.cu).
   cae_cuda::DerivedBuffer pool_choice;
   // As conv weights: the form a convolution scheme multiplies when it is not
-  // the stored one (tap-major, or rows padded; see plugins/v3/v3_conv_steps.hpp).
+  // the stored one (tap-major, or rows padded; see plugins/common/cuda/tf32_conv/tf32_conv_steps.hpp).
   cae_cuda::DerivedBuffer prepared_weights;
 };
 

@@ -1,6 +1,6 @@
 // Per-element work of the kernels around the convolution GEMMs, written as
-// __host__ __device__ code so that the host test (v3_steps_test.cu) runs the
-// very same index math in plain loops.
+// __host__ __device__ code so that the host test (tf32_conv_steps_test.cu) runs
+// the very same index math in plain loops.
 //
 // Images are NHWC: pixel p = (n * H + i) * W + j, channel c at p * channels + c.
 // A tap (ky, kx) of a K x K kernel shifts a pixel by s = sign * (ky - K/2, kx - K/2):
@@ -16,9 +16,9 @@
 
 #include "nhwc_pixels.cuh"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
-// v3 is built on the shared runtime (plugins/common/cuda/runtime): its pixels,
+// Built on the shared runtime (plugins/common/cuda/runtime): its pixels,
 // launches, context and memory.
 using namespace cae_cuda;
 
@@ -218,4 +218,4 @@ struct BiasActivation {
   }
 };
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

@@ -1,16 +1,16 @@
-// conv2d forward and backward on the GPU: the steps of v3_conv_steps.cpp run
-// by an executor that launches v3's kernels and cuBLASLt, plus the reuse of
+// conv2d forward and backward on the GPU: the steps of tf32_conv_steps.cpp run
+// by an executor that launches the kernels of tf32_conv_kernels.cuh and cuBLASLt, plus the reuse of
 // im2col columns and rearranged weights across calls.
 #include <string>
 #include <type_traits>
 
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
-#include "v3_conv_steps.hpp"
-#include "v3_short_k_product.hpp"
-#include "v3_tf32_convolutions.hpp"
+#include "short_k_product.hpp"
+#include "tf32_conv_steps.hpp"
+#include "tf32_convolutions.hpp"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
 namespace {
 
@@ -260,4 +260,4 @@ void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae
   if (weights.data) w.prepared_weights.version = w.version;
 }
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

@@ -1,4 +1,4 @@
-#include "v3_conv_steps.hpp"
+#include "tf32_conv_steps.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 #include "device_memory.hpp"
 #include "plugin_support.hpp"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
 ConvLayout::ConvLayout(const ConvShape& s) : columns(s.columns_scheme()) {
   if (columns) {
@@ -246,4 +246,4 @@ void conv_backward_steps(ConvExecutor& ex, const ConvShape& s, const float* x, c
   ex.column_sums(dy, P, s.O, db);
 }
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

@@ -1,4 +1,4 @@
-// The short-K product (v3_short_k_product.hpp): one warp owns 32 output
+// The short-K product (short_k_product.hpp): one warp owns 32 output
 // columns and holds their B fragments for every K step in registers; a block
 // of up to 8 warps covers 256 columns; the blocks walk the pixel tiles of a
 // persistent grid, 64 rows at a time, each tile's A rows staged by cp.async
@@ -13,9 +13,9 @@
 #include "kernel_queries.cuh"
 #include "runtime_launch.cuh"
 #include "tensor_core_fragments.cuh"
-#include "v3_short_k_product.hpp"
+#include "short_k_product.hpp"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
 namespace {
 
@@ -186,4 +186,4 @@ void short_k_product(Context& ctx, const GemmCall& c) {
          dim3(blocks, static_cast<unsigned>(c.m / block_columns)), threads, 0, job);
 }
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

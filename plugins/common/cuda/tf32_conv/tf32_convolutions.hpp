@@ -1,13 +1,15 @@
-// v3's convolutions (v3_conv.cu): im2col (or taps) and cuBLASLt GEMMs on
-// TF32 tensor cores. v3 runs every layer through them (v3_convolutions.cpp);
-// v4 runs its 3-channel layers through them and adds its per-tap outputs with
-// tap_sum (see plugins/v4/README.md, "What v4 takes from v3").
+// Convolutions on the shared CUDA runtime (tf32_conv.cu): im2col (or taps) and
+// cuBLASLt GEMMs on TF32 tensor cores. v3 runs every layer through them
+// (plugins/v3/v3_convolutions.cpp); v4 runs its 3-channel layers through them
+// and adds its per-tap outputs with tap_sum (plugins/v4/README.md, "What v4
+// takes from the TF32 convolutions"). Their messages name v3, the backend
+// that runs them on every layer.
 #pragma once
 
 #include "op_shapes.hpp"
 #include "runtime_context.hpp"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
 using cae_cuda::Context;
 
@@ -26,4 +28,4 @@ void tf32_conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae
 void tap_sum(Context& ctx, const cae_plugin::ConvDims& d, const float* tap_outputs,
              const float* bias, bool relu, float* y);
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

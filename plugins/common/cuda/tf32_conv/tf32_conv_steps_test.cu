@@ -1,4 +1,4 @@
-// Host-only test of v3's convolution steps: runs conv_forward_steps and
+// Host-only test of the TF32 convolution steps: runs conv_forward_steps and
 // conv_backward_steps with a host executor (the same per-element code as the
 // kernels, and a GEMM that reads GemmCall exactly as cuBLASLt does) and
 // compares with a direct float64 convolution on NCHW data. Needs no GPU.
@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "resample_kernels.cuh"
-#include "v3_conv_steps.hpp"
+#include "tf32_conv_steps.hpp"
 
 namespace {
 
-using namespace cae_v3;
+using namespace cae_tf32_conv;
 
 template <int K, int kVec, class Body>
 void each_row_item(const ConvShape& s, const Body& body) {

@@ -1,5 +1,5 @@
 // Products with a short inner dimension (K <= 32) and a wide output, on TF32
-// tensor cores through v3's own kernel instead of cuBLASLt:
+// tensor cores through a kernel of our own instead of cuBLASLt:
 //
 //   D[p][n] = sum over k < K of A[p][k] * B[n][k]   (+ bias[n], ReLU)
 //
@@ -16,9 +16,9 @@
 #include "lt_gemm.hpp"
 #include "runtime_context.hpp"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
-// v3 is built on the shared runtime (plugins/common/cuda/runtime).
+// Built on the shared runtime (plugins/common/cuda/runtime).
 using namespace cae_cuda;
 
 // True when the kernel exists for this device (code for compute capability
@@ -33,4 +33,4 @@ bool short_k_product_fits(const GemmCall& call);
 // Queues the product on ctx's stream (call must fit).
 void short_k_product(Context& ctx, const GemmCall& call);
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv

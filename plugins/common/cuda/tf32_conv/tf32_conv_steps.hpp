@@ -31,9 +31,9 @@
 
 #include "lt_gemm.hpp"
 #include "op_shapes.hpp"
-#include "v3_conv_kernels.cuh"
+#include "tf32_conv_kernels.cuh"
 
-namespace cae_v3 {
+namespace cae_tf32_conv {
 
 struct ConvShape {
   int64_t N, C, H, W, O, K;
@@ -114,4 +114,4 @@ void conv_backward_steps(ConvExecutor& ex, const ConvShape& s, const float* x, c
 // Split count for a weight gradient of m x n outputs over P pixels (public for the test).
 int32_t weight_gradient_splits(int64_t m, int64_t n, int64_t pixels, int64_t target_tiles);
 
-}  // namespace cae_v3
+}  // namespace cae_tf32_conv
