@@ -10,7 +10,10 @@ namespace cae::nn {
 
 TransformedImages::TransformedImages(const ImageSet& images, const InputTransform* transform,
                                      bool with_mirrors) {
-  if (!transform || transform->spec.whitening == Whitening::None || images.on_disk()) return;
+  if (!transform || !transform->spec.active() || images.on_disk()) return;
+  const bool whitens = transform->spec.whitening != Whitening::None;
+  const size_t bytes = images.size() * images.image_bytes() * sizeof(float) * (with_mirrors ? 2 : 1);
+  if (!whitens && bytes > kMaxContrastOnlyBytes) return;
   constexpr size_t kChunk = 256;
   dim_ = images.image_bytes();
   rows_.resize(images.size() * dim_);

@@ -251,13 +251,24 @@ TEST_CASE("the set transformed once gives the batches the per-batch order gives,
     worst = std::max(worst, double(std::abs(from_cache[i] - per_batch[i])));
   }
   CHECK(worst < 1e-4);
-  // Shifts cannot be taken from a cache; a set on disk or without whitening has none.
+  // Shifts cannot be taken from a cache; a set without a transform has none.
   CHECK_THROWS_AS(BatchAugmenter(Augmentation::FlipCrop, 7).flips(4, 0, 0), std::logic_error);
   CHECK(TransformedImages(images, nullptr, true).empty());
+  InputTransform none;
+  none.dim = d;
+  CHECK(TransformedImages(images, &none, true).empty());
+  // Contrast normalisation alone is kept too, and per image it is the same
+  // arithmetic in the same order as per batch: equal to the last bit.
   InputTransform contrast_only;
   contrast_only.spec.contrast_normalize = true;
   contrast_only.dim = d;
-  CHECK(TransformedImages(images, &contrast_only, false).empty());
+  const TransformedImages contrast_cached(images, &contrast_only, true);
+  REQUIRE(!contrast_cached.empty());
+  contrast_cached.fill(indices, flips, from_cache.data());
+  fill_batch(images, indices, per_batch.data());
+  augmenter.apply(per_batch.data(), indices.size(), 3, 8, 2, 3);
+  contrast_only.apply(per_batch.data(), indices.size());
+  CHECK(from_cache == per_batch);
 }
 
 }  // namespace cae::nn
