@@ -3,14 +3,21 @@
 #include <cmath>
 #include <memory>
 
+#include "report/figure_font.hpp"
+
 namespace cae {
 namespace {
 
-constexpr const char* kFontFamily = "sans-serif";
+// Without a font file, layouts are still planned with DejaVu Sans's average
+// advance and line height (per pixel of size), so figures keep their shape.
+constexpr double kFallbackAdvancePerChar = 0.6;
+constexpr double kFallbackLineHeight = 1.17;
 
-void select_font(cairo_t* cr, const TextStyle& style) {
-  cairo_select_font_face(cr, kFontFamily, CAIRO_FONT_SLANT_NORMAL,
-                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+// False when there is no font to draw with (figure_font said so once).
+bool select_font(cairo_t* cr, const TextStyle& style) {
+  cairo_font_face_t* face = figure_font(style.bold);
+  if (face == nullptr) return false;
+  cairo_set_font_face(cr, face);
   cairo_set_font_size(cr, style.size);
   // Unhinted metrics: text measures the same on the PNG and the SVG surface,
   // so a layout planned once fits both.
@@ -19,6 +26,7 @@ void select_font(cairo_t* cr, const TextStyle& style) {
   cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
   cairo_set_font_options(cr, options);
   cairo_font_options_destroy(options);
+  return true;
 }
 
 // A context on a 1x1 surface, only for measuring text.
@@ -58,13 +66,13 @@ void set_color(cairo_t* cr, Rgb color) {
 
 double text_width(const std::string& text, const TextStyle& style) {
   cairo_t* cr = measuring_context();
-  select_font(cr, style);
+  if (!select_font(cr, style)) return kFallbackAdvancePerChar * style.size * text.size();
   return advance(cr, text);
 }
 
 double text_height(const TextStyle& style) {
   cairo_t* cr = measuring_context();
-  select_font(cr, style);
+  if (!select_font(cr, style)) return kFallbackLineHeight * style.size;
   cairo_font_extents_t extents;
   cairo_font_extents(cr, &extents);
   return extents.ascent + extents.descent;
@@ -74,7 +82,10 @@ void draw_text(cairo_t* cr, double x, double y, const std::string& text, const T
                Align horizontal, Align vertical, double angle_degrees) {
   if (text.empty()) return;
   cairo_save(cr);
-  select_font(cr, style);
+  if (!select_font(cr, style)) {
+    cairo_restore(cr);
+    return;
+  }
   cairo_font_extents_t font;
   cairo_font_extents(cr, &font);
   cairo_translate(cr, x, y);

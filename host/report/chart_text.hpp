@@ -1,5 +1,6 @@
-// Text in figures: real fonts through cairo's text API (fontconfig picks
-// the sans-serif face, DejaVu Sans on Debian), anti-aliased.
+// Text in figures: DejaVu Sans through cairo's text API (report/figure_font
+// finds the file), anti-aliased. Without a font file, text is measured by
+// estimate and not drawn.
 #pragma once
 
 #include <cairo.h>
