@@ -7,8 +7,9 @@
 
 The page is never edited by hand: a wrong or missing word is fixed in the
 help text (host/cli/), then the page is generated again. Generating also
-checks the help itself: every command's options are listed once, and every
-option its usage line names is one it takes.
+checks the help itself: every command's summary fits one line of `cae help`,
+its options are listed once, and every option its usage line names is one it
+takes.
 """
 import argparse
 import os
@@ -52,8 +53,12 @@ def run_help(cae, args):
     return result.stdout
 
 
+# `cae help` gives each command one line; longer ones wrap into a wall of text.
+OVERVIEW_WIDTH = 100
+
+
 def command_names(overview):
-    """The commands `cae help` lists, in its order."""
+    """The commands `cae help` lists, in its order, each on a line of its own."""
     lines = overview.splitlines()
     try:
         start = lines.index("commands:") + 1
@@ -64,6 +69,9 @@ def command_names(overview):
         if not line.startswith("  "):
             break
         names.append(line.split()[0])
+        if len(line) > OVERVIEW_WIDTH:
+            raise HelpError(f"`cae help`: the summary of {names[-1]} makes a line of {len(line)} "
+                            f"characters (at most {OVERVIEW_WIDTH}); move the rest into its details")
     if not names:
         raise HelpError("`cae help` lists no commands")
     return names
