@@ -94,12 +94,18 @@ int run_backends(const po::variables_map& vm) {
 
 Command backends_command() {
   return {"backends", "cae backends [-v] [--plugin-dir DIR]... [--backend PATH.so]",
-          "List the backends found, their versions, whether they can run here, their certification and the default",
+          "List the backends found, whether they run here, their certification, the default",
           [](po::options_description& options, po::positional_options_description&) {
             options.add_options()("verbose,v", "also list every file considered and why it was rejected");
             add_backend_options(options);
           },
-          run_backends};
+          run_backends,
+          "A row per backend: name, version, ABI version, path, and \"available: device,\n"
+          "memory, precision\" or \"unavailable: reason\"; its device count, its certification\n"
+          "(\"certified: passed seeds ...\" or \"not certified: why\") and which one is the\n"
+          "default: the available certified backend with the highest priority. -v also lists\n"
+          "every folder searched and every file considered, with why it was rejected (not a\n"
+          "plugin, missing entry symbol, ABI major mismatch, table too small).\n"};
 }
 
 }  // namespace cae::cli

@@ -312,11 +312,10 @@ int run_bench(const po::variables_map& vm) {
 
 Command bench_command() {
   return {"bench",
-          "cae bench [--backend B|all|B1,B2,...] [--reference B] [--batch 64] [--images 50000] "
-          "[--json FILE] [--html FILE]",
-          "Time every op at the model's shapes, one training epoch and feature extraction; "
-          "several backends side by side; with --devices 0,1,...: data-parallel speed-up over "
-          "one device (--batch is the global batch)",
+          "cae bench [--backend B|all|B1,B2,...] [--reference B] [--model NAME|FILE.json] "
+          "[--image-size 32] [--batch 64] [--images 50000] [--extract-streams N] "
+          "[--host-memory pinned|pageable] [--devices LIST] [--json FILE] [--html FILE]",
+          "Time every op, a training epoch and feature extraction on one backend or several",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_first_use_certification_option(options);
@@ -341,7 +340,19 @@ Command bench_command() {
                  "with --backend all or a list: the backend speed-ups are measured against "
                  "(default: the first listed that runs; for all, cpu: the slowest first)");
           },
-          run_bench};
+          run_bench,
+          "Per op: milliseconds at the model's shapes, TFLOP/s, GB/s and peak memory; then one\n"
+          "training epoch, and feature extraction: the median of three passes through the\n"
+          "code `cae extract` runs, from 8-bit images in memory to every feature row written,\n"
+          "on as many contexts as it uses. --host-memory pageable and --extract-streams 1\n"
+          "measure what page-locked memory and overlapping contexts buy.\n"
+          "--backend all (every backend found, by priority, slowest first: cpu, naive, v1,\n"
+          "winograd, v2, v3, v4) or a list: every backend at the same shapes in one table,\n"
+          "with speed-ups over the reference; a backend that cannot run says why.\n"
+          "--devices 0,1: an epoch on the first device alone at the per-device batch\n"
+          "(--batch / N), the same epoch over all devices at --batch (the global batch), the\n"
+          "speed-up, and the gradient exchange alone (median ms, ring bytes per device, its\n"
+          "share of the epoch).\n"};
 }
 
 }  // namespace cae::cli

@@ -16,6 +16,14 @@
 namespace cae::cli {
 namespace {
 
+const char* const kDataActionsHelp =
+    "fetch  download the official binary archive (CIFAR-10, CIFAR-100, or STL-10's 2.5 GB),\n"
+    "       check its published MD5, unpack it into DIR and check the set.\n"
+    "synth  write a procedurally generated 10-class set in the CIFAR-10 binary format.\n"
+    "check  validate a set (sizes, labels, every image of a folder decoded, every float of\n"
+    "       an .npy checked) and count its images per split and class; a large file is\n"
+    "       checked without being held in memory.\n\n";
+
 // The archives as their authors publish them, with the MD5 sums they list.
 struct OfficialArchive {
   const char* name;  // --dataset
@@ -134,12 +142,11 @@ Command data_command() {
   return {"data",
           "cae data fetch DIR [--dataset cifar10|cifar100|stl10] | synth DIR [--train N] [--test N] "
           "[--seed S] [--force] | check PATH [--data-format F] [format options]",
-          "Download CIFAR-10, CIFAR-100 or STL-10 (MD5-checked), write a synthetic 10-class set, or "
-          "validate any data set cae reads",
+          "Fetch CIFAR-10, CIFAR-100 or STL-10, write a synthetic set, or check any data set",
           [](po::options_description& options, po::positional_options_description& positionals) {
             options.add_options()
-                ("action", po::value<std::string>(), "fetch | synth | check")
-                ("dir", po::value<std::string>(), "the dataset folder (check: or .npy file)")
+                ("action", po::value<std::string>()->value_name("ACTION"), "fetch | synth | check (or the first word)")
+                ("dir", po::value<std::string>()->value_name("DIR"), "the dataset folder (check: or .npy file; or the second word)")
                 ("dataset", po::value<std::string>()->default_value("cifar10")->value_name("NAME"),
                  "fetch: cifar10, cifar100 or stl10 (the official archive, checked against its published MD5)")
                 ("train", po::value<int64_t>()->default_value(5000)->value_name("N"), "synth: training images")
@@ -150,7 +157,7 @@ Command data_command() {
             positionals.add("action", 1).add("dir", 1);
           },
           run_data,
-          kDataFormatsHelp};
+          std::string(kDataActionsHelp) + kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -54,7 +54,7 @@ void add_data_format_options(po::options_description& options) {
        "image's shorter side)")
       ("resize", po::value<std::string>()->default_value("box")->value_name("box|crop"),
        "image folders: box-filter the whole image to the square, or keep its centred square")
-      ("test-fraction", po::value<double>()->default_value(0.2)->value_name("F"),
+      ("test-fraction", po::value<double>()->default_value(0.2, "0.2")->value_name("F"),
        "image folders without train/ and test/, and a single images.npy: the share of each "
        "class held out for testing")
       ("split-seed", po::value<uint64_t>()->default_value(1)->value_name("S"),

@@ -123,7 +123,7 @@ Command evaluate_command() {
           "cae evaluate [--backend B] --weights CKPT --svm MODEL [--data PATH] [--data-format F] "
           "[--features NAME] "
           "--out DIR",
-          "Classify the test set; write accuracy, confusion matrix, predictions and report.html",
+          "Classify the test set; write accuracy, confusion matrix, predictions and a report",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_first_use_certification_option(options);

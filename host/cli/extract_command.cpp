@@ -54,15 +54,22 @@ int run_extract(const po::variables_map& vm) {
   return 0;
 }
 
+const char* const kExtractHelp =
+    "DIR receives the features and labels of each split as .npy and features.json, the\n"
+    "recipe they were made with. The checkpoint's input transform (contrast\n"
+    "normalisation, whitening) is applied to every image first. Every recipe applies to\n"
+    "any model and pools to fixed grids, so 96x96 images give the same dimension as\n"
+    "32x32 ones (docs/models.md lists each recipe's dimension per preset;\n"
+    "docs/features.md the recipes). Transfers go through the backend's page-locked\n"
+    "memory when it has some (ABI 1.3).\n\n";
+
 }  // namespace
 
 Command extract_command() {
   return {"extract",
           "cae extract [--backend B] [--devices LIST|all] --weights CKPT [--data PATH] [--data-format F] "
-          "[--features NAME] "
-          "--out DIR",
-          "Encode every image into its feature vector (default: the 8,192-d latent); write features "
-          "and labels as .npy",
+          "[--features NAME] [--feature-threshold ALPHA] [--batch N] [--streams N] --out DIR",
+          "Encode every image into its feature vector; write features and labels as .npy",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_first_use_certification_option(options);
@@ -77,7 +84,7 @@ Command extract_command() {
                  "another's compute (0 = auto: 4 for a backend with page-locked host memory, else 1)");
           },
           run_extract,
-          kDataFormatsHelp};
+          std::string(kExtractHelp) + kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -111,7 +111,7 @@ std::string seconds_text(double seconds) {
 
 void add_first_use_certification_option(po::options_description& options) {
   options.add_options()(
-      "certify-on-first-use", po::value<bool>()->default_value(true)->value_name("true|false"),
+      "certify-on-first-use", po::value<bool>()->default_value(true, "true")->value_name("true|false"),
       "without --backend: certify the fastest bundled backend that runs here with "
       "cae-conformance before its first use (one line, its verdict and time); false: choose "
       "only among backends certified by hand");

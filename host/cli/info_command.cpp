@@ -167,17 +167,20 @@ Command info_command() {
   return {"info",
           "cae info [--backend NAME|PATH.so] [--plugin-dir DIR]... [--device I] "
           "[--backend-option NAME=VALUE]... | cae info --weights CKPT",
-          "Show one backend in detail: library, device, precision, its options (defaults, "
-          "allowed values, help) and supported ops (for a backend that cannot run here, what "
-          "its library declares, then the reason, exit 2); or the model of a checkpoint: layers, "
-          "shapes, parameters, FLOPs, feature dimension, and the data it was trained on (format, "
-          "image shape, resize, labels, classes, image counts, split, the files' identity)",
+          "Show one backend in detail, or the model and data of a checkpoint",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             options.add_options()("weights", po::value<std::string>()->value_name("CKPT"),
                                   "print this checkpoint's model instead of a backend");
           },
-          run_info};
+          run_info,
+          "A backend: its library, device, precision, determinism, the options it declares\n"
+          "(value, default, allowed values, help) and the ops it supports. For a backend that\n"
+          "cannot run here: what its library declares, then the reason, exit 2.\n"
+          "--weights CKPT: the model the checkpoint holds, layer by layer (channels, kernel,\n"
+          "sizes), its parameters, FLOPs and feature dimension, and the data it was trained\n"
+          "on (format, image shape, resize, labels, classes, image counts, split, the files'\n"
+          "identity).\n"};
 }
 
 }  // namespace cae::cli

@@ -47,7 +47,11 @@ Command report_command() {
             // clang-format on
             positionals.add("run-dir", -1);
           },
-          run_report};
+          run_report,
+          "From a run folder's report.json, confusion.csv and loss CSV: report.html, one\n"
+          "self-contained page with inline vector figures, and each figure as PNG and SVG.\n"
+          "With several run folders: compare.html, their accuracy, per-class accuracy, loss\n"
+          "curves and stage timings side by side.\n"};
 }
 
 }  // namespace cae::cli

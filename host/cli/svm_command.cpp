@@ -174,19 +174,29 @@ int run_svm(const po::variables_map& vm) {
 
 Command svm_command() {
   return {"svm", "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] --out MODEL",
-          "Train the classifier on extracted features: the one-vs-one kernel SVM (kernels on the backend), or --classifier linear",
+          "Train the classifier (kernel SVM, or --classifier linear) on extracted features",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
             add_first_use_certification_option(options);
             options.add_options()
                 ("features", po::value<std::string>()->required()->value_name("DIR"), "folder written by `cae extract`")
-                ("out", po::value<std::string>()->required()->value_name("MODEL"), "SVM model file to write")
+                ("out", po::value<std::string>()->required()->value_name("MODEL"), "model file to write (either classifier; the file says which)")
                 ("export-libsvm", po::value<std::string>()->value_name("FILE"), "also write the model in libsvm's own format");
             add_svm_options(options);
             add_classifier_options(options);
             add_validation_options(options, "0");
           },
-          run_svm};
+          run_svm,
+          "The SVM is one-vs-one: the backend computes the kernels, each class's diagonal\n"
+          "block once and per class pair only the off-diagonal block, and each pair is solved\n"
+          "by cae's SMO solver or by libsvm (the reference, 4x the memory); with --devices\n"
+          "the kernels are computed on one producer thread per device, giving the same model.\n"
+          "The model file records how the kernel was held. --search chooses C and gamma on a\n"
+          "seeded validation split of the TRAINING rows, never on the test set. The kernels\n"
+          "grow as rows^2: before any work cae estimates the SVM's host memory and refuses\n"
+          "(exit 2) when it exceeds what is available (MemAvailable or the cgroup limit),\n"
+          "naming --classifier linear, whose memory grows as rows x dim. docs/classifiers.md\n"
+          "gives both curves and the search.\n"};
 }
 
 }  // namespace cae::cli

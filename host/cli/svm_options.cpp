@@ -13,7 +13,7 @@ void add_svm_options(po::options_description& options) {
       ("gamma", po::value<std::string>()->default_value("scale")->value_name("auto|scale|VALUE"),
        "RBF gamma: auto = 1/dim, scale = 1/(dim * variance), or a number")
       ("kernel", po::value<std::string>()->default_value("rbf")->value_name("rbf|linear"), "SVM kernel")
-      ("standardize", po::value<bool>()->default_value(true)->implicit_value(true)->value_name("BOOL"),
+      ("standardize", po::value<bool>()->default_value(true, "true")->implicit_value(true, "true")->value_name("BOOL"),
        "scale every feature to zero mean, unit variance on the training set")
       ("svm-solver", po::value<std::string>()->default_value("smo")->value_name("smo|libsvm"),
        "class-pair solver: smo (ours, on the float32 kernel: 4 bytes per entry) or libsvm (reference, 16 bytes per entry)")

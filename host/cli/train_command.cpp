@@ -159,6 +159,17 @@ int run_train(const po::variables_map& vm) {
   return 0;
 }
 
+// What the options do to the checkpoint, which extract, evaluate and --resume read.
+const char* const kTrainingHelp =
+    "The checkpoint (safetensors) is written after every epoch; Ctrl-C saves a resumable\n"
+    "one. It records the model, the augmentation and input noise (both seeded), the\n"
+    "learning-rate schedule (a resumed run stays on its curve), the input transform\n"
+    "(--contrast-normalize, then --whiten, applied identically by extract, evaluate and\n"
+    "--resume), the sparsity, whether graphs ran, the backend's options and the data.\n"
+    "--execution graph and ops give bit-identical checkpoints on the cpu backend.\n"
+    "--devices trains data parallel in one process; --rank/--world-size run one process\n"
+    "per device (docs/distributed.md). Feature ingredients: docs/features.md.\n\n";
+
 }  // namespace
 
 Command train_command() {
@@ -166,7 +177,8 @@ Command train_command() {
           "cae train [--backend B] [--devices LIST|all] [--data PATH] [--data-format F] [--unlabelled] [--samples N] [--epochs E] "
           "[--model seed|wide|deep|FILE.json] [--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
           "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] "
-          "[--whiten none|zca[:EPS]|pca[:EPS]] [--contrast-normalize] [--sparsity none|l1:LAMBDA] [--out CKPT] [--resume CKPT] "
+          "[--whiten none|zca[:EPS]|pca[:EPS]] [--contrast-normalize] [--sparsity none|l1:LAMBDA|wta-spatial] "
+          "[--execution auto|graph|ops] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",
           [](po::options_description& options, po::positional_options_description&) {
@@ -186,7 +198,7 @@ Command train_command() {
                  "--lr-schedule, --whiten, --contrast-normalize and --sparsity other than CKPT's are refused)");
           },
           run_train,
-          kDataFormatsHelp};
+          std::string(kTrainingHelp) + kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -102,6 +102,7 @@ for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backe
   usr/include/cae/backend.h usr/lib/cmake/cae/caeConfig.cmake usr/lib/cmake/cae/caeTargets.cmake \
   usr/lib/cmake/cae/CaeBackendSdk.cmake usr/lib/cmake/cae/backend_exports.map \
   usr/share/doc/cae/README.md usr/share/doc/cae/abi.md usr/share/doc/cae/writing-a-backend.md \
+  usr/share/doc/cae/cli.md usr/share/doc/cae/install.md \
   usr/share/doc/cae/examples/backend-template/template_backend.c usr/share/doc/cae/copyright; do
   expect "deb contains $file" " \./$file$"
 done
