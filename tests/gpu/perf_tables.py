@@ -61,11 +61,11 @@ TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
 INGREDIENT_PARTS = ["ingredients-1", "ingredients-2"]
-PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline"] + INGREDIENT_PARTS
+PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline", "pipeline-cpu"] + INGREDIENT_PARTS
          + ["search", "models", "conformance", "ddp", "kernels"])
 PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "models", "ddp",
                "conformance", "flops", "bound", "kernels", "machine"]
-README_BLOCKS = ["expect"]
+README_BLOCKS = ["expect", "run-it"]
 
 
 class ResultsError(Exception):
@@ -516,7 +516,10 @@ def recipe_problems(results, readme_text):
     elif named.group(1) != winner["readme_command"]:
         problems.append(f"README.md's best recipe `{named.group(1)}` is not the validation winner "
                         f"`{winner['readme_command']}`")
-    best = [r for r in (part(results, "pipeline") or {}).get("runs", []) if r.get("name") == "best"]
+    # `cae pipeline` alone runs the best recipe by default (its options are
+    # checked against the README's written-out recipe above).
+    best = [r for r in (part(results, "pipeline") or {}).get("runs", []) if r.get("name") == "best"
+            and r["readme_command"] != "cae pipeline"]
     if best and best[0]["readme_command"] != winner["readme_command"]:
         problems.append(f"the pipeline part's best recipe `{best[0]['readme_command']}` is not the "
                         f"validation winner `{winner['readme_command']}`")
@@ -906,10 +909,39 @@ def measured_where(sources):
             + tail)
 
 
+def render_run_it(results):
+    """The README's main command, timed from outside as a new user meets it:
+    the best run of the pipeline part (a fresh install on the GPU machine,
+    its default backend certified on first use) and of pipeline-cpu (no
+    GPU, no data)."""
+    sentences = []
+    for name, where in (("pipeline", "with CIFAR-10 (JPEG q75 copy) under data/"),
+                        ("pipeline-cpu", "without a GPU and without data (its synthetic set)")):
+        p = part(results, name)
+        best = [r for r in measured((p or {}).get("runs", [])) if r.get("name") == "best"
+                and "certified_on_first_use" in r]
+        if not best:
+            continue
+        r, m = best[0], p["machine"]
+        machine = (f"one {m['gpu']}" if name == "pipeline" and m.get("gpu")
+                   else f"{results_cores(p)} CPU cores")
+        certified = r.get("certified_on_first_use")
+        first_use = (f", {fmt_s(certified['seconds'])} s of it certifying {certified['backend']} on "
+                     f"its first use" if certified and certified.get("seconds") else "")
+        sentences.append(
+            f"On {machine} {where}, its `{r['readme_command']}` took {fmt_s(r['wall_s'])} s from "
+            f"a fresh install{first_use}, and reached {100 * r['accuracy']:.2f}% test accuracy with "
+            f"{r['backend']} (measured on {p['date'][:10]} at commit {m.get('commit', '?')}).")
+    if not sentences:
+        return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh --part pipeline "
+                "--part pipeline-cpu` measures it.")
+    return " ".join(sentences) + " Building before the first run is not included."
+
+
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
              "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "bound": render_bound, "kernels": render_kernels,
-             "machine": render_machine, "expect": render_expect}
+             "machine": render_machine, "expect": render_expect, "run-it": render_run_it}
 
 
 def render_all(results):

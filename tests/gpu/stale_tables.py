@@ -17,7 +17,7 @@ ABI = ["api/", "plugins/common/"]
 PART_CODE = {
     "epoch": ["host/nn/", "host/cli/bench_command.cpp", "tests/gpu/torch_reference.py"],
     "torch-max": ["tests/gpu/torch_reference.py"],
-    "pipeline": ["host/"], "ingredients": ["host/"], "models": ["host/"], "search": ["host/"],
+    "pipeline": ["host/"], "pipeline-cpu": ["host/", "plugins/cpu/"], "ingredients": ["host/"], "models": ["host/"], "search": ["host/"],
     "conformance": ["tests/conformance/", "tests/reference/"],
     "ddp": ["host/", "tests/gpu/torch_ddp_reference.py"],
     "kernels": ["host/nn/", "tests/gpu/kernel_profile.py"],
