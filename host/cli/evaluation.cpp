@@ -81,13 +81,14 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
-                                      const std::vector<Context*>& predict_contexts) {
+                                      const std::vector<Context*>& predict_contexts,
+                                      const BeforePage& before_page) {
   const std::vector<Context*> contexts =
       predict_contexts.empty() ? std::vector<Context*>{&context} : predict_contexts;
   return evaluate_and_report(
       context, model,
       [&](const svm::FeatureSet& rows) { return svm::predict(contexts, svm_model, rows).labels; },
-      "svm predict", data, test_features, training, std::move(report), out_dir);
+      "svm predict", data, test_features, training, std::move(report), out_dir, before_page);
 }
 
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
@@ -95,7 +96,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
-                                      const std::string& out_dir) {
+                                      const std::string& out_dir, const BeforePage& before_page) {
   ensure_directory(out_dir);
   Stopwatch stage;
   const std::vector<int32_t> labels = classify(test_features);
@@ -130,6 +131,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
   report.predictions_csv = "predictions.csv";
   report.reconstruction_png = "reconstructions.png";
   report.stage_timings.emplace_back("report", stage.seconds());
+  if (before_page) before_page(report.stage_timings);
   write_html_report(out_dir + "/report.html", report);
   return {report.accuracy, out_dir + "/report.html", report.stage_timings};
 }

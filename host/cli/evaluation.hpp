@@ -18,6 +18,11 @@ namespace cae::cli {
 // Features of a whole split (rows of `dim` floats) as the SVM stage wants them.
 svm::FeatureSet to_feature_set(std::vector<float> features, int64_t dim, const ImageSet& images);
 
+// Called with the stage timings just before report.html and report.json are
+// written, so that stages still running then (a file written beside the
+// evaluation) can be waited for and recorded in them.
+using BeforePage = std::function<void(StageTimings& timings)>;
+
 struct EvaluationOutcome {
   double accuracy = 0;
   std::string report_path;
@@ -34,7 +39,8 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
                                       const std::string& out_dir,
-                                      const std::vector<Context*>& predict_contexts = {});
+                                      const std::vector<Context*>& predict_contexts = {},
+                                      const BeforePage& before_page = {});
 
 // The same with any classifier: `classify` labels the test rows (e.g. the
 // linear classifier, svm/linear_model.hpp); its time is the stage `stage`.
@@ -44,6 +50,7 @@ EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,
                                       const DataSplits& data,
                                       const svm::FeatureSet& test_features,
                                       const nn::TrainingState& training, ReportData report,
-                                      const std::string& out_dir);
+                                      const std::string& out_dir,
+                                      const BeforePage& before_page = {});
 
 }  // namespace cae::cli

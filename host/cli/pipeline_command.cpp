@@ -98,16 +98,32 @@ ReportData pipeline_report(const BackendSession& session, const DataRecord& reco
   return report;
 }
 
-// Prints the stage table, with a row for what no stage covered (the log
-// lines between stages, freeing what the stages held), so that it sums to
-// the wall time so far.
-int finish(const EvaluationOutcome& outcome, const BackendSession& session, bool synthetic,
-           const std::string& data_dir) {
-  StageTimings timings = outcome.timings;
+// Sets the "other" row (added when missing) to what no stage covered so far:
+// log lines between stages, freeing what the stages held, publishing the
+// files; the table then sums to the wall time.
+void account_the_rest(StageTimings& timings) {
+  if (timings.empty() || timings.back().first != "other") timings.emplace_back("other", 0.0);
   double accounted = 0;
-  for (const auto& row : timings) accounted += row.second;
-  timings.emplace_back("other", std::max(0.0, seconds_since_program_start() - accounted));
-  std::cout << "\n" << format_timing_table(timings) << "\n";
+  for (size_t i = 0; i + 1 < timings.size(); ++i) accounted += timings[i].second;
+  timings.back().second = std::max(0.0, seconds_since_program_start() - accounted);
+}
+
+// The report's last rows: waits for the classifier's file, written beside
+// the evaluation ("write outputs"), then what no stage covered ("other").
+BeforePage settle_stages(std::future<void>* classifier_saved) {
+  return [classifier_saved](StageTimings& timings) {
+    Stopwatch writing;
+    if (classifier_saved) classifier_saved->get();
+    timings.emplace_back("write outputs", writing.seconds());
+    account_the_rest(timings);
+  };
+}
+
+// Prints the stage table, its "other" row brought up to now (publishing).
+int finish(EvaluationOutcome outcome, const BackendSession& session, bool synthetic,
+           const std::string& data_dir) {
+  account_the_rest(outcome.timings);
+  std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
   std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
               session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),
               outcome.report_path.c_str());
@@ -131,18 +147,6 @@ void declare_pipeline_options(po::options_description& options,
   add_classifier_options(options);
   add_validation_options(options, "auto");
   add_pipeline_defaults_option(options);
-}
-
-// Waits for the classifier's file (written beside the evaluation), then
-// publishes the run's files together; the time it takes is the table's
-// "write outputs" row.
-EvaluationOutcome published(EvaluationOutcome outcome, OutputSet& set,
-                            std::future<void>* classifier_saved) {
-  Stopwatch writing;
-  if (classifier_saved) classifier_saved->get();
-  set.publish();
-  outcome.timings.emplace_back("write outputs", writing.seconds());
-  return outcome;
 }
 
 int run_pipeline(const po::variables_map& given) {
@@ -290,8 +294,10 @@ int run_pipeline(const po::variables_map& given) {
         [&](const svm::FeatureSet& rows) {
           return svm::predict_linear(selected.model, rows, linear_options.threads);
         },
-        "linear predict", data, test_features, trained.final_state.state, report, out);
-    return finish(published(outcome, set, nullptr), session, synthetic, data_dir);
+        "linear predict", data, test_features, trained.final_state.state, report, out,
+        settle_stages(nullptr));
+    set.publish();
+    return finish(outcome, session, synthetic, data_dir);
   }
 
   stage.restart();
@@ -343,8 +349,9 @@ int run_pipeline(const po::variables_map& given) {
   report.stage_timings = timings;
   EvaluationOutcome outcome =
       evaluate_and_report(context, model, svm_model, data, test_features, trained.final_state.state,
-                          report, out, session.contexts());
-  return finish(published(outcome, set, &model_saved), session, synthetic, data_dir);
+                          report, out, session.contexts(), settle_stages(&model_saved));
+  set.publish();
+  return finish(outcome, session, synthetic, data_dir);
 }
 
 }  // namespace
