@@ -5,7 +5,7 @@
 
 #include <cae/backend.h>
 
-#include "backend_table.hpp"
+#include "cuda_entry_declarations.hpp"
 #include "naive_context.hpp"
 
 namespace naive {
@@ -14,15 +14,12 @@ namespace naive {
 // (a context may live on another device than the last one used here).
 cae_context_s& use_context(cae_context ctx, const char* op);
 
-// Every member of the table (backend_table.hpp). Defined in naive_backend.cpp
-// (lifecycle, device_info, synchronize, timer, memory_stats),
-// naive_tensor_entry_points.cpp and naive_op_entry_points.cpp.
+// The members of the table (cuda_entry_declarations.hpp). Defined in
+// naive_backend.cpp (lifecycle, device_info, synchronize, timer,
+// memory_stats), naive_tensor_entry_points.cpp and naive_op_entry_points.cpp.
 namespace entry {
 
-CAE_DECLARE_BACKEND_MEMBERS();
-CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
-CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
-CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
+CAE_DECLARE_CUDA_BACKEND_MEMBERS();
 
 }  // namespace entry
 }  // namespace naive

@@ -4,19 +4,16 @@
 
 #include <cae/backend.h>
 
-#include "backend_table.hpp"
+#include "cuda_entry_declarations.hpp"
 #include "tensor_arguments.hpp"
 #include "v1_context.hpp"
 
 namespace v1 {
 namespace entry {
 
-// Every member of the table (backend_table.hpp). Defined in v1_backend.cpp
+// The members of the table (cuda_entry_declarations.hpp). Defined in v1_backend.cpp
 // (lifecycle and measurement), v1_tensors.cpp and v1_layer_entries.cpp.
-CAE_DECLARE_BACKEND_MEMBERS();
-CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
-CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
-CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS();  // NCCL across processes (ABI 1.2)
+CAE_DECLARE_CUDA_BACKEND_MEMBERS();
 
 // The context behind a handle, or INVALID_ARGUMENT naming `op` when it is NULL.
 inline cae_context_s& context_of(cae_context ctx, const char* op) {

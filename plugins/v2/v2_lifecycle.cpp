@@ -1,32 +1,21 @@
 // probe, create, destroy and the context-wide members of the v2 table: the
-// shared CUDA lifecycle (cuda_lifecycle_entries.hpp) with v2's priority and
-// precision.
-#include "cuda_group_entries.hpp"
-#include "cuda_lifecycle_entries.hpp"
-#include "tensor_arguments.hpp"
+// lifecycle and collectives of a backend on the shared op entries
+// (cuda_op_backend_lifecycle.hpp) with v2's priority and precision.
+#include "cuda_op_backend_lifecycle.hpp"
 #include "v2_context.hpp"
-#include "v2_tensor.hpp"
 #include "v2_entry_points.hpp"
+#include "v2_tensor.hpp"
 
 namespace cae_v2 {
 namespace entry {
 
-namespace {
-// Above the cpu and the simpler CUDA backends, below v3 and v4.
-constexpr int32_t kProbePriority = 40;
+// Probe priority: above the cpu and the simpler CUDA backends, below v3 and
+// v4. FP32 cuBLAS with fixed reduction orders: deterministic.
+using Lifecycle = cae_plugin::cuda::OpBackendLifecycle</*kProbePriority=*/40, CAE_PRECISION_FP32>;
 
-// FP32 cuBLAS with fixed reduction orders: deterministic.
-using Lifecycle = cae_plugin::cuda::LifecycleEntries<Context, kProbePriority, CAE_PRECISION_FP32,
-                                                     /*kDeterministic=*/true,
-                                                     cae_plugin::context_argument<Context>>;
-}  // namespace
-
-CAE_DEFINE_CUDA_LIFECYCLE_MEMBERS(Lifecycle);
+// The collectives are NCCL over the members' devices.
+CAE_DEFINE_CUDA_OP_BACKEND_LIFECYCLE_MEMBERS(Lifecycle);
 CAE_DEFINE_CUDA_LIFECYCLE_CREATE(Lifecycle);
-CAE_DEFINE_CUDA_LIFECYCLE_MEMORY_STATS(Lifecycle);
-// The ABI 1.1 collectives: NCCL over the members' devices.
-using Group = cae_plugin::cuda::GroupEntries<Context, cae_plugin::context_argument<Context>>;
-CAE_DEFINE_CUDA_GROUP_MEMBERS(Group);
 
 }  // namespace entry
 }  // namespace cae_v2

@@ -55,7 +55,5 @@ using Context = cae_context_s;
 inline void mark_written(Context& ctx, cae_tensor_s* t) {
   if (t) t->version = ++ctx.write_clock;
 }
-// The same in the shape the shared group entries take.
-inline void mark_written_handle(Context& ctx, cae_tensor t) { mark_written(ctx, t); }
 
 }  // namespace cae_winograd

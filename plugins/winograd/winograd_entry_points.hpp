@@ -5,18 +5,15 @@
 // (cuda_device_ops.hpp, winograd_ops.hpp).
 #pragma once
 
-#include <cae/backend.h>
-
 #include "backend_table.hpp"
+#include "cuda_entry_declarations.hpp"
 
 namespace cae_winograd {
 namespace entry {
 
 // Defined in winograd_lifecycle.cpp and winograd_backend.cpp (the tensors and
 // ops, by the shared cuda_op_entries.hpp; graphs).
-CAE_DECLARE_BACKEND_MEMBERS();
-CAE_DECLARE_BACKEND_GROUP_MEMBERS();  // NCCL, cuda_group_entries.hpp
-CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS();  // page-locked host memory (ABI 1.3), cuda_lifecycle_entries.hpp
+CAE_DECLARE_CUDA_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_OPTIONS_MEMBERS();  // declared options (ABI 1.4), winograd_tuning_table.hpp
 
 }  // namespace entry
