@@ -135,7 +135,11 @@ Command evaluate_command() {
                 ("out", po::value<std::string>()->required()->value_name("DIR"), "report folder");
           },
           run_evaluate,
-          kDataFormatsHelp};
+          std::string(
+              "Without --features and --feature-threshold, the features are made with the recipe\n"
+              "the SVM model file records (so a run folder evaluates as it was made); for a linear\n"
+              "model, or an SVM model that records none, with --features' default.\n\n") +
+              kDataFormatsHelp};
 }
 
 }  // namespace cae::cli
