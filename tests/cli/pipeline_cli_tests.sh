@@ -73,7 +73,11 @@ run "svm on 9728-d features" 0 "$CAE" svm $B --features FQ --out W/svm-q.model
 expect "svm on 9728-d features" "test accuracy: [0-9.]+%"
 run "evaluate with its recipe" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --features latent-quadrants --out RQ
 expect "evaluate with its recipe" "test accuracy: [0-9.]+%"
-run "evaluate with another recipe" 1 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --out RQ2
+run "evaluate without --features: the model's recipe" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --out RQ3
+expect "evaluate without --features: the model's recipe" "test accuracy: [0-9.]+%"
+checks=$((checks + 1))
+grep -q '"latent-quadrants (9728-d' RQ3/report.json || { echo "FAIL [evaluate used the model's recipe]"; failures=$((failures + 1)); }
+run "evaluate with another recipe" 1 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --features latent --out RQ2
 expect "evaluate with another recipe" "svm-q.model classifies 9728-d features; --features latent gives 8192"
 one_line "evaluate with another recipe"
 run "bad --features" 2 "$CAE" extract $B --weights W/m.safetensors --data D --features pyramids --out FB
