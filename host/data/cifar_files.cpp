@@ -93,7 +93,7 @@ CifarFiles locate_cifar(const std::string& dir) {
                     (fs::exists(dir, error) ? " is not a directory" : " does not exist"));
   }
   fs::path folder = dir;
-  if (!is_file(folder / cifar::kTestFile) &&
+  if (!holds_any_name(folder, {cifar::kTestFile, cifar::kMetaFile, "data_batch_1.bin"}) &&
       fs::is_directory(folder / cifar::kSubdirectory, error)) {
     folder /= cifar::kSubdirectory;
   }

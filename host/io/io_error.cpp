@@ -67,10 +67,27 @@ std::string printable_text(const std::string& text) {
   return printable;
 }
 
+std::string text_excerpt(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return printable_text(text);
+  size_t cut = limit;
+  // Cut before a UTF-8 sequence, not inside it.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  return printable_text(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string json_error_text(const std::string& what) {
-  if (what.rfind("[json.exception.", 0) != 0) return what;
-  const size_t end = what.find("] ");
-  return end == std::string::npos ? what : what.substr(end + 2);
+  std::string text = what;
+  if (text.rfind("[json.exception.", 0) == 0) {
+    const size_t end = text.find("] ");
+    if (end != std::string::npos) text = text.substr(end + 2);
+  }
+  static const std::string quoted = "last read: '";
+  const size_t start = text.find(quoted);
+  if (start == std::string::npos) return printable_text(text);
+  const size_t from = start + quoted.size();
+  const size_t close = text.rfind('\'');
+  const std::string read = text.substr(from, close > from ? close - from : std::string::npos);
+  return printable_text(text.substr(0, from)) + text_excerpt(read) + "'";
 }
 
 }  // namespace cae
