@@ -81,13 +81,13 @@ std::string json_error_text(const std::string& what) {
     const size_t end = text.find("] ");
     if (end != std::string::npos) text = text.substr(end + 2);
   }
-  static const std::string quoted = "last read: '";
-  const size_t start = text.find(quoted);
-  if (start == std::string::npos) return printable_text(text);
-  const size_t from = start + quoted.size();
+  // What nlohmann quotes ("last read: '...'", "number overflow parsing
+  // '...'") is text from the file, of any length.
+  const size_t open = text.find('\'');
   const size_t close = text.rfind('\'');
-  const std::string read = text.substr(from, close > from ? close - from : std::string::npos);
-  return printable_text(text.substr(0, from)) + text_excerpt(read) + "'";
+  if (open == std::string::npos || close == open) return printable_text(text);
+  return printable_text(text.substr(0, open + 1)) + text_excerpt(text.substr(open + 1, close - open - 1)) +
+         printable_text(text.substr(close));
 }
 
 }  // namespace cae

@@ -5,6 +5,7 @@
 // than kMaxJsonDepth before anything walks it; what it accepts must be
 // walkable (dumped, compared, destroyed) within that depth; a refusal is one
 // short line naming the file, quoting an excerpt, never a whole value.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
