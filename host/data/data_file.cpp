@@ -31,6 +31,14 @@ bool holds_any_name(const std::filesystem::path& dir, std::initializer_list<cons
   return false;
 }
 
+const char* special_file_kind(const std::filesystem::file_status& status) {
+  namespace fs = std::filesystem;
+  return fs::is_directory(status) ? "a folder"
+         : fs::is_fifo(status)    ? "a FIFO"
+         : fs::is_socket(status)  ? "a socket"
+                                  : "a device or other special file";
+}
+
 void require_data_file(const std::filesystem::path& path, const std::string& what) {
   namespace fs = std::filesystem;
   std::error_code error;
@@ -41,9 +49,8 @@ void require_data_file(const std::filesystem::path& path, const std::string& wha
   }
   if (fs::is_regular_file(status)) return;
   if (!fs::exists(status)) throw DataError("missing " + what + " " + path.string());
-  const char* kind = fs::is_directory(status) ? "a folder" : fs::is_fifo(status) ? "a FIFO"
-                     : fs::is_socket(status) ? "a socket" : "a device or other special file";
-  throw DataError(path.string() + " is " + kind + ", not a regular file (the " + what + ")");
+  throw DataError(path.string() + " is " + special_file_kind(status) + ", not a regular file (the " +
+                  what + ")");
 }
 
 UniqueFile open_data_file(const std::string& path) {

@@ -22,6 +22,10 @@ UniqueFile open_data_file(const std::string& path);
 // data set cae recognises".
 bool holds_any_name(const std::filesystem::path& dir, std::initializer_list<const char*> names);
 
+// What is at a name that is not a regular file, for a message: "a folder",
+// "a FIFO", "a socket", "a device or other special file".
+const char* special_file_kind(const std::filesystem::file_status& status);
+
 // A file a data set needs (`what`: "CIFAR-100 test file"): DataError naming
 // the path and what is there instead (nothing, a folder, a FIFO or device).
 void require_data_file(const std::filesystem::path& path, const std::string& what);

@@ -164,7 +164,7 @@ void truncate(std::vector<size_t>& indices, size_t max) {
 bool recognises_npy(const std::string& path) {
   const fs::path p = path;
   if (p.extension() == ".npy") return true;
-  return holds_any_name(p, {"images.npy", "train_images.npy", "test_images.npy"});
+  return holds_any_name(p, {"images.npy", "labels.npy", "train_images.npy", "test_images.npy"});
 }
 
 DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
@@ -212,9 +212,6 @@ DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
   } else {
     const bool single_file = !fs::is_directory(given, error);
     const fs::path images_path = single_file ? given : given / "images.npy";
-    if (!single_file && !holds_any_name(given, {"images.npy"})) {
-      throw DataError("no images.npy or train_images.npy in " + path);
-    }
     require_data_file(images_path, ".npy image array");
     const ImageArray images = open_image_array(images_path.string());
     const fs::path labels_path = images_path.parent_path() / "labels.npy";

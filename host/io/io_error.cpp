@@ -76,11 +76,12 @@ std::string text_excerpt(const std::string& text, size_t limit) {
 }
 
 std::string json_error_text(const std::string& what) {
-  std::string text = what;
-  if (text.rfind("[json.exception.", 0) == 0) {
-    const size_t end = text.find("] ");
-    if (end != std::string::npos) text = text.substr(end + 2);
-  }
+  // Only nlohmann's messages are rewritten: this is applied to every error
+  // that reaches the top level, and cae's own already quote excerpts.
+  if (what.rfind("[json.exception.", 0) != 0) return what;
+  const size_t end = what.find("] ");
+  if (end == std::string::npos) return what;
+  const std::string text = what.substr(end + 2);
   // What nlohmann quotes ("last read: '...'", "number overflow parsing
   // '...'") is text from the file, of any length.
   const size_t open = text.find('\'');

@@ -205,8 +205,8 @@ rm -rf Q && mkdir -p Q && cp -r PF/test Q/test
 run_err "test/ without train/" 1 "$CAE" data check Q
 expect "test/ without train/" "Q has test/ but no train/"
 # A valid PNG too large to decode is named as such, not as an unknown type.
-rm -rf Q && mkdir -p Q/a Q/b && cp "$(find PF/train -name '*.png' | head -1)" Q/a/ && cp Q/a/* Q/b/
-python3 - Q/a/huge.png <<'EOF2'
+rm -rf Q && cp -r PF Q && rm -f Q/cae-set.json
+python3 - Q/train/disc/huge.png <<'EOF2'
 import struct, sys, zlib
 def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -215,7 +215,7 @@ png += chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
 open(sys.argv[1], "wb").write(png)
 EOF2
 run_err "a 100000x100000 PNG" 1 "$CAE" data check Q
-expect "a 100000x100000 PNG" "Q/a/huge.png: it is 100000x100000 pixels, more than cae decodes"
+expect "a 100000x100000 PNG" "Q/train/disc/huge.png: it is 100000x100000 pixels, more than cae decodes"
 mkdir E && echo "notes" >E/readme.txt
 run_err "nothing recognised" 1 "$CAE" data check E
 expect "nothing recognised" "is not a data set cae recognises"

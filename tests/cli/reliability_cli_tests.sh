@@ -310,7 +310,7 @@ error "a deep checkpoint header" 1 "deep.safetensors: bad JSON header: nested de
   "$CAE" info --weights deep.safetensors
 mkdir -p JR JS && cp RUN/good.json JR/report.json && cp deep.json JR/cae-set.json
 cp deep.json JS/report.json
-error "a deep cae-set.json" 1 "JR/cae-set.json: bad JSON: nested deeper than 64 levels" "$CAE" report JR
+error "a deep cae-set.json" 1 "JR/cae-set.json is not a cae output-set manifest" "$CAE" report JR
 error "a deep report.json" 1 "JS/report.json: .*nested deeper than 64 levels" "$CAE" report JS
 python3 - JS/report.json <<'EOF2'
 import sys
