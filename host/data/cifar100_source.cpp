@@ -4,6 +4,7 @@
 // coarse_label_names.txt / fine_label_names.txt name the classes.
 #include <filesystem>
 
+#include "data/data_file.hpp"
 #include "data/dataset_folder.hpp"
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
@@ -25,9 +26,7 @@ RecordLayout cifar100_layout() {
 }
 
 bool holds_cifar100(const fs::path& dir) {
-  std::error_code error;
-  return fs::is_regular_file(dir / "train.bin", error) &&
-         fs::is_regular_file(dir / "test.bin", error);
+  return holds_any_name(dir, {"train.bin", "test.bin", "fine_label_names.txt", "coarse_label_names.txt"});
 }
 
 }  // namespace
@@ -47,6 +46,8 @@ DataSplits load_cifar100_data(const std::string& path, const DataOptions& option
   data.location = dir.string();
   data.class_names = read_names_file(names, classes, "CIFAR-100");
   const size_t label_offset = coarse ? 0 : 1;
+  require_data_file(dir / "train.bin", "CIFAR-100 training file");
+  require_data_file(dir / "test.bin", "CIFAR-100 test file");
   data.train = labelled_record_set({(dir / "train.bin").string()}, cifar100_layout(), label_offset,
                                    classes, options.max_train, options.memory_cap_bytes);
   data.test = labelled_record_set({(dir / "test.bin").string()}, cifar100_layout(), label_offset,

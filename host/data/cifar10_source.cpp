@@ -3,6 +3,8 @@
 
 #include "data/cifar_dataset.hpp"
 #include "data/cifar_files.hpp"
+#include "data/cifar_format.hpp"
+#include "data/data_file.hpp"
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
 
@@ -19,10 +21,11 @@ RecordLayout cifar10_layout() {
 }  // namespace
 
 bool recognises_cifar10(const std::string& path) {
-  std::error_code error;
   const std::filesystem::path dir = path;
-  return std::filesystem::is_regular_file(dir / cifar::kTestFile, error) ||
-         std::filesystem::is_regular_file(dir / cifar::kSubdirectory / cifar::kTestFile, error);
+  for (const std::filesystem::path& folder : {dir, dir / cifar::kSubdirectory}) {
+    if (holds_any_name(folder, {cifar::kTestFile, cifar::kMetaFile, "data_batch_1.bin"})) return true;
+  }
+  return false;
 }
 
 DataSplits load_cifar10_data(const std::string& path, const DataOptions& options) {

@@ -36,8 +36,7 @@ void require_file_if_present(const fs::path& path) {
     throw DataError(describe_path_error(path.string(), error));
   }
   if (!fs::exists(status) || fs::is_regular_file(status)) return;
-  throw DataError(path.string() + (fs::is_directory(status) ? " is a folder" : " is not a regular file") +
-                  ", not a CIFAR-10 batch file");
+  throw DataError(path.string() + " is " + special_file_kind(status) + ", not a CIFAR-10 batch file");
 }
 
 std::vector<std::string> train_files_in(const fs::path& dir) {
@@ -93,7 +92,7 @@ CifarFiles locate_cifar(const std::string& dir) {
                     (fs::exists(dir, error) ? " is not a directory" : " does not exist"));
   }
   fs::path folder = dir;
-  if (!is_file(folder / cifar::kTestFile) &&
+  if (!holds_any_name(folder, {cifar::kTestFile, cifar::kMetaFile, "data_batch_1.bin"}) &&
       fs::is_directory(folder / cifar::kSubdirectory, error)) {
     folder /= cifar::kSubdirectory;
   }

@@ -5,6 +5,7 @@
 
 #include "data/data_error.hpp"
 #include "io/sha256.hpp"
+#include "io/strict_json.hpp"
 
 namespace cae {
 namespace {
@@ -45,13 +46,13 @@ const Json& member(const Json& doc, const char* key) {
 
 std::string text_of(const Json& doc, const char* key) {
   const Json& value = member(doc, key);
-  if (!value.is_string()) bad(key, "is " + value.dump() + ", not a string");
+  if (!value.is_string()) bad(key, "is " + json_excerpt(value) + ", not a string");
   return value.get<std::string>();
 }
 
 bool flag_of(const Json& doc, const char* key) {
   const Json& value = member(doc, key);
-  if (!value.is_boolean()) bad(key, "is " + value.dump() + ", not true or false");
+  if (!value.is_boolean()) bad(key, "is " + json_excerpt(value) + ", not true or false");
   return value.get<bool>();
 }
 
@@ -59,13 +60,13 @@ bool flag_of(const Json& doc, const char* key) {
 // undefined behaviour).
 int64_t count_of(const Json& doc, const char* key, int64_t low, int64_t high) {
   const Json& value = member(doc, key);
-  if (!value.is_number_integer()) bad(key, "is " + value.dump() + ", not a whole number");
+  if (!value.is_number_integer()) bad(key, "is " + json_excerpt(value) + ", not a whole number");
   if (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(high)) {
-    bad(key, "is " + value.dump() + ", above " + std::to_string(high));
+    bad(key, "is " + json_excerpt(value) + ", above " + std::to_string(high));
   }
   const int64_t number = value.get<int64_t>();
   if (number < low || number > high) {
-    bad(key, "is " + value.dump() + ", not in " + std::to_string(low) + ".." + std::to_string(high));
+    bad(key, "is " + json_excerpt(value) + ", not in " + std::to_string(low) + ".." + std::to_string(high));
   }
   return number;
 }
@@ -162,7 +163,7 @@ DataRecord data_record_from_json(const Json& doc) {
   const Json& names = member(doc, "class_names");
   if (!names.is_array()) bad("class_names", "is not a JSON array");
   for (const Json& name : names) {
-    if (!name.is_string()) bad("class_names", "holds " + name.dump() + ", not a string");
+    if (!name.is_string()) bad("class_names", "holds " + json_excerpt(name) + ", not a string");
     r.class_names.push_back(name.get<std::string>());
   }
   r.train_images = count_of(doc, "train_images", 0, kMaxCount);
@@ -174,16 +175,16 @@ DataRecord data_record_from_json(const Json& doc) {
   if (r.fraction_split) {
     const Json& fraction = member(doc, "test_fraction");
     if (!fraction.is_number() || !(fraction.get<double>() > 0.0 && fraction.get<double>() < 1.0)) {
-      bad("test_fraction", "is " + fraction.dump() + ", not a number between 0 and 1");
+      bad("test_fraction", "is " + json_excerpt(fraction) + ", not a number between 0 and 1");
     }
     r.test_fraction = fraction.get<double>();
     const Json& seed = member(doc, "split_seed");
-    if (!seed.is_number_unsigned()) bad("split_seed", "is " + seed.dump() + ", not a whole number");
+    if (!seed.is_number_unsigned()) bad("split_seed", "is " + json_excerpt(seed) + ", not a whole number");
     r.split_seed = seed.get<uint64_t>();
   }
   r.files = count_of(doc, "files", 0, kMaxCount);
   const Json& bytes = member(doc, "file_bytes");
-  if (!bytes.is_number_unsigned()) bad("file_bytes", "is " + bytes.dump() + ", not a whole number");
+  if (!bytes.is_number_unsigned()) bad("file_bytes", "is " + json_excerpt(bytes) + ", not a whole number");
   r.file_bytes = bytes.get<uint64_t>();
   r.files_sha256 = text_of(doc, "files_sha256");
   const bool hex = r.files_sha256.find_first_not_of("0123456789abcdef") == std::string::npos;

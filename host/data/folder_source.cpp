@@ -12,6 +12,7 @@
 #include <set>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 #include "data/image_file.hpp"
 #include "data/image_set_builder.hpp"
 #include "data/sources.hpp"
@@ -214,6 +215,13 @@ DataSplits load_folder_data(const std::string& path, const DataOptions& options)
   DataSplits data;
   data.format = DataFormat::kFolder;
   data.location = path;
+  // A split given as folders needs both halves: with one alone, the other
+  // would be read as a class folder and blamed for holding no images.
+  const bool has_train = holds_any_name(dir, {"train"}), has_test = holds_any_name(dir, {"test"});
+  if (has_train != has_test) {
+    throw DataError(path + " has " + (has_train ? "train/ but no test/" : "test/ but no train/") +
+                    "; a split given as folders needs both");
+  }
   const bool given_splits = fs::is_directory(dir / "train", error) && fs::is_directory(dir / "test", error);
   Collected train, test;
   if (given_splits) {

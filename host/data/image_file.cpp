@@ -67,6 +67,29 @@ void require_decodable_size(const std::string& bytes, int width, int height,
   require_room_for_pixels(checked_image_format(bytes, path), bytes, width, height, path);
 }
 
+// The size a PNG's or BMP's header declares, refused when too large before
+// stb_image looks: it gives up on a side above 2^24 with "unknown image
+// type", which would hide that the file is a valid image too large to decode.
+// (A JPEG's sides are at most 65,535, which stb_image reports.)
+void require_declared_size(const std::string& bytes, const std::string& path) {
+  const auto byte = [&bytes](size_t i) { return uint64_t(static_cast<unsigned char>(bytes[i])); };
+  int64_t width = 0, height = 0;
+  const ImageFormat format = checked_image_format(bytes, path);
+  if (format == ImageFormat::kPng && bytes.size() >= 24) {  // IHDR: big-endian width, height
+    width = int64_t(byte(16) << 24 | byte(17) << 16 | byte(18) << 8 | byte(19));
+    height = int64_t(byte(20) << 24 | byte(21) << 16 | byte(22) << 8 | byte(23));
+  } else if (format == ImageFormat::kBmp && bytes.size() >= 26) {  // little-endian, height signed
+    width = int32_t(uint32_t(byte(18) | byte(19) << 8 | byte(20) << 16 | byte(21) << 24));
+    height = int32_t(uint32_t(byte(22) | byte(23) << 8 | byte(24) << 16 | byte(25) << 24));
+    height = height < 0 ? -height : height;
+  }
+  if (width > 0 && height > 0 && width * height > kMaxImagePixels) {
+    throw DataError("cannot read image " + path + ": it is " + std::to_string(width) + "x" +
+                    std::to_string(height) + " pixels, more than cae decodes (" +
+                    std::to_string(kMaxImagePixels) + " pixels)");
+  }
+}
+
 // Source coordinate ranges of each output index along one axis, as
 // (first source index, weights) so that sum(weights) == 1.
 struct Footprint {
@@ -130,6 +153,7 @@ ImageFileInfo probe_image_file(const std::string& path) {
   int components = 0;
   std::string bytes = image_bytes(path);
   if (checked_image_format(bytes, path) == ImageFormat::kPng) bytes = without_empty_png_data(bytes);
+  require_declared_size(bytes, path);
   if (!stbi_info_from_memory(stb_bytes(bytes), stb_length(bytes, path), &info.width, &info.height,
                              &components)) {
     throw DataError("cannot read image " + path + ": " + reason());
@@ -144,6 +168,7 @@ void load_image_file(const std::string& path, int channels, int side, ResizeMode
   int width = 0, height = 0, components = 0;
   std::string bytes = image_bytes(path);
   if (checked_image_format(bytes, path) == ImageFormat::kPng) bytes = without_empty_png_data(bytes);
+  require_declared_size(bytes, path);
   const int length = stb_length(bytes, path);
   if (!stbi_info_from_memory(stb_bytes(bytes), length, &width, &height, &components)) {
     throw DataError("cannot read image " + path + ": " + reason());

@@ -28,11 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_file(const fs::path& path) {
-  std::error_code error;
-  return fs::is_regular_file(path, error);
-}
-
 std::string read_prefix(const std::string& path, size_t max_bytes) {
   const UniqueFile file = open_data_file(path);
   std::string bytes(max_bytes, '\0');
@@ -114,7 +109,8 @@ std::vector<uint8_t> read_labels(const std::string& path, size_t expected) {
 std::vector<std::string> class_names(const fs::path& dir, size_t classes) {
   const fs::path path = dir / "classes.txt";
   std::vector<std::string> names;
-  if (is_file(path)) {
+  if (holds_any_name(dir, {"classes.txt"})) {
+    require_data_file(path, "class names file");
     const UniqueFile file = open_data_file(path.string());
     std::string text(1 << 20, '\0');  // class names: a bounded read
     text.resize(std::fread(text.data(), 1, text.size(), file.get()));
@@ -168,7 +164,7 @@ void truncate(std::vector<size_t>& indices, size_t max) {
 bool recognises_npy(const std::string& path) {
   const fs::path p = path;
   if (p.extension() == ".npy") return true;
-  return is_file(p / "images.npy") || is_file(p / "train_images.npy");
+  return holds_any_name(p, {"images.npy", "labels.npy", "train_images.npy", "test_images.npy"});
 }
 
 DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
@@ -179,9 +175,11 @@ DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
   data.format = DataFormat::kNpy;
   data.location = path;
   const uint64_t cap = options.memory_cap_bytes;
-  if (is_file(given / "train_images.npy") || is_file(given / "test_images.npy")) {
+  // Files are found by their names and then required to be files, so a
+  // folder or FIFO in a file's place is named as such.
+  if (holds_any_name(given, {"train_images.npy", "test_images.npy"})) {
     for (const char* name : {"train_images.npy", "test_images.npy"}) {
-      if (!is_file(given / name)) throw DataError("missing " + (given / name).string());
+      require_data_file(given / name, ".npy image array");
     }
     const ImageArray train = open_image_array((given / "train_images.npy").string());
     const ImageArray test = open_image_array((given / "test_images.npy").string());
@@ -193,9 +191,11 @@ DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
                       std::to_string(train.layout.side) + "x" + std::to_string(train.layout.side));
     }
     const fs::path train_labels = given / "train_labels.npy", test_labels = given / "test_labels.npy";
-    data.labelled = is_file(train_labels) || is_file(test_labels);
+    data.labelled = holds_any_name(given, {"train_labels.npy", "test_labels.npy"});
     std::vector<uint8_t> a(train.count, 0), b(test.count, 0);
     if (data.labelled) {
+      require_data_file(train_labels, ".npy label array");
+      require_data_file(test_labels, ".npy label array");
       a = read_labels(train_labels.string(), train.count);
       b = read_labels(test_labels.string(), test.count);
       data.class_names = class_names(given, class_count(a, b));
@@ -210,16 +210,15 @@ DataSplits load_npy_data(const std::string& path, const DataOptions& options) {
     data.files.push_back(train.path);
     data.files.push_back(test.path);
   } else {
-    const bool single_file = is_file(given);
+    const bool single_file = !fs::is_directory(given, error);
     const fs::path images_path = single_file ? given : given / "images.npy";
-    if (!is_file(images_path)) {
-      throw DataError("no images.npy or train_images.npy in " + path);
-    }
+    require_data_file(images_path, ".npy image array");
     const ImageArray images = open_image_array(images_path.string());
     const fs::path labels_path = images_path.parent_path() / "labels.npy";
-    data.labelled = !single_file && is_file(labels_path);
+    data.labelled = !single_file && holds_any_name(given, {"labels.npy"});
     std::vector<uint8_t> labels(images.count, 0);
     if (data.labelled) {
+      require_data_file(labels_path, ".npy label array");
       labels = read_labels(labels_path.string(), images.count);
       data.class_names = class_names(given, class_count(labels, {}));
       data.files.push_back(labels_path.string());

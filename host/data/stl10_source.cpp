@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "data/data_error.hpp"
+#include "data/data_file.hpp"
 #include "data/dataset_folder.hpp"
 #include "data/image_set_builder.hpp"
 #include "data/record_set.hpp"
@@ -31,14 +32,11 @@ RecordLayout stl10_layout() {
 }
 
 bool holds_stl10(const fs::path& dir) {
-  std::error_code error;
-  return fs::is_regular_file(dir / "test_X.bin", error) ||
-         fs::is_regular_file(dir / "unlabeled_X.bin", error);
+  return holds_any_name(dir, {"test_X.bin", "unlabeled_X.bin", "train_X.bin"});
 }
 
 void require_file(const fs::path& path, const std::string& what) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) throw DataError("missing STL-10 " + what + " " + path.string());
+  require_data_file(path, "STL-10 " + what);
 }
 
 // One label byte per image, 1..10 in the file, 0..9 in cae.

@@ -67,10 +67,28 @@ std::string printable_text(const std::string& text) {
   return printable;
 }
 
+std::string text_excerpt(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return printable_text(text);
+  size_t cut = limit;
+  // Cut before a UTF-8 sequence, not inside it.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  return printable_text(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string json_error_text(const std::string& what) {
+  // Only nlohmann's messages are rewritten: this is applied to every error
+  // that reaches the top level, and cae's own already quote excerpts.
   if (what.rfind("[json.exception.", 0) != 0) return what;
   const size_t end = what.find("] ");
-  return end == std::string::npos ? what : what.substr(end + 2);
+  if (end == std::string::npos) return what;
+  const std::string text = what.substr(end + 2);
+  // What nlohmann quotes ("last read: '...'", "number overflow parsing
+  // '...'") is text from the file, of any length.
+  const size_t open = text.find('\'');
+  const size_t close = text.rfind('\'');
+  if (open == std::string::npos || close == open) return printable_text(text);
+  return printable_text(text.substr(0, open + 1)) + text_excerpt(text.substr(open + 1, close - open - 1)) +
+         printable_text(text.substr(close));
 }
 
 }  // namespace cae

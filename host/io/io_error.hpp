@@ -29,11 +29,18 @@ std::string describe_path_error(const std::string& path, const std::error_code& 
 std::string describe_filesystem_error(const std::filesystem::filesystem_error& error);
 
 // nlohmann::json's what() without its "[json.exception.parse_error.101] "
-// prefix, which means nothing to a user.
+// prefix, which means nothing to a user, and with the text it quotes ("last
+// read: '...'", which can be a whole huge string) cut to an excerpt.
 std::string json_error_text(const std::string& what);
 
 // Text read from a file, fit to quote in a one-line message: control
 // characters (a newline above all) and bytes that are not UTF-8 written as \xNN.
 std::string printable_text(const std::string& text);
+
+// The same, cut to its first `limit` bytes and its length ("abc... (100000
+// bytes)"): a value a file holds may be huge, and a message quotes only
+// enough of it to be found.
+constexpr size_t kExcerptBytes = 60;
+std::string text_excerpt(const std::string& text, size_t limit = kExcerptBytes);
 
 }  // namespace cae

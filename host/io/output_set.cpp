@@ -91,7 +91,7 @@ json read_manifest(const std::string& folder) {
   // another version, never converted.
   if (!manifest.contains("version") || manifest["version"] != json(kManifestVersion)) {
     throw IoError(path + " has manifest version " +
-                  (manifest.contains("version") ? manifest["version"].dump() : std::string("(none)")) +
+                  (manifest.contains("version") ? json_excerpt(manifest["version"]) : std::string("(none)")) +
                   ", this cae reads " + std::to_string(kManifestVersion) + remedy);
   }
   return manifest;
@@ -100,7 +100,7 @@ json read_manifest(const std::string& folder) {
 std::string run_of(const json& manifest) {
   const auto text = [&manifest](const char* key) {
     const auto it = manifest.find(key);
-    return it != manifest.end() && it->is_string() ? printable_text(it->get<std::string>())
+    return it != manifest.end() && it->is_string() ? text_excerpt(it->get<std::string>())
                                                    : std::string("?");
   };
   return "`" + text("command") + "` (set " + text("run") + ")";

@@ -9,6 +9,7 @@
 
 #include "data/augment.hpp"
 #include "io/io_error.hpp"
+#include "io/strict_json.hpp"
 #include "nn/trainer.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "nn/training_recipe_names.hpp"
@@ -90,9 +91,10 @@ class MetadataReader {
 
   Json json(const std::string& key, const std::string& fallback) const {
     try {
-      return Json::parse(text(key, fallback));
-    } catch (const Json::exception& error) {
-      fail(key, "is not valid JSON: " + json_error_text(error.what()));
+      return parse_json_text(text(key, fallback));
+    } catch (const JsonRefused& refused) {
+      fail(key, refused.repeated_key ? std::string(refused.what())
+                                     : "is not valid JSON: " + std::string(refused.what()));
     }
   }
 
@@ -119,7 +121,7 @@ OptimizerSettings parse_optimizer(const MetadataReader& reader) {
   const auto kind = settings.find("kind");
   if (kind != settings.end()) {
     if (!kind->is_string() || (*kind != "adam" && *kind != "sgd")) {
-      reader.fail("optimizer.kind", "is " + kind->dump() + ", not \"adam\" or \"sgd\"");
+      reader.fail("optimizer.kind", "is " + json_excerpt(*kind) + ", not \"adam\" or \"sgd\"");
     }
     o.kind = kind->get<std::string>();
   }
@@ -138,7 +140,7 @@ std::vector<double> parse_losses(const MetadataReader& reader, const char* key) 
   if (!values.is_array()) reader.fail(key, "is not a JSON array");
   std::vector<double> losses;
   for (const Json& value : values) {
-    if (!value.is_number()) reader.fail(key, "holds " + value.dump() + ", not a number");
+    if (!value.is_number()) reader.fail(key, "holds " + json_excerpt(value) + ", not a number");
     const double loss = value.get<double>();
     reader.check_range(key, loss, 0.0, std::numeric_limits<double>::max());
     losses.push_back(loss);
@@ -154,7 +156,7 @@ std::vector<std::pair<std::string, std::string>> parse_backend_options(
   if (!values.is_object()) reader.fail(key, "is not a JSON object");
   std::vector<std::pair<std::string, std::string>> options;
   for (const auto& [name, value] : values.items()) {
-    if (!value.is_string()) reader.fail(key, "holds " + value.dump() + " for " + name + ", not a string");
+    if (!value.is_string()) reader.fail(key, "holds " + json_excerpt(value) + " for " + name + ", not a string");
     options.emplace_back(name, value.get<std::string>());
   }
   return options;

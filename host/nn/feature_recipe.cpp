@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "io/io_error.hpp"
+
 namespace cae::nn {
 namespace {
 
@@ -114,12 +116,14 @@ FeatureRecipe feature_recipe(const std::string& name) {
     char* end = nullptr;
     const double alpha = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || !(alpha > 0.0)) {
-      throw std::invalid_argument("feature recipe '" + name + "': the threshold '" + value +
+      throw std::invalid_argument("feature recipe '" + text_excerpt(name) + "': the threshold '" +
+                                  text_excerpt(value) +
                                   "' is not a number above 0");
     }
     return with_threshold(recipe, alpha);
   }
-  throw std::invalid_argument("unknown feature recipe '" + name + "' (" + known + ")");
+  // The name may come from a file (features.json): quoted by an excerpt.
+  throw std::invalid_argument("unknown feature recipe '" + text_excerpt(name) + "' (" + known + ")");
 }
 
 FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha) {

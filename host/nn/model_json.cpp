@@ -18,13 +18,14 @@ class ModelReader {
   explicit ModelReader(const std::string& source) : source_(source) {}
 
   [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    // Field names come from the file: quoted printably, the message stays one line.
-    throw std::invalid_argument(source_ + ": '" + printable_text(field) + "' " + problem);
+    // Field names come from the file: quoted printably and cut short, the
+    // message stays one line.
+    throw std::invalid_argument(source_ + ": '" + text_excerpt(field) + "' " + problem);
   }
 
   void only_keys(const Json& object, const std::string& field,
                  std::initializer_list<const char*> allowed) const {
-    if (!object.is_object()) fail(field, "must be a JSON object, got " + object.dump());
+    if (!object.is_object()) fail(field, "must be a JSON object, got " + json_excerpt(object));
     for (auto it = object.begin(); it != object.end(); ++it) {
       bool known = false;
       for (const char* key : allowed) known = known || it.key() == key;
@@ -47,10 +48,10 @@ class ModelReader {
     }
     const std::string range = std::string(odd ? "an odd" : "a") + " whole number from " +
                               std::to_string(low) + " to " + std::to_string(high);
-    if (!it->is_number_integer()) fail(name, "must be " + range + ", got " + it->dump());
+    if (!it->is_number_integer()) fail(name, "must be " + range + ", got " + json_excerpt(*it));
     const int64_t value = it->get<int64_t>();
     if (value < low || value > high || (odd && value % 2 == 0)) {
-      fail(name, "must be " + range + ", got " + it->dump());
+      fail(name, "must be " + range + ", got " + json_excerpt(*it));
     }
     return int(value);
   }
@@ -58,13 +59,13 @@ class ModelReader {
   bool flag(const Json& object, const std::string& field, const char* key, bool fallback) const {
     const auto it = object.find(key);
     if (it == object.end()) return fallback;
-    if (!it->is_boolean()) fail(field + "." + key, "must be true or false, got " + it->dump());
+    if (!it->is_boolean()) fail(field + "." + key, "must be true or false, got " + json_excerpt(*it));
     return it->get<bool>();
   }
 
   std::vector<ConvSpec> layers(const Json& list, const char* part) const {
     if (!list.is_array() || list.empty()) {
-      fail(part, "must be a non-empty list of layers, got " + list.dump());
+      fail(part, "must be a non-empty list of layers, got " + json_excerpt(list));
     }
     if (list.size() > size_t(kMaxModelLayers)) {
       fail(part, "has " + std::to_string(list.size()) + " layers, more than " +
@@ -114,7 +115,7 @@ ModelDescription parse_model_json(const std::string& text, const std::string& so
     throw std::invalid_argument(error.what());
   }
   if (!root.is_object()) {
-    throw std::invalid_argument(source + ": a model must be a JSON object, got " + root.dump());
+    throw std::invalid_argument(source + ": a model must be a JSON object, got " + json_excerpt(root));
   }
   reader.only_keys(root, "", {"name", "encoder", "decoder"});
   ModelDescription description;
@@ -123,7 +124,7 @@ ModelDescription parse_model_json(const std::string& text, const std::string& so
     const Json& name = root["name"];
     if (!name.is_string() || name.get<std::string>().empty() ||
         name.get<std::string>().find_first_of("\n\r\"") != std::string::npos) {
-      reader.fail("name", "must be a non-empty one-line string, got " + name.dump());
+      reader.fail("name", "must be a non-empty one-line string, got " + json_excerpt(name));
     }
     description.name = name.get<std::string>();
   }

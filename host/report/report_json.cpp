@@ -7,6 +7,7 @@
 
 #include "io/contained_path.hpp"
 #include "io/io_error.hpp"
+#include "io/strict_json.hpp"
 #include "report/text_file.hpp"
 
 namespace cae {
@@ -23,7 +24,7 @@ double number_from(const json& value) { return value.is_null() ? kNaN : value.ge
 // A count: only JSON integers, never a float converted (out of range it would
 // be undefined behaviour).
 std::int64_t count_from(const json& value) {
-  if (!value.is_number_integer()) throw std::runtime_error("a count is not a whole number: " + value.dump());
+  if (!value.is_number_integer()) throw std::runtime_error("a count is not a whole number: " + json_excerpt(value));
   return value.get<std::int64_t>();
 }
 
@@ -71,8 +72,13 @@ std::string report_json(const ReportData& data) {
 }
 
 ReportData parse_report_json(const std::string& text) {
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) throw std::runtime_error("not a JSON object");
+  json doc;
+  try {
+    doc = parse_json_text(text);
+  } catch (const JsonRefused& refused) {
+    throw std::runtime_error(std::string("not JSON cae reads: ") + refused.what());
+  }
+  if (!doc.is_object()) throw std::runtime_error("not a JSON object");
   const auto format = doc.find("format");
   if (format == doc.end() || !format->is_string() || *format != "cae-report") {
     throw std::runtime_error("not a cae report (its \"format\" is not \"cae-report\")");
@@ -83,7 +89,7 @@ ReportData parse_report_json(const std::string& text) {
   if (version == doc.end() || !version->is_number_integer() ||
       version->get<std::int64_t>() != kReportJsonVersion) {
     throw std::runtime_error("report format version " +
-                             (version == doc.end() ? std::string("(none)") : version->dump()) +
+                             (version == doc.end() ? std::string("(none)") : json_excerpt(*version)) +
                              ", this cae reads version " + std::to_string(kReportJsonVersion));
   }
   try {

@@ -11,6 +11,7 @@
 #include "common/parallel.hpp"
 #include "io/regular_file.hpp"
 #include "io/safetensors.hpp"
+#include "io/strict_json.hpp"
 #include "svm/exact_text.hpp"
 #include "svm/linear_scores.hpp"
 #include "svm/svm_error.hpp"
@@ -202,8 +203,13 @@ bool is_linear_model_file(const std::string& path) {
   if (size == 0 || size > (uint64_t{100} << 20)) return false;
   std::string header(static_cast<size_t>(size), '\0');
   if (std::fread(header.data(), 1, header.size(), file.get()) != header.size()) return false;
-  const nlohmann::json parsed = nlohmann::json::parse(header, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) return false;
+  nlohmann::json parsed;
+  try {
+    parsed = parse_json_text(header);  // depth-bounded, like every JSON cae reads
+  } catch (const JsonRefused&) {
+    return false;  // the loader that comes next says what is wrong
+  }
+  if (!parsed.is_object()) return false;
   const auto metadata = parsed.find("__metadata__");
   if (metadata == parsed.end() || !metadata->is_object()) return false;
   const auto format = metadata->find("format");

@@ -172,6 +172,50 @@ rmdir PF/test/empty-class
 head -c 5000 S10/stl10_binary/test_X.bin >S10/stl10_binary/t && mv S10/stl10_binary/t S10/stl10_binary/test_X.bin
 run_err "truncated stl10" 1 "$CAE" data check S10
 expect "truncated stl10" "test_X.bin is 5000 bytes, not a multiple of the 27648-byte record"
+# A folder, a FIFO or nothing where a file of a set should be: the line names
+# that file and what is there, never "not a data set cae recognises".
+"$CAE" data synth C10 --train 20 --test 10 >/dev/null || fail "setup: data synth" "failed"
+for item in C10:test_batch.bin C10:batches.meta.txt C100:test.bin C100:train.bin NP:images.npy \
+            NP:labels.npy S10:test_X.bin S10:test_y.bin; do
+  set_dir=${item%%:*} file=${item#*:}
+  kinds="folder fifo missing"
+  [ "$file" = labels.npy ] && kinds="folder fifo"  # without labels.npy the images are unlabelled
+  for kind in $kinds; do
+    rm -rf Q && cp -r "$set_dir" Q && rm -f Q/cae-set.json
+    target=$(find Q -name "$file")
+    rm -f "$target"
+    case $kind in folder) mkdir "$target" ;; fifo) mkfifo "$target" ;; esac
+    name="$kind as $set_dir's $file"
+    run_err "$name" 1 timeout 20 "$CAE" data check Q
+    expect "$name" "$target"
+    case $kind in
+      folder) expect "$name" "is a folder" ;;
+      fifo) expect "$name" "FIFO" ;;
+      missing) expect "$name" "missing" ;;
+    esac
+    reject "$name" "not a data set cae recognises"
+    one_line "$name"
+  done
+done
+# A split given as folders needs both halves.
+rm -rf Q && mkdir -p Q && cp -r PF/train Q/train
+run_err "train/ without test/" 1 "$CAE" data check Q
+expect "train/ without test/" "Q has train/ but no test/"
+rm -rf Q && mkdir -p Q && cp -r PF/test Q/test
+run_err "test/ without train/" 1 "$CAE" data check Q
+expect "test/ without train/" "Q has test/ but no train/"
+# A valid PNG too large to decode is named as such, not as an unknown type.
+rm -rf Q && cp -r PF Q && rm -f Q/cae-set.json
+python3 - Q/train/disc/huge.png <<'EOF2'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0))
+png += chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+EOF2
+run_err "a 100000x100000 PNG" 1 "$CAE" data check Q
+expect "a 100000x100000 PNG" "Q/train/disc/huge.png: it is 100000x100000 pixels, more than cae decodes"
 mkdir E && echo "notes" >E/readme.txt
 run_err "nothing recognised" 1 "$CAE" data check E
 expect "nothing recognised" "is not a data set cae recognises"

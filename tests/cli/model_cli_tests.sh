@@ -100,6 +100,18 @@ echo '{"encoder": [{"channels": 4, "pool": true}, {"channels": 4, "pool": true},
 run_err "pool of an odd size" 2 "$CAE" train $B --data D --model deep-pools.json --out W/bad.safetensors
 expect "pool of an odd size" "encoder.conv6 max-pools a 1x1 map"
 one_line "pool of an odd size"
+# A description nested without limit, or holding a huge value: one short line.
+python3 -c 'print("[" * 100000 + "]" * 100000)' > deep-arrays.json
+python3 -c 'print("{\"encoder\": " + "[" * 10000 + "]" * 10000 + "}")' > deep-encoder.json
+for file in deep-arrays.json deep-encoder.json; do
+  run_err "$file" 2 "$CAE" train $B --data D --model $file --out W/bad.safetensors
+  expect "$file" "^cae train: --model: $file: bad JSON: nested deeper than 64 levels$"
+  one_line "$file"
+done
+python3 -c 'print("{\"encoder\": [{\"channels\": \"" + "x" * 100000 + "\"}]}")' > huge-channels.json
+run_err "huge channels string" 2 "$CAE" train $B --data D --model huge-channels.json --out W/bad.safetensors
+expect "huge channels string" "'encoder\[0\]\.channels' must be a whole number from 1 to [0-9]+, got \"x+\.\.\. \(100002 bytes\)$"
+short_line "huge channels string" 300
 run_err "unknown preset" 2 "$CAE" train $B --data D --model tall --out W/bad.safetensors
 expect "unknown preset" "unknown model preset 'tall' \(seed, wide, deep, or a JSON file\)"
 run_err "missing file" 2 "$CAE" pipeline $B --data D --model nothing.json --out P

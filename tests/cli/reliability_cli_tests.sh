@@ -297,6 +297,35 @@ done
 absent "no figure written outside the run" "/tmp/cae-outside-$$.png"
 absent "no figure written outside the run (..)" outside.png
 
+# ---- JSON nested without limit, or holding a huge value: every reader
+# refuses it in one short line naming the file (a walk over 100,000 levels
+# overflowed the stack; a refusal quoted the whole value) ----
+python3 -c 'print("[" * 100000 + "]" * 100000)' > deep.json
+python3 - deep.safetensors <<'EOF2'
+import struct, sys
+header = ("[" * 100000 + "]" * 100000).encode()
+open(sys.argv[1], "wb").write(struct.pack("<Q", len(header)) + header)
+EOF2
+error "a deep checkpoint header" 1 "deep.safetensors: bad JSON header: nested deeper than 64 levels" \
+  "$CAE" info --weights deep.safetensors
+mkdir -p JR JS && cp RUN/good.json JR/report.json && cp deep.json JR/cae-set.json
+cp deep.json JS/report.json
+error "a deep cae-set.json" 1 "JR/cae-set.json is not a cae output-set manifest" "$CAE" report JR
+error "a deep report.json" 1 "JS/report.json: .*nested deeper than 64 levels" "$CAE" report JS
+python3 - JS/report.json <<'EOF2'
+import sys
+open(sys.argv[1], "w").write('{"format": "cae-report", "version": "' + "v" * 100000 + '"}')
+EOF2
+error "a huge version in report.json" 1 "JS/report.json: .*\\(100002 bytes\\)" "$CAE" report JS
+short_line "a huge version in report.json" 300
+mkdir -p FJ && cp F/*.npy FJ/ && cp deep.json FJ/features.json
+error "a deep features.json" 1 "FJ/features.json: bad JSON: nested deeper than 64 levels" \
+  "$CAE" svm $B --features FJ --out W/fj.model
+python3 -c 'print("{\"recipe\": \"" + "r" * 100000 + "\"}")' > FJ/features.json
+error "a huge recipe in features.json" 1 "FJ/features.json: .*\\(100000 bytes\\)" \
+  "$CAE" svm $B --features FJ --out W/fj.model
+short_line "a huge recipe in features.json" 300
+
 # ---- memory limits: one clear last line and exit 1 within seconds, never a
 # hang (OpenBLAS retries a failed buffer mapping forever; a library that
 # gives up by raising SIGINT is a failure, not an interruption) ----

@@ -45,6 +45,13 @@ one_line() {
   [ "$(printf '%s\n' "$out" | grep -cv '^cae: warning: backend .* is not certified: ')" = 1 ] ||
     fail "$1" "error is not one line"
 }
+# short_line NAME MAX: no line of $out is longer than MAX characters (a
+# message quotes an excerpt of a huge value, never the value).
+short_line() {
+  checks=$((checks + 1))
+  [ "$(printf '%s\n' "$out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le "$2" ] ||
+    fail "$1" "a line is longer than $2 characters"
+}
 # error NAME RC PATTERN CMD...: a run that must fail with one line matching PATTERN.
 error() {
   local name=$1 rc=$2 pattern=$3

@@ -283,3 +283,14 @@ put("group_id", "uppercase-id", b"cae-group-id 1\nbackend cpu\nexchange files\ni
 put("seed_weights", "repeated-small-floats", b"\x01" + struct.pack("<4f", 0.01, -0.02, 0.5, -1.0))
 put("seed_weights", "repeated-with-nan", b"\x01" + struct.pack("<4f", 0.01, float("nan"), 0.5, -1.0))
 put("seed_weights", "too-short", b"\x00" + struct.pack("<2f", 0.5, 0.25))
+
+# The strict JSON parser's depth: an odd first byte repeats the rest to
+# 300,000 bytes (arrays, objects, and a mix nest far past the limit), an even
+# one is read as it is (at the limit, one past it, a huge string value).
+put("json_depth", "repeated-arrays", b"\x01[")
+put("json_depth", "repeated-objects", b'\x01{"a":')
+put("json_depth", "repeated-mix", b'\x01[{"a":')
+put("json_depth", "repeated-string", b"\x01x")
+put("json_depth", "at-the-limit", b"\x00" + b"[" * 64 + b"]" * 64)
+put("json_depth", "past-the-limit", b"\x00" + b"[" * 65 + b"]" * 65)
+put("json_depth", "huge-string", b'\x00{"a": "' + b"x" * 60000 + b'\n"}')
