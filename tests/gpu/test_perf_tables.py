@@ -72,7 +72,14 @@ class RenderTest(unittest.TestCase):
         results = sample()
         pipeline = perf_tables.render_pipeline(results)
         self.assertEqual(rows_of(pipeline, "`cae pipeline`"),
-                         [["`cae pipeline`", "v4", "10.0", "2.00", "9.00", "22.8", "5.32", "68.63%", "68.10%"]])
+                         [["`cae pipeline`", "v4", "0.000", "10.0", "2.00", "9.00", "0.000", "22.8", "-",
+                           "5.32", "68.63%", "68.10%"]])
+        # A run whose stage table has the start-up row says what it accounts for.
+        run = [r for r in results["parts"]["pipeline"]["runs"] if r.get("status") == "measured"][0]
+        run["stages"].update({"start-up": 0.5, "write outputs": 1.0, "other": 0.1})
+        share = f"{100 * sum(run['stages'].values()) / run['wall_s']:.1f}%"
+        self.assertEqual(rows_of(perf_tables.render_pipeline(results), "`cae pipeline`")[0][6:9],
+                         ["1.00", "22.8", share])
         self.assertIn("not measured: exit 1: out of memory", pipeline)
         svm = perf_tables.render_svm(results)
         self.assertEqual(rows_of(svm, "`cae pipeline`")[0][1:5],
