@@ -5,6 +5,7 @@
 # every PNG. Where a user namespace can hide every font folder (unshare), the
 # same report without any font says so in one line and still writes figures,
 # which then differ from those with text.
+# The seed's settings (--defaults baseline) keep the pipeline short.
 # usage: figure_text_cli_tests.sh CAE
 set -u
 CAE=$1
@@ -17,7 +18,7 @@ no_fontconfig=(env FONTCONFIG_FILE=/nonexistent FONTCONFIG_PATH="$work/empty-fon
 figures=(loss_curve.png confusion.png)
 
 run "synth" 0 "$CAE" data synth D --train 64 --test 20 --seed 5
-run "pipeline without fontconfig" 0 "${no_fontconfig[@]}" "$CAE" pipeline --backend cpu \
+run "pipeline without fontconfig" 0 "${no_fontconfig[@]}" "$CAE" pipeline --backend cpu --defaults baseline \
   --data D --epochs 1 --batch 32 --out R
 reject "pipeline without fontconfig" "Fontconfig"
 reject "pipeline without fontconfig" "without text"
