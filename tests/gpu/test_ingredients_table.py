@@ -26,11 +26,28 @@ class VariantsTest(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)))
 
     def test_the_readmes_best_recipe_is_one_of_the_variants(self):
-        best = " ".join(["cae", "pipeline"] + dict(bench_suite.PIPELINES)["best"])
+        best = " ".join(["cae", "pipeline"] + bench_suite.BEST_RECIPE)
         commands = [" ".join(["cae", "pipeline"] + ingredients_table.pipeline_options(options))
                     for group in ingredients_table.GROUPS for _, options in group]
         self.assertIn(best, commands)
         self.assertTrue(all(c.endswith(" --search") for c in commands))
+
+    def test_the_best_recipe_is_what_cae_pipeline_adds_by_default(self):
+        # `cae help pipeline`, as docs/cli.md holds it (the docs.cli test keeps
+        # the two equal), says which options --defaults best adds.
+        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "cli.md")) as f:
+            text = " ".join(f.read().split())
+        added = text.split("the validation winner: ", 1)[1].split(";", 1)[0].split()
+
+        def options(tokens):
+            pairs, i = set(), 0
+            while i < len(tokens):
+                value = tokens[i + 1] if i + 1 < len(tokens) and not tokens[i + 1].startswith("--") else None
+                pairs.add((tokens[i], value))
+                i += 2 if value is not None else 1
+            return pairs
+
+        self.assertEqual(options(added), options(bench_suite.BEST_RECIPE))
 
     def test_each_group_fits_one_command_at_the_measured_pipeline_times(self):
         # A pipeline takes 60-65 s on one H100, the wide preset about 80 s:
@@ -57,7 +74,7 @@ class VariantsTest(unittest.TestCase):
 
 class SearchPartTest(unittest.TestCase):
     def test_split_recipe_into_training_and_extraction(self):
-        train, extract = search_part.split_recipe(dict(bench_suite.PIPELINES)["best"])
+        train, extract = search_part.split_recipe(bench_suite.BEST_RECIPE)
         self.assertEqual(train, ["--augment", "flip", "--contrast-normalize"])
         self.assertEqual(extract, ["--features", "pyramid-flip", "--feature-threshold", "0.25"])
         self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
