@@ -83,7 +83,8 @@ void require_declared_size(const std::string& bytes, const std::string& path) {
     height = int32_t(uint32_t(byte(22) | byte(23) << 8 | byte(24) << 16 | byte(25) << 24));
     height = height < 0 ? -height : height;
   }
-  if (width > 0 && height > 0 && width * height > kMaxImagePixels) {
+  // Divided, not multiplied: two 32-bit sides overflow a 64-bit product.
+  if (width > 0 && height > 0 && width > kMaxImagePixels / height) {
     throw DataError("cannot read image " + path + ": it is " + std::to_string(width) + "x" +
                     std::to_string(height) + " pixels, more than cae decodes (" +
                     std::to_string(kMaxImagePixels) + " pixels)");

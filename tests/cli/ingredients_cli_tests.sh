@@ -81,9 +81,13 @@ grep -q 'l1:0.5' S/report.json && grep -q 'soft threshold 0.1' S/report.json || 
 run "info sparse" 0 "$CAE" info --weights S/model.safetensors
 expect "info sparse" "input transform: pca:0.05 whitening"
 expect "info sparse" "sparsity: +l1:0.5"
-# evaluate must be given the features the SVM was trained on.
+# evaluate refuses features other than those the SVM was trained on, and
+# without --features takes the SVM's own.
 error "evaluate without the threshold" 1 "was trained on latent\+threshold:0.1 features" \
-  "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model --data NP --out V2
+  "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model --data NP --features latent --out V2
+run "evaluate with the SVM's recipe" 0 "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model \
+  --data NP --out V4
+expect "evaluate with the SVM's recipe" "test accuracy: [0-9.]+%"
 run "evaluate with the threshold" 0 "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model \
   --data NP --feature-threshold 0.1 --out V3
 

@@ -43,7 +43,7 @@ TEST_CASE("report.json keeps everything the page shows") {
 }
 
 TEST_CASE("a malformed report.json is refused with a reason") {
-  CHECK_THROWS_WITH_AS(cae::parse_report_json("{"), doctest::Contains("not a JSON object"),
+  CHECK_THROWS_WITH_AS(cae::parse_report_json("{"), doctest::Contains("not JSON cae reads: parse error"),
                        std::runtime_error);
   CHECK_THROWS_WITH_AS(cae::parse_report_json("{\"format\": \"other\"}"),
                        doctest::Contains("not a cae report"), std::runtime_error);
