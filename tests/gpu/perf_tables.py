@@ -843,6 +843,156 @@ def render_machine(results):
     return table(header, rows)
 
 
+# ---------------------------------------------------------------- backend chapters
+
+# The course of plugins/README.md: each backend and the chapter it is measured
+# against (winograd is a side chapter off v2, the FP32 GEMM it replaces).
+CHAPTERS = [("cpu", None), ("naive", "cpu"), ("v1", "naive"), ("v2", "v1"), ("v3", "v2"),
+            ("winograd", "v2"), ("v4", "v3")]
+CHAPTER_ROWS = ([("conv2d_forward", layer) for layer in LAYER_SHAPES]
+                + [("conv2d_backward", layer) for layer in LAYER_SHAPES])
+MEMORY_BOUND_OPS = ("relu_backward", "maxpool2x2_forward", "maxpool2x2_backward",
+                    "upsample2x_forward", "upsample2x_backward")
+
+
+def cae_record(p, backend):
+    """The measured `cae bench` record of `backend` in an epoch part, or None."""
+    for r in measured((p or {}).get("cae", [])):
+        if r["backend"] == backend:
+            return r
+    return None
+
+
+def layer_label(layer):
+    c, o, side, _ = LAYER_SHAPES[layer]
+    return f"{layer} ({c}→{o}, {side}x{side})"
+
+
+def op_ms(record, names, layer=None):
+    """The milliseconds per step of the record's ops named `names` (on `layer`), or None."""
+    ops = [op for op in record.get("ops", []) if op["op"] in names and (layer is None or op["layer"] == layer)]
+    return sum(op["ms"] for op in ops) if ops else None
+
+
+def chapter_op_rows(records):
+    """(label, [ms per record]) per convolution and op group of one step."""
+    rows = []
+    for op, layer in CHAPTER_ROWS:
+        kind = "forward" if op == "conv2d_forward" else "backward"
+        rows.append((f"{kind}, {layer_label(layer)}", [op_ms(r, (op,), layer) for r in records]))
+    rows.append(("ReLU backward, max-pool, upsample", [op_ms(r, MEMORY_BOUND_OPS) for r in records]))
+    rows.append(("loss and Adam", [op_ms(r, ("mse_loss", "adam_step")) for r in records]))
+    rows.append(("step (the ops' sum)", [sum(op["ms"] for op in r.get("ops", [])) or None for r in records]))
+    return rows
+
+
+def ms_cell(ms):
+    return f"{ms:.3f}" if ms is not None else "-"
+
+
+def speedup_cell(before, after):
+    return fmt_ratio(before / after) if before and after else "-"
+
+
+def render_chapter(results, backend, before=None):
+    """One backend's figures beside the chapter it builds on: the epoch, its
+    arithmetic rate, extraction and conformance, then each op of a step."""
+    parts = {batch: part(results, f"epoch-{batch}") for batch in (64, 256)}
+    records = {batch: cae_record(p, backend) for batch, p in parts.items()}
+    if not any(records.values()):
+        return (f"Not measured yet for {backend}: `tests/gpu/bench-suite.sh` measures it "
+                "(docs/PERF.md, \"Regenerating\").")
+    names = [b for b in (before, backend) if b]
+    header = [""] + names + ([f"{backend}'s speed-up over {before}"] if before else [])
+    rows = []
+    for batch, p in parts.items():
+        recs = [cae_record(p, b) for b in names]
+        seconds = [per_epoch(r) if r else None for r in recs]
+        row = [f"s per epoch, batch {batch}"] + [fmt_s(s) if s else "-" for s in seconds]
+        if before:
+            row.append(speedup_cell(*seconds))
+        rows.append(row)
+        gpu = (p or {}).get("machine", {}).get("gpu")
+        rates = [flops_row(r["backend"], r["precision"], per_epoch(r), gpu, None)[2:4] if r else ["-", "-"]
+                 for r in recs]
+        rows.append([f"TFLOP/s, batch {batch} (share of peak)"]
+                    + [f"{t} ({s})" if s != "-" else t for t, s in rates] + ([""] if before else []))
+    p64 = parts[64]
+    recs = [cae_record(p64, b) for b in names]
+    extract = [r["extract_s"] * EXTRACT_IMAGES / r["extract_images"] if r and r.get("extract_images") else None
+               for r in recs]
+    rows.append(["s to extract 60,000 images"] + [fmt_s(s) if s else "-" for s in extract]
+                + ([speedup_cell(*extract)] if before else []))
+    rows.append(["memory the backend held at peak, batch 64 (GiB)"]
+                + [f"{r['peak_device_bytes'] / 2**30:.2f}" if r and r.get("peak_device_bytes") else "-"
+                   for r in recs] + ([""] if before else []))
+    conf = {b["backend"]: b for b in (part(results, "conformance") or {}).get("backends", [])
+            if b.get("status") in ("measured", "partial")}
+    for op in ("conv2d_forward", "conv2d_backward"):
+        cells = [f"{conf[b]['worst'][op]['ratio']:.1e}" if op in conf.get(b, {}).get("worst", {}) else "-"
+                 for b in names]
+        if any(c != "-" for c in cells):
+            rows.append([f"worst `{op}` error / bound"] + cells + ([""] if before else []))
+    out = [table(header, rows)]
+    batches = [(batch, p, [cae_record(p, b) for b in names]) for batch, p in parts.items() if p]
+    batches = [(batch, p, recs) for batch, p, recs in batches if all(r and r.get("ops") for r in recs)]
+    if batches:
+        op_header = ["one training step"]
+        for batch, _, _ in batches:
+            op_header += [f"{b}, batch {batch} (ms)" for b in names]
+            if before:
+                op_header.append(f"speed-up, batch {batch}")
+        op_rows = []
+        per_batch_rows = [chapter_op_rows(recs) for _, _, recs in batches]
+        for i, (label, _) in enumerate(per_batch_rows[0]):
+            row = [label]
+            for rows_of_batch in per_batch_rows:
+                values = rows_of_batch[i][1]
+                row += [ms_cell(v) for v in values]
+                if before:
+                    row.append(speedup_cell(*values))
+            op_rows.append(row)
+        out.append(table(op_header, op_rows))
+    notes = ("Epoch: 50,000 images timed end to end by `cae bench` (Adam, the seed's autoencoder); "
+             "TFLOP/s and peak as in docs/PERF.md, \"Achieved TFLOP/s and share of peak\"; "
+             "conformance: the worst error over its bound in the seed sweep (1 is the bound, which "
+             "follows the declared precision). Ops: one training step op by op as `cae bench` times "
+             "each (the op path; an epoch may run the step as a graph, so the ops' sum is not the "
+             "epoch divided by its steps)")
+    scaled = [(batch, r) for batch, p in parts.items() for r in (cae_record(p, b) for b in names)
+              if r and r.get("images") != EPOCH_IMAGES]
+    for batch, r in scaled:
+        extract = (f" (extraction from {fmt_count(r['extract_images'])})"
+                   if r.get("extract_images") and r["extract_images"] != EXTRACT_IMAGES else "")
+        notes += (f"; {r['backend']} at batch {batch} extrapolated from {fmt_count(r['images'])} images"
+                  f"{extract} on the machine's {results_cores(parts[batch])} cores")
+    out.append(notes + ".")
+    out.append(chapter_footer(results, parts))
+    return "\n\n".join(out)
+
+
+def chapter_footer(results, parts):
+    """Where and when the chapter's figures were measured: once when the epochs
+    and the conformance sweep share a machine, else each its own footer."""
+    sources = [(f"the batch-{batch} epoch", p, f"epoch-{batch}") for batch, p in parts.items() if p]
+    c = part(results, "conformance")
+    if c:
+        sources.append(("the conformance sweep", c, "conformance"))
+    machines = [p.get("machine", {}) for _, p, _ in sources]
+    notes = "".join(sorted({quick_note(p) for _, p, _ in sources}))
+    if all(m == machines[0] for m in machines):
+        m = machines[0]
+        return (f"Measured on {m.get('gpu') or 'no GPU'} (driver {m.get('driver', '?')}) at commit "
+                f"{m.get('commit', '?')}: " + ", ".join(f"{what} {p.get('date', '?')}" for what, p, _ in sources)
+                + ". Data: " + ", ".join(sorted({DATA_OF_PART[name] for _, _, name in sources})) + "." + notes)
+    return " ".join(f"{what[0].upper()}{what[1:]}: {footer(p, name)}{quick_note(p)}" for what, p, name in sources)
+
+
+def chapter_renderers():
+    return {f"chapter-{b}": (lambda results, b=b, before=before: render_chapter(results, b, before))
+            for b, before in CHAPTERS}
+
+
 # ---------------------------------------------------------------- README
 
 
@@ -949,6 +1099,7 @@ RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm
              "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "bound": render_bound, "kernels": render_kernels,
              "machine": render_machine, "expect": render_expect, "run-it": render_run_it}
+RENDERERS.update(chapter_renderers())
 
 
 def render_all(results):
@@ -988,7 +1139,17 @@ def write_atomically(path, text):
 
 
 def documents(args):
-    return [(args.perf, PERF_BLOCKS), (args.readme, README_BLOCKS)]
+    """(path, {block name in the file: name in the rendered blocks}) of every
+    document with generated blocks: PERF.md, the README, and each backend's
+    chapter (plugins/NAME/README.md) that holds a `chapter` block."""
+    docs = [(args.perf, {n: n for n in PERF_BLOCKS}), (args.readme, {n: n for n in README_BLOCKS})]
+    for backend, _ in CHAPTERS:
+        path = os.path.join(args.root, "plugins", backend, "README.md")
+        if os.path.exists(path):
+            with open(path) as f:
+                if "<!-- generated:chapter -->" in f.read():
+                    docs.append((path, {"chapter": f"chapter-{backend}"}))
+    return docs
 
 
 def check_sources(args, results, blocks):
@@ -1042,7 +1203,7 @@ def main(argv=None):
         for path, names in documents(args):
             with open(path) as f:
                 text = f.read()
-            new_text = replace_blocks(text, {n: blocks[n] for n in names}, path)
+            new_text = replace_blocks(text, {n: blocks[source] for n, source in names.items()}, path)
             if path == args.readme:
                 problems = recipe_problems(results, new_text)
             if new_text != text:

@@ -38,10 +38,27 @@ def rows_of(markdown, first_cell):
 class RenderTest(unittest.TestCase):
     def test_empty_results_say_not_measured_in_every_block(self):
         blocks = perf_tables.render_all(perf_tables.empty_results())
-        self.assertEqual(set(blocks), set(perf_tables.PERF_BLOCKS + perf_tables.README_BLOCKS))
+        chapters = [f"chapter-{b}" for b, _ in perf_tables.CHAPTERS]
+        self.assertEqual(set(blocks), set(perf_tables.PERF_BLOCKS + perf_tables.README_BLOCKS + chapters))
         for name, text in blocks.items():
             self.assertIn("Not measured yet", text, name)
             self.assertNotIn("|", text, name)  # no table without figures
+
+    def test_chapter_sets_a_backend_beside_the_one_before(self):
+        text = perf_tables.render_chapter(sample(), "v4", "cpu")
+        p = sample()["parts"]["epoch-64"]
+        cpu, v4 = (next(r for r in p["cae"] if r["backend"] == b) for b in ("cpu", "v4"))
+        epoch = rows_of(text, "s per epoch, batch 64")[0]
+        self.assertEqual(epoch[1:], [perf_tables.fmt_s(perf_tables.per_epoch(cpu)),
+                                     perf_tables.fmt_s(perf_tables.per_epoch(v4)),
+                                     perf_tables.fmt_ratio(perf_tables.per_epoch(cpu) / perf_tables.per_epoch(v4))])
+        step = rows_of(text, "step (the ops' sum)")[0]
+        self.assertEqual(step[1], f"{sum(op['ms'] for op in cpu['ops']):.3f}")
+        self.assertIn("cpu at batch 64 extrapolated from", text)
+        self.assertIn("Measured on", text)
+        # A backend that was not measured, and one without a chapter before it.
+        self.assertIn("Not measured yet for winograd", perf_tables.render_chapter(sample(), "winograd", "v2"))
+        self.assertNotIn("speed-up", perf_tables.render_chapter(sample(), "cpu"))
 
     def test_epoch_ratios_divide_by_each_torch_configuration(self):
         text = perf_tables.render_epoch(sample())
@@ -498,6 +515,23 @@ class FilesTest(unittest.TestCase):
         with open(self.readme, "w") as f:
             f.write(text.replace("22.8 s", "13 s"))
         self.assertEqual(self.cli("check"), 1)
+
+    def test_a_backends_chapter_is_rewritten_and_checked(self):
+        chapter = os.path.join(self.dir, "plugins", "v4", "README.md")
+        os.makedirs(os.path.dirname(chapter))
+        with open(chapter, "w") as f:
+            f.write("# v4\n<!-- generated:chapter -->\nstale\n<!-- end:chapter -->\nprose\n")
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(self.cli("update", FIXTURE), 0)
+            self.assertEqual(self.cli("check"), 0)
+        with open(chapter) as f:
+            text = f.read()
+        self.assertIn("| s per epoch, batch 64 |", text)
+        self.assertTrue(text.endswith("<!-- end:chapter -->\nprose\n"))
+        with open(chapter, "w") as f:
+            f.write(text.replace("| s per epoch, batch 64 |", "| s per epoch, batch 64 | 1 |"))
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(self.cli("check"), 1)
 
     def test_merge_replaces_only_the_new_parts(self):
         base = sample()
