@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Renders the benchmark suite's results (docs/perf-results.json) as the tables
-of docs/PERF.md and the "What to expect" figures of README.md.
+of docs/PERF.md, the "What to expect" figures of README.md and each backend
+chapter's figures (the `chapter` block of plugins/NAME/README.md).
 
 Each generated block sits between `<!-- generated:NAME -->` and
 `<!-- end:NAME -->`; everything outside the markers is written by hand.
@@ -972,20 +973,24 @@ def render_chapter(results, backend, before=None):
 
 
 def chapter_footer(results, parts):
-    """Where and when the chapter's figures were measured: once when the epochs
-    and the conformance sweep share a machine, else each its own footer."""
-    sources = [(f"the batch-{batch} epoch", p, f"epoch-{batch}") for batch, p in parts.items() if p]
+    """On what the chapter's figures were measured: the GPU and driver, and the
+    data, once per distinct machine. A chapter names no commit or date:
+    docs/PERF.md's tables and its machine table do."""
+    sources = [(f"epoch-{batch}", p) for batch, p in parts.items() if p]
     c = part(results, "conformance")
     if c:
-        sources.append(("the conformance sweep", c, "conformance"))
-    machines = [p.get("machine", {}) for _, p, _ in sources]
-    notes = "".join(sorted({quick_note(p) for _, p, _ in sources}))
-    if all(m == machines[0] for m in machines):
-        m = machines[0]
-        return (f"Measured on {m.get('gpu') or 'no GPU'} (driver {m.get('driver', '?')}) at commit "
-                f"{m.get('commit', '?')}: " + ", ".join(f"{what} {p.get('date', '?')}" for what, p, _ in sources)
-                + ". Data: " + ", ".join(sorted({DATA_OF_PART[name] for _, _, name in sources})) + "." + notes)
-    return " ".join(f"{what[0].upper()}{what[1:]}: {footer(p, name)}{quick_note(p)}" for what, p, name in sources)
+        sources.append(("conformance", c))
+    machines = []
+    for _, p in sources:
+        m = p.get("machine", {})
+        text = f"{m.get('gpu') or 'no GPU'} (driver {m.get('driver', '?')})"
+        if text not in machines:
+            machines.append(text)
+    notes = "".join(sorted({quick_note(p) for _, p in sources}))
+    return ("Measured on " + " and ".join(machines) + "; data: "
+            + ", ".join(sorted({DATA_OF_PART[name] for name, _ in sources}))
+            + ". docs/PERF.md names the commit and date of each part (\"Machine and versions\")."
+            + notes)
 
 
 def chapter_renderers():
