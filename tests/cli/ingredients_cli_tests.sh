@@ -131,6 +131,9 @@ assert f["signed_sqrt"] is True and f["flip_average"] is True, f
 # 8x8 images: conv1 256 x 8x8 in quadrants, both signs; conv2 128 x 4x4 and the latent 128 x 2x2.
 assert [t["dim"] for t in f["taps"]] == [2 * 256 * 4, 128 * 4, 128 * 4] and f["dim"] == 3072, f' EC/features.json ||
   fail "extract composed features.json" "$(cat EC/features.json)"
+# The SVM takes the dimension features.json records (8x8 images: not the
+# seed network's on 32x32).
+run "svm on composed features" 0 "$CAE" svm $B --features EC --out EC.model
 run "pipeline composed" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --features conv2:tri+latent:sum2 --out RC
 checks=$((checks + 1))
 grep -q '"conv2:tri:sum2+latent:id:sum2 (' RC/report.json || fail "report composed" "no canonical recipe in report.json"
