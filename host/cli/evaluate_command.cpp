@@ -51,6 +51,7 @@ int run_evaluate(const po::variables_map& vm) {
   const std::vector<int32_t>& model_classes = linear ? linear->classes : svm_model.classes;
   // A model of other features or classes would only fail after encoding.
   const nn::Network& network = checkpoint.parameters.network;
+  require_recipe_fits(recipe, network);
   if (model_dim != recipe.dim(network)) {
     throw std::runtime_error(svm_path + " classifies " + std::to_string(model_dim) +
                              "-d features; --features " + recipe.name + " gives " +

@@ -31,6 +31,7 @@ int run_extract(const po::variables_map& vm) {
   const DataSplits data = load_data(request.path, request.options);
   const DataRecord record = data_record_from(request, data);
   require_trained_input(weights, checkpoint, record);
+  require_recipe_fits(recipe, checkpoint.parameters.network);
   for (const ImageSet* images : {&data.train, &data.test}) {
     require_network_input(checkpoint.parameters.network, *images, data.location);
   }

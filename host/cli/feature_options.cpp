@@ -1,11 +1,28 @@
 #include "feature_options.hpp"
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "io/atomic_file.hpp"
 
 namespace cae::cli {
+namespace {
+
+std::string encoder_name(const nn::TapCoding& coding) {
+  switch (coding.encoder) {
+    case nn::TapEncoder::Identity: return "identity";
+    case nn::TapEncoder::SoftSplit: {
+      char alpha[32];
+      std::snprintf(alpha, sizeof alpha, "%g", double(coding.alpha));
+      return std::string("soft-split:") + alpha;
+    }
+    case nn::TapEncoder::Triangle: return "triangle";
+  }
+  return "identity";
+}
+
+}  // namespace
 
 void add_features_option(po::options_description& options) {
   options.add_options()
@@ -34,6 +51,18 @@ nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm) {
   }
 }
 
+void require_recipe_fits(const nn::FeatureRecipe& recipe, const nn::Network& network) {
+  require_recipe_fits(recipe, network.description());
+}
+
+void require_recipe_fits(const nn::FeatureRecipe& recipe, const nn::ModelDescription& model) {
+  try {
+    recipe.require_maps(int(model.encoder.size()), model.name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--features: ") + e.what());
+  }
+}
+
 void write_features_json(const std::string& path, const nn::FeatureRecipe& recipe,
                          const nn::Network& network, const std::string& weights,
                          const std::string& weights_sha256, const nn::Checkpoint& model,
@@ -42,6 +71,11 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
   for (const nn::FeatureTap& tap : recipe.taps(network)) {
     taps.push_back(
         {{"map", nn::map_name(network, tap.map)}, {"grid", tap.cells()}, {"dim", tap.dim()}});
+    // Only when used: the named recipes' features.json stays as it was.
+    if (!tap.coding.plain()) {
+      taps.back()["encoder"] = encoder_name(tap.coding);
+      taps.back()["pooling"] = tap.coding.pooling == nn::CellPooling::Sum ? "sum" : "max";
+    }
   }
   nlohmann::ordered_json doc = {{"recipe", recipe.name},
                                 {"model", network.description().name},
@@ -56,6 +90,7 @@ void write_features_json(const std::string& path, const nn::FeatureRecipe& recip
                                                       : nlohmann::ordered_json()}};
   // Only when used: a default run's features.json stays as it was.
   if (recipe.threshold > 0.0) doc["threshold"] = recipe.threshold;
+  if (recipe.signed_sqrt) doc["signed_sqrt"] = true;
   if (model.parameters.input && model.parameters.input->spec.active()) {
     doc["input_transform"] = describe_input_transform(model.parameters.input->spec);
   }

@@ -18,6 +18,11 @@ void add_features_option(po::options_description& options);
 // UsageError listing the recipes, or naming the bad threshold, otherwise.
 nn::FeatureRecipe feature_recipe_from(const po::variables_map& vm);
 
+// Before any work: a UsageError naming --features when the recipe names a
+// map `network` does not have.
+void require_recipe_fits(const nn::FeatureRecipe& recipe, const nn::Network& network);
+void require_recipe_fits(const nn::FeatureRecipe& recipe, const nn::ModelDescription& model);
+
 // features.json: the recipe's name, dimension, taps, flip averaging and soft
 // threshold, the weights the features were made with (their path and their
 // identity, nn/weights_identity.hpp) and, when `model` has them, its input

@@ -159,6 +159,7 @@ int run_pipeline(const po::variables_map& given) {
   nn::TrainOptions train_options = training_options_from(vm);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const nn::ModelDescription model_description = model_description_from(vm);
+  require_recipe_fits(recipe, model_description);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);

@@ -45,17 +45,19 @@ FeatureProvenance read_features_provenance(const std::string& dir, int64_t colum
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(path + ": " + printable_text(e.what()));
   }
-  // The dimension depends on the model too: the seed network's (files
-  // written before models were data name none) is known here, any other's
-  // is the recorded one.
+  // The dimension depends on the model and the images' size too: the recorded
+  // one; files written before features.json recorded it hold the seed
+  // network's on 32x32 images.
   int64_t dim = 0;
   try {
-    const bool seed = doc.value("model", std::string("seed")) == "seed";
-    // A whole number only: get<int64_t> of 1e300 would be undefined.
-    if (!seed && !doc.at("dim").is_number_integer()) {
+    if (!doc.contains("dim")) {
+      dim = recipe->dim(nn::Network::seed());
+    } else if (!doc.at("dim").is_number_integer()) {
+      // A whole number only: get<int64_t> of 1e300 would be undefined.
       throw std::runtime_error(path + " is damaged: 'dim' is not a whole number");
+    } else {
+      dim = doc.at("dim").get<int64_t>();
     }
-    dim = seed ? recipe->dim(nn::Network::seed()) : doc.at("dim").get<int64_t>();
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(path + " is damaged: not the JSON `cae extract` writes");
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/io_error.hpp"
+#include "nn/feature_grammar.hpp"
 
 namespace cae::nn {
 namespace {
@@ -14,20 +15,53 @@ constexpr int kLatentGrid = 8;    // the seed's latent is 8x8: its feature is un
 constexpr int kPyramidGrid = 4;   // 4096 + 2048 + 2048 = 8,192 for the seed
 constexpr int kSummaryGrid = 2;   // quadrants
 
+FeatureRecipe named(const char* name, FeatureRecipe::Layout layout, bool flip_average) {
+  FeatureRecipe recipe;
+  recipe.name = name;
+  recipe.layout = layout;
+  recipe.flip_average = flip_average;
+  return recipe;
+}
+
 std::vector<FeatureRecipe> make_recipes() {
   using L = FeatureRecipe::Layout;
   return {
-      {"latent", L::Latent, false},
-      {"latent-flip", L::Latent, true},
-      {"pyramid", L::Pyramid, false},
-      {"pyramid-flip", L::Pyramid, true},
+      named("latent", L::Latent, false),
+      named("latent-flip", L::Latent, true),
+      named("pyramid", L::Pyramid, false),
+      named("pyramid-flip", L::Pyramid, true),
       // The whole latent plus coarse (quadrant) summaries of the earlier maps.
-      {"latent-quadrants", L::LatentQuadrants, false},
+      named("latent-quadrants", L::LatentQuadrants, false),
   };
 }
 
-FeatureTap tap(const Network& network, EncoderMap map, int grid) {
-  return {map, grid, map_size(network, map), map_channels(network, map)};
+FeatureTap tap(const Network& network, EncoderMap map, int grid, TapCoding coding = {}) {
+  return {map, grid, map_size(network, map), map_channels(network, map), coding};
+}
+
+// "conv3" of a recipe on a model of two convolutions: one line naming both.
+EncoderMap composed_map(int encoder_layers, const std::string& model_name,
+                        const std::string& recipe, const TapSpec& spec) {
+  if (spec.conv == 0) return encoder_layers;  // the latent
+  if (spec.conv > encoder_layers) {
+    std::string maps;
+    for (int k = 1; k <= encoder_layers; ++k) maps += "conv" + std::to_string(k) + ", ";
+    throw std::invalid_argument("feature recipe '" + text_excerpt(recipe) + "': the model '" +
+                                model_name + "' has no conv" + std::to_string(spec.conv) +
+                                " (its maps: " + maps + "latent)");
+  }
+  return spec.conv - 1;
+}
+
+std::string coding_text(const TapCoding& coding) {
+  char alpha[32];
+  std::snprintf(alpha, sizeof alpha, "%g", double(coding.alpha));
+  switch (coding.encoder) {
+    case TapEncoder::Identity: return "";
+    case TapEncoder::SoftSplit: return std::string(" soft threshold ") + alpha + " split by sign";
+    case TapEncoder::Triangle: return " triangle code";
+  }
+  return "";
 }
 
 }  // namespace
@@ -52,6 +86,7 @@ int FeatureTap::device_steps() const {
   // Halve while the halves stay whole multiples of the cells, so each cell
   // of the host's last pool covers whole 2x2-pooled cells: the result is the
   // max over the cell's window either way.
+  if (!coding.plain()) return 0;  // encoded on the host from the whole map
   for (int s = size; s % 2 == 0 && (s / 2) >= cells() && (s / 2) % cells() == 0; s /= 2) ++steps;
   return steps;
 }
@@ -70,8 +105,19 @@ std::vector<FeatureTap> FeatureRecipe::taps(const Network& network) const {
       taps.push_back(tap(network, latent, kLatentGrid));
       for (EncoderMap map = 0; map < latent; ++map) taps.push_back(tap(network, map, kSummaryGrid));
       break;
+    case Layout::Composed:
+      for (const TapSpec& spec : composed) {
+        const EncoderMap map =
+            composed_map(network.encoder_layers(), network.description().name, name, spec);
+        taps.push_back(tap(network, map, spec.grid, spec.coding));
+      }
+      break;
   }
   return taps;
+}
+
+void FeatureRecipe::require_maps(int encoder_layers, const std::string& model_name) const {
+  for (const TapSpec& spec : composed) composed_map(encoder_layers, model_name, name, spec);
 }
 
 int64_t FeatureRecipe::dim(const Network& network) const {
@@ -84,8 +130,9 @@ std::string FeatureRecipe::describe(const Network& network) const {
   std::string text;
   for (const FeatureTap& t : taps(network)) {
     if (!text.empty()) text += " + ";
-    text += map_name(network, t.map) + " " + std::to_string(t.cells()) + "x" +
-            std::to_string(t.cells());
+    text += map_name(network, t.map) + coding_text(t.coding) + " " + std::to_string(t.cells()) +
+            "x" + std::to_string(t.cells()) +
+            (t.coding.pooling == CellPooling::Sum ? " sums" : "");
   }
   text += flip_average ? ", averaged with the mirror image" : "";
   if (threshold > 0.0) {
@@ -93,6 +140,7 @@ std::string FeatureRecipe::describe(const Network& network) const {
     std::snprintf(alpha, sizeof alpha, "%g", threshold);
     text += std::string(", soft threshold ") + alpha;
   }
+  if (signed_sqrt) text += ", signed square root";
   return text;
 }
 
@@ -101,29 +149,36 @@ const std::vector<FeatureRecipe>& feature_recipes() {
   return recipes;
 }
 
+namespace {
+
+// A named recipe or a composed one, without a threshold.
+FeatureRecipe base_recipe(const std::string& base, const std::string& whole_name) {
+  std::string known;
+  for (const FeatureRecipe& recipe : feature_recipes()) {
+    if (recipe.name == base) return recipe;
+    known += (known.empty() ? "" : ", ") + recipe.name;
+  }
+  if (is_composed_recipe(base)) return parse_composed_recipe(base);
+  // The name may come from a file (features.json): quoted by an excerpt.
+  throw std::invalid_argument("unknown feature recipe '" + text_excerpt(whole_name) + "' (" + known +
+                              ", or composed terms such as conv1:soft0.25:sum2+latent)");
+}
+
+}  // namespace
+
 FeatureRecipe feature_recipe(const std::string& name) {
   static const std::string kThreshold = "+threshold:";
   const size_t suffix = name.find(kThreshold);
-  const std::string base = name.substr(0, suffix);
-  std::string known;
-  for (const FeatureRecipe& recipe : feature_recipes()) {
-    if (recipe.name != base) {
-      known += (known.empty() ? "" : ", ") + recipe.name;
-      continue;
-    }
-    if (suffix == std::string::npos) return recipe;
-    const std::string value = name.substr(suffix + kThreshold.size());
-    char* end = nullptr;
-    const double alpha = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !(alpha > 0.0)) {
-      throw std::invalid_argument("feature recipe '" + text_excerpt(name) + "': the threshold '" +
-                                  text_excerpt(value) +
-                                  "' is not a number above 0");
-    }
-    return with_threshold(recipe, alpha);
+  const FeatureRecipe recipe = base_recipe(name.substr(0, suffix), name);
+  if (suffix == std::string::npos) return recipe;
+  const std::string value = name.substr(suffix + kThreshold.size());
+  char* end = nullptr;
+  const double alpha = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || !(alpha > 0.0)) {
+    throw std::invalid_argument("feature recipe '" + text_excerpt(name) + "': the threshold '" +
+                                text_excerpt(value) + "' is not a number above 0");
   }
-  // The name may come from a file (features.json): quoted by an excerpt.
-  throw std::invalid_argument("unknown feature recipe '" + text_excerpt(name) + "' (" + known + ")");
+  return with_threshold(recipe, alpha);
 }
 
 FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha) {
@@ -154,7 +209,10 @@ std::string feature_recipe_help() {
               std::to_string(recipe.dim(Network(description, 3, 96)));
     }
   }
-  return text + "\n  (dimension per model preset on 32x32 / 96x96 RGB images)";
+  return text + "\n  (dimension per model preset on 32x32 / 96x96 RGB images)"
+                "\n  or composed: TERM[+TERM...][+flip][+sqrt], TERM = MAP[:ENCODER][:POOL], MAP"
+                "\n  latent or convK, ENCODER id, softALPHA (split by sign) or tri (triangle), POOL"
+                "\n  maxG or sumG (G x G cells), e.g. conv1:soft0.25:sum2+latent (docs/features.md)";
 }
 
 }  // namespace cae::nn

@@ -14,6 +14,7 @@
 
 #include "nn/architecture.hpp"
 #include "nn/autoencoder.hpp"
+#include "nn/feature_encoders.hpp"
 
 namespace cae::nn {
 
@@ -27,17 +28,28 @@ std::string map_name(const Network& network, EncoderMap map);  // "conv1", ..., 
 // way), then on the host by max over each cell's window where the size is
 // not a power-of-two multiple of the grid (e.g. 24 -> 8: windows of 3).
 // A map smaller than the grid is kept whole.
+// A tap with an encoder or sum pooling (TapCoding not plain) is downloaded
+// whole and encoded and pooled on the host.
 struct FeatureTap {
   EncoderMap map = 0;
   int grid = 1;    // the requested grid (8 = 8x8 cells)
   int size = 1;    // the map's own size
   int channels = 1;
+  TapCoding coding;
 
   int cells() const { return grid < size ? grid : size; }  // per side, after pooling
-  int64_t dim() const { return int64_t(channels) * cells() * cells(); }
+  int64_t dim() const { return int64_t(coding.encoded_channels(channels)) * cells() * cells(); }
   int device_steps() const;  // 2x2 max-pools on the device
   int device_size() const { return size >> device_steps(); }
-  bool host_pooled() const { return device_size() != cells(); }
+  bool host_pooled() const { return device_size() != cells() || !coding.plain(); }
+};
+
+// One term of a composed recipe ("conv1:soft0.25:sum2"): a map by role, how
+// it is encoded and the grid it is pooled to.
+struct TapSpec {
+  int conv = 0;  // the 1-based encoder convolution; 0 = the latent
+  TapCoding coding;
+  int grid = 4;
 };
 
 struct FeatureRecipe {
@@ -45,6 +57,7 @@ struct FeatureRecipe {
     Latent,           // the latent to 8x8
     Pyramid,          // every encoder convolution and the latent, each to 4x4
     LatentQuadrants,  // the latent to 8x8, then every encoder convolution to 2x2
+    Composed,         // the terms of `composed`, in order
   };
   std::string name;  // with a threshold: "BASE+threshold:ALPHA", which feature_recipe() reads back
   Layout layout = Layout::Latent;
@@ -52,9 +65,16 @@ struct FeatureRecipe {
   // The soft-threshold encoder: every feature f becomes max(0, f - threshold),
   // after pooling and flip averaging (0 = none: the features as they are).
   double threshold = 0;
+  std::vector<TapSpec> composed;  // Layout::Composed only
+  // sign(f) * sqrt(|f|) on every feature, after the threshold.
+  bool signed_sqrt = false;
 
-  // Concatenated in this order, each in CHW order.
+  // Concatenated in this order, each in CHW order. Throws
+  // std::invalid_argument when a term names a convolution the network lacks.
   std::vector<FeatureTap> taps(const Network& network) const;
+  // The same check before a network exists: a model of `encoder_layers`
+  // convolutions called `model_name`.
+  void require_maps(int encoder_layers, const std::string& model_name) const;
   int64_t dim(const Network& network) const;
   // "conv1 4x4 + conv2 4x4 + latent 4x4, averaged with the mirror image".
   std::string describe(const Network& network) const;
@@ -65,9 +85,10 @@ const std::vector<FeatureRecipe>& feature_recipes();
 
 inline constexpr double kMaxFeatureThreshold = 1e6;
 
-// A named recipe, or "NAME+threshold:ALPHA" (ALPHA a finite number in
+// A named recipe or a composed one (nn/feature_grammar.hpp), either with an
+// optional "+threshold:ALPHA" (ALPHA a finite number in
 // (0, kMaxFeatureThreshold]). Throws std::invalid_argument "unknown feature
-// recipe 'NAME' (latent, ...)" or naming the bad threshold.
+// recipe 'NAME' (latent, ...)" or naming the bad term or threshold.
 FeatureRecipe feature_recipe(const std::string& name);
 
 // `recipe` with the soft threshold `alpha` (0: the recipe unchanged), named

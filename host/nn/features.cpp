@@ -7,6 +7,7 @@
 
 #include "data/augment.hpp"
 #include "data/batcher.hpp"
+#include "nn/feature_encoders.hpp"
 #include "nn/input_batch.hpp"
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
@@ -26,27 +27,6 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
   return std::make_unique<ProgressReporter>(int64_t(images.size()), options);
 }
 
-// Max over each cell's window of a [channels, size, size] map into a
-// [channels, cells, cells] one: cell i spans [floor(i*size/cells),
-// ceil((i+1)*size/cells)), so every pixel is in a cell when size is no
-// multiple of cells.
-void pool_cells(const float* map, int channels, int size, int cells, float* out) {
-  for (int c = 0; c < channels; ++c) {
-    const float* plane = map + size_t(c) * size_t(size) * size_t(size);
-    for (int cy = 0; cy < cells; ++cy) {
-      const int y0 = cy * size / cells, y1 = ((cy + 1) * size + cells - 1) / cells;
-      for (int cx = 0; cx < cells; ++cx) {
-        const int x0 = cx * size / cells, x1 = ((cx + 1) * size + cells - 1) / cells;
-        float best = plane[size_t(y0) * size_t(size) + size_t(x0)];
-        for (int y = y0; y < y1; ++y) {
-          for (int x = x0; x < x1; ++x) best = std::max(best, plane[size_t(y) * size_t(size) + size_t(x)]);
-        }
-        *out++ = best;
-      }
-    }
-  }
-}
-
 // The device buffers of one batch size for a recipe: per tap, the chain of
 // its 2x2 max-pools. Everything image-sized stays on the device; only the
 // pooled taps are downloaded: a recipe of one tap the device pools all the
@@ -64,11 +44,13 @@ class TapPooling {
             {batch, network.image_channels(), network.image_side(), network.image_side()})) {
     // Taps that share a row are downloaded here, then spread over the rows.
     if (!direct_rows_) {
-      size_t widest_tap = 0;
+      size_t widest_tap = 0, widest_plane = 0;
       for (const FeatureTap& tap : taps_) {
         const size_t s = size_t(tap.device_size());
         widest_tap = std::max(widest_tap, size_t(tap.channels) * s * s);
+        widest_plane = std::max(widest_plane, s * s);
       }
+      plane_scratch_.resize(widest_plane);
       staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
     }
     for (const FeatureTap& tap : taps_) {
@@ -108,7 +90,9 @@ class TapPooling {
         const float* map = staging_.data() + i * map_floats;
         float* row = rows + i * dim_ + offset;
         if (tap.host_pooled()) {
-          pool_cells(map, tap.channels, int(device_size), tap.cells(), row);
+          // The plain coding is the max over each cell's window.
+          encode_and_pool(map, tap.channels, int(device_size), tap.coding, tap.cells(), row,
+                          plane_scratch_.data());
         } else {
           std::copy_n(map, tap_dim, row);
         }
@@ -127,6 +111,7 @@ class TapPooling {
   Tensor input_;
   std::vector<std::vector<Tensor>> chains_;
   HostBuffer staging_;
+  std::vector<float> plane_scratch_;  // one map plane, for encode_and_pool
 };
 
 // Encodes images [first, first + count) into features (rows of the whole
@@ -169,6 +154,7 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
       for (size_t i = 0; i < n * dim; ++i) rows[i] = 0.5f * (rows[i] + mirrored_rows[i]);
     }
     if (recipe.threshold > 0.0) soft_threshold(rows, n * dim, float(recipe.threshold));
+    if (recipe.signed_sqrt) signed_sqrt(rows, n * dim);
     after_batch(n);
   }
 }

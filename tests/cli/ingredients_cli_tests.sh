@@ -119,6 +119,33 @@ run "resume same settings" 0 "$CAE" train $B --data NP --resume R/model.safetens
 expect "resume same settings" "epoch 2/2"
 reject "resume same settings" "input transform: .* learned on"
 
+# Composed recipes: recorded in their canonical form, read back by evaluate
+# from the SVM model, and a map the model lacks refused before any work.
+run "extract composed" 0 "$CAE" extract $B --weights P.safetensors --data NP \
+  --features conv1:soft0.1+conv2:tri:max2+latent+flip+sqrt --out EC
+checks=$((checks + 1))
+python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))
+assert f["recipe"] == "conv1:soft0.1:sum2+conv2:tri:max2+latent:id:max8+flip+sqrt", f["recipe"]
+assert [t.get("encoder") for t in f["taps"]] == ["soft-split:0.1", "triangle", None], f["taps"]
+assert f["signed_sqrt"] is True and f["flip_average"] is True, f
+# 8x8 images: conv1 256 x 8x8 in quadrants, both signs; conv2 128 x 4x4 and the latent 128 x 2x2.
+assert [t["dim"] for t in f["taps"]] == [2 * 256 * 4, 128 * 4, 128 * 4] and f["dim"] == 3072, f' EC/features.json ||
+  fail "extract composed features.json" "$(cat EC/features.json)"
+# The SVM takes the dimension features.json records (8x8 images: not the
+# seed network's on 32x32).
+run "svm on composed features" 0 "$CAE" svm $B --features EC --out EC.model
+run "pipeline composed" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --features conv2:tri+latent:sum2 --out RC
+checks=$((checks + 1))
+grep -q '"conv2:tri:sum2+latent:id:sum2 (' RC/report.json || fail "report composed" "no canonical recipe in report.json"
+run "evaluate composed" 0 "$CAE" evaluate $B --weights RC/model.safetensors --svm RC/svm.model --data NP --out VC
+checks=$((checks + 1))
+[ "$(grep -oE '"accuracy": [0-9.e-]+' RC/report.json | head -1)" = "$(grep -oE '"accuracy": [0-9.e-]+' VC/report.json | head -1)" ] ||
+  fail "evaluate composed = pipeline" "the accuracies differ"
+error "composed: a map the model lacks" 2 "--features: feature recipe 'conv3:tri:sum2': the model 'seed' has no conv3 \(its maps: conv1, conv2, latent\)" \
+  "$CAE" pipeline $B --data NP $T --features conv3:tri --out X1
+error "composed: a bad term" 2 "--features: feature recipe term 'conv1:soft': 'soft' needs a threshold" \
+  "$CAE" extract $B --weights P.safetensors --data NP --features conv1:soft --out X3
+
 # Bad values: one line, exit 2, nothing written.
 error "whiten negative EPS" 2 "--whiten 'zca:-1': EPS must be a finite number" \
   "$CAE" pipeline $B --data NP $T --whiten zca:-1 --out X1

@@ -12,6 +12,7 @@
 
 #include "backends.hpp"
 #include "data/batcher.hpp"
+#include "nn/feature_encoders.hpp"
 #include "nn/features.hpp"
 
 namespace cae::nn {
@@ -100,7 +101,8 @@ TEST_CASE("the named recipes and their dimensions") {
         std::string::npos);
   CHECK_THROWS_WITH_AS(feature_recipe("pyramids"),
                        "unknown feature recipe 'pyramids' (latent, latent-flip, pyramid, "
-                       "pyramid-flip, latent-quadrants)",
+                       "pyramid-flip, latent-quadrants, or composed terms such as "
+                       "conv1:soft0.25:sum2+latent)",
                        std::invalid_argument);
 }
 
@@ -199,5 +201,47 @@ TEST_CASE("flip averaging is the mean of the image's and its mirror image's feat
   CHECK(averaged != plain);
 }
 
+
+TEST_CASE("composed recipes: a pyramid written term by term is the pyramid, bit for bit") {
+  Fixture f;
+  const FeatureRecipe composed = feature_recipe("conv1+conv2+latent:max4");
+  CHECK(composed.name == "conv1:id:max4+conv2:id:max4+latent:id:max4");
+  CHECK(composed.dim(f.network) == feature_recipe("pyramid").dim(f.network));
+  CHECK(f.extract(composed.name, f.images) == f.extract("pyramid", f.images));
+  CHECK(f.extract("conv1+conv2+latent:max4+flip", f.images) == f.extract("pyramid-flip", f.images));
+}
+
+TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, then sqrt last") {
+  Fixture f;
+  const FeatureRecipe recipe = feature_recipe("conv2:soft0.1:sum2+latent:tri:sum3");
+  CHECK(recipe.dim(f.network) == 128 * 2 * 4 + 128 * 9);
+  CHECK(recipe.describe(f.network) ==
+        "conv2 soft threshold 0.1 split by sign 2x2 sums + latent triangle code 3x3 sums");
+  const std::vector<float> features = f.extract(recipe.name, f.images);
+  f.model.encode_maps(f.upload_all());
+  const std::vector<float> conv2 = f.model.encoder_map(1, int64_t(kImages)).download();
+  const std::vector<float> latent = f.model.encoder_map(2, int64_t(kImages)).download();
+  const size_t dim = size_t(recipe.dim(f.network));
+  std::vector<float> scratch(32 * 32);
+  for (size_t i = 0; i < kImages; ++i) {
+    std::vector<float> expected(dim);
+    encode_and_pool(conv2.data() + i * 128 * 16 * 16, 128, 16, recipe.taps(f.network)[0].coding, 2,
+                    expected.data(), scratch.data());
+    encode_and_pool(latent.data() + i * 128 * 8 * 8, 128, 8, recipe.taps(f.network)[1].coding, 3,
+                    expected.data() + 128 * 2 * 4, scratch.data());
+    CHECK(std::equal(expected.begin(), expected.end(), features.begin() + long(i * dim)));
+  }
+  std::vector<float> rooted = features;
+  signed_sqrt(rooted.data(), rooted.size());
+  CHECK(f.extract(recipe.name + "+sqrt", f.images) == rooted);
+}
+
+TEST_CASE("composed recipes: a map the model lacks is refused naming its maps") {
+  CHECK_THROWS_WITH_AS(feature_recipe("conv3:tri").taps(Network::seed()),
+                       "feature recipe 'conv3:tri:sum2': the model 'seed' has no conv3 (its maps: "
+                       "conv1, conv2, latent)",
+                       std::invalid_argument);
+  CHECK(feature_recipe("conv3:tri").dim(Network(model_preset("deep"), 3, 32)) == 128 * 4);
+}
 }  // namespace
 }  // namespace cae::nn

@@ -1,0 +1,48 @@
+// Encoders and pooling that turn one dense encoder map into features: the
+// ingredients the single-layer feature-learning papers found to matter more
+// than how the filters were learned (Coates, Lee & Ng 2011; Coates & Ng 2011):
+// a soft threshold with a polarity split or a "triangle" code at every
+// position, then sums over a few large regions (quadrants) instead of a max
+// over small ones, and a signed square root before the classifier.
+#pragma once
+
+#include <cstddef>
+
+namespace cae::nn {
+
+enum class TapEncoder {
+  Identity,   // the map's values as they are
+  SoftSplit,  // [max(0, x - alpha), max(0, -x - alpha)]: twice the channels
+  Triangle,   // max(0, x_c - mean over channels of x) at each position
+};
+
+enum class CellPooling {
+  Max,  // the largest value of each cell
+  Sum,  // the sum of each cell
+};
+
+struct TapCoding {
+  TapEncoder encoder = TapEncoder::Identity;
+  float alpha = 0.0f;  // SoftSplit's threshold
+  CellPooling pooling = CellPooling::Max;
+
+  bool plain() const { return encoder == TapEncoder::Identity && pooling == CellPooling::Max; }
+  int encoded_channels(int channels) const {
+    return encoder == TapEncoder::SoftSplit ? 2 * channels : channels;
+  }
+};
+
+// A [channels, size, size] map encoded at every position, then pooled into
+// [coding.encoded_channels(channels), cells, cells]: cell i spans
+// [floor(i*size/cells), ceil((i+1)*size/cells)) on each axis (the windows of
+// the recipes' max pools, which touch or overlap by one where size is no
+// multiple of cells). SoftSplit's second half holds the negative polarity of
+// channel c at channel channels + c. `scratch` holds size*size floats (the
+// Triangle's per-position means).
+void encode_and_pool(const float* map, int channels, int size, const TapCoding& coding, int cells,
+                     float* out, float* scratch);
+
+// In place on `count` values: f = sign(f) * sqrt(|f|).
+void signed_sqrt(float* values, size_t count);
+
+}  // namespace cae::nn
