@@ -6,33 +6,45 @@
 namespace cae::nn {
 namespace {
 
-// The encoded value of x for output half `negative` of channel c.
-float encode(float x, float mean, const TapCoding& coding, bool negative) {
+// One encoded plane: every value through the encoder, one loop per encoder
+// so that each is a straight loop the compiler vectorises (the maps are
+// large: a 256-channel 32x32 map is 262,144 values per image).
+void encode_plane(const float* plane, const float* means, size_t count, const TapCoding& coding,
+                  bool negative, float* out) {
+  const float alpha = coding.alpha;
   switch (coding.encoder) {
     case TapEncoder::Identity:
-      return x;
+      std::copy_n(plane, count, out);
+      break;
     case TapEncoder::SoftSplit:
-      return std::max(0.0f, (negative ? -x : x) - coding.alpha);
+      if (negative) {
+        for (size_t i = 0; i < count; ++i) out[i] = std::max(0.0f, -plane[i] - alpha);
+      } else {
+        for (size_t i = 0; i < count; ++i) out[i] = std::max(0.0f, plane[i] - alpha);
+      }
+      break;
     case TapEncoder::Triangle:
-      return std::max(0.0f, x - mean);
+      for (size_t i = 0; i < count; ++i) out[i] = std::max(0.0f, plane[i] - means[i]);
+      break;
   }
-  return x;
 }
 
-// One plane of one encoded channel into its cells.
-void pool_plane(const float* plane, const float* means, int size, const TapCoding& coding,
-                bool negative, int cells, float* out) {
+// Cell i of `size` spans [floor(i*size/cells), ceil((i+1)*size/cells)).
+int cell_begin(int i, int size, int cells) { return i * size / cells; }
+int cell_end(int i, int size, int cells) { return ((i + 1) * size + cells - 1) / cells; }
+
+template <CellPooling kPooling>
+void pool_plane(const float* plane, int size, int cells, float* out) {
   const size_t side = size_t(size);
   for (int cy = 0; cy < cells; ++cy) {
-    const int y0 = cy * size / cells, y1 = ((cy + 1) * size + cells - 1) / cells;
+    const int y0 = cell_begin(cy, size, cells), y1 = cell_end(cy, size, cells);
     for (int cx = 0; cx < cells; ++cx) {
-      const int x0 = cx * size / cells, x1 = ((cx + 1) * size + cells - 1) / cells;
-      float acc = coding.pooling == CellPooling::Sum ? 0.0f : -INFINITY;
+      const int x0 = cell_begin(cx, size, cells), x1 = cell_end(cx, size, cells);
+      float acc = kPooling == CellPooling::Sum ? 0.0f : -INFINITY;
       for (int y = y0; y < y1; ++y) {
+        const float* row = plane + size_t(y) * side;
         for (int x = x0; x < x1; ++x) {
-          const size_t at = size_t(y) * side + size_t(x);
-          const float value = encode(plane[at], means[at], coding, negative);
-          acc = coding.pooling == CellPooling::Sum ? acc + value : std::max(acc, value);
+          acc = kPooling == CellPooling::Sum ? acc + row[x] : std::max(acc, row[x]);
         }
       }
       *out++ = acc;
@@ -45,23 +57,36 @@ void pool_plane(const float* plane, const float* means, int size, const TapCodin
 void encode_and_pool(const float* map, int channels, int size, const TapCoding& coding, int cells,
                      float* out, float* scratch) {
   const size_t plane_floats = size_t(size) * size_t(size);
+  float* means = scratch;
+  float* encoded = scratch + plane_floats;
   // The triangle code compares each channel with the mean of all channels at
   // the same position: computed once per map, not once per channel.
-  std::fill_n(scratch, plane_floats, 0.0f);
   if (coding.encoder == TapEncoder::Triangle) {
+    std::fill_n(means, plane_floats, 0.0f);
     for (int c = 0; c < channels; ++c) {
       const float* plane = map + size_t(c) * plane_floats;
-      for (size_t i = 0; i < plane_floats; ++i) scratch[i] += plane[i];
+      for (size_t i = 0; i < plane_floats; ++i) means[i] += plane[i];
     }
-    for (size_t i = 0; i < plane_floats; ++i) scratch[i] /= float(channels);
+    const float scale = 1.0f / float(channels);
+    for (size_t i = 0; i < plane_floats; ++i) means[i] *= scale;
   }
   const size_t cell_floats = size_t(cells) * size_t(cells);
-  for (int c = 0; c < channels; ++c) {
-    const float* plane = map + size_t(c) * plane_floats;
-    pool_plane(plane, scratch, size, coding, false, cells, out + size_t(c) * cell_floats);
-    if (coding.encoder == TapEncoder::SoftSplit) {
-      pool_plane(plane, scratch, size, coding, true, cells,
-                 out + size_t(channels + c) * cell_floats);
+  const int halves = coding.encoder == TapEncoder::SoftSplit ? 2 : 1;
+  for (int half = 0; half < halves; ++half) {
+    for (int c = 0; c < channels; ++c) {
+      const float* plane = map + size_t(c) * plane_floats;
+      // The identity pools the map itself: no copy.
+      const float* source = plane;
+      if (coding.encoder != TapEncoder::Identity) {
+        encode_plane(plane, means, plane_floats, coding, half == 1, encoded);
+        source = encoded;
+      }
+      float* cell_out = out + (size_t(half) * size_t(channels) + size_t(c)) * cell_floats;
+      if (coding.pooling == CellPooling::Sum) {
+        pool_plane<CellPooling::Sum>(source, size, cells, cell_out);
+      } else {
+        pool_plane<CellPooling::Max>(source, size, cells, cell_out);
+      }
     }
   }
 }

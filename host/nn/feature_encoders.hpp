@@ -37,8 +37,8 @@ struct TapCoding {
 // [floor(i*size/cells), ceil((i+1)*size/cells)) on each axis (the windows of
 // the recipes' max pools, which touch or overlap by one where size is no
 // multiple of cells). SoftSplit's second half holds the negative polarity of
-// channel c at channel channels + c. `scratch` holds size*size floats (the
-// Triangle's per-position means).
+// channel c at channel channels + c. `scratch` holds 2*size*size floats (the
+// triangle's per-position means and one encoded plane).
 void encode_and_pool(const float* map, int channels, int size, const TapCoding& coding, int cells,
                      float* out, float* scratch);
 

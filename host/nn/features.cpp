@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "data/augment.hpp"
+#include "common/parallel.hpp"
 #include "data/batcher.hpp"
 #include "nn/feature_encoders.hpp"
 #include "nn/input_batch.hpp"
@@ -34,12 +35,14 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
 // when the backend has it, finished by the host's pool where needed.
 class TapPooling {
  public:
+  // host_threads: how many threads encode the downloaded maps of one batch.
   TapPooling(Context& context, const Network& network, const FeatureRecipe& recipe, int64_t batch,
-             HostMemory host_memory)
+             HostMemory host_memory, int host_threads)
       : taps_(recipe.taps(network)),
         dim_(size_t(recipe.dim(network))),
         direct_rows_(taps_.size() == 1 && !taps_[0].host_pooled()),
         image_floats_(size_t(network.image_floats())),
+        host_threads_(std::max(1, host_threads)),
         input_(context.alloc(
             {batch, network.image_channels(), network.image_side(), network.image_side()})) {
     // Taps that share a row are downloaded here, then spread over the rows.
@@ -50,7 +53,7 @@ class TapPooling {
         widest_tap = std::max(widest_tap, size_t(tap.channels) * s * s);
         widest_plane = std::max(widest_plane, s * s);
       }
-      plane_scratch_.resize(widest_plane);
+      plane_floats_ = 2 * widest_plane;
       staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
     }
     for (const FeatureTap& tap : taps_) {
@@ -86,17 +89,23 @@ class TapPooling {
       const size_t map_floats = size_t(tap.channels) * device_size * device_size;
       const size_t tap_dim = size_t(tap.dim());
       pooled->download(staging_.data(), n * map_floats);
-      for (size_t i = 0; i < n; ++i) {
-        const float* map = staging_.data() + i * map_floats;
-        float* row = rows + i * dim_ + offset;
-        if (tap.host_pooled()) {
-          // The plain coding is the max over each cell's window.
-          encode_and_pool(map, tap.channels, int(device_size), tap.coding, tap.cells(), row,
-                          plane_scratch_.data());
-        } else {
-          std::copy_n(map, tap_dim, row);
+      // An encoded map is the host's largest work here (a 256-channel 32x32
+      // map per image): the batch's images are split over threads.
+      const int threads = tap.coding.plain() ? 1 : host_threads_;
+      parallel_chunks(threads, int64_t(n), [&](int64_t begin, int64_t end) {
+        std::vector<float> scratch(plane_floats_);  // a few KiB per thread and batch
+        for (size_t i = size_t(begin); i < size_t(end); ++i) {
+          const float* map = staging_.data() + i * map_floats;
+          float* row = rows + i * dim_ + offset;
+          if (tap.host_pooled()) {
+            // The plain coding is the max over each cell's window.
+            encode_and_pool(map, tap.channels, int(device_size), tap.coding, tap.cells(), row,
+                            scratch.data());
+          } else {
+            std::copy_n(map, tap_dim, row);
+          }
         }
-      }
+      });
       offset += tap_dim;
     }
   }
@@ -108,17 +117,18 @@ class TapPooling {
   // into them, without a second copy through the staging buffer.
   const bool direct_rows_;
   const size_t image_floats_;
+  const int host_threads_;
   Tensor input_;
   std::vector<std::vector<Tensor>> chains_;
   HostBuffer staging_;
-  std::vector<float> plane_scratch_;  // one map plane, for encode_and_pool
+  size_t plane_floats_ = 0;  // encode_and_pool's scratch per thread
 };
 
 // Encodes images [first, first + count) into features (rows of the whole
 // set), batch by batch; after_batch(n) after each.
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
                  const ImageSet& images, size_t first, size_t count, int batch_size,
-                 HostMemory host_memory, float* features,
+                 HostMemory host_memory, int host_threads, float* features,
                  const std::function<void(size_t)>& after_batch) {
   const Network& network = model.network();
   network.require_images(images.channels, images.side, "the data");
@@ -137,7 +147,8 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, host.data());
     if (!pooling || pooling->batch() != int64_t(n)) {
-      pooling = std::make_unique<TapPooling>(context, network, recipe, int64_t(n), host_memory);
+      pooling = std::make_unique<TapPooling>(context, network, recipe, int64_t(n), host_memory,
+                                             host_threads);
     }
     // The mirror image is made before the input transform, as in training:
     // the transform is the network's first step.
@@ -167,7 +178,7 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
   std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
   auto progress = progress_for(images, log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
-              HostMemory::kPinnedWhenOffered, features.data(), [&](size_t n) {
+              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), features.data(), [&](size_t n) {
                 if (progress) progress->advance(int64_t(n));
               });
   if (progress) progress->finish();
@@ -215,8 +226,10 @@ void encode_in_parallel(const std::vector<Context*>& contexts,
     // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N).
     const size_t first = images.size() * d / workers;
     const size_t last = images.size() * (d + 1) / workers;
+    // The host's cores shared by the workers, for encoded maps.
+    const int host_threads = std::max(1, resolve_thread_count(0) / int(workers));
     encode_rows(*contexts[d], *models[d], recipe, images, first, last - first, batch_size,
-                host_memory, features, [&](size_t n) { after_batch(d, n); });
+                host_memory, host_threads, features, [&](size_t n) { after_batch(d, n); });
   });
 }
 

@@ -14,7 +14,7 @@ namespace {
 std::vector<float> encoded(const std::vector<float>& map, int channels, int size, TapCoding coding,
                            int cells) {
   std::vector<float> out(size_t(coding.encoded_channels(channels) * cells * cells));
-  std::vector<float> scratch(size_t(size * size));
+  std::vector<float> scratch(size_t(2 * size * size));
   encode_and_pool(map.data(), channels, size, coding, cells, out.data(), scratch.data());
   return out;
 }

@@ -222,7 +222,7 @@ TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, th
   const std::vector<float> conv2 = f.model.encoder_map(1, int64_t(kImages)).download();
   const std::vector<float> latent = f.model.encoder_map(2, int64_t(kImages)).download();
   const size_t dim = size_t(recipe.dim(f.network));
-  std::vector<float> scratch(32 * 32);
+  std::vector<float> scratch(2 * 32 * 32);
   for (size_t i = 0; i < kImages; ++i) {
     std::vector<float> expected(dim);
     encode_and_pool(conv2.data() + i * 128 * 16 * 16, 128, 16, recipe.taps(f.network)[0].coding, 2,
