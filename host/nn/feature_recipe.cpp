@@ -15,13 +15,19 @@ constexpr int kLatentGrid = 8;    // the seed's latent is 8x8: its feature is un
 constexpr int kPyramidGrid = 4;   // 4096 + 2048 + 2048 = 8,192 for the seed
 constexpr int kSummaryGrid = 2;   // quadrants
 
-FeatureRecipe named(const char* name, FeatureRecipe::Layout layout, bool flip_average) {
+FeatureRecipe named(const char* name, FeatureRecipe::Layout layout, bool flip_average,
+                    TapCoding coding = {}) {
   FeatureRecipe recipe;
   recipe.name = name;
   recipe.layout = layout;
   recipe.flip_average = flip_average;
+  recipe.coding = coding;
   return recipe;
 }
+
+// The triangle code, then the max over each cell: the validation winner on
+// CIFAR-10 (JPEG q75 copy) among the recipes of docs/features.md.
+constexpr TapCoding kTriangleMax{TapEncoder::Triangle, 0.0f, CellPooling::Max};
 
 std::vector<FeatureRecipe> make_recipes() {
   using L = FeatureRecipe::Layout;
@@ -30,6 +36,8 @@ std::vector<FeatureRecipe> make_recipes() {
       named("latent-flip", L::Latent, true),
       named("pyramid", L::Pyramid, false),
       named("pyramid-flip", L::Pyramid, true),
+      named("pyramid-tri", L::Pyramid, false, kTriangleMax),
+      named("pyramid-tri-flip", L::Pyramid, true, kTriangleMax),
       // The whole latent plus coarse (quadrant) summaries of the earlier maps.
       named("latent-quadrants", L::LatentQuadrants, false),
   };
@@ -96,14 +104,18 @@ std::vector<FeatureTap> FeatureRecipe::taps(const Network& network) const {
   std::vector<FeatureTap> taps;
   switch (layout) {
     case Layout::Latent:
-      taps.push_back(tap(network, latent, kLatentGrid));
+      taps.push_back(tap(network, latent, kLatentGrid, coding));
       break;
     case Layout::Pyramid:
-      for (EncoderMap map = 0; map <= latent; ++map) taps.push_back(tap(network, map, kPyramidGrid));
+      for (EncoderMap map = 0; map <= latent; ++map) {
+        taps.push_back(tap(network, map, kPyramidGrid, coding));
+      }
       break;
     case Layout::LatentQuadrants:
-      taps.push_back(tap(network, latent, kLatentGrid));
-      for (EncoderMap map = 0; map < latent; ++map) taps.push_back(tap(network, map, kSummaryGrid));
+      taps.push_back(tap(network, latent, kLatentGrid, coding));
+      for (EncoderMap map = 0; map < latent; ++map) {
+        taps.push_back(tap(network, map, kSummaryGrid, coding));
+      }
       break;
     case Layout::Composed:
       for (const TapSpec& spec : composed) {

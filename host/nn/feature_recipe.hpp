@@ -66,6 +66,7 @@ struct FeatureRecipe {
   // after pooling and flip averaging (0 = none: the features as they are).
   double threshold = 0;
   std::vector<TapSpec> composed;  // Layout::Composed only
+  TapCoding coding;               // the other layouts: every tap's
   // sign(f) * sqrt(|f|) on every feature, after the threshold.
   bool signed_sqrt = false;
 

@@ -81,7 +81,7 @@ run "evaluate with another recipe" 1 "$CAE" evaluate $B --weights W/m.safetensor
 expect "evaluate with another recipe" "svm-q.model classifies 9728-d features; --features latent gives 8192"
 one_line "evaluate with another recipe"
 run "bad --features" 2 "$CAE" extract $B --weights W/m.safetensors --data D --features pyramids --out FB
-expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent, latent-flip, pyramid, pyramid-flip, latent-quadrants\)"
+expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent, latent-flip, pyramid, pyramid-flip, pyramid-tri, pyramid-tri-flip, latent-quadrants, or composed terms"
 one_line "bad --features"
 absent "bad --features writes nothing" FB
 run "extract help lists recipes" 0 "$CAE" extract --help
@@ -113,11 +113,11 @@ grep -qF '["features","pyramid-flip(8192-d:conv14x4+conv24x4+latent4x4,averagedw
 # that were not given, each given option replacing its part; baseline keeps
 # every option's own default (the seed's settings).
 run "pipeline, best defaults" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 --out RB
-expect "best: the defaults line" "^defaults: best recipe: --features pyramid-flip --feature-threshold 0.25 --augment flip --contrast-normalize --search \(--defaults baseline for the seed's settings\)$"
+expect "best: the defaults line" "^defaults: best recipe: --features pyramid-tri-flip --augment flip --contrast-normalize --search \(--defaults baseline for the seed's settings\)$"
 expect "best: C and gamma searched" "^search: chose C"
 expect "best: contrast normalisation" "^input transform: contrast-normalized"
 checks=$((checks + 1))
-grep -q '"recipe": "pyramid-flip+threshold:0.25"' RB/features.json && tr -d ' \n' <RB/report.json | grep -qF '["augment","flip"]' ||
+grep -q '"recipe": "pyramid-tri-flip"' RB/features.json && tr -d ' \n' <RB/report.json | grep -qF '["augment","flip"]' ||
   { echo "FAIL [best: recipe and augmentation recorded]"; failures=$((failures + 1)); }
 run "pipeline, baseline defaults" 0 "$CAE" pipeline $B --defaults baseline --data D --samples 60 --epochs 1 --batch 32 --validation 20 --out RL
 reject "baseline: no defaults line" "^defaults:"

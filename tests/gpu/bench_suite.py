@@ -81,8 +81,8 @@ KERNELS_BACKEND = "v4"
 # The best recipe written out: what `cae pipeline --defaults best` (its
 # default) adds (host/cli/pipeline_defaults.cpp; a unit test holds them
 # equal), in the order the ingredients table writes its variants.
-BEST_RECIPE = ["--features", "pyramid-flip", "--augment", "flip", "--contrast-normalize",
-               "--feature-threshold", "0.25", "--search"]
+BEST_RECIPE = ["--features", "pyramid-tri-flip", "--augment", "flip", "--contrast-normalize",
+               "--search"]
 
 # `cae pipeline` runs the best recipe by default; `--defaults baseline` the
 # seed's settings.
@@ -95,7 +95,7 @@ PIPELINES = [
 PARTS_HELP = (
     "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
     "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.6 (the README's two commands), "
-    "ingredients-1 4.5 and ingredients-2 6 (a whole `cae pipeline ... --search` per variant of "
+    "ingredients-1 4.5, ingredients-2 6 and ingredients-3 1.2 (a whole `cae pipeline ... --search` per variant of "
     "the best recipe, listed in tests/gpu/ingredients_table.py), search 4 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel and "
     "`--search-exhaustive` on them), models 3.3, "

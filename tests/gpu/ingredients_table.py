@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1` and `ingredients-2` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1`, `-2` and `-3` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
 normalisation, sparse codes, the soft threshold, input whitening, the wider
 and deeper model presets), each with C and gamma chosen by --search on the
@@ -41,13 +41,22 @@ GROUPS = [
      ("contrast-wide", ["--contrast-normalize", "--model", "wide"]),
      ("contrast-deep", ["--contrast-normalize", "--model", "deep"]),
      ("contrast-wta", ["--contrast-normalize", "--sparsity", "wta-spatial"])],
+    # The encoder: the triangle code of every tap before its max-pool
+    # (docs/features.md), in place of the base's plain maps.
+    [("contrast-tri", ["--features", "pyramid-tri-flip", "--contrast-normalize"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
 
 def pipeline_options(options):
-    """The options of one variant's `cae pipeline`, as the README would write them."""
-    return BASE + options + SEARCH
+    """The options of one variant's `cae pipeline`, as the README would write
+    them: a variant's --features takes the place of the base's."""
+    base, options = list(BASE), list(options)
+    if "--features" in options:
+        at = options.index("--features")
+        base[base.index("--features") + 1] = options[at + 1]
+        del options[at:at + 2]
+    return base + options + SEARCH
 
 
 def percent(text):

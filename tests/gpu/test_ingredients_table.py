@@ -68,6 +68,10 @@ class VariantsTest(unittest.TestCase):
                          "cae pipeline --features pyramid-flip --augment flip --contrast-normalize --search")
         self.assertEqual((r["status"], r["validation_accuracy"], r["test_accuracy"]), ("measured", 75.84, 74.57))
         self.assertEqual(r["svm"]["svm search s"], "12.500")
+        # A variant's --features takes the place of the base's.
+        self.assertEqual(" ".join(ingredients_table.pipeline_options(["--features", "pyramid-tri-flip",
+                                                                      "--contrast-normalize"])),
+                         "--features pyramid-tri-flip --augment flip --contrast-normalize --search")
         failed = ingredients_table.variant_record("c", [], bench_suite.Step(1, 1.0, 0, False, 300, "boom\n"), d)
         self.assertEqual((failed["status"], failed["reason"]), ("failed", "exit 1: boom"))
 
@@ -76,7 +80,7 @@ class SearchPartTest(unittest.TestCase):
     def test_split_recipe_into_training_and_extraction(self):
         train, extract = search_part.split_recipe(bench_suite.BEST_RECIPE)
         self.assertEqual(train, ["--augment", "flip", "--contrast-normalize"])
-        self.assertEqual(extract, ["--features", "pyramid-flip", "--feature-threshold", "0.25"])
+        self.assertEqual(extract, ["--features", "pyramid-tri-flip"])
         self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
                          (["--whiten", "zca"], ["--feature-threshold", "0.25"]))
 

@@ -91,8 +91,9 @@ TEST_CASE("the named recipes and their dimensions") {
   std::set<std::string> names;
   for (const FeatureRecipe& recipe : feature_recipes()) {
     names.insert(recipe.name);
-    // The seed's maps are powers of two of their grids: pooled on the device alone.
-    for (const FeatureTap& tap : recipe.taps(seed)) CHECK_FALSE(tap.host_pooled());
+    // The seed's maps are powers of two of their grids: pooled on the device
+    // alone, unless encoded first.
+    for (const FeatureTap& tap : recipe.taps(seed)) CHECK(tap.host_pooled() == !tap.coding.plain());
   }
   CHECK(names.size() == feature_recipes().size());
   CHECK(feature_recipe("pyramid").describe(seed) == "conv1 4x4 + conv2 4x4 + latent 4x4");
@@ -101,7 +102,8 @@ TEST_CASE("the named recipes and their dimensions") {
         std::string::npos);
   CHECK_THROWS_WITH_AS(feature_recipe("pyramids"),
                        "unknown feature recipe 'pyramids' (latent, latent-flip, pyramid, "
-                       "pyramid-flip, latent-quadrants, or composed terms such as "
+                       "pyramid-flip, pyramid-tri, pyramid-tri-flip, latent-quadrants, or composed "
+                       "terms such as "
                        "conv1:soft0.25:sum2+latent)",
                        std::invalid_argument);
 }
@@ -209,6 +211,11 @@ TEST_CASE("composed recipes: a pyramid written term by term is the pyramid, bit 
   CHECK(composed.dim(f.network) == feature_recipe("pyramid").dim(f.network));
   CHECK(f.extract(composed.name, f.images) == f.extract("pyramid", f.images));
   CHECK(f.extract("conv1+conv2+latent:max4+flip", f.images) == f.extract("pyramid-flip", f.images));
+  // The named triangle pyramid is its composed spelling.
+  CHECK(feature_recipe("pyramid-tri").describe(f.network) ==
+        "conv1 triangle code 4x4 + conv2 triangle code 4x4 + latent triangle code 4x4");
+  CHECK(f.extract("pyramid-tri-flip", f.images) ==
+        f.extract("conv1:tri:max4+conv2:tri:max4+latent:tri:max4+flip", f.images));
 }
 
 TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, then sqrt last") {
