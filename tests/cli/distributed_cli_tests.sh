@@ -184,15 +184,16 @@ same_weights "torchrun's 2 processes = 1 process on 2 devices" "$work/devices.st
 # A rank killed mid-run: the other stops at its next exchange, within
 # --group-timeout, with one line naming the rank that is missing.
 dead=(train --backend cpu --data "$work/big" --epochs 1 --threads 1 --batch 8 --nccl-id-file "$id" --group-timeout 2)
-as_torchrun 1 "$CAE" "${dead[@]}" --out "$work/dead1.st" >"$work/dead1.log" 2>&1 &
+# env execs cae, so $! is cae's own process id.
+env RANK=1 WORLD_SIZE=2 "$CAE" "${dead[@]}" --out "$work/dead1.st" >"$work/dead1.log" 2>&1 &
 dead1=$!
-as_torchrun 0 "$CAE" "${dead[@]}" --out "$work/dead.st" >"$work/dead0.log" 2>"$work/dead0.err" &
+env RANK=0 WORLD_SIZE=2 "$CAE" "${dead[@]}" --out "$work/dead.st" >"$work/dead0.log" 2>"$work/dead0.err" &
 dead0=$!
 for _ in $(seq 100); do
   grep -q "rank 1 of 2 processes" "$work/dead1.log" 2>/dev/null && break
   sleep 0.1
 done
-kill -KILL "$dead1"
+{ kill -KILL "$dead1" && wait "$dead1"; } 2>/dev/null  # no job-control notice in the log
 killed_at=$(date +%s%N)
 wait "$dead0"
 rc0=$?

@@ -39,4 +39,11 @@ leftovers=$(ls -A "$work" | grep '^\.cae-group' || true)
 run_err "--rank against mpirun" 2 mpirun --oversubscribe -np 2 "$CAE" "${train[@]}" --rank 0 --out "$work/bad.st"
 expect "--rank against mpirun" "cae train: --rank 0 disagrees with rank 1 from Open MPI"
 
+# Open MPI's variables without mpirun: MPI sees one process, not the two
+# the variables name, and the run stops at once with one line.
+run_err "Open MPI's variables without mpirun" 1 env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 "$CAE" "${train[@]}" --out "$work/alone.st"
+expect "Open MPI's variables without mpirun" "^cae train: rank 0: MPI sees rank 0 of 1, the launcher's variables rank 0 of 2"
+one_line "Open MPI's variables without mpirun is one line"
+absent "no checkpoint without mpirun" "$work/alone.st"
+
 finish
