@@ -23,7 +23,8 @@ void choose_id_carrier(Rendezvous& r, const std::optional<LauncherRanks>& launch
   if (!r.id_file.empty()) return;
   const std::string world = "--world-size " + std::to_string(r.world);
   if (!launcher) {
-    throw UsageError(world + " needs --nccl-id-file PATH (where rank 0 writes the group id for the others)");
+    throw UsageError(
+        world + " needs --nccl-id-file PATH (where rank 0 writes the group id for the others)");
   }
   const std::string source = launcher->launcher + " (" + launcher->variables + ")";
   if (!launcher->mpi) {
@@ -55,13 +56,15 @@ void add_distributed_options(po::options_description& options) {
       ("group-timeout", po::value<int>()->default_value(300)->value_name("S"), "seconds a rank waits for the id file, or for another rank's step in the host's file exchange");
 }
 
-DistributedRun distributed_run_from(const po::variables_map& vm, const EnvironmentLookup& environment,
-                                    const std::string& out) {
+DistributedRun distributed_run_from(const po::variables_map& vm,
+                                    const EnvironmentLookup& environment, const std::string& out) {
   DistributedRun run;
   Rendezvous& r = run.rendezvous;
   r.world = option_in_range<int32_t>(vm, "world-size", 1, kMaxWorldSize);
-  r.timeout = std::chrono::seconds(option_in_range<int>(vm, "group-timeout", 1, kMaxTimeoutSeconds));
-  std::optional<int32_t> rank = vm.count("rank") ? std::optional(vm["rank"].as<int32_t>()) : std::nullopt;
+  r.timeout =
+      std::chrono::seconds(option_in_range<int>(vm, "group-timeout", 1, kMaxTimeoutSeconds));
+  std::optional<int32_t> rank =
+      vm.count("rank") ? std::optional(vm["rank"].as<int32_t>()) : std::nullopt;
   std::optional<LauncherRanks> launcher = launcher_ranks(environment, kMaxWorldSize);
   if (launcher) {
     require_agreement(*launcher, rank, given(vm, "world-size"));
@@ -84,8 +87,8 @@ DistributedRun distributed_run_from(const po::variables_map& vm, const Environme
     return run;
   }
   if (!rank) {
-    throw UsageError("--world-size " + std::to_string(r.world) +
-                     " needs --rank (0.." + std::to_string(r.world - 1) + ", from the launcher)");
+    throw UsageError("--world-size " + std::to_string(r.world) + " needs --rank (0.." +
+                     std::to_string(r.world - 1) + ", from the launcher)");
   }
   r.rank = *rank;
   if (r.rank < 0 || r.rank >= r.world) {
@@ -115,16 +118,17 @@ po::variables_map with_launcher_device(const po::variables_map& vm, const Distri
 
 void require_batch_divisible_by_ranks(int batch, int32_t world) {
   if (batch % world != 0) {
-    throw UsageError("--batch " + std::to_string(batch) + " (the global batch) cannot be split into " +
-                     std::to_string(world) + " equal shards, one per rank: use a multiple of " +
-                     std::to_string(world));
+    throw UsageError("--batch " + std::to_string(batch) +
+                     " (the global batch) cannot be split into " + std::to_string(world) +
+                     " equal shards, one per rank: use a multiple of " + std::to_string(world));
   }
 }
 
 void require_one_device_per_rank(const Rendezvous& rendezvous, size_t devices) {
   if (rendezvous.world > 1 && devices != 1) {
-    throw UsageError("--world-size runs one device per process: give each rank --device N, not --devices with " +
-                     std::to_string(devices) + " devices");
+    throw UsageError(
+        "--world-size runs one device per process: give each rank --device N, not --devices with " +
+        std::to_string(devices) + " devices");
   }
 }
 

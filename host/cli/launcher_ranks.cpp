@@ -21,7 +21,8 @@ struct LauncherVariables {
 // In the order of preference for naming the source: the launcher nearest to
 // the process first.
 constexpr LauncherVariables kLaunchers[] = {
-    {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", true},
+    {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
+     true},
     {"PMIx", "PMIX_RANK", nullptr, nullptr, true},
     {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", false},
     {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK", false},
@@ -56,8 +57,9 @@ int32_t parse_count(const char* name, const char* launcher, const std::string& t
   return int32_t(value);
 }
 
-std::optional<Reading> read(const EnvironmentLookup& environment, const LauncherVariables& names,
-                            const char* name, int64_t high, const std::string& meaning) {
+std::optional<Reading> read_variable(const EnvironmentLookup& environment,
+                                     const LauncherVariables& names, const char* name, int64_t high,
+                                     const std::string& meaning) {
   if (!name) return std::nullopt;
   const char* text = environment(name);
   if (!text) return std::nullopt;
@@ -68,16 +70,20 @@ std::optional<LauncherReading> read_launcher(const EnvironmentLookup& environmen
                                              const LauncherVariables& names, int32_t max_world) {
   // The rank is what a launcher sets for each process it starts; its size
   // alone describes an allocation (salloc's SLURM_NTASKS), not a launch.
-  const std::optional<Reading> rank = read(environment, names, names.rank, max_world - 1, "rank");
+  const std::optional<Reading> rank =
+      read_variable(environment, names, names.rank, max_world - 1, "rank");
   if (!rank) return std::nullopt;
-  const std::optional<Reading> size = read(environment, names, names.size, max_world, "number of ranks");
-  const std::optional<Reading> local = read(environment, names, names.local, max_world - 1, "rank on this host");
+  const std::optional<Reading> size =
+      read_variable(environment, names, names.size, max_world, "number of ranks");
+  const std::optional<Reading> local =
+      read_variable(environment, names, names.local, max_world - 1, "rank on this host");
   if (names.size && !size) {
     throw UsageError(std::string(names.rank) + " is set but " + names.size + " is not (" +
                      names.launcher + "'s number of ranks)");
   }
   if (size && size->value < 1) {
-    throw UsageError(size->text() + " (" + names.launcher + "'s number of ranks) must be at least 1");
+    throw UsageError(size->text() + " (" + names.launcher +
+                     "'s number of ranks) must be at least 1");
   }
   for (const std::optional<Reading>& index : {rank, local}) {
     if (index && size && index->value >= size->value) {
@@ -104,7 +110,8 @@ EnvironmentLookup process_environment() {
   return [](const char* name) -> const char* { return std::getenv(name); };
 }
 
-std::optional<LauncherRanks> launcher_ranks(const EnvironmentLookup& environment, int32_t max_world) {
+std::optional<LauncherRanks> launcher_ranks(const EnvironmentLookup& environment,
+                                            int32_t max_world) {
   std::vector<LauncherReading> found;
   for (const LauncherVariables& names : kLaunchers) {
     if (auto reading = read_launcher(environment, names, max_world)) found.push_back(*reading);
@@ -118,7 +125,8 @@ std::optional<LauncherRanks> launcher_ranks(const EnvironmentLookup& environment
   }
   require_same(ranks);
   if (sizes.empty()) {
-    throw UsageError(ranks.front()->text() + " is set but no launcher variable gives the number of "
+    throw UsageError(ranks.front()->text() +
+                     " is set but no launcher variable gives the number of "
                      "ranks (OMPI_COMM_WORLD_SIZE, SLURM_NTASKS or WORLD_SIZE)");
   }
   require_same(sizes);

@@ -36,7 +36,8 @@ struct LauncherRanks {
 // whole number, negative, a size of 0 or above `max_world`, a rank not below
 // its size), for a rank without a size, and when two launchers' variables
 // disagree (naming both).
-std::optional<LauncherRanks> launcher_ranks(const EnvironmentLookup& environment, int32_t max_world);
+std::optional<LauncherRanks> launcher_ranks(const EnvironmentLookup& environment,
+                                            int32_t max_world);
 
 // Throws UsageError naming both when --rank or --world-size (given on the
 // command line) disagree with the launcher's.

@@ -67,7 +67,7 @@ GroupId await(const Rendezvous& r) {
 // `exchange_prefix` names the host's exchange files when the id is for them.
 std::unique_ptr<ProcessGroup> join(Context& context, const Rendezvous& r, const GroupId& id,
                                    const std::string& exchange_prefix) {
-  const std::string origin = r.id_file.empty() ? "the id rank 0 sent through MPI" : r.id_file;
+  const std::string origin = r.id_file.empty() ? "the group id it sent through MPI" : r.id_file;
   if (id.backend != context.backend_name()) {
     throw std::runtime_error("rank " + std::to_string(r.rank) + " runs backend " +
                              context.backend_name() + " but rank 0 made " + origin +
@@ -103,7 +103,8 @@ std::unique_ptr<ProcessGroup> join_through_mpi(Context& context, const Rendezvou
     id = make_group_id(context);
     prefix = (fs::path(r.exchange_folder) / (".cae-group-" + to_hex(id.bytes))).string();
   }
-  id = parse_group_id(mpi.broadcast_from_rank0(group_id_text(id)), "the id rank 0 sent through MPI");
+  id =
+      parse_group_id(mpi.broadcast_from_rank0(group_id_text(id)), "the id rank 0 sent through MPI");
   prefix = mpi.broadcast_from_rank0(prefix);
   return join(context, r, id, prefix);
 }
@@ -116,7 +117,8 @@ std::unique_ptr<ProcessGroup> join_process_group(Context& context, const Rendezv
 #if CAE_HAVE_MPI
     return join_through_mpi(context, r);
 #else
-    throw std::logic_error("the group id cannot travel through MPI: this cae was built without MPI");
+    throw std::logic_error(
+        "the group id cannot travel through MPI: this cae was built without MPI");
 #endif
   }
   const GroupId id = r.rank == 0 ? publish(context, r) : await(r);

@@ -1,55 +1,71 @@
 #include "plugin/mpi_bootstrap.hpp"
 
-#include <mpi.h>
+#include <dlfcn.h>
 
-#include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <stdexcept>
+
+#include "plugin/mpi_module.h"
+#include "plugin/registry.hpp"
 
 namespace cae {
 namespace {
 
-void check_mpi(int result, const char* call) {
-  if (result == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(result, text, &length);
-  throw std::runtime_error(std::string(call) + " failed: " + std::string(text, size_t(length)));
+// libcae-mpi.so's functions. The module stays loaded for the life of the
+// process: MPI cannot start twice, and libmpi is not made to be unloaded.
+struct MpiModule {
+  cae_mpi_start_fn start = nullptr;
+  cae_mpi_broadcast_fn broadcast = nullptr;
+  cae_mpi_finish_fn finish = nullptr;
+};
+
+const MpiModule& mpi_module(int32_t rank) {
+  static MpiModule module;
+  if (module.start) return module;
+  // Beside the plugins' folder: <prefix>/lib/cae/ of an install, or of the build tree.
+  const std::string path =
+      (std::filesystem::path(executable_dir()) / ".." / "lib" / "cae" / "libcae-mpi.so").string();
+  // RTLD_GLOBAL: Open MPI's own components, which it loads later, find libmpi's symbols.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  const char* why = handle ? nullptr : dlerror();
+  if (handle) {
+    module.start = reinterpret_cast<cae_mpi_start_fn>(dlsym(handle, "cae_mpi_start"));
+    module.broadcast = reinterpret_cast<cae_mpi_broadcast_fn>(dlsym(handle, "cae_mpi_broadcast"));
+    module.finish = reinterpret_cast<cae_mpi_finish_fn>(dlsym(handle, "cae_mpi_finish"));
+  }
+  if (!module.start || !module.broadcast || !module.finish) {
+    module = MpiModule{};
+    throw std::runtime_error("rank " + std::to_string(rank) + ": cannot load MPI's bootstrap " +
+                             path + (why ? std::string(" (") + why + ")" : std::string()) +
+                             "; give --nccl-id-file PATH instead");
+  }
+  return module;
 }
 
 }  // namespace
 
 MpiBootstrap::MpiBootstrap(int32_t rank, int32_t world) : rank_(rank) {
-  int initialized = 0;
-  check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
-  if (initialized) throw std::logic_error("MPI is already initialized in this process");
-  check_mpi(MPI_Init(nullptr, nullptr), "MPI_Init");
-  int mpi_rank = 0, mpi_world = 0;
-  check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &mpi_world), "MPI_Comm_size");
-  if (mpi_rank != rank || mpi_world != world) {
-    // MPI cannot be used, and the other ranks (if any) are not ours to wait for.
-    MPI_Finalize();
-    throw std::runtime_error("rank " + std::to_string(rank) + ": MPI sees rank " +
-                             std::to_string(mpi_rank) + " of " + std::to_string(mpi_world) +
-                             ", the launcher's variables rank " + std::to_string(rank) + " of " +
-                             std::to_string(world) +
-                             " (start cae with mpirun or srun --mpi=pmix, or give --nccl-id-file)");
+  char error[512] = "";
+  if (mpi_module(rank).start(rank, world, error, sizeof error) != 0) {
+    throw std::runtime_error("rank " + std::to_string(rank) + ": " + error);
   }
 }
 
 MpiBootstrap::~MpiBootstrap() {
-  if (std::uncaught_exceptions() == 0) MPI_Finalize();
+  if (std::uncaught_exceptions() == 0) mpi_module(rank_).finish();
 }
 
 std::string MpiBootstrap::broadcast_from_rank0(const std::string& bytes) {
+  const MpiModule& mpi = mpi_module(rank_);
+  char error[512] = "";
   uint64_t size = rank_ == 0 ? bytes.size() : 0;
-  check_mpi(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  std::string received = rank_ == 0 ? bytes : std::string(size_t(size), '\0');
-  if (size > 0) {
-    check_mpi(MPI_Bcast(received.data(), int(size), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  std::string received;
+  if (mpi.broadcast(&size, sizeof size, error, sizeof error) == 0) {
+    received = rank_ == 0 ? bytes : std::string(size_t(size), '\0');
+    if (mpi.broadcast(received.data(), size, error, sizeof error) == 0) return received;
   }
-  return received;
+  throw std::runtime_error("rank " + std::to_string(rank_) + ": " + error);
 }
 
 }  // namespace cae

@@ -2,8 +2,9 @@
 // communicator: mpirun (or srun --mpi=pmix) starts the ranks, rank 0 makes the
 // id and MPI_Bcast hands it to the others, so no file has to be shared. MPI
 // does nothing else here: the exchange of gradients is the backend's (NCCL)
-// or the host's file fallback. Only this interface's one source file includes
-// mpi.h; a build without MPI (CAE_HAVE_MPI 0) has no MpiBootstrap.
+// or the host's file fallback. MPI itself is in lib/cae/libcae-mpi.so
+// (mpi_module.h), loaded on the first use; a build without MPI (CAE_HAVE_MPI
+// 0) has no MpiBootstrap.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,8 @@ inline constexpr bool kBuiltWithMpi = CAE_HAVE_MPI != 0;
 #if CAE_HAVE_MPI
 class MpiBootstrap {
  public:
-  // MPI_Init. Throws std::runtime_error when MPI's rank and size are not the
+  // Loads libcae-mpi.so; MPI_Init. Throws std::runtime_error (one line) when
+  // the module cannot be loaded, or when MPI's rank and size are not the
   // launcher's `rank` and `world` (e.g. cae started without the launcher that
   // set the variables, which MPI then sees as a single process).
   MpiBootstrap(int32_t rank, int32_t world);

@@ -55,7 +55,8 @@ void await_join(ncclComm_t comm, ncclResult_t result, int rank, int world,
   }
   if (result == ncclSuccess) return;
   ncclCommAbort(comm);
-  const std::string who = "group_join: rank " + std::to_string(rank) + " of " + std::to_string(world);
+  const std::string who =
+      "group_join: rank " + std::to_string(rank) + " of " + std::to_string(world);
   if (result == ncclInProgress) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g s", double(timeout.count()) / 1000.0);
@@ -63,9 +64,9 @@ void await_join(ncclComm_t comm, ncclResult_t result, int rank, int world,
                 who + ": not every rank joined NCCL's communicator within " + seconds +
                     " (did a rank stop, or never start?); communicator aborted");
   }
-  throw Error(CAE_STATUS_DEVICE_ERROR, who + ": ncclCommInitRankConfig failed: " +
-                                           ncclGetErrorString(result) +
-                                           " (did a rank stop, or never start?)");
+  throw Error(CAE_STATUS_DEVICE_ERROR,
+              who + ": ncclCommInitRankConfig failed: " + ncclGetErrorString(result) +
+                  " (did a rank stop, or never start?)");
 }
 
 // Ends the NCCL group even when a call inside it throws.
@@ -99,9 +100,9 @@ class ScaledSum {
  public:
   ScaledSum(ncclComm_t comm, float scale) : comm_(comm) {
     if (scale == 1.0f) return;
-    check_nccl_on(comm,
-                  ncclRedOpCreatePreMulSum(&op_, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
-                  "ncclRedOpCreatePreMulSum");
+    check_nccl_on(
+        comm, ncclRedOpCreatePreMulSum(&op_, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
+        "ncclRedOpCreatePreMulSum");
     made_ = true;
   }
   ~ScaledSum() {
@@ -211,9 +212,9 @@ void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float
   const ScaledSum sum(comm, scale);
   NcclGroupScope group;
   for (size_t i = 0; i < buffers.size(); ++i) {
-    check_nccl_on(comm,
-                  ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, sum.op(), comm, stream),
-                  "ncclAllReduce");
+    check_nccl_on(
+        comm, ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, sum.op(), comm, stream),
+        "ncclAllReduce");
   }
   group.end(state_->non_blocking ? comm : nullptr);
 }

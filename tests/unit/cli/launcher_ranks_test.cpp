@@ -51,8 +51,10 @@ TEST_CASE("no launcher's rank: no launcher") {
 }
 
 TEST_CASE("Open MPI's mpirun") {
-  const auto r = ranks({{"OMPI_COMM_WORLD_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "4"},
-                        {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"PMIX_RANK", "1"}});
+  const auto r = ranks({{"OMPI_COMM_WORLD_RANK", "1"},
+                        {"OMPI_COMM_WORLD_SIZE", "4"},
+                        {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+                        {"PMIX_RANK", "1"}});
   REQUIRE(r);
   CHECK(r->launcher == "Open MPI");
   CHECK(r->rank == 1);
@@ -99,16 +101,23 @@ TEST_CASE("a launch of one process and a launcher without a local index") {
 }
 
 TEST_CASE("launchers that disagree are refused, naming both") {
-  const std::string rank = refusal({{"OMPI_COMM_WORLD_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "2"},
-                                    {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}});
+  const std::string rank = refusal({{"OMPI_COMM_WORLD_RANK", "1"},
+                                    {"OMPI_COMM_WORLD_SIZE", "2"},
+                                    {"SLURM_PROCID", "0"},
+                                    {"SLURM_NTASKS", "2"}});
   CHECK(contains(rank, "Open MPI's OMPI_COMM_WORLD_RANK=1 and Slurm's SLURM_PROCID=0 disagree"));
-  const std::string size = refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"RANK", "0"},
-                                    {"WORLD_SIZE", "2"}});
+  const std::string size =
+      refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"RANK", "0"}, {"WORLD_SIZE", "2"}});
   CHECK(contains(size, "Slurm's SLURM_NTASKS=4 and torchrun's WORLD_SIZE=2 disagree"));
-  const std::string pmix = refusal({{"PMIX_RANK", "3"}, {"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}});
+  const std::string pmix =
+      refusal({{"PMIX_RANK", "3"}, {"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "4"}});
   CHECK(contains(pmix, "PMIx's PMIX_RANK=3 and Slurm's SLURM_PROCID=2 disagree"));
-  const std::string local = refusal({{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"},
-                                     {"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "0"}});
+  const std::string local = refusal({{"SLURM_PROCID", "1"},
+                                     {"SLURM_NTASKS", "2"},
+                                     {"SLURM_LOCALID", "1"},
+                                     {"RANK", "1"},
+                                     {"WORLD_SIZE", "2"},
+                                     {"LOCAL_RANK", "0"}});
   CHECK(contains(local, "Slurm's SLURM_LOCALID=1 and torchrun's LOCAL_RANK=0 disagree"));
 }
 
@@ -121,27 +130,31 @@ TEST_CASE("options against the launcher") {
                        "--rank 0 disagrees with rank 1 from torchrun (RANK=1, WORLD_SIZE=2): "
                        "leave --rank out under a launcher",
                        UsageError);
-  CHECK_THROWS_WITH_AS(require_agreement(*r, std::nullopt, 3),
-                       "--world-size 3 disagrees with 2 ranks from torchrun (RANK=1, WORLD_SIZE=2): "
-                       "leave --world-size out under a launcher",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      require_agreement(*r, std::nullopt, 3),
+      "--world-size 3 disagrees with 2 ranks from torchrun (RANK=1, WORLD_SIZE=2): "
+      "leave --world-size out under a launcher",
+      UsageError);
 }
 
 TEST_CASE("malformed values name the variable") {
   for (const char* bad : {"x", "", "-1", "+1", " 1", "1.0", "99999999999"}) {
     CAPTURE(bad);
-    CHECK(contains(refusal({{"RANK", bad}, {"WORLD_SIZE", "2"}}),
-                   "RANK='" + std::string(bad) + "' (torchrun's rank) is not a whole number from 0 to 65535"));
+    CHECK(contains(
+        refusal({{"RANK", bad}, {"WORLD_SIZE", "2"}}),
+        "RANK='" + std::string(bad) + "' (torchrun's rank) is not a whole number from 0 to 65535"));
   }
   CHECK(contains(refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "0"}}),
                  "SLURM_NTASKS=0 (Slurm's number of ranks) must be at least 1"));
-  CHECK(contains(refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "70000"}}),
-                 "SLURM_NTASKS='70000' (Slurm's number of ranks) is not a whole number from 0 to 65536"));
+  CHECK(contains(
+      refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "70000"}}),
+      "SLURM_NTASKS='70000' (Slurm's number of ranks) is not a whole number from 0 to 65536"));
   CHECK(contains(refusal({{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "2"}}),
                  "OMPI_COMM_WORLD_RANK=2 is not below OMPI_COMM_WORLD_SIZE=2"));
   CHECK(contains(refusal({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "2"}}),
                  "LOCAL_RANK=2 is not below WORLD_SIZE=2"));
-  CHECK(contains(refusal({{"OMPI_COMM_WORLD_LOCAL_RANK", "z"}, {"OMPI_COMM_WORLD_RANK", "0"},
+  CHECK(contains(refusal({{"OMPI_COMM_WORLD_LOCAL_RANK", "z"},
+                          {"OMPI_COMM_WORLD_RANK", "0"},
                           {"OMPI_COMM_WORLD_SIZE", "2"}}),
                  "OMPI_COMM_WORLD_LOCAL_RANK='z'"));
 }
