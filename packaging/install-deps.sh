@@ -10,6 +10,7 @@ packages=(
   doctest-dev                                        # test framework
   libopenblas-dev                                    # CBLAS for the cpu backend; LAPACK for whitening
   libgfortran-12-dev                                 # OpenBLAS's LAPACK runtime, for a static (CAE_PORTABLE) build
+  libopenmpi-dev openmpi-bin                         # optional: MPI carries the group id of mpirun's ranks
   nlohmann-json3-dev                                 # safetensors headers, bench JSON
   libcairo2-dev                                      # report figures: PNG and SVG surfaces
   libstb-dev                                         # stb_image: PNG/JPEG/BMP image folders as data

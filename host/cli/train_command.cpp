@@ -64,7 +64,11 @@ int run_train(const po::variables_map& vm) {
   }
   options.checkpoint_path =
       !resume.empty() && vm["out"].defaulted() ? resume : vm["out"].as<std::string>();
-  const Rendezvous rendezvous = rendezvous_from(vm);
+  const DistributedRun distributed = distributed_run_from(vm, process_environment(), options.checkpoint_path);
+  const Rendezvous& rendezvous = distributed.rendezvous;
+  // The first line says where a launched rank's place came from.
+  if (distributed.launcher) std::cout << distributed_run_text(distributed) << "\n";
+  const po::variables_map placed = with_launcher_device(vm, distributed);
   // Rank 0 alone writes the checkpoint; the other ranks write nothing final.
   const bool primary = rendezvous.rank == 0;
   if (!primary) options.checkpoint_path.clear();
@@ -99,7 +103,7 @@ int run_train(const po::variables_map& vm) {
     }
   }
 
-  BackendSession session = select_backend_session(vm);
+  BackendSession session = select_backend_session(placed);
   request.options.max_train = size_t(samples);
   request.options.max_test = size_t(test_samples);
   const DataSplits data = load_data(request.path, request.options);
@@ -122,7 +126,7 @@ int run_train(const po::variables_map& vm) {
                      " gives " + std::to_string(train_images.size()) +
                      "; resume with the same --data and --samples");
   }
-  start_backend_session(session, vm, std::cout);
+  start_backend_session(session, placed, std::cout);
   require_execution_supported(options.execution, *session.context);
   if (!resume.empty()) {
     note_transfer(resume, start, record, std::cout);
@@ -168,7 +172,8 @@ const char* const kTrainingHelp =
     "--resume), the sparsity, whether graphs ran, the backend's options and the data.\n"
     "--execution graph and ops give bit-identical checkpoints on the cpu backend.\n"
     "--devices trains data parallel in one process; --rank/--world-size run one process\n"
-    "per device (docs/distributed.md). Feature ingredients: docs/features.md.\n\n";
+    "per device (docs/distributed.md); under mpirun, srun or torchrun the rank, the size\n"
+    "and the device come from the launcher. Feature ingredients: docs/features.md.\n\n";
 
 }  // namespace
 

@@ -6,11 +6,18 @@
 # process with --devices 0,1 at the same global batch (bit-identical weights)
 # and against one device (loss curve within 1e-4). Only rank 0 writes. A
 # signal to one rank stops both after the same step, and both resume.
-# usage: distributed_cli_tests.sh CAE
+# torchrun's variables (set here as torchrun sets them) place the ranks
+# without --rank or --world-size; launchers that disagree, options against a
+# launcher and malformed values are one-line errors; a rank killed mid-run
+# ends the other within --group-timeout. (mpirun: mpirun_cli_tests.sh.)
+# usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
 CAE=$1
+HAVE_MPI=$2
 # shellcheck source=tests/cli/test_lib.sh
 source "$(dirname "$0")/test_lib.sh"
+# shellcheck source=tests/cli/checkpoint_lib.sh
+source "$(dirname "$0")/checkpoint_lib.sh"
 
 
 # 41 images at a global batch of 8: the last batch (1 image) runs on rank 0
@@ -84,24 +91,6 @@ checks=$((checks + 1))
 leftovers=$(ls "$work" | grep '^group\.id' || true)
 [ -z "$leftovers" ] || fail "the exchange files are gone" "left: $leftovers"
 
-# same_weights NAME A B: the tensors of two checkpoints are bit-identical.
-same_weights() {
-  checks=$((checks + 1))
-  python3 - "$2" "$3" <<'PY' || fail "$1" "weights differ"
-import json, struct, sys
-def tensors(path):
-    data = open(path, "rb").read()
-    n = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + n])
-    body = data[8 + n:]
-    return {k: body[v["data_offsets"][0]:v["data_offsets"][1]]
-            for k, v in header.items() if k != "__metadata__"}
-a, b = tensors(sys.argv[1]), tensors(sys.argv[2])
-assert a.keys() == b.keys() and a, (sorted(a), sorted(b))
-bad = [k for k in a if a[k] != b[k]]
-assert not bad, bad
-PY
-}
 same_weights "2 processes = 1 process on 2 devices" "$work/devices.st" "$work/ranks.st"
 
 close_curves() {  # close_curves NAME A B: loss curves within 1e-4 (relative)
@@ -152,5 +141,69 @@ run "rank 0 resumes" 0 "$CAE" "${long[@]}" --rank 0 --resume "$work/stop.st"
 expect "rank 0 resumes" "resuming .*stop\.st at epoch 1"
 expect "rank 0 finishes" "checkpoint: .*stop\.st"
 rank_ok "rank 1 resumes" "$resume1" "$work/resume1.log"
+
+# torchrun exports RANK, WORLD_SIZE and LOCAL_RANK to each process it starts.
+as_torchrun() {  # as_torchrun RANK CMD...: CMD with torchrun's variables for RANK of 2
+  local rank=$1
+  shift
+  env RANK="$rank" WORLD_SIZE=2 LOCAL_RANK="$rank" "$@"
+}
+launcher_error() {  # launcher_error NAME PATTERN VARIABLE=VALUE... -- ARGS...: exit 2, one line
+  local name=$1 pattern=$2 variables=()
+  shift 2
+  while [ "$1" != "--" ]; do variables+=("$1"); shift; done
+  shift
+  run_err "$name" 2 env "${variables[@]}" "$CAE" train "${common[@]}" --out "$work/bad.st" "$@"
+  expect "$name" "^cae train: .*$pattern"
+  one_line "$name is one line"
+}
+launcher_error "malformed RANK" "RANK='x' \(torchrun's rank\) is not a whole number from 0 to 65535" RANK=x WORLD_SIZE=2 --
+launcher_error "negative SLURM_PROCID" "SLURM_PROCID='-1' \(Slurm's rank\)" SLURM_PROCID=-1 SLURM_NTASKS=2 --
+launcher_error "rank not below size" "RANK=2 is not below WORLD_SIZE=2" RANK=2 WORLD_SIZE=2 --
+launcher_error "launchers disagree" "Slurm's SLURM_PROCID=0 and torchrun's RANK=1 disagree" SLURM_PROCID=0 SLURM_NTASKS=2 RANK=1 WORLD_SIZE=2 --
+launcher_error "--rank against torchrun" "--rank 0 disagrees with rank 1 from torchrun \(RANK=1, WORLD_SIZE=2\)" RANK=1 WORLD_SIZE=2 -- --rank 0 --nccl-id-file "$id"
+launcher_error "--world-size against torchrun" "--world-size 3 disagrees with 2 ranks from torchrun" RANK=1 WORLD_SIZE=2 -- --world-size 3 --nccl-id-file "$id"
+launcher_error "torchrun without an id file" "2 ranks from torchrun \(RANK=0, WORLD_SIZE=2\) need --nccl-id-file PATH" RANK=0 WORLD_SIZE=2 --
+if [ "$HAVE_MPI" != 1 ]; then
+  launcher_error "mpirun's ranks without MPI" "this cae was built without MPI, so give --nccl-id-file PATH" OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 --
+fi
+absent "no id file after launcher errors" "$id"
+
+as_torchrun 1 "$CAE" "${train[@]}" --nccl-id-file "$id" --out "$work/torchrun1.st" >"$work/torchrun1.log" 2>&1 &
+torchrun1=$!
+run "torchrun's rank 0" 0 as_torchrun 0 "$CAE" "${train[@]}" --nccl-id-file "$id" --out "$work/torchrun.st"
+checks=$((checks + 1))
+first=$(head -n 1 <<<"$out")
+[ "$first" = "rank 0 of 2 from torchrun (RANK=0, WORLD_SIZE=2), device 0 from LOCAL_RANK, group id through $id" ] ||
+  fail "the first line names torchrun" "first line: $first"
+rank_ok "torchrun's rank 1" "$torchrun1" "$work/torchrun1.log"
+out=$(cat "$work/torchrun1.log")
+expect "rank 1 takes its device from LOCAL_RANK" "^rank 1 of 2 from torchrun \(RANK=1, WORLD_SIZE=2\), device 1 from LOCAL_RANK"
+same_weights "torchrun's 2 processes = 1 process on 2 devices" "$work/devices.st" "$work/torchrun.st"
+
+# A rank killed mid-run: the other stops at its next exchange, within
+# --group-timeout, with one line naming the rank that is missing.
+dead=(train --backend cpu --data "$work/big" --epochs 1 --threads 1 --batch 8 --nccl-id-file "$id" --group-timeout 2)
+# env execs cae, so $! is cae's own process id.
+env RANK=1 WORLD_SIZE=2 "$CAE" "${dead[@]}" --out "$work/dead1.st" >"$work/dead1.log" 2>&1 &
+dead1=$!
+env RANK=0 WORLD_SIZE=2 "$CAE" "${dead[@]}" --out "$work/dead.st" >"$work/dead0.log" 2>"$work/dead0.err" &
+dead0=$!
+for _ in $(seq 100); do
+  grep -q "rank 1 of 2 processes" "$work/dead1.log" 2>/dev/null && break
+  sleep 0.1
+done
+{ kill -KILL "$dead1" && wait "$dead1"; } 2>/dev/null  # no job-control notice in the log
+killed_at=$(date +%s%N)
+wait "$dead0"
+rc0=$?
+waited_ms=$((($(date +%s%N) - killed_at) / 1000000))
+out=$(cat "$work/dead0.err")
+checks=$((checks + 1))
+[ "$rc0" = 1 ] || fail "rank 0 fails when rank 1 is killed" "exit code $rc0"
+expect "rank 0 names the missing rank" "^cae train: rank 0: rank 1 wrote no .* within 2 s"
+one_line "the killed rank's partner says so in one line"
+checks=$((checks + 1))
+[ "$waited_ms" -lt 6000 ] || fail "rank 0 ends within the group timeout" "it took $waited_ms ms"
 
 finish

@@ -112,6 +112,11 @@ struct GroupEntries {
     });
   }
 
+  // How long group_join waits for every rank. ABI 1.2's group_join carries
+  // no timeout, so the join is bounded by the host's default --group-timeout:
+  // a rank that died or never started ends the others after it, not never.
+  static constexpr std::chrono::seconds kJoinTimeout{300};
+
   // ABI 1.2: this process's context as rank `rank` of `world` processes; the
   // group's one local member is ctx, so group_all_reduce_sum works unchanged.
   static cae_status group_join(cae_context ctx, int32_t rank, int32_t world, const void* id,
@@ -122,7 +127,7 @@ struct GroupEntries {
       kEnter(ctx, "group_join");  // makes the context's device current
       auto group = std::make_unique<cae_group_s>();
       group->members.push_back(ctx);
-      group->nccl = std::make_unique<NcclCommunicators>(rank, world, id, bytes);
+      group->nccl = std::make_unique<NcclCommunicators>(rank, world, id, bytes, kJoinTimeout);
       *out = group.release();
     });
   }

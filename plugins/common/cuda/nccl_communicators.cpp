@@ -1,9 +1,11 @@
 #include "nccl_communicators.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "plugin_support.hpp"
 
@@ -24,6 +26,49 @@ void check_nccl(ncclResult_t result, const char* call) {
               std::string(call) + " failed: " + ncclGetErrorString(result));
 }
 
+// The state of `comm` once its last call has left ncclInProgress. A
+// communicator that spans processes is non-blocking (so that its join can be
+// bounded), and then any call on it may return ncclInProgress while NCCL
+// finishes it in the background; what comes after the join (enqueueing a
+// collective, finalizing) does not wait on other processes and ends promptly.
+ncclResult_t settled(ncclComm_t comm, ncclResult_t result) {
+  while (result == ncclInProgress) {
+    if (ncclCommGetAsyncError(comm, &result) != ncclSuccess) return ncclInternalError;
+  }
+  return result;
+}
+
+// check_nccl for a call on `comm`, which may be non-blocking.
+void check_nccl_on(ncclComm_t comm, ncclResult_t result, const char* call) {
+  check_nccl(settled(comm, result), call);
+}
+
+// Polls a non-blocking ncclCommInitRankConfig until every rank has joined,
+// for at most `timeout`; on failure or timeout aborts the communicator (which
+// frees it) and throws one line.
+void await_join(ncclComm_t comm, ncclResult_t result, int rank, int world,
+                std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (result == ncclInProgress && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (ncclCommGetAsyncError(comm, &result) != ncclSuccess) result = ncclInternalError;
+  }
+  if (result == ncclSuccess) return;
+  ncclCommAbort(comm);
+  const std::string who =
+      "group_join: rank " + std::to_string(rank) + " of " + std::to_string(world);
+  if (result == ncclInProgress) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g s", double(timeout.count()) / 1000.0);
+    throw Error(CAE_STATUS_DEVICE_ERROR,
+                who + ": not every rank joined NCCL's communicator within " + seconds +
+                    " (did a rank stop, or never start?); communicator aborted");
+  }
+  throw Error(CAE_STATUS_DEVICE_ERROR,
+              who + ": ncclCommInitRankConfig failed: " + ncclGetErrorString(result) +
+                  " (did a rank stop, or never start?)");
+}
+
 // Ends the NCCL group even when a call inside it throws.
 class NcclGroupScope {
  public:
@@ -31,9 +76,16 @@ class NcclGroupScope {
   ~NcclGroupScope() {
     if (open_) ncclGroupEnd();
   }
-  void end() {
+  // Ends the group; on a non-blocking communicator (`comm`, else nullptr) the
+  // launch may still be in progress when ncclGroupEnd returns.
+  void end(ncclComm_t non_blocking = nullptr) {
     open_ = false;
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    const ncclResult_t result = ncclGroupEnd();
+    if (non_blocking) {
+      check_nccl_on(non_blocking, result, "ncclGroupEnd");
+    } else {
+      check_nccl(result, "ncclGroupEnd");
+    }
   }
 
  private:
@@ -48,8 +100,9 @@ class ScaledSum {
  public:
   ScaledSum(ncclComm_t comm, float scale) : comm_(comm) {
     if (scale == 1.0f) return;
-    check_nccl(ncclRedOpCreatePreMulSum(&op_, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
-               "ncclRedOpCreatePreMulSum");
+    check_nccl_on(
+        comm, ncclRedOpCreatePreMulSum(&op_, &scale, ncclFloat32, ncclScalarHostImmediate, comm),
+        "ncclRedOpCreatePreMulSum");
     made_ = true;
   }
   ~ScaledSum() {
@@ -69,6 +122,7 @@ class ScaledSum {
 
 struct NcclCommunicators::State {
   std::vector<ncclComm_t> comms;
+  bool non_blocking = false;  // the communicator spanning processes
 };
 
 NcclCommunicators::NcclCommunicators(const std::vector<int>& devices)
@@ -87,7 +141,8 @@ NcclCommunicators::NcclCommunicators(const std::vector<int>& devices)
       "ncclCommInitAll");
 }
 
-NcclCommunicators::NcclCommunicators(int rank, int world, const void* id, size_t bytes)
+NcclCommunicators::NcclCommunicators(int rank, int world, const void* id, size_t bytes,
+                                     std::chrono::milliseconds timeout)
     : state_(std::make_unique<State>()) {
   require(world >= 1 && rank >= 0 && rank < world,
           "group_join: rank " + std::to_string(rank) + " is outside 0.." +
@@ -97,8 +152,14 @@ NcclCommunicators::NcclCommunicators(int rank, int world, const void* id, size_t
               std::to_string(sizeof(ncclUniqueId)));
   ncclUniqueId unique{};
   std::memcpy(&unique, id, sizeof unique);
-  state_->comms.resize(1);
-  check_nccl(ncclCommInitRank(&state_->comms[0], world, unique, rank), "ncclCommInitRank");
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;  // returns at once; the join is polled against the timeout
+  ncclComm_t comm = nullptr;
+  const ncclResult_t result = ncclCommInitRankConfig(&comm, world, unique, rank, &config);
+  if (comm == nullptr) check_nccl(result, "ncclCommInitRankConfig");
+  await_join(comm, result, rank, world, timeout);
+  state_->comms.push_back(comm);
+  state_->non_blocking = true;
 }
 
 std::vector<unsigned char> NcclCommunicators::unique_id() {
@@ -109,7 +170,11 @@ std::vector<unsigned char> NcclCommunicators::unique_id() {
 }
 
 NcclCommunicators::~NcclCommunicators() {
-  for (ncclComm_t comm : state_->comms) ncclCommDestroy(comm);
+  for (ncclComm_t comm : state_->comms) {
+    // A non-blocking communicator finishes its pending work before it is freed.
+    if (state_->non_blocking) settled(comm, ncclCommFinalize(comm));
+    ncclCommDestroy(comm);
+  }
 }
 
 void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
@@ -127,12 +192,13 @@ void NcclCommunicators::all_reduce_sum(const std::vector<float*>& buffers,
   for (size_t r = 0; r < ranks; ++r) {
     for (size_t i = 0; i < per_rank; ++i) {
       float* data = buffers[r * per_rank + i];
-      check_nccl(ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r]->op(), state_->comms[r],
-                               streams[r]),
-                 "ncclAllReduce");
+      check_nccl_on(state_->comms[r],
+                    ncclAllReduce(data, data, counts[i], ncclFloat32, ops[r]->op(),
+                                  state_->comms[r], streams[r]),
+                    "ncclAllReduce");
     }
   }
-  group.end();
+  group.end(state_->non_blocking ? state_->comms.front() : nullptr);
 }
 
 void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float*>& buffers,
@@ -146,10 +212,11 @@ void NcclCommunicators::all_reduce_sum_rank(size_t rank, const std::vector<float
   const ScaledSum sum(comm, scale);
   NcclGroupScope group;
   for (size_t i = 0; i < buffers.size(); ++i) {
-    check_nccl(ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, sum.op(), comm, stream),
-               "ncclAllReduce");
+    check_nccl_on(
+        comm, ncclAllReduce(buffers[i], buffers[i], counts[i], ncclFloat32, sum.op(), comm, stream),
+        "ncclAllReduce");
   }
-  group.end();
+  group.end(state_->non_blocking ? comm : nullptr);
 }
 
 size_t NcclCommunicators::local_ranks() const { return state_->comms.size(); }
@@ -162,7 +229,7 @@ NcclCommunicators::NcclCommunicators(const std::vector<int>&) {
   throw Error(CAE_STATUS_UNSUPPORTED, "group_create: this backend was built without NCCL");
 }
 
-NcclCommunicators::NcclCommunicators(int, int, const void*, size_t) {
+NcclCommunicators::NcclCommunicators(int, int, const void*, size_t, std::chrono::milliseconds) {
   throw Error(CAE_STATUS_UNSUPPORTED, "group_join: this backend was built without NCCL");
 }
 

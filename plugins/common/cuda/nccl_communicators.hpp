@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -26,9 +27,13 @@ class NcclCommunicators {
   // NCCL call otherwise.
   explicit NcclCommunicators(const std::vector<int>& devices);
   // ABI 1.2: this process's one rank of a communicator spanning `world`
-  // processes (ncclCommInitRank on the current device), named by an id from
-  // unique_id(). Blocks until every rank has joined.
-  NcclCommunicators(int rank, int world, const void* id, size_t bytes);
+  // processes on the current device, named by an id from unique_id(). The
+  // communicator is made non-blocking (ncclCommInitRankConfig, blocking = 0)
+  // and polled until every rank has joined, for at most `timeout`: a rank
+  // that died or never started makes this throw Error (DEVICE_ERROR, one
+  // line) after ncclCommAbort, instead of waiting forever.
+  NcclCommunicators(int rank, int world, const void* id, size_t bytes,
+                    std::chrono::milliseconds timeout);
   // A new id for a communicator spanning processes (ncclGetUniqueId): plain
   // bytes the other processes receive through a file or the environment.
   static std::vector<unsigned char> unique_id();
