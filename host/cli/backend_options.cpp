@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "device_list.hpp"
+#include "ignored_options.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -38,6 +39,13 @@ void add_backend_options(po::options_description& options) {
       ("backend-option", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
        "set one of the backend's declared options (repeatable; `cae info --backend B` lists "
        "them with their defaults and allowed values), e.g. v4's bf16-terms=3");
+}
+
+void refuse_backend_options(const po::variables_map& vm, const std::string& reason) {
+  refuse_given_options(vm,
+                       {"backend", "plugin-dir", "device", "devices", "threads", "backend-option",
+                        "certify-on-first-use"},
+                       reason);
 }
 
 BackendOptionValues chosen_backend_options(const BackendRecord& backend,

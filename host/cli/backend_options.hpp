@@ -10,6 +10,11 @@ namespace cae::cli {
 
 void add_backend_options(po::options_description& options);
 
+// For a run that uses no backend (`cae svm --classifier linear`): a UsageError
+// "--NAME <reason>" for the first of these options (or
+// --certify-on-first-use) the user gave (ignored_options.hpp).
+void refuse_backend_options(const po::variables_map& vm, const std::string& reason);
+
 // Discovery for the parsed options: --backend PATH.so becomes an explicit file.
 Registry discover_backends(const po::variables_map& vm);
 

@@ -282,8 +282,8 @@ int run_bench(const po::variables_map& vm) {
     throw UsageError("--host-memory must be pinned or pageable, not \"" + memory + "\"");
   }
   s.host_memory = memory == "pinned" ? HostMemory::kPinnedWhenOffered : HostMemory::kPageable;
-  if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>());
-  if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>());
+  if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>(), "--json");
+  if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>(), "--html");
   if (compares_backends(vm)) {
     if (vm.count("devices")) throw UsageError("--devices compares devices of ONE backend: name it");
     return compare_backends(vm, s);

@@ -1,47 +1,12 @@
 #include "classifier_options.hpp"
 
-#include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <limits>
 #include <map>
-#include <sstream>
 
 #include "ignored_options.hpp"
+#include "io/memory_budget.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
-namespace {
-
-constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
-
-// The first number of a one-line file ("max" and unreadable: no limit).
-uint64_t file_number(const std::string& path) {
-  std::ifstream in(path);
-  std::string text;
-  if (!(in >> text) || text == "max") return kNoLimit;
-  try {
-    return std::stoull(text);
-  } catch (const std::exception&) {
-    return kNoLimit;
-  }
-}
-
-uint64_t limit_left(const std::string& limit_path, const std::string& usage_path) {
-  const uint64_t limit = file_number(limit_path);
-  if (limit == kNoLimit) return kNoLimit;
-  const uint64_t usage = file_number(usage_path);
-  if (usage == kNoLimit) return limit;
-  return usage >= limit ? 0 : limit - usage;
-}
-
-std::string gib_text(uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(uint64_t{1} << 30));
-  return text;
-}
-
-}  // namespace
 
 void add_classifier_options(po::options_description& options) {
   options.add_options()
@@ -89,23 +54,6 @@ std::vector<int64_t> class_rows_after_split(const std::vector<int32_t>& labels, 
   std::vector<int64_t> rows;
   for (const auto& [label, n] : counts) rows.push_back(total ? n - n * held_out / total : 0);
   return rows;
-}
-
-uint64_t available_memory_bytes() {
-  uint64_t available = kNoLimit;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    uint64_t kib = 0;
-    if (fields >> key >> kib && key == "MemAvailable:") available = kib * 1024;
-  }
-  available = std::min(available, limit_left("/sys/fs/cgroup/memory.max",
-                                             "/sys/fs/cgroup/memory.current"));
-  available = std::min(available, limit_left("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                             "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
-  return available;
 }
 
 void require_kernel_svm_fits(const std::vector<int64_t>& class_rows, int64_t dim,

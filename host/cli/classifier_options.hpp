@@ -31,10 +31,6 @@ svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::T
 // spread over the classes in proportion) are set aside.
 std::vector<int64_t> class_rows_after_split(const std::vector<int32_t>& labels, int64_t held_out);
 
-// Bytes this process may still allocate: /proc/meminfo's MemAvailable, or
-// less under a cgroup memory limit (v2 memory.max, v1 limit_in_bytes).
-uint64_t available_memory_bytes();
-
 // Throws UsageError (exit 2) when the kernel SVM on classes of `class_rows`
 // rows of `dim` features, plus `bytes_to_come` the command will allocate
 // before it (e.g. the features a pipeline has yet to extract), needs more

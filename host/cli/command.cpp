@@ -22,6 +22,29 @@ void print_command_help(const Command& command, std::ostream& out) {
   if (!command.details.empty()) out << "\n" << command.details;
 }
 
+namespace {
+
+// Boost reports `--flag VALUE` as "too many positional options": the flag
+// took nothing and VALUE became a positional. The option the user wrote is
+// the culprit; "" when the failure is something else.
+std::string flag_given_a_value(const std::vector<std::string>& args,
+                               const po::options_description& options) {
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--") break;
+    if (args[i].rfind("--", 0) != 0 || args[i].find('=') != std::string::npos) continue;
+    const po::option_description* option = options.find_nothrow(args[i].substr(2), false);
+    if (!option || option->semantic()->max_tokens() != 0) continue;
+    const std::string& next = args[i + 1];
+    if (next.empty() || next[0] != '-') {
+      return args[i] + " is a flag: it takes no value, but '" + next +
+             "' follows it (give " + args[i] + " alone to turn it on, leave it out to keep it off)";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 int run_command(const Command& command, const std::vector<std::string>& args) {
   po::options_description options("options");
   options.add_options()("help,h", "show this help");
@@ -39,7 +62,12 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
     po::notify(vm);
     check_option_values(parsed, vm);
   } catch (const po::error& e) {
-    std::cerr << "cae " << command.name << ": " << e.what() << " (see `cae help " << command.name
+    std::string text = e.what();
+    if (dynamic_cast<const po::too_many_positional_options_error*>(&e)) {
+      const std::string flag = flag_given_a_value(args, options);
+      if (!flag.empty()) text = flag;
+    }
+    std::cerr << "cae " << command.name << ": " << text << " (see `cae help " << command.name
               << "`)\n";
     return 2;
   } catch (const UsageError& e) {

@@ -10,6 +10,7 @@
 #include "data/data_check.hpp"
 #include "data_options.hpp"
 #include "data/synthetic_dataset.hpp"
+#include "ignored_options.hpp"
 #include "io/directory.hpp"
 #include "option_checks.hpp"
 
@@ -51,8 +52,16 @@ const OfficialArchive& archive_named(const std::string& name) {
 
 // The summary `data check` prints: CIFAR-10's own (with its file list), or
 // the general one of every other format.
-std::string check_summary(const std::string& dir, DataOptions options) {
+std::string check_summary(const std::string& dir, DataOptions options,
+                          const po::variables_map* given = nullptr) {
   if (options.format == DataFormat::kAuto) options.format = sniff_data_format(dir);
+  if (given) {
+    // Image folders and a single images.npy may be split by --test-fraction.
+    refuse_data_options_unused(*given, options.format,
+                               options.format == DataFormat::kFolder ||
+                                   options.format == DataFormat::kNpy,
+                               dir);
+  }
   if (options.format == DataFormat::kCifar10) return describe(check_cifar(dir));
   return describe(check_data(dir, options));
 }
@@ -105,11 +114,27 @@ int fetch(const std::string& dir, const OfficialArchive& official) {
   return 0;
 }
 
+// Each action's own options: given to another action, they are refused
+// (ignored_options.hpp), not dropped.
+void refuse_other_actions_options(const po::variables_map& vm, const std::string& action) {
+  const std::string reason = "is not an option of `cae data " + action + "`";
+  if (action != "fetch") refuse_given_options(vm, {"dataset"}, reason + " (fetch only)");
+  if (action != "synth") refuse_given_options(vm, {"train", "test", "seed", "force"}, reason + " (synth only)");
+  if (action != "check") {
+    refuse_given_options(vm, {"data-format", "labels", "image-size", "resize", "test-fraction",
+                              "split-seed", "memory-cap"},
+                         reason + " (check only)");
+  }
+}
+
 int run_data(const po::variables_map& vm) {
   if (!vm.count("action") || !vm.count("dir")) {
     throw UsageError("usage: cae data fetch|synth|check DIR");
   }
   const std::string action = vm["action"].as<std::string>();
+  if (action == "fetch" || action == "synth" || action == "check") {
+    refuse_other_actions_options(vm, action);
+  }
   const std::string dir = vm["dir"].as<std::string>();
   if (dir.empty()) throw UsageError("DIR is empty; name the dataset folder");
   if (action == "fetch") {
@@ -130,7 +155,7 @@ int run_data(const po::variables_map& vm) {
     return 0;
   }
   if (action == "check") {
-    std::cout << check_summary(dir, data_options_from(vm)) << "\n";
+    std::cout << check_summary(dir, data_options_from(vm), &vm) << "\n";
     return 0;
   }
   throw UsageError("unknown data action '" + action + "' (fetch, synth or check)");

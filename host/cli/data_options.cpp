@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "nn/architecture.hpp"
+#include "ignored_options.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -110,6 +111,31 @@ DataRequest data_request_from(const po::variables_map& vm) {
     request.path = default_data_dir();
   }
   return request;
+}
+
+void refuse_data_options_unused(const po::variables_map& vm, DataFormat format,
+                                bool fraction_split, const std::string& location) {
+  const std::string holds = location + " holds " + data_format_name(format) + " data";
+  if (format != DataFormat::kCifar100) {
+    refuse_given_options(vm, {"labels"}, "chooses CIFAR-100's fine or coarse classes; " + holds);
+  }
+  if (format != DataFormat::kFolder) {
+    refuse_given_options(vm, {"image-size", "resize"},
+                         "applies to image folders only; " + holds +
+                             ", whose images have a fixed shape");
+  }
+  if (!fraction_split) {
+    refuse_given_options(vm, {"test-fraction", "split-seed"},
+                         "splits data without a test split of its own (an image folder without "
+                         "train/ and test/, a single images.npy); " + holds + " with one");
+  }
+}
+
+DataSplits load_requested_data(const po::variables_map& vm, const DataRequest& request) {
+  DataSplits data = load_data(request.path, request.options);
+  refuse_data_options_unused(vm, data.format, data.fraction_split,
+                             request.path.empty() ? "the generated set" : request.path);
+  return data;
 }
 
 DataRecord data_record_from(const DataRequest& request, const DataSplits& data,

@@ -36,6 +36,17 @@ DataRequest data_request_from(const po::variables_map& vm);
 // Whether --data or --data-format synthetic was given.
 bool data_given(const po::variables_map& vm);
 
+// load_data for the request, then a UsageError (exit 2) for a data option
+// the user gave that this data does not use (--labels on anything but
+// CIFAR-100, --image-size or --resize on anything but an image folder,
+// --test-fraction or --split-seed on data with a test split of its own):
+// an option is used or refused, never dropped (ignored_options.hpp).
+DataSplits load_requested_data(const po::variables_map& vm, const DataRequest& request);
+// The refusal alone, for `data check`, which reads the data its own way:
+// `fraction_split` is whether the data is split by --test-fraction.
+void refuse_data_options_unused(const po::variables_map& vm, DataFormat format,
+                                bool fraction_split, const std::string& location);
+
 // What `data` is, for checkpoints, features.json and reports
 // (data/data_record.hpp); `autoencoder` the images a run trains on, if any.
 DataRecord data_record_from(const DataRequest& request, const DataSplits& data,

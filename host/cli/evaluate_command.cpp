@@ -30,7 +30,7 @@ int run_evaluate(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   const DataRequest request = data_request_from(vm);
   nn::FeatureRecipe recipe = feature_recipe_from(vm);
-  const OutputLock lock = claim_output_directory(out);
+  const OutputLock lock = claim_output_directory(out, "--out");
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   const std::string svm_path = vm["svm"].as<std::string>();
   // `cae svm` writes either classifier; the file says which.
@@ -41,12 +41,16 @@ int run_evaluate(const po::variables_map& vm) {
   } else {
     svm_model = svm::load_model(svm_path);
   }
-  // Without --features, the features the SVM was trained on (its file
-  // records the recipe): a run folder evaluates as it was made.
-  if (!linear && !svm_model.features_recipe.empty() && !option_given(vm, "features") &&
+  // What the classifier was trained on, either kind (svm/feature_origin.hpp).
+  const svm::FeatureOrigin& trained = linear ? linear->origin : svm_model.origin;
+  // Without --features, the features the classifier was trained on (its
+  // file records the recipe): a run folder evaluates as it was made.
+  if (!trained.recipe.empty() && !option_given(vm, "features") &&
       !option_given(vm, "feature-threshold")) {
-    recipe = nn::feature_recipe(svm_model.features_recipe);
+    recipe = nn::feature_recipe(trained.recipe);
   }
+  const std::string weights_sha256 = nn::weights_identity(checkpoint.parameters);
+  require_classifier_features(svm_path, trained, recipe, weights, weights_sha256);
   const int64_t model_dim = linear ? linear->dim : svm_model.dim;
   const std::vector<int32_t>& model_classes = linear ? linear->classes : svm_model.classes;
   // A model of other features or classes would only fail after encoding.
@@ -58,12 +62,11 @@ int run_evaluate(const po::variables_map& vm) {
                              std::to_string(recipe.dim(network)) + " with the model '" +
                              network.description().name + "'");
   }
-  const std::string weights_sha256 = nn::weights_identity(checkpoint.parameters);
-  if (!linear) require_model_matches(svm_path, svm_model, recipe, weights, weights_sha256);
   BackendSession session = select_backend_session(vm);
-  const DataSplits data = load_data(request.path, request.options);
+  const DataSplits data = load_requested_data(vm, request);
   require_labelled(data, "cae evaluate");
   const DataRecord record = data_record_from(request, data);
+  require_classifier_data(svm_path, trained, record);
   require_trained_input(weights, checkpoint, record);
   require_network_input(network, data.test, data.location);
   const int classes = int(data.class_names.size());
@@ -138,8 +141,10 @@ Command evaluate_command() {
           run_evaluate,
           std::string(
               "Without --features and --feature-threshold, the features are made with the recipe\n"
-              "the SVM model file records (so a run folder evaluates as it was made); for a linear\n"
-              "model, or an SVM model that records none, with --features' default.\n\n") +
+              "the classifier's file records (so a run folder evaluates as it was made); for a file\n"
+              "that records none, with --features' default. A classifier trained on features of\n"
+              "other weights, another recipe or other data than --weights, --features and --data\n"
+              "give is refused (exit 2).\n\n") +
               kDataFormatsHelp};
 }
 

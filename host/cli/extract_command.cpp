@@ -24,11 +24,11 @@ int run_extract(const po::variables_map& vm) {
   const int streams = option_in_range(vm, "streams", 0, 16);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const DataRequest request = data_request_from(vm);
-  const OutputLock lock = claim_output_directory(out);
+  const OutputLock lock = claim_output_directory(out, "--out");
   const std::string weights = vm["weights"].as<std::string>();
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
-  const DataSplits data = load_data(request.path, request.options);
+  const DataSplits data = load_requested_data(vm, request);
   const DataRecord record = data_record_from(request, data);
   require_trained_input(weights, checkpoint, record);
   require_recipe_fits(recipe, checkpoint.parameters.network);

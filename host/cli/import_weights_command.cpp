@@ -13,7 +13,7 @@ int run_import(const po::variables_map& vm) {
   const std::string in = vm["file"].as<std::string>();
   const std::string out_path = vm["out"].as<std::string>();
   if (in.empty()) throw UsageError("the weights FILE is empty; name the seed's weights file");
-  const OutputLock lock = claim_output_file(out_path);
+  const OutputLock lock = claim_output_file(out_path, "--out");
   require_not_an_input(out_path, {in});
   nn::Checkpoint checkpoint;
   checkpoint.parameters = nn::read_seed_weights(in);

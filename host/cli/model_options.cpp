@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "io/memory_budget.hpp"
 #include "nn/model_description.hpp"
 
 namespace cae::cli {
@@ -24,12 +25,56 @@ nn::ModelDescription model_description_from(const po::variables_map& vm) {
   }
 }
 
+namespace {
+
+// The least a network takes to train or run, whatever --batch: its
+// parameters and their gradients, and one image's activations (each layer's
+// output and, after a pool or upsample, that too) with their gradients.
+// Counted in double, so a description of terabytes does not wrap.
+uint64_t smallest_training_bytes(const nn::Network& network) {
+  double values = 2.0 * double(network.parameter_count());
+  double activations = double(network.image_floats());
+  for (const nn::ConvLayer& layer : network.layers()) {
+    const double maps = double(layer.out_channels);
+    activations += maps * double(layer.size) * double(layer.size);
+    if (layer.after != nn::After::Nothing) {
+      activations += maps * double(layer.output_size()) * double(layer.output_size());
+    }
+  }
+  values += 2.0 * activations;
+  const double bytes = values * double(sizeof(float));
+  return bytes >= 1.8e19 ? UINT64_MAX : uint64_t(bytes);
+}
+
+std::string network_needs(const nn::Network& network) {
+  return "--model " + network.description().name + ": even at --batch 1, the network (" +
+         std::to_string(network.parameter_count()) +
+         " parameters) with its gradients and one image's activations";
+}
+
+}  // namespace
+
 nn::Network bind_model(const nn::ModelDescription& description, int image_channels,
                        int image_side) {
   try {
-    return nn::Network(description, image_channels, image_side);
+    nn::Network network(description, image_channels, image_side);
+    // Before anything is allocated: a model the machine cannot hold is the
+    // model's fault, and --batch or --samples cannot help.
+    require_host_memory(smallest_training_bytes(network), network_needs(network));
+    return network;
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--model: ") + e.what());
+  } catch (const MemoryRefused& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void require_model_fits_device(const nn::Network& network, const DeviceInfo& device) {
+  try {
+    require_device_memory(smallest_training_bytes(network), device.memory_total_bytes, device.name,
+                          network_needs(network));
+  } catch (const MemoryRefused& e) {
+    throw UsageError(e.what());
   }
 }
 

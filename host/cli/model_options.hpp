@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "nn/architecture.hpp"
+#include "plugin/context.hpp"
 
 namespace cae::cli {
 
@@ -17,9 +18,15 @@ void add_model_option(po::options_description& options);
 nn::ModelDescription model_description_from(const po::variables_map& vm);
 
 // The description bound to the data's images; a UsageError naming --model
-// for a model the images do not fit (a pool of an odd size).
+// for a model the images do not fit (a pool of an odd size), or one that
+// needs more than the machine's memory even at --batch 1 (io/memory_budget.hpp),
+// before anything is allocated.
 nn::Network bind_model(const nn::ModelDescription& description, int image_channels,
                        int image_side);
+
+// The same memory check against the backend's device (when the backend
+// reports its memory; ABI cae_device_info), once its context is made.
+void require_model_fits_device(const nn::Network& network, const DeviceInfo& device);
 
 // A UsageError when --model was given explicitly with --resume or --weights:
 // the checkpoint's own model is used, and another one would be silently ignored.

@@ -47,15 +47,16 @@ void check_option_values(const po::parsed_options& parsed, const po::variables_m
 // Makes sure a file can later be written at `path` (creating its folder), so a
 // long run fails at once, not after hours, when the destination is unusable:
 // not empty, not a folder or device, in a folder that exists or can be made
-// and is writable. `option` names the option in messages ("--out").
-void prepare_output_file(const std::string& path, const std::string& option = "--out");
+// and is writable. `option` names the option in messages ("--out", "--json"):
+// always the one the user gave the path with, so it has no default.
+void prepare_output_file(const std::string& path, const std::string& option);
 // The same for an output folder: created if missing, must be a writable folder.
-void prepare_output_directory(const std::string& path, const std::string& option = "--out");
+void prepare_output_directory(const std::string& path, const std::string& option);
 
 // prepare_output_* plus the output's lock, held for as long as the command
 // runs: a second run writing the same output stops at once (io/output_lock.hpp).
-OutputLock claim_output_file(const std::string& path, const std::string& option = "--out");
-OutputLock claim_output_directory(const std::string& path, const std::string& option = "--out");
+OutputLock claim_output_file(const std::string& path, const std::string& option);
+OutputLock claim_output_directory(const std::string& path, const std::string& option);
 
 // Refuses an output that is one of the command's input files (the same file by
 // any name): writing it would destroy the input. UsageError naming both.

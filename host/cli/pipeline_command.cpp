@@ -166,7 +166,7 @@ int run_pipeline(const po::variables_map& given) {
   const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   if (data_given(vm)) data_request_from(vm);  // every data option checked before any work
-  const OutputLock lock = claim_output_directory(out);
+  const OutputLock lock = claim_output_directory(out, "--out");
   BackendSession session = select_backend_session(vm);
 
   // Start-up: from the program's start through certification on first use
@@ -177,7 +177,7 @@ int run_pipeline(const po::variables_map& given) {
   DataRequest request = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
   request.options.max_train = size_t(samples);
-  const DataSplits data = load_data(request.path, request.options);
+  const DataSplits data = load_requested_data(vm, request);
   const std::string data_dir = data.location;
   require_labelled(data, "cae pipeline");
   const ImageSet& train_images = autoencoder_images(data, request);
@@ -204,6 +204,7 @@ int run_pipeline(const po::variables_map& given) {
   }
   log_pipeline_defaults(implied, std::cout);
   start_backend_session(session, vm, std::cout);
+  require_model_fits_device(network, session.device);
   require_execution_supported(train_options.execution, *session.context);
   timings.emplace_back("data", stage.seconds());
   std::cout << "data: " << data.train.size() << " train, " << data.test.size()
@@ -253,18 +254,19 @@ int run_pipeline(const po::variables_map& given) {
   const std::string weights_sha256 = nn::weights_identity(weights);
   write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path,
                       weights_sha256, trained.final_state, record);
+  // What either classifier records of its features (svm/feature_origin.hpp).
+  const svm::FeatureOrigin origin{recipe.name, weights_sha256, train_options.checkpoint_path,
+                                  data_record_json(record).dump()};
   timings.emplace_back("extract features", stage.seconds());
 
   if (classifier == ClassifierKind::Linear) {
     stage.restart();
-    const SelectedLinear selected =
+    SelectedLinear selected =
         select_and_train_linear(train_features, linear_options, validation, std::cout);
+    selected.model.origin = origin;
     const std::string model_path = out + "/linear.model";
     std::map<std::string, std::string> provenance{
         {"features", out + "/features.json"},
-        {"checkpoint", train_options.checkpoint_path},
-        {"features_recipe", recipe.name},
-        {"weights_sha256", weights_sha256},
         {"validation_rows", std::to_string(selected.validation_rows)},
         {"validation_seed", std::to_string(validation.seed)}};
     svm::save_linear_model(selected.model, model_path, provenance);
@@ -305,9 +307,7 @@ int run_pipeline(const po::variables_map& given) {
   auto progress = attach_svm_progress(svm_options);
   SelectedSvm selected =
       select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
-  selected.model.features_recipe = recipe.name;
-  selected.model.weights_sha256 = weights_sha256;
-  selected.model.weights_path = train_options.checkpoint_path;
+  selected.model.origin = origin;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;

@@ -25,13 +25,11 @@
 namespace cae::cli {
 namespace {
 
-// The features come from `cae extract` over CIFAR-10 (or a synthetic set in
-// its format): labels are classes 0..9.
-constexpr int64_t kCifarClasses = 10;
-
-svm::FeatureSet read_split(const std::string& dir, const std::string& split) {
+// The labels are classes of the data the features describe: their count
+// comes from features.json's data record (provenance.hpp).
+svm::FeatureSet read_split(const std::string& dir, const std::string& split, int64_t classes) {
   FloatMatrix features = read_npy_matrix(dir + "/" + split + "_features.npy");
-  std::vector<int32_t> labels = read_npy_labels(dir + "/" + split + "_labels.npy", kCifarClasses);
+  std::vector<int32_t> labels = read_npy_labels(dir + "/" + split + "_labels.npy", classes);
   if (labels.size() != features.rows) {
     throw std::runtime_error(dir + "/" + split + "_labels.npy has " + std::to_string(labels.size()) +
                              " labels for " + std::to_string(features.rows) + " feature rows");
@@ -68,12 +66,11 @@ void print_test_accuracy(const std::vector<int32_t>& labels, const svm::FeatureS
 int run_linear(const svm::FeatureSet& train,
                const std::optional<svm::FeatureSet>& test, const svm::LinearOptions& options,
                const ValidationChoice& validation, const std::string& dir, const std::string& out,
-               const FeatureProvenance& features) {
-  const SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
+               const svm::FeatureOrigin& features) {
+  SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
+  selected.model.origin = features;
   std::map<std::string, std::string> provenance{
       {"features", dir},
-      {"features_recipe", features.recipe},
-      {"weights_sha256", features.weights_sha256},
       {"chosen_by", selected.search.empty() ? "the options given" : "search on the validation split"},
       {"validation_rows", std::to_string(selected.validation_rows)},
       {"validation_seed", std::to_string(validation.seed)}};
@@ -91,13 +88,17 @@ int run_svm(const po::variables_map& vm) {
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
   const svm::LinearOptions linear = linear_options_from(vm, options);
-  if (classifier == ClassifierKind::Linear && vm.count("export-libsvm")) {
-    throw UsageError("--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
+  if (classifier == ClassifierKind::Linear) {
+    if (vm.count("export-libsvm")) {
+      throw UsageError("--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
+    }
+    refuse_backend_options(vm, "is a backend option, and --classifier linear uses no backend (it "
+                               "runs on the host, with --svm-threads)");
   }
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
-  const OutputLock lock = claim_output_file(out);
+  const OutputLock lock = claim_output_file(out, "--out");
   std::vector<std::string> inputs;
   for (const char* split : {"train", "test"}) {
     for (const char* kind : {"_features.npy", "_labels.npy"}) {
@@ -117,14 +118,15 @@ int run_svm(const po::variables_map& vm) {
   // The backend is chosen (and a bad --backend refused) before the features are read.
   std::optional<BackendSession> chosen;
   if (classifier == ClassifierKind::Svm) chosen.emplace(select_backend_session(vm));
-  svm::FeatureSet train = read_split(dir, "train");
+  const FeaturesRecord record = read_features_record(dir);
+  svm::FeatureSet train = read_split(dir, "train", record.classes());
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
-  if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test");
+  if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test", record.classes());
   check_splits(train, test, validation, dir);
-  const FeatureProvenance provenance = read_features_provenance(dir, train.dim);
+  require_features_width(record, dir, train.dim);
   if (classifier == ClassifierKind::Linear) {
-    return run_linear(train, test, linear, validation, dir, out, provenance);
+    return run_linear(train, test, linear, validation, dir, out, record.origin);
   }
   require_kernel_svm_fits(
       class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
@@ -134,9 +136,7 @@ int run_svm(const po::variables_map& vm) {
   auto progress = attach_svm_progress(options);
   SelectedSvm selected =
       select_and_train_svm(session.contexts(), train, options, validation, std::cout);
-  selected.model.features_recipe = provenance.recipe;
-  selected.model.weights_sha256 = provenance.weights_sha256;
-  selected.model.weights_path = provenance.weights_path;
+  selected.model.origin = record.origin;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
   std::printf("svm (%s%s%s): C %g, %lld support vectors, gamma %.3g, %.1f s, peak %.1f GiB in %d "

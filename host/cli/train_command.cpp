@@ -73,7 +73,7 @@ int run_train(const po::variables_map& vm) {
   const bool primary = rendezvous.rank == 0;
   if (!primary) options.checkpoint_path.clear();
   std::optional<OutputLock> lock;
-  if (primary) lock.emplace(claim_output_file(options.checkpoint_path));
+  if (primary) lock.emplace(claim_output_file(options.checkpoint_path, "--out"));
 
   nn::Checkpoint start;
   if (!resume.empty()) {
@@ -106,7 +106,7 @@ int run_train(const po::variables_map& vm) {
   BackendSession session = select_backend_session(placed);
   request.options.max_train = size_t(samples);
   request.options.max_test = size_t(test_samples);
-  const DataSplits data = load_data(request.path, request.options);
+  const DataSplits data = load_requested_data(vm, request);
   if (primary) require_not_an_input(options.checkpoint_path, data.files);
   const ImageSet& train_images = autoencoder_images(data, request);
   require_available(samples, train_images.size(), "--samples", data.location, "training images");
@@ -127,6 +127,7 @@ int run_train(const po::variables_map& vm) {
                      "; resume with the same --data and --samples");
   }
   start_backend_session(session, placed, std::cout);
+  require_model_fits_device(start.parameters.network, session.device);
   require_execution_supported(options.execution, *session.context);
   if (!resume.empty()) {
     note_transfer(resume, start, record, std::cout);

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "io/io_error.hpp"
+#include "io/memory_budget.hpp"
 #include "io/output_set.hpp"
 #include "io/regular_file.hpp"
 
@@ -28,8 +29,13 @@ std::string read_binary_file(const std::string& path, uint64_t max_bytes, const 
   // The size on the open file, checked before a byte is kept; the reading
   // below stops past the bound too, in case the file grows meanwhile.
   struct stat info {};
-  if (::fstat(::fileno(file.get()), &info) == 0 && uint64_t(info.st_size) > max_bytes) {
-    throw too_large(path, std::to_string(info.st_size) + " bytes", max_bytes, what);
+  if (::fstat(::fileno(file.get()), &info) == 0) {
+    if (uint64_t(info.st_size) > max_bytes) {
+      throw too_large(path, std::to_string(info.st_size) + " bytes", max_bytes, what);
+    }
+    // Read whole: a file larger than the machine is refused, named, before
+    // any of it is held (io/memory_budget.hpp).
+    require_host_memory(uint64_t(info.st_size), "reading " + path);
   }
   std::string bytes;
   char chunk[1 << 16];

@@ -11,6 +11,7 @@
 #include "io/binary_file.hpp"
 #include "io/finite.hpp"
 #include "io/io_error.hpp"
+#include "io/memory_budget.hpp"
 #include "io/npy_header.hpp"
 #include "io/output_set.hpp"
 #include "io/regular_file.hpp"
@@ -148,6 +149,8 @@ FloatMatrix read_npy_matrix(const std::string& path) {
     return parse_npy_matrix(read_binary_file(path), path);
   }
   const uint64_t file_bytes = static_cast<uint64_t>(status.st_size);
+  // The matrix is as large as the file's data: refused before it is made.
+  require_host_memory(file_bytes, "reading " + path);
   std::string head(static_cast<size_t>(std::min<uint64_t>(file_bytes, kHeadBytes)), '\0');
   if (std::fread(head.data(), 1, head.size(), file.get()) != head.size()) {
     return parse_npy_matrix(read_binary_file(path), path);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "common/float_range.hpp"
+
 namespace cae::nn {
 
 Sparsity parse_sparsity(const std::string& text) {
@@ -24,6 +26,12 @@ Sparsity parse_sparsity(const std::string& text) {
     throw std::invalid_argument("--sparsity '" + text +
                                 "': LAMBDA must be a finite number above 0 and at most 1000 "
                                 "(none for no penalty)");
+  }
+  // The penalty is applied in float: a LAMBDA below its range would train
+  // without sparsity while the checkpoint records none.
+  if (!fits_float(lambda)) {
+    throw std::invalid_argument("--sparsity '" + text + "': LAMBDA is outside the range of a float (" +
+                                kFloatRangeText + "); it would be 0 in training");
   }
   return {float(lambda), false};
 }

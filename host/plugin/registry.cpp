@@ -17,6 +17,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A plugin file as load_plugin_file names it (absolute, as written), so a
+// file is recognised however the user wrote its path.
+std::string absolute_path(const std::string& path) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  return ec ? path : absolute.string();
+}
+
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -172,7 +180,7 @@ std::string executable_dir() {
 Registry Registry::discover(const DiscoveryOptions& options) {
   Registry registry;
   auto consider = [&registry](const std::string& path, const std::string& origin) {
-    ConsideredFile file{path, origin, false, ""};
+    ConsideredFile file{absolute_path(path), origin, false, ""};
     LoadOutcome outcome = load_plugin_file(path);
     if (!outcome.ok) {
       file.rejection = outcome.rejection;
@@ -217,7 +225,7 @@ Registry Registry::discover(const DiscoveryOptions& options) {
     for (const auto& file : candidate_files(dir)) {
       // A file already taken explicitly is not looked at twice.
       bool already = std::any_of(registry.considered_.begin(), registry.considered_.end(),
-                                 [&](const ConsideredFile& c) { return c.path == file; });
+                                 [&](const ConsideredFile& c) { return c.path == absolute_path(file); });
       if (!already) consider(file, origin);
     }
   }
@@ -241,8 +249,7 @@ const BackendRecord* Registry::find(const std::string& name) const {
 
 const BackendRecord* Registry::named(const std::string& spec) const {
   if (!names_a_backend_file(spec)) return find(spec);
-  std::error_code ec;
-  const std::string wanted = fs::absolute(spec, ec).string();
+  const std::string wanted = absolute_path(spec);
   const BackendRecord* chosen = nullptr;
   for (const auto& b : backends_) {
     if (b.plugin.path == wanted) chosen = &b;
@@ -290,14 +297,20 @@ const BackendRecord& Registry::select(const std::string& spec) const {
   const BackendRecord* chosen = named(spec);
   if (names_a_backend_file(spec)) {
     if (!chosen) {
+      // Considered files are named as named() names them, so the loader's
+      // reason for this very file is found however the path was written.
+      const std::string wanted = absolute_path(spec);
       std::error_code ec;
-      const std::string wanted = fs::absolute(spec, ec).string();
+      if (!fs::exists(wanted, ec)) {
+        throw std::runtime_error("cannot use backend " + spec + ": no such file");
+      }
       for (const auto& c : considered_) {
         if (c.path == wanted && !c.accepted) {
-          throw std::runtime_error("cannot use backend " + spec + ": " + c.rejection);
+          throw std::runtime_error("cannot use backend " + spec +
+                                   ": it exists but is not a loadable cae backend: " + c.rejection);
         }
       }
-      throw std::runtime_error("cannot use backend " + spec + ": file not found or not loaded");
+      throw std::runtime_error("cannot use backend " + spec + ": it was not loaded");
     }
   } else {
     if (!chosen) {

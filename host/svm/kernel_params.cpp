@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/float_range.hpp"
 #include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
@@ -39,9 +40,9 @@ GammaPolicy GammaPolicy::parse(const std::string& text) {
     }
     // The kernels compute in float: a gamma outside its normal range would
     // become infinity or 0 there and fail only after the work.
-    if (value < double(std::numeric_limits<float>::min()) ||
-        value > double(std::numeric_limits<float>::max())) {
-      throw SvmError("SVM gamma '" + text + "' is outside the range of a float (1.2e-38 to 3.4e+38)");
+    if (!fits_float(value)) {
+      throw SvmError("SVM gamma '" + text + "' is outside the range of a float (" +
+                     kFloatRangeText + ")");
     }
     policy.mode = Mode::Value;
     policy.value = value;

@@ -149,6 +149,7 @@ void save_linear_model(const LinearModel& model, const std::string& path,
   metadata["iterations"] = std::to_string(model.iterations);
   metadata["converged"] = model.converged ? "yes" : "no";
   metadata["loss"] = exact_text(model.loss);
+  write_feature_origin(model.origin, metadata);
   write_safetensors(path, tensors, metadata);
 }
 
@@ -167,6 +168,7 @@ LinearModel load_linear_model(const std::string& path) {
   model.training_rows = count(file, "training_rows", 1e15);
   model.iterations = static_cast<int>(count(file, "iterations", 1e9));
   model.converged = meta(file, "converged") == "yes";
+  model.origin = read_feature_origin(file.metadata, path + ": not a valid cae linear model");
   const NamedTensor* classes = file.find("classes");
   if (!classes || classes->shape.size() != 1) fail(path, "no tensor 'classes' of rank 1");
   const int64_t k = classes->shape[0];

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "svm/feature_origin.hpp"
 #include "svm/features.hpp"
 
 namespace cae::svm {
@@ -27,6 +28,9 @@ struct LinearModel {
   int iterations = 0;
   bool converged = false;
   double loss = 0.0;  // mean cross-entropy on the training rows at the end
+  // What produced the features it was trained on, checked by `cae evaluate`
+  // as the kernel SVM's is (svm/feature_origin.hpp).
+  FeatureOrigin origin;
 
   int32_t class_count() const { return static_cast<int32_t>(classes.size()); }
   // Throws SvmError("<where>: <first inconsistency>").
@@ -39,8 +43,9 @@ std::vector<int32_t> predict_linear(const LinearModel& model, const FeatureSet& 
                                     int threads = 0);
 
 // The model on disk: safetensors, metadata format "cae-linear", format_version
-// "1", objective, C, dim, training_rows, iterations, converged, loss (and what
-// the caller adds in `provenance`, e.g. the features' folder); tensors
+// "1", objective, C, dim, training_rows, iterations, converged, loss, the
+// features' origin (svm/feature_origin.hpp) and what the caller adds in
+// `provenance` (e.g. how C was chosen); tensors
 // classes [k], weights [k, dim], bias [k], standardizer_mean/scale [dim].
 void save_linear_model(const LinearModel& model, const std::string& path,
                        const std::map<std::string, std::string>& provenance = {});

@@ -15,7 +15,6 @@ namespace {
 constexpr char kFormat[] = "cae-svm-ovo";
 constexpr char kFormatVersion[] = "1";
 constexpr int64_t kLargestExactInteger = int64_t{1} << 24;  // of a float
-constexpr int64_t kMaxClasses = 4096;
 
 // --- writing ---
 
@@ -81,6 +80,8 @@ class ModelReader {
     }
     return {};
   }
+
+  const SafetensorsMetadata& metadata() const { return file_.metadata; }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw SvmError(file_.path + ": not a valid cae SVM model: " + what);
@@ -166,8 +167,8 @@ OvoModel model_from(SafetensorsFile file) {
 
   const int64_t class_count = reader.length("classes");
   // One-vs-one needs a pair per two classes: bound them before counting pairs.
-  if (class_count > kMaxClasses) {
-    reader.fail(std::to_string(class_count) + " classes (at most " + std::to_string(kMaxClasses) + ")");
+  if (class_count > kMaxModelClasses) {
+    reader.fail(std::to_string(class_count) + " classes (at most " + std::to_string(kMaxModelClasses) + ")");
   }
   model.classes = reader.integers<int32_t>("classes", {class_count});
   model.sv_count = reader.length("sv_rows");
@@ -198,19 +199,12 @@ OvoModel model_from(SafetensorsFile file) {
   }
   if (offsets.back() != total) reader.fail("pair_offsets do not cover the support list");
 
-  model.features_recipe = reader.optional_meta("features_recipe");
-  model.weights_sha256 = reader.optional_meta("weights_sha256");
-  model.weights_path = reader.optional_meta("weights");
+  model.origin = read_feature_origin(reader.metadata(), path + ": not a valid cae SVM model");
   model.kernel_values = reader.optional_meta("kernel_values");
   if (!model.kernel_values.empty() && model.kernel_values != "float32" &&
       model.kernel_values != "unorm16") {
     reader.fail("metadata 'kernel_values' is '" + model.kernel_values +
                 "', not float32 or unorm16");
-  }
-  if (!model.weights_sha256.empty() &&
-      (model.weights_sha256.size() != 64 ||
-       model.weights_sha256.find_first_not_of("0123456789abcdef") != std::string::npos)) {
-    reader.fail("metadata 'weights_sha256' is not a SHA-256 digest");
   }
   if (reader.has("standardizer_mean") || reader.has("standardizer_scale")) {
     try {
@@ -234,9 +228,7 @@ void save_model(const OvoModel& model, const std::string& path) {
                                {"gamma", exact_text(model.gamma)},
                                {"C", exact_text(model.C)},
                                {"dim", std::to_string(model.dim)}};
-  if (!model.features_recipe.empty()) metadata["features_recipe"] = model.features_recipe;
-  if (!model.weights_sha256.empty()) metadata["weights_sha256"] = model.weights_sha256;
-  if (!model.weights_path.empty()) metadata["weights"] = model.weights_path;
+  write_feature_origin(model.origin, metadata);
   if (!model.kernel_values.empty()) metadata["kernel_values"] = model.kernel_values;
   write_safetensors(path, model_tensors(model), metadata);
 }

@@ -2,8 +2,8 @@
 // metadata), written atomically.
 //
 // Metadata: format "cae-svm-ovo", format_version "1", kernel, gamma, C, dim;
-// when known, the features' provenance: features_recipe, weights_sha256 and
-// weights (the checkpoint's path).
+// when known, the features' provenance (svm/feature_origin.hpp):
+// features_recipe, weights_sha256, weights (the checkpoint's path) and data.
 // Tensors: classes [k]; sv_rows [n, dim]; sv_class [n]; sv_source [n];
 // pair_classes [P, 2]; pair_rho [P]; pair_offsets [P + 1] into the
 // concatenated pair_support [T] / pair_coef [T]; standardizer_mean and
@@ -11,11 +11,15 @@
 // stored as floats, exact below 2^24 (checked on save).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "svm/ovo_model.hpp"
 
 namespace cae::svm {
+
+// The most classes a model file holds (load_model refuses more).
+constexpr int64_t kMaxModelClasses = 4096;
 
 // Throws IoError (file system) or SvmError (a model too large to store).
 void save_model(const OvoModel& model, const std::string& path);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "svm/class_layout.hpp"
+#include "svm/feature_origin.hpp"
 #include "svm/features.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/pair_solver.hpp"
@@ -39,14 +40,10 @@ struct OvoModel {
 
   std::vector<PairDecision> pairs;  // in class_pairs() order
 
-  // What produced the features it was trained on (features.json): the
-  // feature recipe's name and the SHA-256 identity of the encoder's weights
-  // (nn/weights_identity.hpp), with the checkpoint's path for messages.
-  // Empty when unknown (features not written by cae); `cae evaluate` refuses
-  // to combine the model with other weights or another recipe.
-  std::string features_recipe;
-  std::string weights_sha256;
-  std::string weights_path;
+  // What produced the features it was trained on (features.json); empty
+  // when unknown (features not written by cae). `cae evaluate` refuses to
+  // combine the model with other weights, another recipe or other data.
+  FeatureOrigin origin;
   // How SMO held the kernel while training ("float32" or "unorm16",
   // kernel_values.hpp); empty when not recorded (libsvm, older files).
   std::string kernel_values;

@@ -98,10 +98,10 @@ assert len(features["weights_sha256"]) == 64, features
 assert meta["weights_sha256"] == features["weights_sha256"], (meta, features)
 assert meta["features_recipe"] == "latent", meta
 PY
-error "a pyramid model on latent features" 1 "^cae evaluate: W/pyramid.model was trained on pyramid features, but --features latent gives other features; give --features pyramid" \
+error "a pyramid model on latent features" 2 "^cae evaluate: W/pyramid.model was trained on pyramid features, but --features latent gives other features; give --features pyramid" \
   "$CAE" evaluate $B --weights W/m.safetensors --svm W/pyramid.model --data D --features latent --out R1
 absent "a pyramid model on latent features: no report" R1/report.json
-error "a model of another checkpoint" 1 "^cae evaluate: W/latent.model was trained on features of the weights sha256 [0-9a-f]{12} \(W/m.safetensors\), but --weights W/other.safetensors holds sha256 [0-9a-f]{12}" \
+error "a model of another checkpoint" 2 "^cae evaluate: W/latent.model was trained on features of the weights sha256 [0-9a-f]{12} \(W/m.safetensors\), but --weights W/other.safetensors holds sha256 [0-9a-f]{12}" \
   "$CAE" evaluate $B --weights W/other.safetensors --svm W/latent.model --data D --out R2
 absent "a model of another checkpoint: no report" R2/report.json
 run "the matching checkpoint and recipe" 0 "$CAE" evaluate $B --weights W/m.safetensors --svm W/pyramid.model --features pyramid --data D --out R3
