@@ -119,7 +119,9 @@ int fetch(const std::string& dir, const OfficialArchive& official) {
 void refuse_other_actions_options(const po::variables_map& vm, const std::string& action) {
   const std::string reason = "is not an option of `cae data " + action + "`";
   if (action != "fetch") refuse_given_options(vm, {"dataset"}, reason + " (fetch only)");
-  if (action != "synth") refuse_given_options(vm, {"train", "test", "seed", "force"}, reason + " (synth only)");
+  if (action != "synth") {
+    refuse_given_options(vm, {"train", "test", "seed", "force"}, reason + " (synth only)");
+  }
   if (action != "check") {
     refuse_given_options(vm, {"data-format", "labels", "image-size", "resize", "test-fraction",
                               "split-seed", "memory-cap"},

@@ -140,11 +140,11 @@ Command evaluate_command() {
           },
           run_evaluate,
           std::string(
-              "Without --features and --feature-threshold, the features are made with the recipe\n"
-              "the classifier's file records (so a run folder evaluates as it was made); for a file\n"
-              "that records none, with --features' default. A classifier trained on features of\n"
-              "other weights, another recipe or other data than --weights, --features and --data\n"
-              "give is refused (exit 2).\n\n") +
+              "Without --features and --feature-threshold, the features are made with the\n"
+              "recipe the classifier's file records (so a run folder evaluates as it was made);\n"
+              "for a file that records none, with --features' default. A classifier trained on\n"
+              "features of other weights, another recipe or other data than --weights,\n"
+              "--features and --data give is refused (exit 2).\n\n") +
               kDataFormatsHelp};
 }
 

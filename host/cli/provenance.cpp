@@ -104,16 +104,17 @@ void require_classifier_features(const std::string& model_path, const svm::Featu
                                  const nn::FeatureRecipe& recipe, const std::string& weights_path,
                                  const std::string& weights_sha256) {
   if (!trained.recipe.empty() && trained.recipe != recipe.name) {
-    throw UsageError(model_path + " was trained on " + trained.recipe + " features, but --features " +
-                     recipe.name + " gives other features; give --features " + trained.recipe);
+    throw UsageError(model_path + " was trained on " + trained.recipe +
+                     " features, but --features " + recipe.name +
+                     " gives other features; give --features " + trained.recipe);
   }
   if (!trained.weights_sha256.empty() && trained.weights_sha256 != weights_sha256) {
-    throw UsageError(
-        model_path + " was trained on features of the weights sha256 " +
-        nn::short_identity(trained.weights_sha256) +
-        (trained.weights_path.empty() ? "" : " (" + trained.weights_path + ")") + ", but --weights " +
-        weights_path + " holds sha256 " + nn::short_identity(weights_sha256) +
-        "; evaluate with the checkpoint the features were extracted with");
+    throw UsageError(model_path + " was trained on features of the weights sha256 " +
+                     nn::short_identity(trained.weights_sha256) +
+                     (trained.weights_path.empty() ? "" : " (" + trained.weights_path + ")") +
+                     ", but --weights " + weights_path + " holds sha256 " +
+                     nn::short_identity(weights_sha256) +
+                     "; evaluate with the checkpoint the features were extracted with");
   }
 }
 
@@ -124,8 +125,8 @@ void require_classifier_data(const std::string& model_path, const svm::FeatureOr
   try {
     recorded = data_record_from_json(parse_json_text(trained.data));
   } catch (const std::exception& e) {
-    throw std::runtime_error(model_path + ": metadata 'data' is damaged: " +
-                             printable_text(e.what()));
+    throw std::runtime_error(model_path +
+                             ": metadata 'data' is damaged: " + printable_text(e.what()));
   }
   if (same_data(recorded, given)) return;
   // The class counts only when they differ: the usual culprit is the files.

@@ -90,7 +90,8 @@ int run_svm(const po::variables_map& vm) {
   const svm::LinearOptions linear = linear_options_from(vm, options);
   if (classifier == ClassifierKind::Linear) {
     if (vm.count("export-libsvm")) {
-      throw UsageError("--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
+      throw UsageError(
+          "--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
     }
     refuse_backend_options(vm, "is a backend option, and --classifier linear uses no backend (it "
                                "runs on the host, with --svm-threads)");
@@ -122,7 +123,9 @@ int run_svm(const po::variables_map& vm) {
   svm::FeatureSet train = read_split(dir, "train", record.classes());
   // The test split is read before training too, so a damaged one fails at once.
   std::optional<svm::FeatureSet> test;
-  if (std::filesystem::exists(dir + "/test_features.npy")) test = read_split(dir, "test", record.classes());
+  if (std::filesystem::exists(dir + "/test_features.npy")) {
+    test = read_split(dir, "test", record.classes());
+  }
   check_splits(train, test, validation, dir);
   require_features_width(record, dir, train.dim);
   if (classifier == ClassifierKind::Linear) {

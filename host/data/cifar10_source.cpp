@@ -7,6 +7,7 @@
 #include "data/data_file.hpp"
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
+#include "io/memory_budget.hpp"
 
 namespace cae {
 namespace {
@@ -37,7 +38,9 @@ DataSplits load_cifar10_data(const std::string& path, const DataOptions& options
   size_t train_records = 0;
   for (const std::string& file : files.train) train_records += count_records(file);
   if (options.max_train != 0) train_records = std::min(train_records, options.max_train);
-  if (uint64_t(train_records) * cifar::kImageBytes <= options.memory_cap_bytes) {
+  const uint64_t train_bytes = uint64_t(train_records) * cifar::kImageBytes;
+  // As settle_images: never more than the machine has (io/memory_budget.hpp).
+  if (train_bytes <= options.memory_cap_bytes && train_bytes <= physical_memory_bytes()) {
     // The reader CIFAR-10 has always had, so its results stay as they were.
     CifarData loaded = load_cifar(path, options.max_train, options.max_test);
     data.train = std::move(loaded.train);

@@ -131,8 +131,9 @@ size_t count_records(const std::string& path) {
 void count_labels(const std::string& path, std::array<size_t, cifar::kNumClasses>& per_class,
                   size_t& images) {
   const size_t available = count_records(path);
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw DataError(cannot_read(path, errno));
+  // Like every data file: a regular file, and the one its folder's output
+  // set lists (data_file.hpp).
+  const UniqueFile file = open_data_file(path);
   constexpr size_t kChunkRecords = 4096;
   std::string chunk(kChunkRecords * cifar::kRecordBytes, '\0');
   for (size_t done = 0; done < available;) {

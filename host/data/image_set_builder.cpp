@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "io/memory_budget.hpp"
+
 namespace cae {
 namespace {
 
@@ -32,7 +34,10 @@ ImageSet settle_images(std::shared_ptr<const ImageReader> reader, std::vector<ui
   images.side = side;
   images.labels = std::move(labels);
   const uint64_t bytes = uint64_t(images.size()) * images.image_bytes();
-  if (bytes > memory_cap_bytes) {
+  // A cap raised past the machine's memory (io/memory_budget.hpp) would make
+  // the pixels' size, which comes from the files, an allocation that cannot
+  // succeed: such a split stays on disk too, with the same results.
+  if (bytes > memory_cap_bytes || bytes > physical_memory_bytes()) {
     images.reader = std::move(reader);
     return images;
   }

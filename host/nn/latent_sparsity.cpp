@@ -30,8 +30,9 @@ Sparsity parse_sparsity(const std::string& text) {
   // The penalty is applied in float: a LAMBDA below its range would train
   // without sparsity while the checkpoint records none.
   if (!fits_float(lambda)) {
-    throw std::invalid_argument("--sparsity '" + text + "': LAMBDA is outside the range of a float (" +
-                                kFloatRangeText + "); it would be 0 in training");
+    throw std::invalid_argument("--sparsity '" + text +
+                                "': LAMBDA is outside the range of a float (" + kFloatRangeText +
+                                "); it would be 0 in training");
   }
   return {float(lambda), false};
 }

@@ -225,7 +225,9 @@ Registry Registry::discover(const DiscoveryOptions& options) {
     for (const auto& file : candidate_files(dir)) {
       // A file already taken explicitly is not looked at twice.
       bool already = std::any_of(registry.considered_.begin(), registry.considered_.end(),
-                                 [&](const ConsideredFile& c) { return c.path == absolute_path(file); });
+                                 [&](const ConsideredFile& c) {
+                                   return c.path == absolute_path(file);
+                                 });
       if (!already) consider(file, origin);
     }
   }

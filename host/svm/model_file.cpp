@@ -168,7 +168,8 @@ OvoModel model_from(SafetensorsFile file) {
   const int64_t class_count = reader.length("classes");
   // One-vs-one needs a pair per two classes: bound them before counting pairs.
   if (class_count > kMaxModelClasses) {
-    reader.fail(std::to_string(class_count) + " classes (at most " + std::to_string(kMaxModelClasses) + ")");
+    reader.fail(std::to_string(class_count) + " classes (at most " +
+                std::to_string(kMaxModelClasses) + ")");
   }
   model.classes = reader.integers<int32_t>("classes", {class_count});
   model.sv_count = reader.length("sv_rows");
