@@ -66,9 +66,10 @@ int run_evaluate(const po::variables_map& vm) {
   const DataSplits data = load_requested_data(vm, request);
   require_labelled(data, "cae evaluate");
   const DataRecord record = data_record_from(request, data);
-  require_classifier_data(svm_path, trained, record);
   require_trained_input(weights, checkpoint, record);
   require_network_input(network, data.test, data.location);
+  // After the shape: images the network cannot encode are the first problem.
+  require_classifier_data(svm_path, trained, record);
   const int classes = int(data.class_names.size());
   for (int32_t label : model_classes) {
     if (label < 0 || label >= classes) {

@@ -110,7 +110,9 @@ grep -q "weights sha256" R3/report.json || fail "the report records the weights'
 mkdir -p FB && cp F/*.npy FB/ && sed 's/"recipe": "latent"/"recipe": "bogus"/' F/features.json >FB/features.json
 error "features.json of an unknown recipe" 1 "^cae svm: FB/features.json: unknown feature recipe 'bogus'" \
   "$CAE" svm $B --features FB --out W/b.model
-sed 's/"recipe": "latent"/"recipe": "latent-quadrants"/' F/features.json >FB/features.json
+# The recipe and its dimension edited together: features.json is what cae
+# trusts for the dimension, and it must agree with the features' columns.
+sed 's/"recipe": "latent"/"recipe": "latent-quadrants"/; s/"dim": 8192/"dim": 9728/' F/features.json >FB/features.json
 error "features.json that disagrees with the features" 1 "^cae svm: FB/features.json says recipe latent-quadrants \(9728-d\), but FB/train_features.npy has 8192 columns" \
   "$CAE" svm $B --features FB --out W/b.model
 printf '{"recipe": "latent", "model": "mine", "dim": 1e300}' >FB/features.json

@@ -83,7 +83,7 @@ expect "info sparse" "input transform: pca:0.05 whitening"
 expect "info sparse" "sparsity: +l1:0.5"
 # evaluate refuses features other than those the SVM was trained on, and
 # without --features takes the SVM's own.
-error "evaluate without the threshold" 1 "was trained on latent\+threshold:0.1 features" \
+error "evaluate without the threshold" 2 "was trained on latent\+threshold:0.1 features" \
   "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model --data NP --features latent --out V2
 run "evaluate with the SVM's recipe" 0 "$CAE" evaluate $B --weights S/model.safetensors --svm S/svm.model \
   --data NP --out V4

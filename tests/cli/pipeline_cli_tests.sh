@@ -77,8 +77,8 @@ run "evaluate without --features: the model's recipe" 0 "$CAE" evaluate $B --wei
 expect "evaluate without --features: the model's recipe" "test accuracy: [0-9.]+%"
 checks=$((checks + 1))
 grep -q '"latent-quadrants (9728-d' RQ3/report.json || { echo "FAIL [evaluate used the model's recipe]"; failures=$((failures + 1)); }
-run "evaluate with another recipe" 1 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --features latent --out RQ2
-expect "evaluate with another recipe" "svm-q.model classifies 9728-d features; --features latent gives 8192"
+run "evaluate with another recipe" 2 "$CAE" evaluate $B --weights W/m.safetensors --svm W/svm-q.model --data D --features latent --out RQ2
+expect "evaluate with another recipe" "svm-q.model was trained on latent-quadrants features, but --features latent gives other features"
 one_line "evaluate with another recipe"
 run "bad --features" 2 "$CAE" extract $B --weights W/m.safetensors --data D --features pyramids --out FB
 expect "bad --features" "--features: unknown feature recipe 'pyramids' \(latent, latent-flip, pyramid, pyramid-flip, pyramid-tri, pyramid-tri-flip, latent-quadrants, or composed terms"
