@@ -5,10 +5,12 @@
  * host memory: float32 tensors, float64 accumulation, one thread, bit-for-bit
  * deterministic, and declares one option (ABI 1.4) to show how a backend
  * takes settings from the user (`cae ... --backend-option zero-tensors=true`),
- * and runs whole graphs (ABI 1.5) through its own ops to show both paths. It is slow on purpose (readable first) and passes
- * cae-conformance. Copy this folder, rename the backend (BACKEND_NAME below
- * and the name in CMakeLists.txt), then replace the loops with your own
- * device code one op at a time, re-running cae-conformance after each.
+ * and runs whole graphs (ABI 1.5) through its own ops to show both paths (the
+ * small ones: larger graphs it leaves to the host's op path, section 7). It
+ * is slow on purpose (readable first) and passes cae-conformance. Copy this
+ * folder, rename the backend (BACKEND_NAME below and the name in
+ * CMakeLists.txt), then replace the loops with your own device code one op
+ * at a time, re-running cae-conformance after each.
  *
  * The contract of every member is in <cae/backend.h>; docs/writing-a-backend.md
  * walks through this file.
@@ -824,6 +826,33 @@ static cae_status check_graph(cae_graph g) {
   return status;
 }
 
+/* Multiply-adds of one run's convolutions (a backward pass counts twice);
+ * nodes with arguments out of range are left to check_graph, which refuses them. */
+static double graph_work(cae_graph g) {
+  double work = 0;
+  for (int32_t i = 0; i < g->node_count; ++i) {
+    const cae_graph_node* n = &g->nodes[i];
+    if (n->op != CAE_GRAPH_CONV2D_FORWARD && n->op != CAE_GRAPH_CONV2D_BACKWARD) continue;
+    const int32_t x = n->args[0], w = n->args[1];
+    if (x < 0 || x >= g->tensor_count || w < 0 || w >= g->tensor_count) continue;
+    const int64_t* xd = g->tensors[x].dims;
+    const int64_t* wd = g->tensors[w].dims;
+    if (g->tensors[x].ndim != 4 || g->tensors[w].ndim != 4) continue;
+    const double per_run = (double)xd[0] * (double)(xd[2] * xd[3]) * (double)(wd[0] * wd[1] * wd[2] * wd[3]);
+    work += n->op == CAE_GRAPH_CONV2D_FORWARD ? per_run : 2.0 * per_run;
+  }
+  return work;
+}
+
+/* This template runs a graph node by node through its plain loops, no
+ * faster than the host's op path. So it declines (UNSUPPORTED) a graph of
+ * more convolution work than about two 32x32 images' training steps: the
+ * host runs such a graph op by op, through the same ops, and cae-conformance,
+ * which checks every graph a backend compiles at every batch the host runs,
+ * notes it instead of waiting hours on loops this slow. A backend that is
+ * faster on whole graphs compiles them all, and must pass them all. */
+#define GRAPH_MOST_MULTIPLY_ADDS 1073741824.0 /* 2^30 */
+
 static cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph* out) {
   if (out) *out = NULL;
   if (!ctx || !desc || !out) return fail(ctx, CAE_STATUS_INVALID_ARGUMENT, "graph_compile: NULL argument");
@@ -851,6 +880,10 @@ static cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae
   for (int32_t i = 0; status == CAE_STATUS_OK && i < g->node_count; ++i) {
     memcpy(&g->nodes[i], (const char*)desc->nodes + (size_t)i * desc->node_stride, sizeof *g->nodes);
   }
+  if (status == CAE_STATUS_OK && graph_work(g) > GRAPH_MOST_MULTIPLY_ADDS)
+    status = fail(ctx, CAE_STATUS_UNSUPPORTED,
+                  "graph_compile: %.3g multiply-adds per run, more than this plain-loop backend runs "
+                  "as a graph (the host runs it op by op)", graph_work(g));
   if (status == CAE_STATUS_OK) status = check_graph(g);
   if (status != CAE_STATUS_OK) {
     graph_destroy(ctx, g);

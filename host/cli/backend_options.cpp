@@ -28,7 +28,9 @@ void add_backend_options(po::options_description& options) {
   options.add_options()
       ("backend,b", po::value<std::string>()->value_name("NAME|PATH"),
        "backend to use: a name (case-insensitive) or a path to a backend .so; default: the "
-       "available backend with the highest priority")
+       "available certified backend of highest priority (`cae backends` marks it): unless one "
+       "was certified by hand, the fastest of cae's own that passes cae-conformance here, "
+       "certified on first use (--certify-on-first-use)")
       ("plugin-dir", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "also search DIR for backends (repeatable; searched before CAE_PLUGIN_PATH)")
       ("device", po::value<int>()->default_value(0)->value_name("I"), "device index (GPU backends)")

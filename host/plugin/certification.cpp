@@ -108,16 +108,21 @@ Certification certification_of(const std::string& plugin_path, const std::string
     result.summary = e.what();
     return result;
   }
-  // A record beside the file wins; a stale one there does not hide a valid
-  // one in the cache.
-  Certification beside;
+  // A failed verdict for these contents counts wherever it is: an older
+  // passing record in the other place does not hide it (a run records where
+  // it can write, and one that passes replaces the failed record there).
+  Certification beside, cached;
   const bool has_beside =
       read_record(certification_beside(plugin_path), sha256, backend, backend_version, beside);
-  if (has_beside && beside.certified) return beside;
-  Certification cached;
-  if (read_record(certification_in_cache(sha256), sha256, backend, backend_version, cached)) {
-    return cached;
+  const bool has_cached =
+      read_record(certification_in_cache(sha256), sha256, backend, backend_version, cached);
+  for (const Certification* found : {&beside, &cached}) {
+    if (found->failed) return *found;
   }
+  // Then a valid record beside the file; a stale one there does not hide a
+  // valid one in the cache.
+  if (has_beside && beside.certified) return beside;
+  if (has_cached) return cached;
   if (has_beside) return beside;
   result.summary = "no record (certify it: cae-conformance --backend " + plugin_path + ")";
   return result;
@@ -148,6 +153,12 @@ std::string write_certification(const std::string& plugin_path, const Certificat
     }
   }
   write_file_atomically(path, text);
+  if (path == certification_beside(plugin_path)) {
+    // The record beside the file is now the newest verdict on these
+    // contents: one in the cache from an earlier run would contradict it.
+    std::error_code ignored;
+    fs::remove(certification_in_cache(record.sha256), ignored);
+  }
   return path;
 }
 

@@ -1,7 +1,7 @@
 // Certification records: what `cae-conformance` certified, where cae reads it.
 //
-// A full run of cae-conformance (no --filter, no --quick) writes a record of
-// its verdict for the exact plugin file it checked, identified by the file's
+// A full run of cae-conformance (its whole check set) writes a record of its
+// verdict for the exact plugin file it checked, identified by the file's
 // SHA-256:
 //   {"format": "cae-certification", "format_version": 1, "backend": "cpu",
 //    "backend_version": "1.0.0", "file": "/abs/libcae-backend-cpu.so",
@@ -11,7 +11,11 @@
 // writable (a build tree, one's own plugins), else into the user's cache,
 // $XDG_CACHE_HOME/cae/certified/SHA256.json (default ~/.cache/...), which
 // serves installed plugins in read-only folders. cae reads both; a record
-// counts only while the file's SHA-256, the backend's name and version match.
+// counts only while the file's SHA-256, the backend's name and version match,
+// and a failed verdict on the same contents in either place outweighs a
+// passing one. cae-conformance writes only the verdict of a full run of the
+// file as it loaded it (tests/conformance/certify.hpp), so a failed record is
+// replaced only by a full passing run of the same contents.
 // The default backend is chosen among certified ones (registry.hpp).
 #pragma once
 
@@ -53,8 +57,9 @@ Certification certification_of(const std::string& plugin_path, const std::string
                                const std::string& backend_version);
 
 // Writes `record` atomically beside the plugin, or into the cache when the
-// plugin's folder is not writable. Returns where; throws std::runtime_error
-// naming the path when neither can be written.
+// plugin's folder is not writable (a record written beside it removes the
+// cache's record of the same contents, now superseded). Returns where;
+// throws std::runtime_error naming the path when neither can be written.
 std::string write_certification(const std::string& plugin_path, const CertificationRecord& record);
 
 }  // namespace cae

@@ -4,6 +4,8 @@
 
 #include "io/sha256.hpp"
 #include "plugin/certification.hpp"
+#include "report.hpp"
+#include "watchdog.hpp"
 
 namespace conformance {
 namespace {
@@ -31,26 +33,68 @@ const cae::BackendRecord* find_backend(const cae::Registry& registry, const std:
   return nullptr;
 }
 
-bool certifies(const Options& options) {
+std::string certification_refusal(const Options& options) {
+  std::vector<std::string> reasons;
+  if (!options.record) reasons.push_back("--no-record");
+  if (!options.filter.empty()) reasons.push_back("--filter runs only some checks");
+  if (options.quick) reasons.push_back("--quick checks fewer and smaller shapes");
+  if (options.models < kCertifyingModels) {
+    reasons.push_back("--models " + std::to_string(options.models) +
+                      " checks fewer random models than " + std::to_string(kCertifyingModels));
+  }
+  // A larger limit lets a slower (or hanging) backend pass; a smaller one
+  // only asks more.
+  if (options.check_timeout > kDefaultCheckTimeout) {
+    reasons.push_back("--check-timeout " + num(options.check_timeout) + " allows more than " +
+                      num(kDefaultCheckTimeout) + " s per check");
+  }
+  if (options.time_limit > kDefaultTimeLimit) {
+    reasons.push_back("--time-limit " + num(options.time_limit) + " allows more than " +
+                      num(kDefaultTimeLimit) + " s for the run");
+  }
   // Backend options select other code paths: such a run is not the
   // certification of the backend as cae runs it by default.
-  return options.record && options.filter.empty() && !options.quick &&
-         options.backend_options.empty() && options.doctest_args.size() <= 1;
+  if (!options.backend_options.empty()) {
+    reasons.push_back("--backend-option checks a setting other than the backend's defaults");
+  }
+  if (options.doctest_args.size() > 1) {
+    reasons.push_back("doctest options (" + options.doctest_args[1] + ") may leave checks out");
+  }
+  std::string text;
+  for (const std::string& reason : reasons) text += (text.empty() ? "" : "; ") + reason;
+  return text;
 }
 
-void record_certification(const std::string& plugin_path, const std::string& backend,
-                          const std::string& version, const std::vector<uint64_t>& seeds,
-                          bool passed) {
+void say_not_certified(const Options& options) {
+  std::cout << "cae-conformance: not a certification (" << certification_refusal(options)
+            << "): nothing recorded" << std::endl;
+}
+
+void record_certification(const std::string& plugin_path, const std::string& loaded_sha256,
+                          const std::string& backend, const std::string& version,
+                          const std::vector<uint64_t>& seeds, bool passed) {
   try {
     cae::CertificationRecord record;
     record.backend = backend;
     record.backend_version = version;
     record.file = plugin_path;
     record.sha256 = cae::sha256_of_file(plugin_path);
+    if (!loaded_sha256.empty() && record.sha256 != loaded_sha256) {
+      std::cout << "cae-conformance: " << plugin_path
+                << " changed during the run (its checks were of other contents): nothing recorded"
+                << std::endl;
+      return;
+    }
     record.verdict = passed ? "passed" : "failed";
     record.seeds = seeds;
     const std::string where = cae::write_certification(plugin_path, record);
     std::cout << "certification (" << record.verdict << ") recorded in " << where << std::endl;
+    // A failed record that this run could not replace (beside a plugin in a
+    // read-only folder) still stands: say what cae reads.
+    const cae::Certification now = cae::certification_of(plugin_path, backend, version);
+    if (now.certified != passed) {
+      std::cout << "cae-conformance: cae still reads this file as " << now.summary << std::endl;
+    }
   } catch (const std::exception& e) {
     std::cout << "cae-conformance: the certification could not be recorded: " << e.what()
               << std::endl;

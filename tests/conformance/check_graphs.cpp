@@ -3,15 +3,19 @@
 // and the encoder pass, built by the host's own builder from the seed
 // network on 4x4 images and from random small networks (random depth,
 // channels, pool and upsample placement, drawn from the run's seed) at
-// batches 1, 63, 64 and 65, each
-// compared with the float64 evaluation of the same nodes: the loss, every
-// updated parameter and Adam moment, the reconstruction and the latent. Each
-// compiled graph runs four times, on two sets of bound tensors and with two
-// sets of run parameters (kRuns), so that a backend which captures a run and
-// replays it is judged on its replays too. A graph must also refuse tensors
-// of another batch than it was compiled for. Check graph_real_shapes runs
-// the same graphs for the seed network at its real shape (3x32x32) and the
-// batches users train at (check_real_shapes).
+// every batch the host runs graphs at (1, 63, 64, 65, 80 and 256:
+// kHostBatches), each compared with the float64 evaluation of the same
+// nodes (up to 65 images) and with the backend's own op path: the loss,
+// every updated parameter and Adam moment, the reconstruction and the
+// latent. Each compiled graph runs four times, on two sets of bound tensors,
+// with two contents and two sets of run parameters, the last run on the
+// tensors of the one before with new contents (kRuns), so that a backend
+// which captures a run and replays it is judged on its replays too, and one
+// that keeps a copy of its input by handle is seen. A graph must also refuse
+// tensors of another batch than it was compiled for. Check
+// graph_real_shapes runs the same graphs for the seed network at its real
+// shape (3x32x32) at the same batches, on every backend however slow (the
+// time limits bound it: watchdog.hpp).
 //
 // Tolerance: a graph composes many ops, so each bound tensor is compared as a
 // whole, max|out - ref| <= tol * max|ref| (plus a floor for tensors near
@@ -33,7 +37,6 @@
 // inputs (each of them certified against float64 by the op checks): a graph
 // must give the op sequence's results at the declared precision, ties and all.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -44,6 +47,7 @@
 
 #include "checks.hpp"
 #include "device_data.hpp"
+#include "graph_run_contents.hpp"
 #include "nn/graph_builder.hpp"
 #include "plugin/compiled_graph.hpp"
 #include "random_data.hpp"
@@ -297,23 +301,23 @@ size_t first_update(const nn::GraphSpec& spec) {
   return spec.nodes.size();
 }
 
-// The runs of one compiled graph: two sets of bound tensors and two sets of
-// run scalars. A backend may record a run and replay it (a captured device
-// graph), so the same graph runs again on other tensors (the second run),
-// back on the first ones (the third), and once more on them with other
-// scalars (the fourth): a
-// replay on the addresses or the learning rate and step of an earlier run
-// leaves outputs poisoned or parameters updated as in that run.
+// The runs of one compiled graph: two sets of bound tensors, and two cases,
+// each a content of those tensors with a set of run scalars. A backend may
+// record a run and replay it (a captured device graph), so the same graph
+// runs again on other tensors with the second case (the second run), back
+// on the first tensors with the first case (the third), and once more on
+// those same tensors with the second case (the fourth): a replay on the
+// addresses or the learning rate and step of an earlier run leaves outputs
+// poisoned or parameters updated as in that run, and a graph that keeps a
+// copy of its input by handle (the host uploads every batch into the same
+// tensor) computes the fourth run on the third run's images. A graph that
+// reads no run scalars, or one judged with the first scalars only, keeps
+// them in both cases: its second case differs in contents alone.
 struct GraphRunPlan {
   int tensor_set;
-  int scalars;
+  int contents;  // the case: 0 the first contents and scalars, 1 the second
 };
 constexpr GraphRunPlan kRuns[] = {{0, 0}, {1, 1}, {0, 0}, {0, 1}};
-// A graph that reads no run scalars (no optimiser update), or one judged
-// with the first scalars only: other tensors, then the first ones again,
-// twice (a backend that records a run again when the addresses change, as
-// v4 does, replays only on the fourth).
-constexpr GraphRunPlan kRunsWithoutScalars[] = {{0, 0}, {1, 0}, {0, 0}, {0, 0}};
 static_assert(std::size(kRuns) <= 4, "keep_worst names at most four runs");
 
 // The bound tensors of one set, made on first use (on `context`), then
@@ -392,13 +396,46 @@ void keep_worst(Worst& worst, const Worst& run, size_t index) {
 }
 
 const char* const kReplayExplanation =
-    "the graph's later runs bind other tensors or other run parameters (learning rate, Adam "
-    "step), which a replay of an earlier run would not see";
+    "the graph's later runs bind other tensors, other run parameters (learning rate, Adam step) "
+    "or, in the fourth run, new contents in the same tensors, which a replay of an earlier run "
+    "or a copy of an input kept by its handle would not see";
 
 // What a graph's runs are judged against: the float64 evaluation of its
 // nodes and the op path, or the op path alone (a graph too large for the
 // float64 evaluation to finish in reasonable time).
 enum class Judge { Float64AndOps, OpsOnly };
+
+// One case of a graph's runs (kRuns): what its bound tensors hold, its run
+// scalars, and what it must give: the float64 evaluation (unused while a
+// near tie leaves it unfit, or when the graph is judged by the op path
+// alone) and the op path's results.
+struct GraphCase {
+  std::vector<std::vector<float>> hosts;
+  cae_graph_run_params scalars{};
+  std::vector<Vec> float64, ops;
+};
+
+// The float64 evaluation of both cases; *ambiguous is set when either meets
+// a near tie. With rolled images the second case is the first's, rolled, and
+// their nodes before the update are evaluated once.
+void evaluate_cases(const nn::GraphSpec& spec, GraphCase cases[2], bool rolled, bool* ambiguous) {
+  auto widened = [&spec](const GraphCase& c) {
+    std::vector<Vec> values(spec.tensors.size());
+    for (size_t i = 0; i < spec.tensors.size(); ++i) {
+      if (!c.hosts[i].empty()) values[i] = widen(c.hosts[i]);
+    }
+    return values;
+  };
+  const size_t updates_from = first_update(spec);
+  cases[0].float64 = widened(cases[0]);
+  evaluate(spec, cases[0].float64, cases[0].scalars, ambiguous, 0, updates_from);
+  cases[1].float64 = rolled ? cases[0].float64 : widened(cases[1]);
+  if (!rolled) evaluate(spec, cases[1].float64, cases[1].scalars, ambiguous, 0, updates_from);
+  for (int c = 0; c < 2; ++c) {
+    evaluate(spec, cases[c].float64, cases[c].scalars, ambiguous, updates_from, spec.nodes.size());
+  }
+  if (rolled) roll_images(spec, cases[1].float64);
+}
 
 // Compiles one graph, runs it as kRuns plans and compares every run with the
 // float64 evaluation and with the op path (a note when the backend answers
@@ -412,48 +449,48 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
     note(kOp, label, "unsupported (runs op by op)");
     return;
   }
-  cae_graph_run_params scalars[2] = {first_run_scalars(), first_run_scalars()};
-  scalars[1].learning_rate = 0.02f;
-  scalars[1].adam_step = 7;
-  const size_t updates_from = first_update(spec);
+  // Judged by the op path alone (a large graph), both cases keep the first
+  // scalars, which the small graphs' cases vary.
+  const bool reads_scalars = first_update(spec) < spec.nodes.size() && judge == Judge::Float64AndOps;
+  GraphCase cases[2];
+  cases[0].scalars = cases[1].scalars = first_run_scalars();
+  if (reads_scalars) {
+    cases[1].scalars.learning_rate = 0.02f;
+    cases[1].scalars.adam_step = 7;
+  }
+  const bool rolled = rolls_images(spec);
   // Draw the bound tensors until the float64 evaluation has no near tie.
   constexpr int kDraws = 8;
-  std::vector<std::vector<float>> hosts;
-  std::vector<Vec> values[2];
   bool ambiguous = true;
   for (int draw = 0; draw < kDraws && ambiguous; ++draw) {
     Random random(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
-    hosts = draw_bound(spec, random);
+    cases[0].hosts = draw_bound(spec, random);
+    cases[1].hosts = rolled ? cases[0].hosts : draw_bound(spec, random);
+    if (rolled) roll_images(spec, cases[1].hosts);
     if (judge == Judge::OpsOnly) break;  // one draw, no float64 evaluation
-    values[0].assign(spec.tensors.size(), {});
-    for (size_t i = 0; i < spec.tensors.size(); ++i) {
-      if (!hosts[i].empty()) values[0][i] = widen(hosts[i]);
-    }
     ambiguous = false;
-    evaluate(spec, values[0], scalars[0], &ambiguous, 0, updates_from);
-    values[1] = values[0];
-    for (int e = 0; e < 2; ++e) {
-      evaluate(spec, values[e], scalars[e], &ambiguous, updates_from, spec.nodes.size());
-    }
+    evaluate_cases(spec, cases, rolled, &ambiguous);
   }
-  // Judged by the op path alone (a large graph), the runs keep the first
-  // scalars, which the small graphs' runs vary: one op path run instead of two.
-  const bool reads_scalars = updates_from < spec.nodes.size() && judge == Judge::Float64AndOps;
-  std::vector<Vec> op_results[2] = {op_path_results(spec, hosts, scalars[0]), {}};
-  if (reads_scalars) op_results[1] = op_path_results(spec, hosts, scalars[1]);
-  const GraphRunPlan* plans = reads_scalars ? kRuns : kRunsWithoutScalars;
-  const size_t plan_count = reads_scalars ? std::size(kRuns) : std::size(kRunsWithoutScalars);
+  cases[0].ops = op_path_results(spec, cases[0].hosts, cases[0].scalars);
+  if (rolled && !reads_scalars) {
+    // The same scalars on rolled images: the first case's results, rolled
+    // (one op path run less, which at the real shapes is most of a check).
+    cases[1].ops = cases[0].ops;
+    roll_images(spec, cases[1].ops);
+  } else {
+    cases[1].ops = op_path_results(spec, cases[1].hosts, cases[1].scalars);
+  }
   std::vector<cae::Tensor> tensors[2];
   std::vector<cae_tensor> bound[2];
   Worst against_ops, against_float64;
-  for (size_t r = 0; r < plan_count; ++r) {
-    const GraphRunPlan plan = plans[r];
-    refill(spec, hosts, tensors[plan.tensor_set], bound[plan.tensor_set]);
-    graph->run(bound[plan.tensor_set], &scalars[plan.scalars]);
-    keep_worst(against_ops, compare_bound(spec, tensors[plan.tensor_set], op_results[plan.scalars]), r);
+  for (size_t r = 0; r < std::size(kRuns); ++r) {
+    const GraphRunPlan plan = kRuns[r];
+    const GraphCase& now = cases[plan.contents];
+    refill(spec, now.hosts, tensors[plan.tensor_set], bound[plan.tensor_set]);
+    graph->run(bound[plan.tensor_set], &now.scalars);
+    keep_worst(against_ops, compare_bound(spec, tensors[plan.tensor_set], now.ops), r);
     if (!ambiguous) {
-      keep_worst(against_float64,
-                 compare_bound(spec, tensors[plan.tensor_set], values[plan.scalars]), r);
+      keep_worst(against_float64, compare_bound(spec, tensors[plan.tensor_set], now.float64), r);
     }
   }
   if (ambiguous) {
@@ -801,77 +838,47 @@ nn::TrainingGraphOptions adam_with_epsilon_1() {
   return training;
 }
 
-// The seed network at its real shape (3x32x32 images), at the batches users
-// train at (64 and 256), one short of and one past a multiple of 64, and the
-// partial last batch of a 50,000-image epoch at 256 (80 images): a backend
-// picks its kernels, tiles and launch shapes from these, which the small
-// networks never reach. Batch 1 is judged against float64 too; the larger
-// batches against the op path alone (each op is certified against float64 at
-// these layers by its own checks, while a float64 evaluation of a whole step
-// at batch 256 would take minutes).
-constexpr int64_t kPartialLastBatch = 50000 % 256;
-constexpr int64_t kRealShapeBatches[] = {1, 63, 64, 65, 256, kPartialLastBatch};
-
-// The three graphs of one batch at the real shape, each a check of its own.
-void check_real_shape_batch(const nn::Network& real, const nn::TrainingGraphOptions& training,
-                            int64_t batch) {
-  const std::string at = "seed 3x32x32 batch " + std::to_string(batch) +
-                         (batch == kPartialLastBatch ? " (an epoch's last)" : "");
-  const Judge judge = batch == 1 ? Judge::Float64AndOps : Judge::OpsOnly;
-  const uint64_t seed = suite().seed * 131 + 7919 + uint64_t(batch);
-  const nn::GraphSpec graphs[] = {nn::build_training_graph(real, batch, training),
-                                  nn::build_reconstruction_graph(real, batch, true),
-                                  nn::build_encoder_graph(real, batch)};
+// The three graphs of one network at one batch, each a check of its own,
+// with a time limit scaled to the convolutions of its runs (four of the
+// graph and up to two of the op path: kRuns).
+void check_graph_kinds(const std::string& at, const nn::Network& network, int64_t batch,
+                       uint64_t seed, Judge judge) {
+  const nn::GraphSpec graphs[] = {nn::build_training_graph(network, batch, adam_with_epsilon_1()),
+                                  nn::build_reconstruction_graph(network, batch, true),
+                                  nn::build_encoder_graph(network, batch)};
   const char* const kinds[] = {" training step", " reconstruction", " encoder"};
   for (size_t g = 0; g < std::size(graphs); ++g) {
-    // Four runs of the graph and two of the op path (kRuns), or four and
-    // one judged by the op path alone.
-    const double runs = judge == Judge::Float64AndOps ? 6.0 : 5.0;
     guarded(
         kOp, at + kinds[g], [&] { check_graph(at + kinds[g], graphs[g], seed + g, judge); },
-        runs * convolution_work(graphs[g]));
+        6.0 * convolution_work(graphs[g]));
   }
 }
 
-// Past this many seconds (projected) the larger batches are left out, unless
-// --all-real-shapes: a plain-loop CPU backend (the template) would take hours.
-constexpr double kRealShapeSeconds = 300;
-// Per image of the larger batches: the training step's five passes (four
-// runs of the graph, one of the op path) and the reconstruction's and
-// encoder's, about half a step each in all.
-constexpr double kRealShapePasses = 5.0 + 2.5;
+// The batches the host runs graphs at: a training step of 64 images (the
+// recipe's), one short of and one past it, an extraction pass of 256 and
+// the 80 left for the last pass over a 50,000-image set at 256. Batch 1
+// also stands for any batch a backend treats as a special case.
+constexpr int64_t kPartialLastBatch = 50000 % 256;
+constexpr int64_t kHostBatches[] = {1, 63, 64, 65, kPartialLastBatch, 256};
 
-// Seconds of one training step at batch 1, run op by op on the backend.
-double training_step_seconds(const nn::Network& real, const nn::TrainingGraphOptions& training) {
-  const nn::GraphSpec spec = nn::build_training_graph(real, 1, training);
-  Random random(suite().seed * 131 + 7907);
-  const std::vector<std::vector<float>> hosts = draw_bound(spec, random);
-  const auto start = std::chrono::steady_clock::now();
-  op_path_results(spec, hosts, first_run_scalars());
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+std::string batch_label(int64_t batch) {
+  return "batch " + std::to_string(batch) + (batch == kPartialLastBatch ? " (a set's last)" : "");
 }
 
-void check_real_shapes(const nn::TrainingGraphOptions& training) {
+// The seed network at its real shape (3x32x32 images), at the host's
+// batches: a backend picks its kernels, tiles and launch shapes from these,
+// which the small networks never reach. Batch 1 is judged against float64
+// too; the larger batches against the op path alone (each op is certified
+// against float64 at these layers by its own checks, while a float64
+// evaluation of a whole step at batch 256 would take minutes).
+// Every batch, on every backend: a backend too slow for them is stopped by
+// the time limits (watchdog.hpp) and FAILS; none is left out.
+void check_real_shapes() {
   const nn::Network real(nn::model_preset("seed"), 3, 32);
-  // With --all-real-shapes every batch runs: no speed probe to decide it.
-  double per_image = 0, projected = 0;
-  if (!suite().all_real_shapes) {
-    guarded(
-        kOp, "seed 3x32x32 speed", [&] { per_image = training_step_seconds(real, training); },
-        6.0 * convolution_work(nn::build_training_graph(real, 1, training)));
-    int64_t larger = 0;
-    for (const int64_t batch : kRealShapeBatches) larger += batch > 1 ? batch : 0;
-    projected = kRealShapePasses * double(larger) * per_image;
-  }
-  const bool all = suite().all_real_shapes || projected <= kRealShapeSeconds;
-  for (const int64_t batch : kRealShapeBatches) {
-    if (batch == 1 || all) check_real_shape_batch(real, training, batch);
-  }
-  if (!all) {
-    note(kOp, "seed 3x32x32 batches 63 to 256",
-         "not checked: a training step of one image took " + sci(per_image) +
-             " s op by op here, so they would take about " + num(std::round(projected)) +
-             " s (--all-real-shapes checks them anyway)");
+  for (const int64_t batch : kHostBatches) {
+    check_graph_kinds("seed 3x32x32 " + batch_label(batch), real, batch,
+                      suite().seed * 131 + 7919 + uint64_t(batch),
+                      batch == 1 ? Judge::Float64AndOps : Judge::OpsOnly);
   }
 }
 
@@ -889,10 +896,17 @@ void check_graphs() {
               members == 3 ? "all three" : "incomplete: provide all three or none")) {
     return;
   }
+  // Every batch of the host's on the small networks too, where they cost
+  // little: a graph that leaves out images past some count fails here on
+  // every backend. Up to 65 images each run is judged against float64 as
+  // well; past it, against the op path alone (a near tie somewhere among
+  // so many pool windows and activations is then almost certain, and would
+  // leave float64 no judge after eight evaluations).
+  constexpr int64_t kMostFloat64Images = 65;
   const bool quick = suite().quick;
   const std::vector<int64_t> batches = quick ? std::vector<int64_t>{1, 65}
-                                             : std::vector<int64_t>{1, 63, 64, 65};
-  const nn::TrainingGraphOptions training = adam_with_epsilon_1();
+                                             : std::vector<int64_t>(std::begin(kHostBatches),
+                                                                    std::end(kHostBatches));
   const std::vector<nn::Network> list = networks(suite().seed, quick);
   for (size_t m = 0; m < list.size(); ++m) {
     const nn::Network& network = list[m];
@@ -900,17 +914,9 @@ void check_graphs() {
                                                         std::to_string(network.layers().size()) +
                                                         " layers)";
     for (int64_t batch : batches) {
-      const std::string at = name + " batch " + std::to_string(batch);
-      const uint64_t seed = suite().seed * 131 + m * 17 + uint64_t(batch);
-      guarded(kOp, at + " training step", [&] {
-        check_graph(at + " training step", nn::build_training_graph(network, batch, training), seed);
-      });
-      guarded(kOp, at + " reconstruction", [&] {
-        check_graph(at + " reconstruction", nn::build_reconstruction_graph(network, batch, true), seed + 1);
-      });
-      guarded(kOp, at + " encoder", [&] {
-        check_graph(at + " encoder", nn::build_encoder_graph(network, batch), seed + 2);
-      });
+      check_graph_kinds(name + " " + batch_label(batch), network, batch,
+                        suite().seed * 131 + m * 17 + uint64_t(batch),
+                        batch <= kMostFloat64Images ? Judge::Float64AndOps : Judge::OpsOnly);
     }
     guarded(kOp, name + " other batch", [&] { check_batch_refusal(name, network, 4); });
   }
@@ -928,7 +934,7 @@ void check_graph_real_shapes() {
     note(kOp, "real shapes", "not checked with --quick (the small networks only)");
     return;
   }
-  check_real_shapes(adam_with_epsilon_1());
+  check_real_shapes();
 }
 
 void check_graph_exchanges() { check_exchange(); }

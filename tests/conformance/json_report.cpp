@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report.hpp"
+#include "suite.hpp"
 
 namespace conformance {
 
@@ -17,6 +18,7 @@ bool write_run_json(const std::string& path, const std::string& backend, uint64_
   doc["backend"] = backend;
   doc["seed"] = seed;
   doc["verdict"] = verdict;
+  if (!suite().library_sha256.empty()) doc["sha256"] = suite().library_sha256;
   doc["checks"] = tally().passed + tally().failed;
   doc["passed"] = tally().passed;
   doc["failed"] = tally().failed;

@@ -2,6 +2,7 @@
 // its children's files, tests/mutants reads the sweep's, CI can archive them.
 //
 //   {"backend": "cpu", "seed": 7, "verdict": "passed"|"failed"|"skipped"|"crashed",
+//    "sha256": "..." (of the plugin file as loaded),
 //    "checks": 230, "passed": 230, "failed": 0, "notes": 1,
 //    "failures": [{"op": "adam_step", "check": "...", "detail": "..."}],
 //    "worst": [{"op": "conv2d_forward", "ratio": 0.03, "check": "..."}],

@@ -14,6 +14,7 @@
 
 #include "certify.hpp"
 #include "error_bounds.hpp"
+#include "io/sha256.hpp"
 #include "json_report.hpp"
 #include "options.hpp"
 #include "plugin/registry.hpp"
@@ -61,14 +62,15 @@ void print_header(const conformance::Suite& s, const cae::BackendRecord& record)
 }
 
 std::string elapsed_text() {
-  static const auto started = std::chrono::steady_clock::now();
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", elapsed.count());
+  std::snprintf(text, sizeof text, "%.1f s", conformance::elapsed_seconds());
   return text;
 }
 
-int summarise(const std::string& backend, int doctest_status, bool certify) {
+// `judged`: the checks ran to a verdict on the backend (not a signal, not a
+// probe that failed before any check), which a full run records.
+int summarise(const std::string& backend, int doctest_status, const conformance::Options& options,
+              bool judged) {
   std::lock_guard<std::recursive_mutex> lock(conformance::report_mutex());
   const conformance::Tally& t = conformance::tally();
   const bool passed = t.failed == 0 && doctest_status == 0 && t.passed > 0;
@@ -84,9 +86,13 @@ int summarise(const std::string& backend, int doctest_status, bool certify) {
     std::cout << "  doctest reported a failure outside the checks (see above)\n";
   }
   const conformance::Suite& s = conformance::suite();
-  if (certify && s.table) {
-    conformance::record_certification(s.library_path, backend, s.table->version ? s.table->version : "",
-                                      {s.seed}, passed);
+  if (judged && s.table) {
+    if (conformance::certifies(options)) {
+      conformance::record_certification(s.library_path, s.library_sha256, backend,
+                                        s.table->version ? s.table->version : "", {s.seed}, passed);
+    } else {
+      conformance::say_not_certified(options);
+    }
   }
   return passed ? kExitPassed : kExitFailed;
 }
@@ -94,7 +100,7 @@ int summarise(const std::string& backend, int doctest_status, bool certify) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  elapsed_text();  // starts the clock
+  conformance::elapsed_seconds();  // starts the clock of the run and its --time-limit
   conformance::Options options;
   try {
     options = conformance::parse_options(argc, argv);
@@ -112,7 +118,6 @@ int main(int argc, char** argv) {
   suite.seed = options.seed ? *options.seed : conformance::fresh_seed();
   suite.quick = options.quick;
   suite.models = {suite.seed, options.models, options.large_models, options.quick};
-  suite.all_real_shapes = options.all_real_shapes;
   suite.device_index = options.device;
   suite.json_path = options.json;
   // From here on a crash, in the backend's loading too, ends with a verdict.
@@ -129,7 +134,7 @@ int main(int argc, char** argv) {
     conformance::explain(found->unavailable_reason +
                          " (probe must return CAE_STATUS_OK and report a machine it cannot "
                          "use through available = 0 and a reason)");
-    return summarise(found->name, 0, false);
+    return summarise(found->name, 0, options, false);
   }
   if (found && !options.backend_options.empty()) {
     // Checked against the declarations even where the backend cannot run, so
@@ -153,10 +158,9 @@ int main(int argc, char** argv) {
   std::string backend_name = options.backend;
   // From here on a backend that hangs (creating its context too), or a stop
   // signal, still ends with a verdict (watchdog.hpp).
-  conformance::start_watchdog(options.check_timeout,
+  conformance::start_watchdog(options.check_timeout, options.time_limit,
                               [&backend_name, &options](bool interrupted) {
-                                return summarise(backend_name, 0,
-                                                 !interrupted && conformance::certifies(options));
+                                return summarise(backend_name, 0, options, !interrupted);
                               });
   try {
     const cae::BackendRecord& record = registry.select(options.backend);
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
     conformance::install_crash_report(backend_name, suite.seed, options.json);
     suite.table = &record.table();
     suite.library_path = record.plugin.path;
+    suite.library_sha256 = cae::sha256_of_file(record.plugin.path);
     suite.context = std::make_unique<cae::Context>(record.table(), options.device, 0,
                                                    suite.backend_options);
     suite.device = suite.context->device_info();
@@ -198,7 +203,7 @@ int main(int argc, char** argv) {
     suite.context.reset();
     return doctest_status;
   }
-  const int status = summarise(backend_name, doctest_status, conformance::certifies(options));
+  const int status = summarise(backend_name, doctest_status, options, true);
   suite.context.reset();  // before the libraries' static state goes away
   return status;
 }

@@ -59,6 +59,7 @@ double parse_seconds(const std::string& option, const std::string& text) {
 Options parse_options(int argc, char** argv) {
   Options options;
   options.check_timeout = kDefaultCheckTimeout;
+  options.time_limit = kDefaultTimeLimit;
   options.doctest_args.push_back(argc > 0 ? argv[0] : "cae-conformance");
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -71,8 +72,6 @@ Options parse_options(int argc, char** argv) {
       options.quick = true;
     } else if (arg == "--large-models") {
       options.large_models = true;
-    } else if (arg == "--all-real-shapes") {
-      options.all_real_shapes = true;
     } else if (take_value("--models", argc, argv, i, value)) {
       const uint64_t models = parse_unsigned("--models", value);
       if (models > 1000) {
@@ -105,6 +104,8 @@ Options parse_options(int argc, char** argv) {
       options.backend_options.push_back(value);
     } else if (take_value("--check-timeout", argc, argv, i, value)) {
       options.check_timeout = parse_seconds("--check-timeout", value);
+    } else if (take_value("--time-limit", argc, argv, i, value)) {
+      options.time_limit = parse_seconds("--time-limit", value);
     } else if (take_value("--json", argc, argv, i, value)) {
       if (value.empty()) throw std::invalid_argument("--json needs a file name");
       options.json = value;
@@ -125,9 +126,11 @@ Certifies a cae compute backend: checks that it implements the backend ABI
 (<cae/backend.h>) correctly. Every op against a float64 reference (fresh
 random inputs; small odd shapes, the autoencoder's real layers, batches of 65
 and 257 images; outputs poisoned before each call; guard zones around every
-host buffer), the max-pool tie rule, in-place use, backward ops against the
-reference's analytic gradients, Adam where its variants differ, bit-for-bit
-determinism (when the backend declares it), short out-structs, error
+host buffer), the graphs (when provided) at every batch the host runs,
+rerun with new contents in the same tensors, the max-pool tie rule,
+in-place use, backward ops against the reference's analytic gradients,
+Adam where its variants differ, bit-for-bit determinism (when the backend
+declares it), short out-structs, error
 reporting, and memory release (destroy, and alloc/free in one context).
 
 Options:
@@ -153,10 +156,6 @@ Options:
   --large-models          also every layer of the model presets on 96x96
                           images (STL-10's size; the float64 reference
                           takes minutes)
-  --all-real-shapes       check the graphs at the real shape (3x32x32) at
-                          every batch up to 256 even on a backend too slow
-                          to finish them in about five minutes (by default
-                          they are then left out, with a note)
   --sweep N               run N seeds (--seed S, S+1, ...; default from 1),
                           each in its own process, and print the worst error
                           per op with the seed that gave it
@@ -168,6 +167,10 @@ Options:
                           backend (default 60; a check that declares no work
                           gets S). A check past its limit FAILS naming the op
                           and the time, and the suite ends with its summary
+  --time-limit S          time limit of the whole run (one seed), in seconds
+                          (default 1200): past it the running check FAILS
+                          and the suite ends the same way, so a backend slow
+                          in every call cannot keep it going for hours
   -h, --help              this text
 
 Bounds: every output element must satisfy |out - ref| <= tol * scale, where
@@ -179,16 +182,19 @@ for matrix products, follows the precision device_info declares: 1e-5 fp32,
 Lines show the worst err/bound; <= 1 passes. NaN or Inf never passes. The
 rules per op: docs/abi.md, "What cae-conformance requires".
 
-Certification: a full run (no --filter, --quick, --backend-option or doctest
-options)
-records its verdict for the plugin file's SHA-256 beside the file
-(FILE.certified.json) or, when that folder is not writable, in
-~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae uses only a certified backend
-as its default (`cae backends` shows each one's state); a sweep records all
-its seeds at the end.
+Certification: a run of the full check set records its verdict for the
+plugin file's SHA-256 beside the file (FILE.certified.json) or, when that
+folder is not writable, in ~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae
+uses only a certified backend as its default (`cae backends` shows each
+one's state); a sweep records all its seeds at the end. A run that checks
+less or allows more (--filter, --quick, --models below 2, --check-timeout
+above 60, --time-limit above 1200, doctest options) or another setting
+(--backend-option) reports its verdict, says in one line that it is not a
+certification, and records nothing; so does a run whose plugin file
+changed while it ran.
 
 A crash is a verdict: the check that was running is named, then FAILED.
-So is a hang (see --check-timeout) and SIGTERM, SIGINT or SIGHUP: the
+So is a hang (see --check-timeout and --time-limit) and SIGTERM, SIGINT or SIGHUP: the
 running check FAILS as interrupted, the summary line and --json follow, and
 the exit status is 128 + the signal.
 

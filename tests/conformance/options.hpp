@@ -18,12 +18,12 @@ struct Options {
   bool quick = false;            // fewer and smaller shapes
   int models = 2;                // random models whose layers are checked
   bool large_models = false;     // the presets on 96x96 images too
-  bool all_real_shapes = false;  // the real-shape graphs at every batch, however slow the backend
   uint64_t sweep = 0;            // > 0: run this many seeds, each in a child process
   uint32_t jobs = 1;             // children of a sweep run at once
   std::string json;              // write the verdict as JSON to this file
   std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
   double check_timeout = 60.0;   // seconds per billion operations of a check (watchdog.hpp)
+  double time_limit = 1200.0;    // seconds for the whole run (watchdog.hpp)
   bool record = true;            // --no-record: do not write a certification record
   bool help = false;
   std::vector<std::string> doctest_args;  // everything else, argv[0] first

@@ -16,6 +16,7 @@ namespace conformance {
 struct Suite {
   const cae_backend_table* table = nullptr;
   std::string library_path;
+  std::string library_sha256;  // of the file as it was loaded: what a record certifies
   std::unique_ptr<cae::Context> context;
   cae::BackendOptionValues backend_options;  // --backend-option, checked: every context gets them
   cae::DeviceInfo device;
@@ -23,7 +24,6 @@ struct Suite {
   uint64_t seed = 0;
   bool quick = false;
   ModelShapeSettings models;  // --models, --large-models
-  bool all_real_shapes = false;  // --all-real-shapes
   std::string json_path;  // --json: where the verdict goes
 };
 

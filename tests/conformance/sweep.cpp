@@ -189,6 +189,34 @@ struct Worst {
 volatile sig_atomic_t g_stop_signal = 0;
 void on_stop_signal(int sig) { g_stop_signal = sig; }
 
+// Records the verdict of all seeds at once, for the contents every seed
+// loaded (each child names them in its JSON: the parent never loads the
+// backend itself); a sweep that does not certify says so instead.
+void record_sweep(const Options& options, const std::vector<SeedResult>& done, bool passed) {
+  if (!certifies(options)) {
+    say_not_certified(options);
+    return;
+  }
+  const cae::Registry registry = cae::Registry::discover(discovery_for(options));
+  const cae::BackendRecord* backend = find_backend(registry, options.backend);
+  if (!backend) return;
+  std::string loaded_sha256;
+  std::vector<uint64_t> seeds;
+  for (const SeedResult& r : done) {
+    seeds.push_back(r.seed);
+    const std::string seen = r.doc.value("sha256", std::string());
+    if (loaded_sha256.empty()) loaded_sha256 = seen;
+    if (!seen.empty() && seen != loaded_sha256) {
+      std::cout << "cae-conformance: " << backend->plugin.path << " changed during the sweep (seed "
+                << r.seed << " checked other contents): nothing recorded" << std::endl;
+      return;
+    }
+  }
+  std::sort(seeds.begin(), seeds.end());
+  record_certification(backend->plugin.path, loaded_sha256, backend->name,
+                       backend->table().version ? backend->table().version : "", seeds, passed);
+}
+
 }  // namespace
 
 int run_sweep(const Options& options, int argc, char** argv) {
@@ -315,16 +343,8 @@ int run_sweep(const Options& options, int argc, char** argv) {
               << " seeds: FAILED" << std::endl;
     return 128 + g_stop_signal;
   }
-  if (status_code == 0 && skipped == 0 && done.size() == options.sweep && certifies(options)) {
-    const cae::Registry registry = cae::Registry::discover(discovery_for(options));
-    if (const cae::BackendRecord* backend = find_backend(registry, options.backend)) {
-      std::vector<uint64_t> seeds;
-      for (const SeedResult& r : done) seeds.push_back(r.seed);
-      std::sort(seeds.begin(), seeds.end());
-      record_certification(backend->plugin.path, backend->name,
-                           backend->table().version ? backend->table().version : "", seeds,
-                           bad == 0);
-    }
+  if (status_code == 0 && skipped == 0 && done.size() == options.sweep) {
+    record_sweep(options, done, bad == 0);
   }
   if (status_code != 0) return status_code;
   if (bad > 0 || done.size() < options.sweep) return 1;

@@ -59,7 +59,7 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-void watch(double check_timeout, std::function<int(bool)> finish) {
+void watch(double check_timeout, double time_limit, std::function<int(bool)> finish) {
   Watchdog& dog = watchdog();
   std::unique_lock<std::mutex> lock(dog.mutex);
   while (!dog.stopping) {
@@ -68,7 +68,8 @@ void watch(double check_timeout, std::function<int(bool)> finish) {
     const int sig = g_stop_signal;
     const RunningCheck running = running_check();
     const double limit = check_limit(check_timeout, running.work);
-    if (sig == 0 && running.seconds <= limit) continue;
+    const double total = elapsed_seconds();
+    if (sig == 0 && running.seconds <= limit && total <= time_limit) continue;
     std::lock_guard<std::recursive_mutex> report(report_mutex());
     if (sig != 0) {
       record_from_watchdog(running.op, running.what,
@@ -76,6 +77,14 @@ void watch(double check_timeout, std::function<int(bool)> finish) {
                                seconds_text(running.seconds));
       explain("the suite was stopped; the checks after this one were not run");
       end_suite(finish, 128 + sig);
+    }
+    if (total > time_limit) {
+      record_from_watchdog(running.op, running.what,
+                           "the run passed its time limit of " + seconds_text(time_limit) +
+                               " (--time-limit) after " + seconds_text(total));
+      explain("the backend is too slow to finish the checks in time; the suite stops here, "
+              "the checks after this one were not run");
+      end_suite(finish, 0);
     }
     record_from_watchdog(running.op, running.what,
                          "timed out after " + seconds_text(running.seconds) + " (limit " +
@@ -92,12 +101,17 @@ double check_limit(double check_timeout, double work) {
   return check_timeout * std::max(1.0, std::ceil(work / kWorkPerTimeout));
 }
 
-void start_watchdog(double check_timeout, std::function<int(bool)> finish) {
+double elapsed_seconds() {
+  static const auto started = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void start_watchdog(double check_timeout, double time_limit, std::function<int(bool)> finish) {
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &action, nullptr);
-  watchdog().thread = std::thread(watch, check_timeout, std::move(finish));
+  watchdog().thread = std::thread(watch, check_timeout, time_limit, std::move(finish));
 }
 
 void stop_watchdog() {

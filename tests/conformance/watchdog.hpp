@@ -9,6 +9,13 @@
 // the main thread, so no later check could run). SIGTERM, SIGINT and SIGHUP
 // end the suite the same way: the running check is FAILED as interrupted, the
 // summary and JSON follow, and the exit status is 128 + the signal.
+//
+// The whole run has a time limit too (--time-limit, default
+// kDefaultTimeLimit): a backend slow in every call, each within its own
+// check's limit, would otherwise keep certification going for hours. Past
+// it, the running check is FAILED naming the limit and the suite ends the
+// same way. The default leaves the cpu backend, on two cores shared with a
+// second seed and under AddressSanitizer, several times the time it needs.
 #pragma once
 
 #include <functional>
@@ -17,15 +24,21 @@ namespace conformance {
 
 constexpr double kDefaultCheckTimeout = 60.0;
 constexpr double kWorkPerTimeout = 1e9;  // floating-point operations per --check-timeout
+constexpr double kDefaultTimeLimit = 1200.0;  // seconds for a whole run (one seed)
 
 // The limit, in seconds, of a check of `work` floating-point operations.
 double check_limit(double check_timeout, double work);
 
-// Starts the watchdog and the signal handlers. `finish` prints the summary,
+// Starts the watchdog and the signal handlers; the run's `time_limit`
+// counts from the first call of elapsed_seconds(). `finish` prints the summary,
 // writes the JSON and returns the exit status; it runs with the report locked
 // (report.hpp), once, on the watchdog's thread when a limit or a signal ends
 // the suite; `interrupted` says a signal did (so no verdict on the backend).
-void start_watchdog(double check_timeout, std::function<int(bool interrupted)> finish);
+void start_watchdog(double check_timeout, double time_limit,
+                    std::function<int(bool interrupted)> finish);
+
+// Seconds since the run started (the first call).
+double elapsed_seconds();
 
 // Stops the watchdog before the normal summary (a signal arriving later no
 // longer ends the run early: the summary is written by the caller).

@@ -2,7 +2,9 @@
 # A backend that hangs cannot hang certification (watchdog.hpp): with a
 # plugin whose conv2d_forward sleeps 3 s per call, a check past its
 # --check-timeout is FAILED naming the op and the time, and the suite ends
-# with its summary line and JSON; SIGTERM ends it the same way, exit 143.
+# with its summary line and JSON; a run past its --time-limit, every call
+# within its check's limit, ends the same way; SIGTERM ends it the same
+# way, exit 143.
 # usage: watchdog_tests.sh CAE_CONFORMANCE SLOW_PLUGIN
 set -u
 CONFORMANCE=$1
@@ -23,6 +25,17 @@ exists "the JSON follows" hang.json
 checks=$((checks + 1))
 grep -q '"verdict": "failed"' hang.json && grep -q 'timed out' hang.json ||
   fail "the JSON names the timeout" "$(cat hang.json 2>/dev/null)"
+
+# Each call within its check's limit, the run as a whole past its own.
+start=$(date +%s)
+run "a crawling run passes its time limit" 1 "$CONFORMANCE" --backend "$SLOW" \
+  --filter conv2d_forward --check-timeout 600 --time-limit 2 --seed 1
+took=$(( $(date +%s) - start ))
+checks=$((checks + 1))
+[ "$took" -lt 10 ] || fail "a crawling run passes its time limit" "took $took s"
+expect "the limit is named" \
+  "^conv2d_forward .*the run passed its time limit of 2.0 s \(--time-limit\) after [0-9.]+ s +FAIL"
+expect "the summary line follows the time limit" "^cae-conformance: slowconv: .*: FAILED$"
 
 "$CONFORMANCE" --backend "$SLOW" --filter conv2d_forward --check-timeout 600 --seed 1 \
   --json term.json >term.log 2>&1 &

@@ -11,7 +11,8 @@
 #   QUICK=1     sweep at --quick shapes
 #   MODELS=4    random models per seed whose every layer shape is checked
 #               (--models; each seed draws its own); LARGE=1 adds the model
-#               presets on 96x96 images (--large-models)
+#               presets on 96x96 images (--large-models), whose float64
+#               reference takes minutes: those runs get --time-limit 7200
 #   CTEST=0     only the sweeps (the CTest matrix already ran on this build)
 #   MUTANT_SEEDS=20  seeds of the conformance suite's own test (the mutants, on
 #               the cpu backend) after the GPU sweeps; CI sweeps fewer
@@ -62,8 +63,8 @@ start_sweep() {
   local options=()
   for option in "$@"; do options+=(--backend-option "$option"); done
   "$build/bin/cae-conformance" --backend "$plugins/libcae-backend-$backend.so" --seed 1 \
-    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" --all-real-shapes \
-    $([ "${LARGE:-0}" = 1 ] && echo --large-models) \
+    --sweep "$seeds" --jobs "$jobs" "${quick[@]}" "${options[@]}" --models "${MODELS:-4}" \
+    $([ "${LARGE:-0}" = 1 ] && echo --large-models --time-limit 7200) \
     --json "$out/sweep-$entry.json" \
     >"$out/sweep-$entry.log" 2>&1 &
   pids+=($!)

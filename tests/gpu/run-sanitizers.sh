@@ -73,12 +73,12 @@ run_one() {  # backend tool workload
   fi
   local cmd=()
   case $work in
-    # The tools slow a check down many times over: its time limit is the run's.
-    quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick --check-timeout "$limit" "${filter[@]}") ;;
-    # --all-real-shapes: slowed down by the tool, a backend would otherwise look
-    # too slow for the real-shape graphs' larger batches and leave them out.
-    full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --all-real-shapes
-               --check-timeout "$limit" "${filter[@]}") ;;
+    # The tools slow a check down many times over: its time limit, and the
+    # whole run's, are the tool run's.
+    quick) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1 --quick --check-timeout "$limit"
+                --time-limit "$limit" "${filter[@]}") ;;
+    full) cmd=("$suite" --backend "$plugins/libcae-backend-$b.so" --seed 1
+               --check-timeout "$limit" --time-limit "$limit" "${filter[@]}") ;;
     train) cmd=("$cae" train --backend "$plugins/libcae-backend-$b.so" --data "$data" --samples "$train_samples"
                 --epochs 1 --batch 64 --out "$scratch/$b-$tool.ckpt") ;;
   esac

@@ -29,6 +29,11 @@ cae_status graph_compile(cae_context ctx, const cae_graph_desc* desc, cae_graph*
 }
 
 void graph_destroy(cae_context ctx, cae_graph graph) {
+  if (GraphCopy* copy = graph_copy(graph)) {
+    for (cae_tensor own : copy->own_tensors) {
+      if (own != nullptr) base().tensor_free(ctx, own);
+    }
+  }
   copies().erase(graph);
   base().graph_destroy(ctx, graph);
 }

@@ -16,6 +16,11 @@ struct GraphCopy {
   std::vector<cae_tensor> first_bindings;
   cae_graph_run_params first_params{};
   bool ran = false;
+  // What a mutant that keeps its own copies of bound tensors holds: the
+  // bindings of the previous run, and per tensor the copy it made (NULL
+  // where none), freed with the graph.
+  std::vector<cae_tensor> last_bindings;
+  std::vector<cae_tensor> own_tensors;
 };
 
 // The description `graph` was compiled from; nullptr for an unknown graph.
