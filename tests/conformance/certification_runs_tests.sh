@@ -38,7 +38,7 @@ weakened=(--filter backend --models 1 --check-timeout 120 --time-limit 5000 -tc=
 run "a weakened run passes" 0 "$CONFORMANCE" --backend "$plugin" --seed 1 "${weakened[@]}"
 expect "its verdict is reported" "^cae-conformance: cpu: [0-9]+ checks, [0-9]+ passed, 0 failed, .*: PASSED$"
 expect "one line says it is not a certification, naming every weakening" \
-  "^cae-conformance: not a certification \(--filter runs only some checks; --models 1 checks fewer random models than 2; --check-timeout 120 allows more than 60 s per check; --time-limit 5000 allows more than 1200 s for the run; doctest options \(-tc=backend\) may leave checks out\): nothing recorded$"
+  "^cae-conformance: not a certification \(--filter runs only some checks; --models 1 checks fewer random models than 2; --check-timeout 120 allows more than 60 s per check; --time-limit 5000 allows more than 1800 s for the run; doctest options \(-tc=backend\) may leave checks out\): nothing recorded$"
 reject "nothing is recorded" "certification \((passed|failed)\) recorded"
 checks=$((checks + 1))
 cmp -s failed-record.json "$plugin.certified.json" || fail "the failed record stays" "$(cat "$plugin.certified.json")"

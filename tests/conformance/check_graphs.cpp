@@ -870,16 +870,32 @@ std::string batch_label(int64_t batch) {
 // which the small networks never reach. Batch 1 is judged against float64
 // too; the larger batches against the op path alone (each op is certified
 // against float64 at these layers by its own checks, while a float64
-// evaluation of a whole step at batch 256 would take minutes).
-// Every batch, on every backend: a backend too slow for them is stopped by
-// the time limits (watchdog.hpp) and FAILS; none is left out.
-void check_real_shapes() {
+// evaluation of a whole step at batch 256 would take minutes). Every batch,
+// on every backend: a backend too slow for them is stopped by the time
+// limits (watchdog.hpp) and FAILS; none is left out.
+void check_real_shapes(bool larger_batches) {
   const nn::Network real(nn::model_preset("seed"), 3, 32);
   for (const int64_t batch : kHostBatches) {
+    if ((batch > 1) != larger_batches) continue;
     check_graph_kinds("seed 3x32x32 " + batch_label(batch), real, batch,
                       suite().seed * 131 + 7919 + uint64_t(batch),
                       batch == 1 ? Judge::Float64AndOps : Judge::OpsOnly);
   }
+}
+
+// Whether the real-shape graphs are checked in this run (a note when not).
+bool real_shapes_checked(const char* what) {
+  const cae_backend_table& t = table();
+  if (!(CAE_TABLE_HAS(&t, graph_compile) && CAE_TABLE_HAS(&t, graph_run) &&
+        CAE_TABLE_HAS(&t, graph_destroy))) {
+    note(kOp, what, "no graph members (optional, ABI 1.5; an incomplete set fails under graphs)");
+    return false;
+  }
+  if (suite().quick) {
+    note(kOp, what, "not checked with --quick (the small networks only)");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -923,18 +939,11 @@ void check_graphs() {
 }
 
 void check_graph_real_shapes() {
-  const cae_backend_table& t = table();
-  if (!(CAE_TABLE_HAS(&t, graph_compile) && CAE_TABLE_HAS(&t, graph_run) &&
-        CAE_TABLE_HAS(&t, graph_destroy))) {
-    note(kOp, "real shapes",
-         "no graph members (optional, ABI 1.5; an incomplete set fails under graphs)");
-    return;
-  }
-  if (suite().quick) {
-    note(kOp, "real shapes", "not checked with --quick (the small networks only)");
-    return;
-  }
-  check_real_shapes();
+  if (real_shapes_checked("real shapes")) check_real_shapes(false);
+}
+
+void check_graph_real_batches() {
+  if (real_shapes_checked("real shapes, larger batches")) check_real_shapes(true);
 }
 
 void check_graph_exchanges() { check_exchange(); }

@@ -25,7 +25,8 @@ void check_process_group();  // ABI 1.2 groups of processes, when provided
 void check_host_memory();    // ABI 1.3 page-locked host memory, when provided
 void check_options();        // ABI 1.4 declared options, when provided
 void check_graphs();         // ABI 1.5 graphs, when provided
-void check_graph_real_shapes();  // the same, the seed network at 3x32x32 and the batches users run
+void check_graph_real_shapes();   // the same, the seed network at 3x32x32, one image
+void check_graph_real_batches();  // the same at the host's larger batches
 void check_graph_exchanges();  // ABI 1.6 steps whose graphs exchange gradients over two contexts
 
 }  // namespace conformance

@@ -168,7 +168,7 @@ Options:
                           gets S). A check past its limit FAILS naming the op
                           and the time, and the suite ends with its summary
   --time-limit S          time limit of the whole run (one seed), in seconds
-                          (default 1200): past it the running check FAILS
+                          (default 1800): past it the running check FAILS
                           and the suite ends the same way, so a backend slow
                           in every call cannot keep it going for hours
   -h, --help              this text
@@ -188,7 +188,7 @@ folder is not writable, in ~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae
 uses only a certified backend as its default (`cae backends` shows each
 one's state); a sweep records all its seeds at the end. A run that checks
 less or allows more (--filter, --quick, --models below 2, --check-timeout
-above 60, --time-limit above 1200, doctest options) or another setting
+above 60, --time-limit above 1800, doctest options) or another setting
 (--backend-option) reports its verdict, says in one line that it is not a
 certification, and records nothing; so does a run whose plugin file
 changed while it ran.

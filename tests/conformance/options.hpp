@@ -23,7 +23,7 @@ struct Options {
   std::string json;              // write the verdict as JSON to this file
   std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
   double check_timeout = 60.0;   // seconds per billion operations of a check (watchdog.hpp)
-  double time_limit = 1200.0;    // seconds for the whole run (watchdog.hpp)
+  double time_limit = 1800.0;    // seconds for the whole run (watchdog.hpp)
   bool record = true;            // --no-record: do not write a certification record
   bool help = false;
   std::vector<std::string> doctest_args;  // everything else, argv[0] first

@@ -27,9 +27,12 @@ TEST_CASE("process group") { check_process_group(); }
 TEST_CASE("host memory") { check_host_memory(); }
 TEST_CASE("options") { check_options(); }
 TEST_CASE("graphs") { check_graphs(); }
-// Its own case, named so that --filter graphs (the mutants' sweeps, a
-// sanitizer's quicker pass) leaves out these larger runs.
+// Their own cases, named so that --filter graphs (the mutants' sweeps, a
+// sanitizer's quicker pass) leaves out these larger runs, and
+// --filter graph_real_shapes (a mutant whose bug only large images show)
+// the largest: at the host's batches up to 256 they are most of a run.
 TEST_CASE("graph_real_shapes") { check_graph_real_shapes(); }
+TEST_CASE("graph_real_batches") { check_graph_real_batches(); }
 // Its own case so that --filter can run the two-context steps apart from
 // the one-context graphs (a sanitizer over both outruns one time limit).
 TEST_CASE("graph_exchanges") { check_graph_exchanges(); }
