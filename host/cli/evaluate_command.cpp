@@ -21,11 +21,13 @@
 #include "report/stopwatch.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
+#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
 
 int run_evaluate(const po::variables_map& vm) {
+  require_single_process("cae evaluate");
   const std::string weights = vm["weights"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   const DataRequest request = data_request_from(vm);

@@ -14,11 +14,13 @@
 #include "nn/trainer.hpp"
 #include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
+#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
 
 int run_extract(const po::variables_map& vm) {
+  require_single_process("cae extract");
   const std::string out = vm["out"].as<std::string>();
   const int batch = option_in_range(vm, "batch", 1, nn::kMaxBatchSize);
   const int streams = option_in_range(vm, "streams", 0, 16);

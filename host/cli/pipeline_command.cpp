@@ -33,6 +33,7 @@
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
 #include "training_recipe.hpp"
+#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
@@ -150,6 +151,7 @@ void declare_pipeline_options(po::options_description& options,
 }
 
 int run_pipeline(const po::variables_map& given) {
+  require_single_process("cae pipeline");
   po::options_description options;
   po::positional_options_description positionals;
   declare_pipeline_options(options, positionals);

@@ -21,6 +21,7 @@
 #include "svm/solver_kind.hpp"
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
+#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
@@ -84,6 +85,7 @@ int run_linear(const svm::FeatureSet& train,
 }
 
 int run_svm(const po::variables_map& vm) {
+  require_single_process("cae svm");
   svm::TrainOptions options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);

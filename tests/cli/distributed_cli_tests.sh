@@ -206,4 +206,17 @@ one_line "the killed rank's partner says so in one line"
 checks=$((checks + 1))
 [ "$waited_ms" -lt 6000 ] || fail "rank 0 ends within the group timeout" "it took $waited_ms ms"
 
+# The one-process commands refuse to run as one of several ranks: each would
+# repeat the whole job into the same folder.
+one_process() {
+  local command=$1
+  shift
+  error "$command under a launcher" 2 "cae $command runs as one process, but this is rank 1 of 2 from torchrun" \
+    env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "$command" "$@" --out "$work/one-process-$command"
+  absent "$command under a launcher writes nothing" "$work/one-process-$command"
+}
+one_process pipeline
+one_process extract --weights "$work/nowhere.safetensors"
+one_process svm --features "$work/nowhere"
+one_process evaluate --weights "$work/nowhere.safetensors" --svm "$work/nowhere.model"
 finish
