@@ -308,12 +308,13 @@ def first_use_certification(output):
 
 def default_backend_problem(found, default):
     """Why the parts that time cae's default backend (the README's commands,
-    `cae bench --devices`) would not time a GPU backend here, or None. cae
-    picks its default among certified backends only, so on a fresh build it
-    is cpu: those parts would then time the cpu backend for their whole
+    `cae bench --devices`) would not time a GPU backend here, or None. With
+    nothing certified, cae certifies the fastest of its own backends on first
+    use; but once the cpu backend alone is certified (by hand), it is the
+    default: those parts would then time the cpu backend for their whole
     budget instead of saying what is missing."""
     gpu = [b for b in ordered_backends(found, None) if found[b] is None and b != "cpu"]
-    if not gpu or (default is not None and default != "cpu"):
+    if not gpu or default != "cpu":
         return None
     return (f"cae's default backend here is {default or 'none'}, while {', '.join(gpu)} "
             f"{'is' if len(gpu) == 1 else 'are'} available but not certified: certify the "

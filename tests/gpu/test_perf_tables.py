@@ -582,7 +582,8 @@ class SuiteTest(unittest.TestCase):
         self.assertIn("cae-conformance --backend v4", problem)
         self.assertIsNone(bench_suite.default_backend_problem(found, "v4"))
         self.assertIsNone(bench_suite.default_backend_problem({"cpu": None, "v4": "no driver"}, "cpu"))
-        self.assertIsNotNone(bench_suite.default_backend_problem(found, None))
+        # Nothing certified: cae certifies the fastest on first use.
+        self.assertIsNone(bench_suite.default_backend_problem(found, None))
 
     def test_parse_nvidia_smi_and_toolkit(self):
         gpus = bench_suite.parse_nvidia_smi_gpus("NVIDIA H100 80GB HBM3, 81559, 580.95.05\n"
