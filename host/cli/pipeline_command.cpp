@@ -17,7 +17,6 @@
 #include "evaluation.hpp"
 #include "feature_options.hpp"
 #include "first_use_certification.hpp"
-#include "io/output_lock.hpp"
 #include "io/output_set.hpp"
 #include "linear_selection.hpp"
 #include "model_options.hpp"
@@ -71,7 +70,7 @@ std::vector<std::string> pipeline_files(bool synthetic) {
   names.insert(names.end(), {kModelFile, kFeaturesFile, kSvmFile, kLinearFile});
   if (synthetic) {
     std::vector<std::string> data = synthetic_cifar_files(kSynthTrain);
-    data.insert(data.end(), {kSetManifestName, kFolderLockName});
+    data.push_back(kSetManifestName);
     for (const std::string& name : data) names.push_back(std::string(kSynthDir) + "/" + name);
   }
   return names;

@@ -23,6 +23,7 @@ namespace {
 // What a lock file holds: a line no user file starts with by chance, so a
 // file of the lock's name that lacks it is never taken for a lock.
 constexpr char kMarker[] = "cae output lock, pid ";
+constexpr char kFolderLockName[] = ".cae.lock";  // an output folder's lock file
 
 std::string contents_of(int fd) {
   char text[64] = {};

@@ -23,9 +23,6 @@
 
 namespace cae {
 
-// The lock file of an output folder.
-constexpr const char* kFolderLockName = ".cae.lock";
-
 class OutputLock {
  public:
   // What `output` is: one file of a folder, or a whole folder.

@@ -22,8 +22,39 @@ B="--backend cpu"
 TINY="--epochs 1 --batch 32"
 
 "$CAE" data synth D --train 40 --test 20 --seed 5 >/dev/null || { echo "setup: synth failed"; exit 1; }
+
+# ---- 3. one writer per folder: report, pipeline and train exclude each other
+# (first, as the pipeline held still here writes the run the others use) ----
+# wait_for_lock LOCK PID: until the run PID holds LOCK (its pid is in it).
+wait_for_lock() {
+  for _ in $(seq 1 300); do
+    grep -qx "cae output lock, pid $2" "$1" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  fail "wait for $1" "pid $2 never took it"
+}
+# A pipeline writing RUN, held still (SIGSTOP) while it holds the folder.
 # shellcheck disable=SC2086
-"$CAE" pipeline $B --data D $TINY --out RUN >/dev/null || { echo "setup: pipeline failed"; exit 1; }
+"$CAE" pipeline $B --data D $TINY --out RUN >pipeline.log 2>&1 &
+pid=$!
+wait_for_lock RUN/.cae.lock $pid
+kill -STOP $pid
+error "report during a pipeline into its folder" 1 \
+  "^cae report: RUN is being written by another cae process \(pid $pid\); wait for it to finish" \
+  "$CAE" report RUN
+# shellcheck disable=SC2086
+error "train --out RUN/model.safetensors during a pipeline into RUN" 1 \
+  "^cae train: RUN/model.safetensors lies in RUN, which is being written by another cae process \(pid $pid\)" \
+  "$CAE" train $B --data D $TINY --out RUN/model.safetensors
+reject "train during a pipeline: refused before training" "training on"
+kill -CONT $pid
+wait $pid
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 0 ] || { tail -5 pipeline.log; echo "FAIL [the pipeline held still]: exit code $rc"; exit 1; }
+run "report after the pipeline" 0 "$CAE" report RUN
+run "the pipeline's set reads whole" 0 "$CAE" info --weights RUN/model.safetensors
+no_leftovers "report and pipeline: no temporaries or locks" RUN
 
 # unchanged NAME DIR SNAPSHOT: DIR holds what SNAPSHOT (`snapshot DIR`) recorded.
 snapshot() { (cd "$1" && find . -printf '%p %y %s %l\n' | sort && find . -type f -exec sha256sum {} + | sort); }
@@ -156,39 +187,8 @@ for cmd in "train $B --data NP $TINY --out N/m.st|N/m.st" "pipeline $B --data NP
   absent "${words[0]}: the class name: nothing trained" "${cmd#*|}"
 done
 
-# ---- 3. one writer per folder: report, pipeline and train exclude each other ----
-# wait_for_lock LOCK PID: until the run PID holds LOCK (its pid is in it).
-wait_for_lock() {
-  for _ in $(seq 1 300); do
-    grep -qx "cae output lock, pid $2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  fail "wait for $1" "pid $2 never took it"
-}
-# A pipeline writing RUN again, held still (SIGSTOP) while it holds the folder.
-# shellcheck disable=SC2086
-"$CAE" pipeline $B --data D $TINY --out RUN >pipeline.log 2>&1 &
-pid=$!
-wait_for_lock RUN/.cae.lock $pid
-kill -STOP $pid
-error "report during a pipeline into its folder" 1 \
-  "^cae report: RUN is being written by another cae process \(pid $pid\); wait for it to finish" \
-  "$CAE" report RUN
-# shellcheck disable=SC2086
-error "train --out RUN/model.safetensors during a pipeline into RUN" 1 \
-  "^cae train: RUN/model.safetensors lies in RUN, which is being written by another cae process \(pid $pid\)" \
-  "$CAE" train $B --data D $TINY --out RUN/model.safetensors
-reject "train during a pipeline: refused before training" "training on"
-kill -CONT $pid
-wait $pid
-rc=$?
-checks=$((checks + 1))
-[ "$rc" = 0 ] || { out=$(cat pipeline.log); fail "the pipeline held still" "exit code $rc"; }
-run "report after the pipeline" 0 "$CAE" report RUN
-run "the pipeline's set reads whole" 0 "$CAE" info --weights RUN/model.safetensors
-no_leftovers "report and pipeline: no temporaries or locks" RUN
-# The other way round: a training writing RUN/model.safetensors keeps a
-# pipeline and a report out of RUN until it ends.
+# ---- 3. (continued) The other way round: a training writing
+# RUN/model.safetensors keeps a pipeline and a report out of RUN until it ends ----
 # shellcheck disable=SC2086
 "$CAE" train $B --data D $TINY --out RUN/model.safetensors >train.log 2>&1 &
 pid=$!
