@@ -15,24 +15,17 @@
 #include "io/binary_file.hpp"
 #include "io/confined_folder.hpp"
 #include "io/output_lock.hpp"
+#include "io/failure_of.hpp"
 #include "io/scratch_dir.hpp"
 #include "io/sha256.hpp"
 
 namespace fs = std::filesystem;
+using cae::test::failure_of;
 using cae::test::read_bytes;
 using cae::test::ScratchDir;
 using cae::test::write_bytes;
 
 namespace {
-
-std::string failure_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
