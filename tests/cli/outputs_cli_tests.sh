@@ -27,9 +27,9 @@ TINY="--epochs 1 --batch 32"
 # (first, as the pipeline held still here writes the run the others use) ----
 # wait_for_lock LOCK PID: until the run PID holds LOCK (its pid is in it).
 wait_for_lock() {
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 1500); do
     grep -qx "cae output lock, pid $2" "$1" 2>/dev/null && return 0
-    sleep 0.05
+    sleep 0.01
   done
   fail "wait for $1" "pid $2 never took it"
 }
