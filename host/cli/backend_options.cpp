@@ -27,7 +27,7 @@ int32_t device_count_of(const BackendRecord& backend) {
 
 void add_backend_options(po::options_description& options) {
   options.add_options()
-      ("backend,b", po::value<std::string>()->value_name("NAME|PATH"),
+      ("backend,b", path_value("--backend")->value_name("NAME|PATH"),
        "backend to use: a name (case-insensitive) or a path to a backend .so; default: the "
        "available certified backend of highest priority (`cae backends` marks it): unless one "
        "was certified by hand, the fastest of cae's own that passes cae-conformance here, "

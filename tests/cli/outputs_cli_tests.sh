@@ -148,6 +148,7 @@ in|--resume|train $B --data D $TINY --resume @ --out N/m.st
 in|--model|train $B --data D $TINY --model @ --out N/m.st
 file|--nccl-id-file|train $B --data D $TINY --rank 0 --world-size 2 --nccl-id-file @ --out N/m.st
 in|--plugin-dir|train $B --plugin-dir @ --data D $TINY --out N/m.st
+in|--backend|train --backend @ --data D $TINY --out N/m.st
 in|--weights|extract $B --weights @ --data D --out N/f
 in|--data|extract $B --weights RUN/model.safetensors --data @ --out N/f
 dir|--out|extract $B --weights RUN/model.safetensors --data D --out @
