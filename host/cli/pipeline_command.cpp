@@ -88,7 +88,8 @@ DataRequest find_or_make_data(const po::variables_map& vm, const std::string& ou
             << kSynthTrain << " train, " << kSynthTest << " test images) in " << dir << "\n";
   // The folder is the pipeline's own (inside --out): replacing a set an
   // earlier run generated there is expected. It is a folder written as a
-  // whole, so locked like any other (`cae data synth` into it waits its turn).
+  // whole, so locked like any other (a `cae data synth` into it meanwhile is
+  // refused).
   const FolderClaim claim =
       claim_output_directory(dir, synthetic_cifar_files(kSynthTrain), "--out");
   write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
