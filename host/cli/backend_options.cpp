@@ -6,6 +6,7 @@
 #include "device_list.hpp"
 #include "ignored_options.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 
@@ -26,12 +27,12 @@ int32_t device_count_of(const BackendRecord& backend) {
 
 void add_backend_options(po::options_description& options) {
   options.add_options()
-      ("backend,b", po::value<std::string>()->value_name("NAME|PATH"),
+      ("backend,b", path_value("--backend")->value_name("NAME|PATH"),
        "backend to use: a name (case-insensitive) or a path to a backend .so; default: the "
        "available certified backend of highest priority (`cae backends` marks it): unless one "
        "was certified by hand, the fastest of cae's own that passes cae-conformance here, "
        "certified on first use (--certify-on-first-use)")
-      ("plugin-dir", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+      ("plugin-dir", path_values("--plugin-dir")->value_name("DIR")->composing(),
        "also search DIR for backends (repeatable; searched before CAE_PLUGIN_PATH)")
       ("device", po::value<int>()->default_value(0)->value_name("I"), "device index (GPU backends)")
       ("devices", po::value<std::string>()->value_name("LIST|all")->notifier(check_device_list_syntax),

@@ -18,6 +18,7 @@
 #include "io/atomic_file.hpp"
 #include "model_options.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 namespace {
@@ -282,8 +283,12 @@ int run_bench(const po::variables_map& vm) {
     throw UsageError("--host-memory must be pinned or pageable, not \"" + memory + "\"");
   }
   s.host_memory = memory == "pinned" ? HostMemory::kPinnedWhenOffered : HostMemory::kPageable;
-  if (vm.count("json")) prepare_output_file(vm["json"].as<std::string>(), "--json");
-  if (vm.count("html")) prepare_output_file(vm["html"].as<std::string>(), "--html");
+  std::vector<OutputLock> locks;  // one writer per output, for the whole run
+  for (const char* output : {"json", "html"}) {
+    if (vm.count(output)) {
+      locks.push_back(claim_output_file(vm[output].as<std::string>(), std::string("--") + output));
+    }
+  }
   if (compares_backends(vm)) {
     if (vm.count("devices")) throw UsageError("--devices compares devices of ONE backend: name it");
     return compare_backends(vm, s);
@@ -333,8 +338,8 @@ Command bench_command() {
                 ("host-memory", po::value<std::string>()->default_value("pinned")->value_name("KIND"),
                  "host batches of the epoch and the extraction in 'pinned' (page-locked, from a "
                  "backend with host_alloc; others use ordinary memory) or 'pageable' memory")
-                ("json", po::value<std::string>()->value_name("FILE"), "also write the results as JSON")
-                ("html", po::value<std::string>()->value_name("FILE"),
+                ("json", output_file_value("--json")->value_name("FILE"), "also write the results as JSON")
+                ("html", output_file_value("--html")->value_name("FILE"),
                  "also write a page with a bar chart per op and an epoch-time chart")
                 ("reference", po::value<std::string>()->value_name("B"),
                  "with --backend all or a list: the backend speed-ups are measured against "

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "failure_message.hpp"
+#include "io/confined_folder.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
@@ -77,6 +78,11 @@ int run_command(const Command& command, const std::vector<std::string>& args) {
   try {
     return command.run(vm);
   } catch (const UsageError& e) {
+    std::cerr << "cae " << command.name << ": " << e.what() << "\n";
+    return 2;
+  } catch (const OutputPathError& e) {
+    // An output the user has to change, found as a file was about to be
+    // written (a name read from report.json): nothing was written.
     std::cerr << "cae " << command.name << ": " << e.what() << "\n";
     return 2;
   } catch (...) {

@@ -13,6 +13,7 @@
 #include "ignored_options.hpp"
 #include "io/directory.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 namespace {
@@ -141,14 +142,17 @@ int run_data(const po::variables_map& vm) {
   if (dir.empty()) throw UsageError("DIR is empty; name the dataset folder");
   if (action == "fetch") {
     const OfficialArchive& archive = archive_named(vm["dataset"].as<std::string>());
-    const OutputLock lock = claim_output_directory(dir, "DIR");
+    // The archive and whatever it unpacks to: their names are the archive's.
+    const FolderClaim claim = claim_output_directory(
+        dir, {std::filesystem::path(archive.url).filename().string() + ".part"}, "DIR");
     return fetch(dir, archive);
   }
   if (action == "synth") {
     auto train = option_in_range<int64_t>(vm, "train", 10, 1000000);
     auto test = option_in_range<int64_t>(vm, "test", 10, 1000000);
     auto seed = vm["seed"].as<uint64_t>();
-    const OutputLock lock = claim_output_directory(dir, "DIR");
+    const FolderClaim claim =
+        claim_output_directory(dir, synthetic_cifar_files(size_t(train)), "DIR");
     write_synthetic_cifar(
         dir, size_t(train), size_t(test), seed,
         vm.count("force") ? SyntheticOverwrite::kReplace : SyntheticOverwrite::kRefuse);
@@ -173,7 +177,7 @@ Command data_command() {
           [](po::options_description& options, po::positional_options_description& positionals) {
             options.add_options()
                 ("action", po::value<std::string>()->value_name("ACTION"), "fetch | synth | check (or the first word)")
-                ("dir", po::value<std::string>()->value_name("DIR"), "the dataset folder (check: or .npy file; or the second word)")
+                ("dir", path_value("DIR")->value_name("DIR"), "the dataset folder (check: or .npy file; or the second word)")
                 ("dataset", po::value<std::string>()->default_value("cifar10")->value_name("NAME"),
                  "fetch: cifar10, cifar100 or stl10 (the official archive, checked against its published MD5)")
                 ("train", po::value<int64_t>()->default_value(5000)->value_name("N"), "synth: training images")

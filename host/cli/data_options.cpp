@@ -8,6 +8,7 @@
 #include "nn/architecture.hpp"
 #include "ignored_options.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 namespace {
@@ -36,7 +37,7 @@ std::string default_data_dir() {
 
 void add_data_options(po::options_description& options) {
   options.add_options()
-      ("data", po::value<std::string>()->value_name("PATH"),
+      ("data", path_value("--data")->value_name("PATH"),
        "the images: a CIFAR-10, CIFAR-100 or STL-10 binary folder, a folder of PNG/JPEG/BMP "
        "images (one subfolder per class), or .npy arrays; the format is recognised from what PATH "
        "holds (default: data/, if `cae data fetch data` put CIFAR-10 there)");

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "plugin/mpi_bootstrap.hpp"
 
 namespace cae::cli {
@@ -51,7 +52,7 @@ void add_distributed_options(po::options_description& options) {
        "by default the launcher's (OMPI_COMM_WORLD_RANK, PMIX_RANK, SLURM_PROCID, RANK)")
       ("world-size", po::value<int32_t>()->default_value(1)->value_name("W"), "processes training together (docs/distributed.md); "
        "by default the launcher's (OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, WORLD_SIZE)")
-      ("nccl-id-file", po::value<std::string>()->value_name("PATH"), "where rank 0 writes the group id the other ranks read (same path for every rank); "
+      ("nccl-id-file", output_file_value("--nccl-id-file")->value_name("PATH"), "where rank 0 writes the group id the other ranks read (same path for every rank); "
        "not needed under mpirun or srun --mpi=pmix in a build with MPI")
       ("group-timeout", po::value<int>()->default_value(300)->value_name("S"), "seconds a rank waits for the id file, or for another rank's step in the host's file exchange");
 }

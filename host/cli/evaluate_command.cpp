@@ -16,6 +16,7 @@
 #include "nn/features.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "provenance.hpp"
 #include "nn/weights_identity.hpp"
 #include "report/stopwatch.hpp"
@@ -32,7 +33,7 @@ int run_evaluate(const po::variables_map& vm) {
   const std::string out = vm["out"].as<std::string>();
   const DataRequest request = data_request_from(vm);
   nn::FeatureRecipe recipe = feature_recipe_from(vm);
-  const OutputLock lock = claim_output_directory(out, "--out");
+  const FolderClaim claim = claim_output_directory(out, report_files(), "--out");
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   const std::string svm_path = vm["svm"].as<std::string>();
   // `cae svm` writes either classifier; the file says which.
@@ -137,9 +138,9 @@ Command evaluate_command() {
             add_data_options(options);
             add_features_option(options);
             options.add_options()
-                ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
-                ("svm", po::value<std::string>()->required()->value_name("MODEL"), "classifier from `cae svm` (kernel SVM or --classifier linear: the file says which)")
-                ("out", po::value<std::string>()->required()->value_name("DIR"), "report folder");
+                ("weights", path_value("--weights")->required()->value_name("CKPT"), "trained checkpoint")
+                ("svm", path_value("--svm")->required()->value_name("MODEL"), "classifier from `cae svm` (kernel SVM or --classifier linear: the file says which)")
+                ("out", path_value("--out")->required()->value_name("DIR"), "report folder");
           },
           run_evaluate,
           std::string(

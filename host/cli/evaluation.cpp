@@ -7,6 +7,7 @@
 #include "io/directory.hpp"
 #include "report/confusion_csv.hpp"
 #include "report/confusion_heatmap.hpp"
+#include "report/figure.hpp"
 #include "report/loss_curve.hpp"
 #include "report/metrics.hpp"
 #include "report/predictions_csv.hpp"
@@ -74,6 +75,14 @@ svm::FeatureSet to_feature_set(std::vector<float> features, int64_t dim, const I
   set.values = std::move(features);
   set.labels.assign(images.labels.begin(), images.labels.end());
   return set;
+}
+
+std::vector<std::string> report_files() {
+  return {"confusion.csv",   "confusion.png",          "confusion.svg",
+          "predictions.csv", "reconstructions.png",    "reconstructions.svg",
+          "loss_curve.png",  "loss_curve.svg",         "loss_curve.csv",
+          "report.html",     "report.json",            kPerClassAccuracyPng,
+          svg_path_for(kPerClassAccuracyPng).string()};
 }
 
 EvaluationOutcome evaluate_and_report(Context& context, nn::Autoencoder& model,

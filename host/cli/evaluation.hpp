@@ -29,6 +29,11 @@ struct EvaluationOutcome {
   StageTimings timings;  // the given stages plus prediction and report
 };
 
+// Every file evaluate_and_report may write into out_dir (figures with their
+// SVG, report.json and the per-class chart that write_html_report adds), for
+// the checks made before any work (claim_output_directory).
+std::vector<std::string> report_files();
+
 // Writes confusion.csv, confusion.png, predictions.csv, reconstructions.png,
 // loss_curve.png and report.html into out_dir. `report` carries the settings,
 // backend, device and stage timings already known; prediction and report

@@ -14,6 +14,7 @@
 #include "nn/trainer.hpp"
 #include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "single_process.hpp"
 
 namespace cae::cli {
@@ -26,7 +27,10 @@ int run_extract(const po::variables_map& vm) {
   const int streams = option_in_range(vm, "streams", 0, 16);
   const nn::FeatureRecipe& recipe = feature_recipe_from(vm);
   const DataRequest request = data_request_from(vm);
-  const OutputLock lock = claim_output_directory(out, "--out");
+  const FolderClaim claim = claim_output_directory(
+      out, {"train_features.npy", "train_labels.npy", "test_features.npy", "test_labels.npy",
+            "features.json"},
+      "--out");
   const std::string weights = vm["weights"].as<std::string>();
   nn::Checkpoint checkpoint = nn::load_checkpoint(weights);
   BackendSession session = select_backend_session(vm);
@@ -79,8 +83,8 @@ Command extract_command() {
             add_data_options(options);
             add_features_option(options);
             options.add_options()
-                ("weights", po::value<std::string>()->required()->value_name("CKPT"), "trained checkpoint")
-                ("out", po::value<std::string>()->required()->value_name("DIR"), "output folder")
+                ("weights", path_value("--weights")->required()->value_name("CKPT"), "trained checkpoint")
+                ("out", path_value("--out")->required()->value_name("DIR"), "output folder")
                 ("batch", po::value<int>()->default_value(256)->value_name("N"), "images per forward pass")
                 ("streams", po::value<int>()->default_value(0)->value_name("N"),
                  "contexts per device, each on its own thread, so that one's copies overlap "

@@ -5,6 +5,7 @@
 #include "nn/checkpoint.hpp"
 #include "nn/seed_weights.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 namespace {
@@ -30,8 +31,8 @@ Command import_weights_command() {
           "Convert the seed project's raw 751,875-float weights file into a checkpoint",
           [](po::options_description& options, po::positional_options_description& positionals) {
             options.add_options()
-                ("file", po::value<std::string>()->required(), "the seed's weights file")
-                ("out", po::value<std::string>()->default_value("imported.safetensors")->value_name("CKPT"), "checkpoint to write");
+                ("file", path_value("FILE")->required(), "the seed's weights file")
+                ("out", output_file_value("--out")->default_value("imported.safetensors")->value_name("CKPT"), "checkpoint to write");
             positionals.add("file", 1);
           },
           run_import};

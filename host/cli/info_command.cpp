@@ -10,6 +10,7 @@
 #include "data/data_record.hpp"
 #include "model_options.hpp"
 #include "nn/checkpoint.hpp"
+#include "path_options.hpp"
 #include "plugin/compiled_graph.hpp"
 #include "plugin/context.hpp"
 
@@ -170,7 +171,7 @@ Command info_command() {
           "Show one backend in detail, or the model and data of a checkpoint",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
-            options.add_options()("weights", po::value<std::string>()->value_name("CKPT"),
+            options.add_options()("weights", path_value("--weights")->value_name("CKPT"),
                                   "print this checkpoint's model instead of a backend");
           },
           run_info,

@@ -5,12 +5,13 @@
 
 #include "io/memory_budget.hpp"
 #include "nn/model_description.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 
 void add_model_option(po::options_description& options) {
   options.add_options()
-      ("model", po::value<std::string>()->default_value("seed")->value_name("NAME|FILE.json"),
+      ("model", path_value("--model")->default_value("seed")->value_name("NAME|FILE.json"),
        ("the network: a preset or a JSON description (docs/models.md); the input's channels "
         "and size follow the data. Presets:" + nn::model_preset_help()).c_str());
 }

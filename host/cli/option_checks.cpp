@@ -11,6 +11,8 @@
 
 #include "io/directory.hpp"
 #include "io/io_error.hpp"
+#include "io/output_set.hpp"
+#include "path_options.hpp"
 
 namespace cae::cli {
 
@@ -103,9 +105,16 @@ OutputLock claim_output_file(const std::string& path, const std::string& option)
   return lock_output_file(path);
 }
 
-OutputLock claim_output_directory(const std::string& path, const std::string& option) {
+FolderClaim claim_output_directory(const std::string& path, std::vector<std::string> created,
+                                   const std::string& option) {
+  require_not_empty(path, option);
+  // The lock's name is shorter than the manifest's, and a link at it is
+  // refused by the lock itself, which follows none (io/output_lock.hpp).
+  created.push_back(kSetManifestName);
+  check_created_paths(option, path, created);
   prepare_output_directory(path, option);
-  return lock_output_directory(path);
+  OutputLock lock = lock_output_directory(path);
+  return FolderClaim{std::move(lock), ConfinedFolder(path)};
 }
 
 void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,

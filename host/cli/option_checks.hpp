@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "io/confined_folder.hpp"
 #include "io/output_lock.hpp"
 
 namespace cae::cli {
@@ -48,15 +49,30 @@ void check_option_values(const po::parsed_options& parsed, const po::variables_m
 // long run fails at once, not after hours, when the destination is unusable:
 // not empty, not a folder or device, in a folder that exists or can be made
 // and is writable. `option` names the option in messages ("--out", "--json"):
-// always the one the user gave the path with, so it has no default.
+// always the one the user gave the path with, so it has no default. (Its
+// length was checked when the options were parsed: output_file_value,
+// path_options.hpp.)
 void prepare_output_file(const std::string& path, const std::string& option);
 // The same for an output folder: created if missing, must be a writable folder.
 void prepare_output_directory(const std::string& path, const std::string& option);
 
-// prepare_output_* plus the output's lock, held for as long as the command
-// runs: a second run writing the same output stops at once (io/output_lock.hpp).
+// prepare_output_file plus the output's lock, held for as long as the
+// command runs: a second run writing the same output, or a run writing its
+// whole folder, stops at once (io/output_lock.hpp).
 OutputLock claim_output_file(const std::string& path, const std::string& option);
-OutputLock claim_output_directory(const std::string& path, const std::string& option);
+
+// An output folder, claimed for as long as the command runs: its lock, and
+// every file written under it held inside it (io/confined_folder.hpp).
+struct FolderClaim {
+  OutputLock lock;
+  ConfinedFolder confined;
+};
+// `created`: the files the command will write in the folder (names relative
+// to it). Their lengths and the links on their way are checked before the
+// folder is made or locked (check_created_paths), so nothing is written when
+// one of them could not be; the output set's manifest is added here.
+FolderClaim claim_output_directory(const std::string& path, std::vector<std::string> created,
+                                   const std::string& option);
 
 // Refuses an output that is one of the command's input files (the same file by
 // any name): writing it would destroy the input. UsageError naming both.

@@ -24,6 +24,7 @@
 #include "nn/latent_sparsity.hpp"
 #include "nn/weights_identity.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "pipeline_defaults.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
@@ -43,24 +44,54 @@ namespace {
 constexpr int64_t kSynthTrain = 3000;
 constexpr int64_t kSynthTest = 600;
 constexpr int kSynthEpochs = 4;
+constexpr char kSynthDir[] = "synthetic-data";
+
+// What the pipeline writes in --out besides the report's files.
+constexpr char kModelFile[] = "model.safetensors";
+constexpr char kFeaturesFile[] = "features.json";
+constexpr char kSvmFile[] = "svm.model";
+constexpr char kLinearFile[] = "linear.model";
+
+// Without --data and without CIFAR-10 under data/, the pipeline makes its
+// own data set inside --out.
+bool makes_synthetic_data(const po::variables_map& vm) {
+  if (data_given(vm)) return false;
+  try {
+    data_request_from(vm);
+    return false;
+  } catch (const UsageError&) {
+    return true;
+  }
+}
+
+// Every file the pipeline may write in --out (names relative to it).
+std::vector<std::string> pipeline_files(bool synthetic) {
+  std::vector<std::string> names = report_files();
+  names.insert(names.end(), {kModelFile, kFeaturesFile, kSvmFile, kLinearFile});
+  if (synthetic) {
+    std::vector<std::string> data = synthetic_cifar_files(kSynthTrain);
+    data.push_back(kSetManifestName);
+    for (const std::string& name : data) names.push_back(std::string(kSynthDir) + "/" + name);
+  }
+  return names;
+}
 
 // The data the options name; without --data and without CIFAR-10 under data/,
 // a synthetic set written inside --out.
 DataRequest find_or_make_data(const po::variables_map& vm, const std::string& out,
                               bool& synthetic) {
-  synthetic = false;
-  if (data_given(vm)) return data_request_from(vm);
-  try {
-    return data_request_from(vm);
-  } catch (const UsageError&) {
-  }
-  synthetic = true;
-  const std::string dir = out + "/synthetic-data";
+  synthetic = makes_synthetic_data(vm);
+  if (!synthetic) return data_request_from(vm);
+  const std::string dir = out + "/" + kSynthDir;
   std::cout << "no CIFAR-10 under data/ and no --data (put cifar-10-batches-bin/ under data/, "
                "or let `cae data fetch data` download it): running on a synthetic 10-class set ("
             << kSynthTrain << " train, " << kSynthTest << " test images) in " << dir << "\n";
   // The folder is the pipeline's own (inside --out): replacing a set an
-  // earlier run generated there is expected.
+  // earlier run generated there is expected. It is a folder written as a
+  // whole, so locked like any other (a `cae data synth` into it meanwhile is
+  // refused).
+  const FolderClaim claim =
+      claim_output_directory(dir, synthetic_cifar_files(kSynthTrain), "--out");
   write_synthetic_cifar(dir, kSynthTrain, kSynthTest, 1, SyntheticOverwrite::kReplace);
   // Not data_request_from(vm): it would look for data/ again and refuse.
   DataRequest request;
@@ -138,7 +169,7 @@ void declare_pipeline_options(po::options_description& options,
   add_data_options(options);
   add_unlabelled_option(options);
   options.add_options()(
-      "out", po::value<std::string>()->default_value("run")->value_name("DIR"),
+      "out", path_value("--out")->default_value("run")->value_name("DIR"),
       "output folder")("samples", po::value<int64_t>()->default_value(0)->value_name("N"),
                        "training images to use (0 = all)");
   add_model_option(options);
@@ -168,7 +199,8 @@ int run_pipeline(const po::variables_map& given) {
   const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   if (data_given(vm)) data_request_from(vm);  // every data option checked before any work
-  const OutputLock lock = claim_output_directory(out, "--out");
+  const FolderClaim claim =
+      claim_output_directory(out, pipeline_files(makes_synthetic_data(vm)), "--out");
   BackendSession session = select_backend_session(vm);
 
   // Start-up: from the program's start through certification on first use
@@ -222,7 +254,7 @@ int run_pipeline(const po::variables_map& given) {
   train_options.backend_options = session.options_in_effect();
   const DataRecord record = data_record_from(request, data, &train_images);
   train_options.data = record;
-  train_options.checkpoint_path = out + "/model.safetensors";
+  train_options.checkpoint_path = out + "/" + kModelFile;
   train_options.checkpoint_on_interrupt = false;
   // Model, features.json, SVM and report replace the previous run's together
   // at the end; a run stopped before keeps the previous run's files.
@@ -254,7 +286,7 @@ int run_pipeline(const po::variables_map& given) {
                                           &std::cout, "encode test"),
                      recipe.dim(network), data.test);
   const std::string weights_sha256 = nn::weights_identity(weights);
-  write_features_json(out + "/features.json", recipe, network, train_options.checkpoint_path,
+  write_features_json(out + "/" + kFeaturesFile, recipe, network, train_options.checkpoint_path,
                       weights_sha256, trained.final_state, record);
   // What either classifier records of its features (svm/feature_origin.hpp).
   const svm::FeatureOrigin origin{recipe.name, weights_sha256, train_options.checkpoint_path,
@@ -266,9 +298,9 @@ int run_pipeline(const po::variables_map& given) {
     SelectedLinear selected =
         select_and_train_linear(train_features, linear_options, validation, std::cout);
     selected.model.origin = origin;
-    const std::string model_path = out + "/linear.model";
+    const std::string model_path = out + "/" + kLinearFile;
     std::map<std::string, std::string> provenance{
-        {"features", out + "/features.json"},
+        {"features", out + "/" + kFeaturesFile},
         {"validation_rows", std::to_string(selected.validation_rows)},
         {"validation_seed", std::to_string(validation.seed)}};
     svm::save_linear_model(selected.model, model_path, provenance);
@@ -324,7 +356,7 @@ int run_pipeline(const po::variables_map& given) {
   // a second) overlaps the test prediction and the report, which only read
   // it. get() below waits for it, so a failed write still fails the command.
   std::future<void> model_saved = std::async(
-      std::launch::async, [&svm_model, &out] { svm::save_model(svm_model, out + "/svm.model"); });
+      std::launch::async, [&svm_model, &out] { svm::save_model(svm_model, out + "/" + kSvmFile); });
   timings.emplace_back("svm train", stage.seconds());
 
   ReportData report =

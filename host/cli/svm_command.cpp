@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "io/npy.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "provenance.hpp"
 #include "report/stopwatch.hpp"
 #include "svm/libsvm_export.hpp"
@@ -184,9 +185,9 @@ Command svm_command() {
             add_backend_options(options);
             add_first_use_certification_option(options);
             options.add_options()
-                ("features", po::value<std::string>()->required()->value_name("DIR"), "folder written by `cae extract`")
-                ("out", po::value<std::string>()->required()->value_name("MODEL"), "model file to write (either classifier; the file says which)")
-                ("export-libsvm", po::value<std::string>()->value_name("FILE"), "also write the model in libsvm's own format");
+                ("features", path_value("--features")->required()->value_name("DIR"), "folder written by `cae extract`")
+                ("out", output_file_value("--out")->required()->value_name("MODEL"), "model file to write (either classifier; the file says which)")
+                ("export-libsvm", output_file_value("--export-libsvm")->value_name("FILE"), "also write the model in libsvm's own format");
             add_svm_options(options);
             add_classifier_options(options);
             add_validation_options(options, "0");

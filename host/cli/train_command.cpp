@@ -14,6 +14,7 @@
 #include "model_options.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "option_checks.hpp"
+#include "path_options.hpp"
 #include "training_recipe.hpp"
 
 namespace cae::cli {
@@ -198,8 +199,8 @@ Command train_command() {
             options.add_options()
                 ("samples", po::value<int64_t>()->default_value(0)->value_name("N"), "training images to use (0 = all)")
                 ("test-samples", po::value<int64_t>()->default_value(0)->value_name("N"), "test images for the reconstruction MSE (0 = all)")
-                ("out", po::value<std::string>()->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
-                ("resume", po::value<std::string>()->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
+                ("out", output_file_value("--out")->default_value("cae-model.safetensors")->value_name("CKPT"), "checkpoint to write")
+                ("resume", output_file_value("--resume")->value_name("CKPT"), "continue an interrupted or finished run with the settings stored in CKPT (--epochs may extend it; "
                  "--recipe, --batch, --optimizer, --lr, --momentum, --weight-decay, --seed, --augment, --input-noise, "
                  "--lr-schedule, --whiten, --contrast-normalize and --sparsity other than CKPT's are refused)");
           },

@@ -26,7 +26,7 @@ fs::path dataset_folder(const std::string& path, const char* subdirectory,
 }
 
 std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
-                                         const std::string& format) {
+                                         const std::string& format, NameCount count) {
   std::error_code missing;
   if (!fs::exists(fs::symlink_status(path, missing))) {
     throw DataError("missing " + format + " class names file " + path.string());
@@ -37,7 +37,8 @@ std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
   std::istringstream in(text);
   std::vector<std::string> names;
   std::string line;
-  for (size_t number = 1; names.size() < expected && std::getline(in, line); ++number) {
+  const bool all = count == NameCount::kAtLeast;
+  for (size_t number = 1; (all || names.size() < expected) && std::getline(in, line); ++number) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (line.empty()) continue;
     // The names end up in report.json, figures and messages: refused here,
@@ -49,7 +50,11 @@ std::vector<std::string> read_names_file(const fs::path& path, size_t expected,
     }
     names.push_back(line);
   }
-  if (names.size() != expected) {
+  if (all && names.size() < expected) {
+    throw DataError(path.string() + " names " + std::to_string(names.size()) +
+                    " classes, but the labels go up to " + std::to_string(expected - 1));
+  }
+  if (!all && names.size() != expected) {
     throw DataError(path.string() + " names " + std::to_string(names.size()) + " classes, not " +
                     std::to_string(expected));
   }

@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
 #include <memory>
 
 #include "data/data_error.hpp"
 #include "data/data_file.hpp"
+#include "data/dataset_folder.hpp"
 #include "data/image_set_builder.hpp"
 #include "data/record_set.hpp"
 #include "data/sources.hpp"
@@ -108,24 +108,13 @@ std::vector<uint8_t> read_labels(const std::string& path, size_t expected) {
 
 std::vector<std::string> class_names(const fs::path& dir, size_t classes) {
   const fs::path path = dir / "classes.txt";
-  std::vector<std::string> names;
   if (holds_any_name(dir, {"classes.txt"})) {
     require_data_file(path, "class names file");
-    const UniqueFile file = open_data_file(path.string());
-    std::string text(1 << 20, '\0');  // class names: a bounded read
-    text.resize(std::fread(text.data(), 1, text.size(), file.get()));
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      if (!line.empty()) names.push_back(line);
-    }
-    if (names.size() < classes) {
-      throw DataError(path.string() + " names " + std::to_string(names.size()) +
-                      " classes, but the labels go up to " + std::to_string(classes - 1));
-    }
-    return names;
+    // Read like every class-names file: each name checked now, not when the
+    // report is written after training.
+    return read_names_file(path, classes, "NumPy", NameCount::kAtLeast);
   }
+  std::vector<std::string> names;
   for (size_t c = 0; c < classes; ++c) names.push_back(std::to_string(c));
   return names;
 }

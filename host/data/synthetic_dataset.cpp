@@ -21,6 +21,11 @@ namespace {
 
 enum class Split : uint64_t { kTrain = 1, kTest = 2 };
 
+// data_batch_<number>.bin
+std::string train_file_name(size_t number) {
+  return cifar::kTrainPrefix + std::to_string(number) + ".bin";
+}
+
 // Balanced labels in a seeded random order.
 std::vector<uint8_t> shuffled_labels(size_t count, uint64_t seed, Split split) {
   std::vector<size_t> order(count);
@@ -94,6 +99,14 @@ void refuse_to_overwrite(const std::string& dir) {
 
 }  // namespace
 
+std::vector<std::string> synthetic_cifar_files(size_t n_train) {
+  std::vector<std::string> names{cifar::kTestFile, cifar::kMetaFile};
+  for (size_t file = 1; (file - 1) * cifar::kRecordsPerBatchFile < n_train; ++file) {
+    names.push_back(train_file_name(file));
+  }
+  return names;
+}
+
 ImageSet synthetic_image_set(size_t count, uint64_t seed, bool test) {
   const Split split = test ? Split::kTest : Split::kTrain;
   ImageSet images;
@@ -121,7 +134,7 @@ void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test
   size_t files = 0;
   for (size_t first = 0; first < n_train; first += cifar::kRecordsPerBatchFile) {
     const size_t count = std::min(cifar::kRecordsPerBatchFile, n_train - first);
-    const fs::path path = folder / (cifar::kTrainPrefix + std::to_string(++files) + ".bin");
+    const fs::path path = folder / train_file_name(++files);
     write_batch_file(path.string(), train_labels, first, count, seed, Split::kTrain);
   }
   remove_stale_train_files(folder, files, set);

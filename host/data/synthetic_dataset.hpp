@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "data/image_set.hpp"
 
@@ -26,6 +27,10 @@ enum class SyntheticOverwrite { kRefuse, kReplace };
 // Throws DataError for n_train or n_test of 0, IoError for file problems.
 void write_synthetic_cifar(const std::string& dir, size_t n_train, size_t n_test, uint64_t seed,
                            SyntheticOverwrite overwrite = SyntheticOverwrite::kRefuse);
+
+// The names of the files write_synthetic_cifar writes for `n_train` training
+// images, for the checks made before any work.
+std::vector<std::string> synthetic_cifar_files(size_t n_train);
 
 // The same images in memory: split `test` (or train) of a set of `count`
 // images, identical to what write_synthetic_cifar writes for that count.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "io/confined_folder.hpp"
 #include "io/exit_cleanup.hpp"
 #include "io/output_set.hpp"
 
@@ -68,8 +69,13 @@ std::string remedy(int errno_value) {
 AtomicFile::AtomicFile(std::string final_path, Staging staging)
     : final_path_(std::move(final_path)), temp_path_(temp_name_for(final_path_)), staging_(staging) {
   if (final_path_.empty()) throw IoError("cannot write a file with an empty path");
+  // Before anything is created or removed beside the file: under an output
+  // folder, a link must not lead the write elsewhere (io/confined_folder.hpp).
+  require_inside_confined_folders(final_path_);
   remove_stale_temporaries(final_path_);
-  const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // O_NOFOLLOW: a link planted at the temporary's name is not written through.
+  const int fd =
+      ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     throw IoError(
         describe_errno("cannot write " + final_path_ + ": cannot create " + temp_path_, errno));

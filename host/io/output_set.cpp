@@ -10,12 +10,14 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/sha256.hpp"
 #include "io/directory.hpp"
 #include "io/exit_cleanup.hpp"
 #include "io/io_error.hpp"
+#include "io/output_lock.hpp"
 #include "io/regular_file.hpp"
 #include "io/strict_json.hpp"
 
@@ -28,6 +30,9 @@ namespace {
 
 constexpr int kManifestVersion = 2;  // 2: files named by their SHA-256
 constexpr size_t kMaxManifestBytes = 1 << 20;
+// How long a reader waits for another cae to finish putting a set in place
+// (the renames take milliseconds; this allows for a loaded machine).
+constexpr auto kPublishWait = std::chrono::seconds(5);
 
 std::mutex g_open_sets_mutex;
 std::vector<OutputSet*> g_open_sets;
@@ -106,13 +111,40 @@ std::string run_of(const json& manifest) {
   return "`" + text("command") + "` (set " + text("run") + ")";
 }
 
+// "FOLDER is being written by another cae process (pid N)", or empty when
+// no other cae is writing the folder now.
+std::string being_written(const std::string& folder) {
+  const long writer = folder_writer(folder);
+  if (writer == 0) return "";
+  return folder + " is being written by another cae process (pid " + std::to_string(writer) +
+         "); wait for it to finish and run again";
+}
+
+// The folder's manifest (null without one). One that another, live cae left
+// in its "writing" state is waited for, up to kPublishWait: that cae is
+// putting its set in place now. `waited` says whether it was.
+json settled_manifest(const std::string& folder, bool& waited) {
+  json manifest = read_manifest(folder);
+  waited = false;
+  const auto deadline = std::chrono::steady_clock::now() + kPublishWait;
+  while (!manifest.is_null() && manifest["state"] != "complete" && folder_writer(folder) != 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    waited = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    manifest = read_manifest(folder);
+  }
+  return manifest;
+}
+
 // The manifest's entry for `name`, or null when it lists none. Throws when
-// the set was left half-written.
+// the set was left half-written, or is still being put in place.
 json entry_for(const json& manifest, const std::string& folder, const std::string& name) {
   const json& files = manifest["files"];
   const auto it = files.find(name);
   if (it == files.end()) return json();
   if (manifest["state"] != "complete") {
+    const std::string writing = being_written(folder);
+    if (!writing.empty()) throw IoError((fs::path(folder) / name).string() + ": " + writing);
     throw IoError((fs::path(folder) / name).string() + ": " + folder +
                   " holds a half-written set of files: " + run_of(manifest) +
                   " was stopped while putting them in place (" + manifest_path_of(folder) +
@@ -129,9 +161,17 @@ json entry_for(const json& manifest, const std::string& folder, const std::strin
   return *it;
 }
 
+// `waited`: the set was put in place while the file was being read.
 void require_recorded(const std::string& path, const std::string& folder, const json& manifest,
-                      const json& entry, uint64_t bytes, const std::string& hash) {
+                      const json& entry, uint64_t bytes, const std::string& hash, bool waited) {
   if (entry["bytes"].get<uint64_t>() == bytes && entry["sha256"].get<std::string>() == hash) return;
+  // Not two runs mixed but one replacing the folder as it was read.
+  const std::string writing = being_written(folder);
+  if (!writing.empty()) throw IoError(path + ": " + writing);
+  if (waited) {
+    throw IoError(path + " changed while it was read: another cae process put a new set of files in " +
+                  folder + " meanwhile; run again");
+  }
   throw IoError(path + " is not the file " + run_of(manifest) + " wrote with the others in " +
                 folder + " (" + manifest_path_of(folder) +
                 "): the folder mixes files of two runs, or the file was changed since; write it "
@@ -237,11 +277,11 @@ namespace {
 
 // The manifest of `path`'s folder and its entry for `path`, or false when
 // neither the folder nor the file is part of a recorded set.
-bool listed_in_set(const std::string& path, json& manifest, json& entry) {
+bool listed_in_set(const std::string& path, json& manifest, json& entry, bool& waited) {
   const std::string name = file_name_of(path);
   if (name == kSetManifestName) return false;
   const std::string folder = parent_directory(path);
-  manifest = read_manifest(folder);
+  manifest = settled_manifest(folder, waited);
   if (manifest.is_null()) return false;
   entry = entry_for(manifest, folder, name);
   return !entry.is_null();
@@ -251,15 +291,17 @@ bool listed_in_set(const std::string& path, json& manifest, json& entry) {
 
 void check_set_member(const std::string& path, const std::string& bytes) {
   json manifest, entry;
-  if (!listed_in_set(path, manifest, entry)) return;
+  bool waited = false;
+  if (!listed_in_set(path, manifest, entry, waited)) return;
   Sha256 hash;
   hash.update(bytes.data(), bytes.size());
-  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex());
+  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
 }
 
 void check_set_member(const std::string& path) {
   json manifest, entry;
-  if (!listed_in_set(path, manifest, entry)) return;
+  bool waited = false;
+  if (!listed_in_set(path, manifest, entry, waited)) return;
   const UniqueFile file = open_regular_file(path);
   Sha256 hash;
   std::vector<char> chunk(1 << 20);
@@ -269,7 +311,7 @@ void check_set_member(const std::string& path) {
     if (got < chunk.size()) break;
   }
   if (std::ferror(file.get())) throw IoError(describe_errno("cannot read " + path, errno));
-  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex());
+  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
 }
 
 void leave_set(const std::string& final_path) {

@@ -158,7 +158,7 @@ void write_html_report(const std::filesystem::path& path, const ReportData& give
   const std::filesystem::path folder = path.parent_path();
   ReportData data = given;
   if (!data.per_class_accuracy.empty()) {
-    data.per_class_png = "per_class_accuracy.png";
+    data.per_class_png = kPerClassAccuracyPng;
     std::vector<std::string> names =
         class_names_for(data.class_names, static_cast<int>(data.per_class_accuracy.size()));
     write_figure(folder / data.per_class_png,

@@ -54,6 +54,9 @@ using FigureSvgs = std::map<std::string, std::string>;
 // Throws std::invalid_argument when per-class lists and class names disagree in size.
 std::string render_html_report(const ReportData& data, const FigureSvgs& svgs = {});
 
+// The per-class accuracy chart write_html_report draws beside the page.
+constexpr const char* kPerClassAccuracyPng = "per_class_accuracy.png";
+
 // In the folder of `path`: draws per_class_accuracy.png (and .svg) when there
 // are per-class figures, writes report.json (report_json.hpp: everything the
 // page shows, so `cae report` can render it again) and report.html, which

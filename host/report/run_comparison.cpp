@@ -20,6 +20,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const char* kPerClassPng = "compare_per_class.png";
 const char* kLossPng = "compare_loss.png";
 const char* kTimingsPng = "compare_timings.png";
+const char* kPage = "compare.html";
 
 struct ComparisonFigures {
   std::vector<std::pair<std::string, Figure>> files;  // PNG name, figure
@@ -225,12 +226,21 @@ std::string render_run_comparison(const std::vector<RunFolder>& runs,
   return render(runs, comparison_figures(runs, run_display_names(runs)), page_dir);
 }
 
+std::vector<std::string> run_comparison_files() {
+  std::vector<std::string> names{kPage};
+  for (const char* png : {kPerClassPng, kLossPng, kTimingsPng}) {
+    names.push_back(png);
+    names.push_back(svg_path_for(png).string());
+  }
+  return names;
+}
+
 std::filesystem::path write_run_comparison(const std::filesystem::path& out_dir,
                                            const std::vector<RunFolder>& runs) {
   if (runs.size() < 2) throw std::invalid_argument("a comparison needs at least two runs");
   ComparisonFigures figures = comparison_figures(runs, run_display_names(runs));
   for (const auto& [png, figure] : figures.files) write_figure(out_dir / png, figure);
-  std::filesystem::path page = out_dir / "compare.html";
+  std::filesystem::path page = out_dir / kPage;
   write_file_atomically(page.string(), render(runs, figures, out_dir));
   return page;
 }

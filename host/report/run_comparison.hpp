@@ -26,4 +26,7 @@ std::string render_run_comparison(const std::vector<RunFolder>& runs,
 std::filesystem::path write_run_comparison(const std::filesystem::path& out_dir,
                                            const std::vector<RunFolder>& runs);
 
+// The names of every file write_run_comparison may write into `out_dir`.
+std::vector<std::string> run_comparison_files();
+
 }  // namespace cae

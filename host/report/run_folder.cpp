@@ -5,6 +5,7 @@
 
 #include "report/confusion_csv.hpp"
 #include "report/confusion_heatmap.hpp"
+#include "report/figure.hpp"
 #include "report/loss_csv.hpp"
 #include "report/report_json.hpp"
 
@@ -43,7 +44,25 @@ RunFolder read_run_folder(const std::filesystem::path& folder) {
 }
 
 std::filesystem::path rerender_run_report(const std::filesystem::path& folder) {
-  RunFolder run = read_run_folder(folder);
+  return rerender_run_report(read_run_folder(folder));
+}
+
+std::vector<std::string> rerendered_files(const RunFolder& run) {
+  std::vector<std::string> names{"report.html", "report.json", kPerClassAccuracyPng,
+                                 svg_path_for(kPerClassAccuracyPng).string()};
+  for (const std::string& png : {run.data.confusion_png, run.data.loss_curve_png}) {
+    if (png.empty()) continue;
+    names.push_back(png);
+    names.push_back(svg_path_for(png).string());
+  }
+  if (!run.data.loss_curve_png.empty()) {
+    names.push_back(std::filesystem::path(run.data.loss_curve_png).replace_extension(".csv").string());
+  }
+  return names;
+}
+
+std::filesystem::path rerender_run_report(const RunFolder& run) {
+  const std::filesystem::path& folder = run.path;
   const ReportData& data = run.data;
   // Only the figures drawn here are inlined as SVG; the others (the
   // reconstructions, whose images are not kept) are shown from their PNG.

@@ -26,5 +26,10 @@ RunFolder read_run_folder(const std::filesystem::path& folder);
 // CSV; the reconstruction grid, which needs the model, is kept as written)
 // and rewrites report.json and report.html. Returns the report's path.
 std::filesystem::path rerender_run_report(const std::filesystem::path& folder);
+std::filesystem::path rerender_run_report(const RunFolder& run);
+
+// The names (relative to the run's folder, as report.json gives them) of
+// every file rerender_run_report may write for `run`.
+std::vector<std::string> rerendered_files(const RunFolder& run);
 
 }  // namespace cae

@@ -26,25 +26,14 @@
 #include "io/output_lock.hpp"
 #include "io/output_set.hpp"
 #include "io/regular_file.hpp"
+#include "io/failure_of.hpp"
 #include "io/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
+using cae::test::failure_of;
 using cae::test::read_bytes;
 using cae::test::ScratchDir;
 using cae::test::write_bytes;
-
-namespace {
-
-std::string failure_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
-
-}  // namespace
 
 TEST_CASE("a user's file named like the lock is refused and left exactly as it was") {
   ScratchDir dir;

@@ -21,22 +21,15 @@
 #include "io/npy_header.hpp"
 #include "io/output_lock.hpp"
 #include "io/safetensors.hpp"
+#include "io/failure_of.hpp"
 #include "io/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using cae::IoError;
+using cae::test::failure_of;
 using cae::test::ScratchDir;
 
 namespace {
-
-std::string message_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
 
 // A pid that is certainly not running: a child that has exited and been reaped.
 pid_t dead_pid() {
@@ -56,7 +49,7 @@ TEST_CASE("first_non_finite finds NaN and both infinities") {
   CHECK(cae::first_non_finite(values, 5) == 3);
   const float negative[] = {1.0f, -inf};
   CHECK(cae::first_non_finite(negative, 2) == 1);
-  CHECK(message_of([&] { cae::require_finite(values, 5, "x.bin"); }) ==
+  CHECK(failure_of([&] { cae::require_finite(values, 5, "x.bin"); }) ==
         "x.bin holds a non-finite value (nan) at index 3");
 }
 
@@ -67,7 +60,7 @@ TEST_CASE("a NaN or infinity in any tensor is refused at load, naming file and t
   std::string bytes = cae::test::read_bytes(path);
   const float nan = std::nanf("");
   std::memcpy(&bytes[bytes.size() - 4], &nan, 4);  // b[2]
-  CHECK(message_of([&] { cae::parse_safetensors(bytes, path); }) ==
+  CHECK(failure_of([&] { cae::parse_safetensors(bytes, path); }) ==
         path + ": tensor 'b' holds a non-finite value (nan) at index 2");
 }
 
@@ -75,7 +68,7 @@ TEST_CASE("non-finite values are refused at write, so what is written loads agai
   ScratchDir dir;
   const std::string path = dir.file("t.safetensors");
   const float inf = std::numeric_limits<float>::infinity();
-  CHECK(message_of([&] {
+  CHECK(failure_of([&] {
           cae::write_safetensors(path, {{"w", {2}, {1.0f, -inf}}});
         }) == "cannot write " + path + ": tensor 'w' holds a non-finite value (-inf) at index 1");
   const float row[] = {1.0f, std::nanf("")};
@@ -88,7 +81,7 @@ TEST_CASE("a JSON number too large for a double is a bad header naming the file"
   std::string bytes(8, '\0');
   bytes[0] = static_cast<char>(json.size());
   bytes += json + std::string(4, '\0');
-  const std::string message = message_of([&] { cae::parse_safetensors(bytes, "big.safetensors"); });
+  const std::string message = failure_of([&] { cae::parse_safetensors(bytes, "big.safetensors"); });
   CHECK(message.rfind("big.safetensors: bad JSON header: number overflow", 0) == 0);
   CHECK(message.find("json.exception") == std::string::npos);
 }
@@ -101,7 +94,7 @@ TEST_CASE("a feature matrix with NaN is refused naming row and column") {
   std::string bytes = cae::test::read_bytes(path);
   const float inf = std::numeric_limits<float>::infinity();
   std::memcpy(&bytes[bytes.size() - 8], &inf, 4);  // row 1, column 1
-  CHECK(message_of([&] { cae::parse_npy_matrix(bytes, path); }) ==
+  CHECK(failure_of([&] { cae::parse_npy_matrix(bytes, path); }) ==
         path + ": value at row 1, column 1 is infinite (features must be finite numbers)");
 }
 
@@ -112,10 +105,10 @@ TEST_CASE("labels are checked in 64 bits, before they are narrowed") {
   cae::test::write_bytes(path,
                          cae::encode_npy_header("<i8", {3}) +
                              std::string(reinterpret_cast<const char*>(labels), sizeof labels));
-  CHECK(message_of([&] { cae::read_npy_labels(path, 10); }) ==
+  CHECK(failure_of([&] { cae::read_npy_labels(path, 10); }) ==
         path + ": label 4294967299 at index 1 is not a class 0..9");
   cae::write_npy_vector(path, std::vector<int32_t>{0, 9, -1});
-  CHECK(message_of([&] { cae::read_npy_labels(path, 10); }) ==
+  CHECK(failure_of([&] { cae::read_npy_labels(path, 10); }) ==
         path + ": label -1 at index 2 is not a class 0..9");
   cae::write_npy_vector(path, std::vector<int32_t>{0, 9, 4});
   CHECK(cae::read_npy_labels(path, 10) == std::vector<int32_t>{0, 9, 4});
@@ -194,7 +187,7 @@ TEST_CASE("one writer per output: a second lock is refused until the first is re
   {
     cae::OutputLock first = cae::lock_output_file(out);
     CHECK(fs::exists(out + ".lock"));
-    const std::string message = message_of([&] { cae::lock_output_file(out); });
+    const std::string message = failure_of([&] { cae::lock_output_file(out); });
     CHECK(message.rfind(out + " is being written by another cae process (pid " +
                             std::to_string(::getpid()) + ")",
                         0) == 0);
