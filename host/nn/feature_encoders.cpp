@@ -91,6 +91,43 @@ void encode_and_pool(const float* map, int channels, int size, const TapCoding& 
   }
 }
 
+bool pools_before_finishing(const TapCoding& coding) {
+  return coding.pooling == CellPooling::Max && coding.encoder != TapEncoder::Identity;
+}
+
+std::vector<float> encoder_linear_part(const TapCoding& coding, int channels) {
+  const size_t c = size_t(channels);
+  const size_t rows = size_t(coding.encoded_channels(channels));
+  std::vector<float> weights(rows * c, 0.0f);
+  for (size_t o = 0; o < rows; ++o) {
+    switch (coding.encoder) {
+      case TapEncoder::Identity:
+        weights[o * c + o] = 1.0f;
+        break;
+      case TapEncoder::SoftSplit:  // the negative polarity of channel o - c at o
+        weights[o * c + o % c] = o < c ? 1.0f : -1.0f;
+        break;
+      case TapEncoder::Triangle:
+        for (size_t k = 0; k < c; ++k) weights[o * c + k] = (k == o ? 1.0f : 0.0f) - 1.0f / float(c);
+        break;
+    }
+  }
+  return weights;
+}
+
+void finish_encoded(float* values, size_t count, const TapCoding& coding) {
+  switch (coding.encoder) {
+    case TapEncoder::Identity:
+      break;
+    case TapEncoder::SoftSplit:
+      for (size_t i = 0; i < count; ++i) values[i] = std::max(0.0f, values[i] - coding.alpha);
+      break;
+    case TapEncoder::Triangle:
+      for (size_t i = 0; i < count; ++i) values[i] = std::max(0.0f, values[i]);
+      break;
+  }
+}
+
 void signed_sqrt(float* values, size_t count) {
   for (size_t i = 0; i < count; ++i) values[i] = std::copysign(std::sqrt(std::fabs(values[i])), values[i]);
 }

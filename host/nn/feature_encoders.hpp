@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace cae::nn {
 
@@ -41,6 +42,25 @@ struct TapCoding {
 // triangle's per-position means and one encoded plane).
 void encode_and_pool(const float* map, int channels, int size, const TapCoding& coding, int cells,
                      float* out, float* scratch);
+
+// Max pooling commutes with an encoder that is a linear map of the channels
+// at each position followed by a non-decreasing function of each value: the
+// triangle code is (x_c - mean of x) then max(0, v); the polarity split
+// stacks x and -x, then max(0, v - alpha). The max over a cell of f(v) is
+// f(max over the cell of v), so a backend can apply the linear part as a 1x1
+// convolution and max-pool its result like a plain map: only the pooled
+// cells cross the bus, and the host finishes them with f. Sum pooling does
+// not commute (a sum of max(0, v) is not max(0, a sum)).
+bool pools_before_finishing(const TapCoding& coding);
+
+// The encoder's linear part as 1x1 convolution weights, row-major
+// [coding.encoded_channels(channels), channels]: the identity, I - 1/channels
+// for the triangle code, [I; -I] for the polarity split.
+std::vector<float> encoder_linear_part(const TapCoding& coding, int channels);
+
+// The encoder's non-decreasing part, in place on `count` values of the
+// linear part's (pooled) output.
+void finish_encoded(float* values, size_t count, const TapCoding& coding);
 
 // In place on `count` values: f = sign(f) * sqrt(|f|).
 void signed_sqrt(float* values, size_t count);

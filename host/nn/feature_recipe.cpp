@@ -89,12 +89,11 @@ std::string map_name(const Network& network, EncoderMap map) {
   return "conv" + std::to_string(map + 1);
 }
 
-int FeatureTap::device_steps() const {
+int FeatureTap::max_pool_steps() const {
   int steps = 0;
   // Halve while the halves stay whole multiples of the cells, so each cell
   // of the host's last pool covers whole 2x2-pooled cells: the result is the
   // max over the cell's window either way.
-  if (!coding.plain()) return 0;  // encoded on the host from the whole map
   for (int s = size; s % 2 == 0 && (s / 2) >= cells() && (s / 2) % cells() == 0; s /= 2) ++steps;
   return steps;
 }

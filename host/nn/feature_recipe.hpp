@@ -29,7 +29,8 @@ std::string map_name(const Network& network, EncoderMap map);  // "conv1", ..., 
 // not a power-of-two multiple of the grid (e.g. 24 -> 8: windows of 3).
 // A map smaller than the grid is kept whole.
 // A tap with an encoder or sum pooling (TapCoding not plain) is downloaded
-// whole and encoded and pooled on the host.
+// whole and encoded and pooled on the host, except on a backend across a bus
+// when its max pooling commutes with the encoder (nn/features.hpp).
 struct FeatureTap {
   EncoderMap map = 0;
   int grid = 1;    // the requested grid (8 = 8x8 cells)
@@ -39,7 +40,10 @@ struct FeatureTap {
 
   int cells() const { return grid < size ? grid : size; }  // per side, after pooling
   int64_t dim() const { return int64_t(coding.encoded_channels(channels)) * cells() * cells(); }
-  int device_steps() const;  // 2x2 max-pools on the device
+  // 2x2 max-pools of the map (or of its encoder's linear part) that keep whole cells.
+  int max_pool_steps() const;
+  // 2x2 max-pools on the device when the host encodes: none for an encoded tap.
+  int device_steps() const { return coding.plain() ? max_pool_steps() : 0; }
   int device_size() const { return size >> device_steps(); }
   bool host_pooled() const { return device_size() != cells() || !coding.plain(); }
 };

@@ -28,41 +28,87 @@ std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostr
   return std::make_unique<ProgressReporter>(int64_t(images.size()), options);
 }
 
-// The device buffers of one batch size for a recipe: per tap, the chain of
-// its 2x2 max-pools. Everything image-sized stays on the device; only the
+// Whether a backend encodes the taps whose pooling commutes with their
+// encoder (feature_encoders.hpp): one across a bus (it offers page-locked
+// host memory) does, since downloading a whole map costs more than the 1x1
+// convolution that spares it (a 256-channel 32x32 map is 1 MiB per image,
+// its pooled cells 16 KiB); a backend in host memory already has the maps
+// where the host encodes them, for less than the convolution costs.
+bool encodes_on_device(const Context& context, EncoderPlacement placement) {
+  switch (placement) {
+    case EncoderPlacement::Host:
+      return false;
+    case EncoderPlacement::Device:
+      return true;
+    case EncoderPlacement::Auto:
+      break;
+  }
+  return context.has_host_memory();
+}
+
+// One tap's work on the device: the encoder's linear part (when the device
+// encodes it), then the chain of 2x2 max-pools.
+struct DeviceTap {
+  FeatureTap tap;
+  bool linear_on_device = false;  // then the host only pools the rest and finishes
+  int channels = 0;               // of the pooled map the host downloads
+  int steps = 0;                  // 2x2 max-pools on the device
+  Tensor weights, bias, mapped;   // the 1x1 convolution of the linear part
+  std::vector<Tensor> chain;
+
+  int size() const { return tap.size >> steps; }
+  size_t map_floats() const { return size_t(channels) * size_t(size()) * size_t(size()); }
+  // Whether the downloaded map still needs the host (a pool or an encoder).
+  bool host_work() const { return size() != tap.cells() || !tap.coding.plain(); }
+};
+
+// The device buffers of one batch size for a recipe: per tap, its device
+// work (DeviceTap). Everything image-sized stays on the device; only the
 // pooled taps are downloaded: a recipe of one tap the device pools all the
 // way straight into the feature rows, others through page-locked memory
-// when the backend has it, finished by the host's pool where needed.
+// when the backend has it, finished by the host where needed.
 class TapPooling {
  public:
   // host_threads: how many threads encode the downloaded maps of one batch.
   TapPooling(Context& context, const Network& network, const FeatureRecipe& recipe, int64_t batch,
-             HostMemory host_memory, int host_threads)
-      : taps_(recipe.taps(network)),
-        dim_(size_t(recipe.dim(network))),
-        direct_rows_(taps_.size() == 1 && !taps_[0].host_pooled()),
+             HostMemory host_memory, int host_threads, EncoderPlacement placement)
+      : dim_(size_t(recipe.dim(network))),
         image_floats_(size_t(network.image_floats())),
         host_threads_(std::max(1, host_threads)),
         input_(context.alloc(
             {batch, network.image_channels(), network.image_side(), network.image_side()})) {
+    const bool device_encodes = encodes_on_device(context, placement);
+    for (const FeatureTap& tap : recipe.taps(network)) {
+      DeviceTap& stage = taps_.emplace_back();
+      stage.tap = tap;
+      stage.channels = tap.channels;
+      stage.linear_on_device = device_encodes && pools_before_finishing(tap.coding);
+      if (stage.linear_on_device) {
+        stage.channels = tap.coding.encoded_channels(tap.channels);
+        stage.weights = context.alloc({stage.channels, tap.channels, 1, 1});
+        stage.weights.upload(encoder_linear_part(tap.coding, tap.channels));
+        stage.bias = context.alloc({stage.channels});
+        stage.bias.upload(std::vector<float>(size_t(stage.channels), 0.0f));
+        stage.mapped = context.alloc({batch, stage.channels, tap.size, tap.size});
+      }
+      // Encoded on the host from the whole map unless the pools commute.
+      stage.steps = tap.coding.plain() || stage.linear_on_device ? tap.max_pool_steps() : 0;
+      int size = tap.size;
+      for (int step = 0; step < stage.steps; ++step) {
+        size /= 2;
+        stage.chain.push_back(context.alloc({batch, stage.channels, size, size}));
+      }
+    }
+    direct_rows_ = taps_.size() == 1 && !taps_[0].host_work();
     // Taps that share a row are downloaded here, then spread over the rows.
     if (!direct_rows_) {
       size_t widest_tap = 0, widest_plane = 0;
-      for (const FeatureTap& tap : taps_) {
-        const size_t s = size_t(tap.device_size());
-        widest_tap = std::max(widest_tap, size_t(tap.channels) * s * s);
-        widest_plane = std::max(widest_plane, s * s);
+      for (const DeviceTap& stage : taps_) {
+        widest_tap = std::max(widest_tap, stage.map_floats());
+        widest_plane = std::max(widest_plane, size_t(stage.size()) * size_t(stage.size()));
       }
       plane_floats_ = 2 * widest_plane;
       staging_ = HostBuffer(context, size_t(batch) * widest_tap, host_memory);
-    }
-    for (const FeatureTap& tap : taps_) {
-      chains_.emplace_back();
-      int size = tap.size;
-      for (int step = 0; step < tap.device_steps(); ++step) {
-        size /= 2;
-        chains_.back().push_back(context.alloc({batch, tap.channels, size, size}));
-      }
     }
   }
 
@@ -74,10 +120,14 @@ class TapPooling {
     input_.upload(images, n * image_floats_);
     model.encode_maps(input_);
     size_t offset = 0;
-    for (size_t t = 0; t < taps_.size(); ++t) {
-      const FeatureTap& tap = taps_[t];
+    for (DeviceTap& stage : taps_) {
+      const FeatureTap& tap = stage.tap;
       const Tensor* pooled = &model.encoder_map(tap.map, batch());
-      for (Tensor& next : chains_[t]) {
+      if (stage.linear_on_device) {
+        context.conv2d_forward(*pooled, stage.weights, stage.bias, stage.mapped, false);
+        pooled = &stage.mapped;
+      }
+      for (Tensor& next : stage.chain) {
         context.maxpool2x2_forward(*pooled, next);
         pooled = &next;
       }
@@ -85,21 +135,28 @@ class TapPooling {
         pooled->download(rows, n * dim_);
         break;
       }
-      const size_t device_size = size_t(tap.device_size());
-      const size_t map_floats = size_t(tap.channels) * device_size * device_size;
+      const size_t map_floats = stage.map_floats();
       const size_t tap_dim = size_t(tap.dim());
       pooled->download(staging_.data(), n * map_floats);
       // An encoded map is the host's largest work here (a 256-channel 32x32
       // map per image): the batch's images are split over threads.
-      const int threads = tap.coding.plain() ? 1 : host_threads_;
+      const int threads = stage.host_work() ? host_threads_ : 1;
       parallel_chunks(threads, int64_t(n), [&](int64_t begin, int64_t end) {
         std::vector<float> scratch(plane_floats_);  // a few KiB per thread and batch
         for (size_t i = size_t(begin); i < size_t(end); ++i) {
           const float* map = staging_.data() + i * map_floats;
           float* row = rows + i * dim_ + offset;
-          if (tap.host_pooled()) {
-            // The plain coding is the max over each cell's window.
-            encode_and_pool(map, tap.channels, int(device_size), tap.coding, tap.cells(), row,
+          if (stage.linear_on_device) {
+            // The rest of the max over each cell, then the encoder's last part.
+            if (stage.size() != tap.cells()) {
+              encode_and_pool(map, stage.channels, stage.size(), TapCoding{}, tap.cells(), row,
+                              scratch.data());
+            } else {
+              std::copy_n(map, tap_dim, row);
+            }
+            finish_encoded(row, tap_dim, tap.coding);
+          } else if (stage.host_work()) {
+            encode_and_pool(map, tap.channels, stage.size(), tap.coding, tap.cells(), row,
                             scratch.data());
           } else {
             std::copy_n(map, tap_dim, row);
@@ -111,15 +168,14 @@ class TapPooling {
   }
 
  private:
-  const std::vector<FeatureTap> taps_;
   const size_t dim_;
   // One tap fills whole rows (the seed's latent): it is downloaded straight
   // into them, without a second copy through the staging buffer.
-  const bool direct_rows_;
+  bool direct_rows_ = false;
   const size_t image_floats_;
   const int host_threads_;
   Tensor input_;
-  std::vector<std::vector<Tensor>> chains_;
+  std::vector<DeviceTap> taps_;
   HostBuffer staging_;
   size_t plane_floats_ = 0;  // encode_and_pool's scratch per thread
 };
@@ -128,8 +184,8 @@ class TapPooling {
 // set), batch by batch; after_batch(n) after each.
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
                  const ImageSet& images, size_t first, size_t count, int batch_size,
-                 HostMemory host_memory, int host_threads, float* features,
-                 const std::function<void(size_t)>& after_batch) {
+                 HostMemory host_memory, int host_threads, EncoderPlacement placement,
+                 float* features, const std::function<void(size_t)>& after_batch) {
   const Network& network = model.network();
   network.require_images(images.channels, images.side, "the data");
   const size_t dim = size_t(recipe.dim(network));
@@ -148,7 +204,7 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     fill_batch(images, indices, host.data());
     if (!pooling || pooling->batch() != int64_t(n)) {
       pooling = std::make_unique<TapPooling>(context, network, recipe, int64_t(n), host_memory,
-                                             host_threads);
+                                             host_threads, placement);
     }
     // The mirror image is made before the input transform, as in training:
     // the transform is the network's first step.
@@ -174,11 +230,13 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
 
 std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     const FeatureRecipe& recipe, const ImageSet& images,
-                                    int batch_size, std::ostream* log, const std::string& label) {
+                                    int batch_size, std::ostream* log, const std::string& label,
+                                    EncoderPlacement placement) {
   std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
   auto progress = progress_for(images, log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
-              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), features.data(), [&](size_t n) {
+              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, features.data(),
+              [&](size_t n) {
                 if (progress) progress->advance(int64_t(n));
               });
   if (progress) progress->finish();
@@ -229,7 +287,8 @@ void encode_in_parallel(const std::vector<Context*>& contexts,
     // The host's cores shared by the workers, for encoded maps.
     const int host_threads = std::max(1, resolve_thread_count(0) / int(workers));
     encode_rows(*contexts[d], *models[d], recipe, images, first, last - first, batch_size,
-                host_memory, host_threads, features, [&](size_t n) { after_batch(d, n); });
+                host_memory, host_threads, EncoderPlacement::Auto, features,
+                [&](size_t n) { after_batch(d, n); });
   });
 }
 

@@ -14,11 +14,18 @@
 
 namespace cae::nn {
 
+// Where a tap whose max pooling commutes with its encoder (max pooling of a
+// triangle code or a polarity split, nn/feature_encoders.hpp) is encoded:
+// Auto lets the backend decide by where its memory is (features.cpp says
+// why); Host and Device force one place, for tests that compare them.
+enum class EncoderPlacement { Auto, Host, Device };
+
 // Row-major [images.size(), recipe.dim()]: the recipe's taps in order, each in
 // CHW order. Progress goes to `log` when given.
 std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     const FeatureRecipe& recipe, const ImageSet& images,
-                                    int batch_size, std::ostream* log, const std::string& label);
+                                    int batch_size, std::ostream* log, const std::string& label,
+                                    EncoderPlacement placement = EncoderPlacement::Auto);
 
 // The same over several contexts of one backend (one per device), each with
 // streams_per_device - 1 more contexts on its device (0: auto, see

@@ -2,6 +2,7 @@
 // to its definition on small hand-computed cases.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -63,6 +64,56 @@ TEST_CASE("sum pooling into quadrants and 3x3 regions") {
   CHECK(nine[8] == 10.0f + 11 + 14 + 15);
   const TapCoding max{TapEncoder::Identity, 0.0f, CellPooling::Max};
   CHECK(encoded(ramp, 1, 4, max, 2) == std::vector<float>{5.0f, 7.0f, 13.0f, 15.0f});
+}
+
+// The encoder's linear part applied at every position of a [channels, size,
+// size] map, as a backend's 1x1 convolution computes it.
+std::vector<float> linear_part(const std::vector<float>& map, int channels, int size,
+                               const TapCoding& coding) {
+  const std::vector<float> weights = encoder_linear_part(coding, channels);
+  const size_t plane = size_t(size * size), rows = size_t(coding.encoded_channels(channels));
+  std::vector<float> out(rows * plane, 0.0f);
+  for (size_t o = 0; o < rows; ++o) {
+    for (size_t c = 0; c < size_t(channels); ++c) {
+      for (size_t p = 0; p < plane; ++p) out[o * plane + p] += weights[o * size_t(channels) + c] * map[c * plane + p];
+    }
+  }
+  return out;
+}
+
+TEST_CASE("the encoders' linear parts: identity, I - 1/C, and [I; -I]") {
+  CHECK(encoder_linear_part({}, 2) == std::vector<float>{1.0f, 0.0f, 0.0f, 1.0f});
+  CHECK(encoder_linear_part({TapEncoder::Triangle, 0.0f, CellPooling::Max}, 2) ==
+        std::vector<float>{0.5f, -0.5f, -0.5f, 0.5f});
+  CHECK(encoder_linear_part({TapEncoder::SoftSplit, 0.3f, CellPooling::Max}, 2) ==
+        std::vector<float>{1.0f, 0.0f, 0.0f, 1.0f, -1.0f, 0.0f, 0.0f, -1.0f});
+  std::vector<float> values = {-1.0f, 0.1f, 0.5f};
+  finish_encoded(values.data(), values.size(), {TapEncoder::SoftSplit, 0.25f, CellPooling::Max});
+  CHECK(values == std::vector<float>{0.0f, 0.0f, 0.25f});
+  CHECK(pools_before_finishing({TapEncoder::Triangle, 0.0f, CellPooling::Max}));
+  CHECK_FALSE(pools_before_finishing({TapEncoder::Triangle, 0.0f, CellPooling::Sum}));
+  CHECK_FALSE(pools_before_finishing({}));  // plain: nothing to finish
+}
+
+TEST_CASE("max pooling commutes with the encoders: linear part, max over cells, then finish") {
+  std::mt19937 random(7);
+  std::normal_distribution<float> normal;
+  for (TapEncoder encoder : {TapEncoder::Triangle, TapEncoder::SoftSplit}) {
+    for (int cells : {1, 2, 3, 6}) {
+      CAPTURE(cells);
+      const int channels = 5, size = 6;
+      std::vector<float> map(size_t(channels * size * size));
+      for (float& value : map) value = normal(random);
+      const TapCoding coding{encoder, 0.2f, CellPooling::Max};
+      const std::vector<float> direct = encoded(map, channels, size, coding, cells);
+      const int rows = coding.encoded_channels(channels);
+      std::vector<float> pooled = encoded(linear_part(map, channels, size, coding), rows, size,
+                                          TapCoding{}, cells);
+      finish_encoded(pooled.data(), pooled.size(), coding);
+      REQUIRE(pooled.size() == direct.size());
+      for (size_t i = 0; i < direct.size(); ++i) CHECK(pooled[i] == doctest::Approx(direct[i]).epsilon(1e-5));
+    }
+  }
 }
 
 TEST_CASE("the signed square root keeps the sign") {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -241,6 +242,36 @@ TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, th
   std::vector<float> rooted = features;
   signed_sqrt(rooted.data(), rooted.size());
   CHECK(f.extract(recipe.name + "+sqrt", f.images) == rooted);
+}
+
+TEST_CASE("encoders the device applies before pooling give the host's features") {
+  Fixture f;
+  // Triangle and polarity split under max pooling, on whole (4x4 of 32) and
+  // overlapping (3x3 of 8) cells, with flips and a square root after them.
+  for (const char* name : {"pyramid-tri-flip", "conv1:soft0.2:max2+conv2:tri:max4+latent:tri:max3+sqrt",
+                           "conv2:tri:sum2+latent:soft0.1:max8"}) {
+    CAPTURE(name);
+    const FeatureRecipe recipe = feature_recipe(name);
+    const std::vector<float> host = extract_features(f.context, f.model, recipe, f.images, 2,
+                                                     nullptr, "", EncoderPlacement::Host);
+    const std::vector<float> device = extract_features(f.context, f.model, recipe, f.images, 2,
+                                                       nullptr, "", EncoderPlacement::Device);
+    REQUIRE(device.size() == host.size());
+    float largest = 0.0f;
+    for (float value : host) largest = std::max(largest, std::fabs(value));
+    REQUIRE(largest > 0.0f);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < host.size(); ++i) {
+      CAPTURE(i);
+      CHECK(std::fabs(device[i] - host[i]) <= 1e-5f * largest);
+      nonzero += host[i] != 0.0f;
+    }
+    CHECK(nonzero > host.size() / 10);  // the comparison is not of zeros
+  }
+  // The cpu backend holds its maps in host memory: Auto encodes there, bit for bit.
+  CHECK(f.extract("pyramid-tri", f.images) ==
+        extract_features(f.context, f.model, feature_recipe("pyramid-tri"), f.images, int(kImages),
+                         nullptr, "", EncoderPlacement::Host));
 }
 
 TEST_CASE("composed recipes: a map the model lacks is refused naming its maps") {
