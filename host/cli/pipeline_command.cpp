@@ -256,6 +256,7 @@ int run_pipeline(const po::variables_map& given) {
   train_options.data = record;
   train_options.checkpoint_path = out + "/" + kModelFile;
   train_options.checkpoint_on_interrupt = false;
+  train_options.checkpoint_each_epoch = false;
   // Model, features.json, SVM and report replace the previous run's together
   // at the end; a run stopped before keeps the previous run's files.
   // (synthetic-data/ is a set of its own, in place before training.)

@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <string>
 
+#include "io/sha256_blocks.hpp"
+
 namespace cae {
 
 class Sha256 {
  public:
-  Sha256();
+  explicit Sha256(Sha256Engine engine = Sha256Engine::Best);
   void update(const void* data, size_t size);
   // The digest of the bytes seen so far, as 64 lowercase hex digits; more
   // bytes may follow.
@@ -22,7 +24,7 @@ class Sha256 {
   uint64_t bytes() const { return length_; }
 
  private:
-  void compress(const uint8_t* block);
+  Sha256Blocks blocks_;
   std::array<uint32_t, 8> state_;
   std::array<uint8_t, 64> buffer_{};
   size_t buffered_ = 0;

@@ -267,7 +267,10 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
                   record.epoch, options.epochs, record.train_loss, test_mse, record.seconds,
                   record.images_per_second);
     log << line << std::flush;
-    if (!options.checkpoint_path.empty()) save_checkpoint(options.checkpoint_path, snapshot());
+    const bool last = epoch + 1 == options.epochs;
+    if (!options.checkpoint_path.empty() && (options.checkpoint_each_epoch || last)) {
+      save_checkpoint(options.checkpoint_path, snapshot());
+    }
   }
   outcome.final_state = snapshot();
   return outcome;

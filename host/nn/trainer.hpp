@@ -55,6 +55,10 @@ struct TrainOptions {
   // False: an interrupted run saves no checkpoint (`cae pipeline`, whose
   // folder keeps its previous, complete set instead: io/output_set.hpp).
   bool checkpoint_on_interrupt = true;
+  // False: saved after the last epoch only (`cae pipeline`: a run that stops
+  // keeps nothing of its own, so the earlier epochs' saves would be thrown
+  // away, and each costs its write, hash and sync).
+  bool checkpoint_each_epoch = true;
   int eval_batch_size = 256;
   // Several devices: sum gradients through host memory even when the backend
   // has collectives (tests compare the two paths).
