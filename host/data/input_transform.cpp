@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "common/parallel.hpp"
 #include "data/batcher.hpp"
 
 // LAPACK's symmetric eigensolver (divide and conquer), from OpenBLAS, which
@@ -131,7 +132,22 @@ void contrast_normalize(float* images, size_t count, size_t dim, std::vector<Ima
 }
 
 void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>* scales) const {
-  if (spec.contrast_normalize) contrast_normalize(images, count, dim, scales);
+  if (spec.contrast_normalize) {
+    // Each image on its own: a large batch (the cached training set's
+    // chunks, extraction's batches of 256 and their mirrors) is split over
+    // the cores; a small one stays on this thread, where starting threads
+    // would cost more than they save.
+    constexpr size_t kImagesPerThread = 64;
+    const int threads =
+        int(std::min<size_t>(size_t(resolve_thread_count(0)), count / kImagesPerThread));
+    if (threads <= 1 || scales) {
+      contrast_normalize(images, count, dim, scales);
+    } else {
+      parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
+        contrast_normalize(images + size_t(begin) * dim, size_t(end - begin), dim, nullptr);
+      });
+    }
+  }
   if (spec.whitening == Whitening::None || count == 0) return;
   std::vector<float> centred(images, images + count * dim);
   for (size_t i = 0; i < count; ++i) {

@@ -31,18 +31,15 @@ DeviceRows::DeviceRows(Context& context, int64_t count, int64_t dim, int64_t til
 DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vector<int64_t>& indices,
                        const Standardizer& standardizer, int64_t tile_rows) {
   const size_t dim = static_cast<size_t>(set.dim);
-  // Gathering and standardising a tile (tens of MB) on every core: on one,
-  // it took longer than the transfer.
-  const int threads = resolve_thread_count(0);
+  // DeviceRows already calls this on every core, each with a range of its
+  // own: splitting each range again would start threads from threads.
   return DeviceRows(context, static_cast<int64_t>(indices.size()), set.dim, tile_rows,
                     [&](int64_t first, int64_t n, float* out) {
-                      parallel_chunks(threads, n, [&](int64_t begin, int64_t end) {
-                        for (int64_t i = begin; i < end; ++i) {
-                          const float* row = set.row(indices[static_cast<size_t>(first + i)]);
-                          std::memcpy(out + static_cast<size_t>(i) * dim, row, dim * sizeof(float));
-                        }
-                        standardizer.apply(out + static_cast<size_t>(begin) * dim, end - begin);
-                      });
+                      for (int64_t i = 0; i < n; ++i) {
+                        const float* row = set.row(indices[static_cast<size_t>(first + i)]);
+                        std::memcpy(out + static_cast<size_t>(i) * dim, row, dim * sizeof(float));
+                      }
+                      standardizer.apply(out, n);
                     });
 }
 
