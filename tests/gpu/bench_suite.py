@@ -27,6 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import ablation_table  # noqa: E402  (the ablation part's runs)
 import ingredients_table  # noqa: E402  (the ingredients parts' variants)
 import perf_tables  # noqa: E402  (the renderer: same folder)
 import search_part  # noqa: E402  (the search part)
@@ -34,7 +35,7 @@ import search_part  # noqa: E402  (the search part)
 PARTS = perf_tables.PARTS
 # Each of these is several whole pipelines or SVM searches at full size: --quick
 # runs them (reduced) only when --part names them.
-NOT_QUICK_PARTS = ingredients_table.PARTS + ["search"]
+NOT_QUICK_PARTS = ingredients_table.PARTS + ["ablation", "search"]
 # Backends in the order the tables list them (slowest first); others found follow.
 KNOWN_BACKENDS = ["cpu", "naive", "v1", "v2", "v3", "winograd", "v4"]
 TORCH_FAST_CONFIGS = ["bf16-eager", "bf16-compile"]
@@ -96,7 +97,8 @@ PARTS_HELP = (
     "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
     "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.6 (the README's two commands), "
     "ingredients-1 4.5, ingredients-2 6 and ingredients-3 1.2 (a whole `cae pipeline ... --search` per variant of "
-    "the best recipe, listed in tests/gpu/ingredients_table.py), search 4 (the best recipe's "
+    "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 6 (the best recipe with each "
+    "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 4 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel and "
     "`--search-exhaustive` on them), models 3.3, "
     "conformance 6, ddp 2 (two GPUs), kernels 3 (Nsight Compute over one step of v4 at batches "
@@ -577,6 +579,15 @@ class Suite:
         return {"data": self.args.data_name or f"`{self.args.data}`",
                 "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
 
+    def part_ablation(self):
+        if not self.args.data:
+            return {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
+        if self.default_problem:
+            return {"status": "skipped", "reason": self.default_problem}
+        runs = ablation_table.run_part(self, BEST_RECIPE)
+        return {"data": self.args.data_name or f"`{self.args.data}`",
+                "added_options": " ".join(self.s["pipeline_args"]), "runs": runs}
+
     def part_search(self):
         data, name = self.args.data, self.args.data_name or f"`{self.args.data}`"
         if "search_synthetic" in self.s:  # smoke: a set small enough for any machine
@@ -759,6 +770,8 @@ class Suite:
                 record.update(self.part_ddp())
             elif part in ingredients_table.PARTS:
                 record.update(self.part_ingredients(ingredients_table.PARTS.index(part)))
+            elif part == "ablation":
+                record.update(self.part_ablation())
             elif part == "search":
                 record.update(self.part_search())
             elif part == "kernels":

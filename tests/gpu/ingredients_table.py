@@ -56,7 +56,21 @@ def pipeline_options(options):
         at = options.index("--features")
         base[base.index("--features") + 1] = options[at + 1]
         del options[at:at + 2]
-    return base + options + SEARCH
+    return as_written(base + options + SEARCH)
+
+
+def as_written(options):
+    """`options` as a `cae pipeline` command that means exactly them. Options
+    not given take the best recipe's values (host/cli/pipeline_defaults.cpp:
+    --features, --augment, --contrast-normalize, and --search unless C or
+    gamma is given), so a command that leaves one of them out starts from
+    `--defaults baseline`, where what is left out is off."""
+    given = set(o for o in options if o.startswith("--"))
+    fills_in = (not {"--features", "--augment", "--contrast-normalize"} <= given
+                or not given & {"--search", "--C", "--gamma"})
+    if fills_in and "--defaults" not in given:
+        return ["--defaults", "baseline"] + list(options)
+    return list(options)
 
 
 def percent(text):
@@ -70,6 +84,12 @@ def variant_record(name, options, step, run_dir):
     """One variant's record from its finished (or failed) pipeline: `step` is
     bench_suite.run_step's result, `run_dir` the pipeline's --out folder."""
     record = {"variant": name, "readme_command": " ".join(["cae", "pipeline"] + pipeline_options(options))}
+    return with_pipeline_outcome(record, step, run_dir)
+
+
+def with_pipeline_outcome(record, step, run_dir):
+    """`record` with what a pipeline run gave: its failure, or its wall time,
+    peak memory, accuracies and chosen SVM from the report it wrote."""
     if step.failure():
         record.update(status="failed", reason=step.failure())
         return record

@@ -32,6 +32,7 @@ import tempfile
 
 import doc_figures
 import kernel_profile
+import ingredients_table  # noqa: E402  (how a variant's command reads today)
 import stale_tables
 
 FORMAT = "cae-perf-results"
@@ -63,8 +64,8 @@ TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 # The suite's parts, in the order it runs them and the machine table lists them.
 INGREDIENT_PARTS = ["ingredients-1", "ingredients-2", "ingredients-3"]
 PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline", "pipeline-cpu"] + INGREDIENT_PARTS
-         + ["search", "models", "conformance", "ddp", "kernels"])
-PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "models", "ddp",
+         + ["ablation", "search", "models", "conformance", "ddp", "kernels"])
+PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "ablation", "models", "ddp",
                "conformance", "flops", "bound", "kernels", "machine"]
 README_BLOCKS = ["expect", "run-it"]
 
@@ -467,6 +468,14 @@ def ingredients_winner(runs):
     return max(ok, key=lambda r: r["validation_accuracy"]) if ok else None
 
 
+def ingredient_command(command):
+    """A variant's command as today's `cae pipeline` reads it: runs measured
+    before the best recipe became the default wrote no `--defaults baseline`,
+    which they meant (ingredients_table.as_written)."""
+    words = command.split()
+    return " ".join(words[:2] + ingredients_table.as_written(words[2:]))
+
+
 def render_ingredients(results):
     parts, runs = ingredient_runs(results)
     if not parts:
@@ -477,7 +486,7 @@ def render_ingredients(results):
     rows = []
     for r in ranked:
         svm = r.get("svm", {})
-        rows.append([f"`{r['readme_command']}`" + (" (the winner)" if r is winner else ""),
+        rows.append([f"`{ingredient_command(r['readme_command'])}`" + (" (the winner)" if r is winner else ""),
                      f"{r['validation_accuracy']:.2f}%" if r.get("validation_accuracy") is not None else "-",
                      fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
                      f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"])
@@ -532,6 +541,49 @@ def recipe_problems(results, readme_text):
         problems.append(f"the pipeline part's best recipe `{best[0]['readme_command']}` is not the "
                         f"validation winner `{winner['readme_command']}`")
     return problems
+
+
+# ---------------------------------------------------------------- the ablation
+
+
+def render_ablation(results):
+    p = part(results, "ablation")
+    if not p:
+        return skipped_line(results, "ablation")
+    runs = p.get("runs", [])
+    by_seed = [r for r in runs if r["variant"].startswith("winner")]
+    variants = [r for r in runs if not r["variant"].startswith("winner-seed-")]
+    winner = next((r for r in measured(variants) if r["variant"] == "winner"), None)
+    base = winner.get("validation_accuracy") if winner else None
+    header = ["command", "change", "validation accuracy", "points from the winner", "wall (s)",
+              "peak RSS (GiB)", "C and gamma"]
+    rows = []
+    for r in variants:
+        if r.get("status") != "measured":
+            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header), at=2))
+            continue
+        svm = r.get("svm", {})
+        va = r.get("validation_accuracy")
+        delta = "" if r is winner or va is None or base is None else f"{va - base:+.2f}"
+        rows.append([f"`{r['readme_command']}`", r["change"], f"{va:.2f}%" if va is not None else "-",
+                     delta, fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
+                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"])
+    lines = [table(header, rows)]
+    seeds = [r for r in measured(by_seed) if r.get("test_accuracy") is not None]
+    if seeds:
+        tests = [r["test_accuracy"] for r in seeds]
+        mean = sum(tests) / len(tests)
+        spread = (sum((t - mean) ** 2 for t in tests) / (len(tests) - 1)) ** 0.5 if len(tests) > 1 else 0.0
+        each = ", ".join(f"{r['test_accuracy']:.2f}% (seed {r['seed']})" for r in seeds)
+        lines.append(f"The test set, read for the winner only, over {len(seeds)} training seeds: {each}; "
+                     f"mean {mean:.2f}%, standard deviation {spread:.2f} points.")
+    unmeasured = [r for r in by_seed if r.get("status") != "measured"]
+    if unmeasured:
+        lines.append("Not measured: " + "; ".join(f"`{r['readme_command']}` ({r.get('reason', '')})"
+                                                 for r in unmeasured) + ".")
+    added = f" `{p['added_options']}` added to each command." if p.get("added_options") else ""
+    lines.append(footer(p, "ablation") + quick_note(p) + added)
+    return "\n\n".join(lines)
 
 
 # ---------------------------------------------------------------- model presets
@@ -1101,7 +1153,7 @@ def render_run_it(results):
 
 
 RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
-             "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
+             "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "ablation": render_ablation, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "bound": render_bound, "kernels": render_kernels,
              "machine": render_machine, "expect": render_expect, "run-it": render_run_it}
 RENDERERS.update(chapter_renderers())

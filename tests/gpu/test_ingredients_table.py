@@ -72,6 +72,13 @@ class VariantsTest(unittest.TestCase):
         self.assertEqual(" ".join(ingredients_table.pipeline_options(["--features", "pyramid-tri-flip",
                                                                       "--contrast-normalize"])),
                          "--features pyramid-tri-flip --augment flip --contrast-normalize --search")
+        # A variant without contrast normalisation starts from --defaults
+        # baseline, or the best recipe's defaults would add it back.
+        self.assertEqual(" ".join(ingredients_table.pipeline_options([])),
+                         "--defaults baseline --features pyramid-flip --augment flip --search")
+        self.assertEqual(ingredients_table.as_written(["--features", "latent", "--augment", "none",
+                                                       "--contrast-normalize", "--C", "5"]),
+                         ["--features", "latent", "--augment", "none", "--contrast-normalize", "--C", "5"])
         failed = ingredients_table.variant_record("c", [], bench_suite.Step(1, 1.0, 0, False, 300, "boom\n"), d)
         self.assertEqual((failed["status"], failed["reason"]), ("failed", "exit 1: boom"))
 

@@ -639,7 +639,7 @@ class SuiteTest(unittest.TestCase):
         self.assertEqual(args.parts, ["epoch-64", "ddp"])
         # --quick leaves out the parts made of whole pipelines unless they are named.
         quick = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick"]).parts
-        self.assertEqual(quick, [p for p in bench_suite.PARTS if p not in ("ingredients-1", "ingredients-2", "ingredients-3", "search")])
+        self.assertEqual(quick, [p for p in bench_suite.PARTS if p not in ("ingredients-1", "ingredients-2", "ingredients-3", "ablation", "search")])
         self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o"]).parts, bench_suite.PARTS)
         self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick", "--part", "search"]).parts,
                          ["search"])
