@@ -40,6 +40,8 @@ cae_ref::Vec absolute(const cae_ref::Vec& v) {
 
 double elementwise_tolerance() { return kElementwise; }
 
+double declared_precision_tolerance() { return precision_tolerance(suite().device.precision); }
+
 double product_tolerance(int64_t terms) {
   return precision_tolerance(suite().device.precision) + accumulation(terms);
 }

@@ -30,6 +30,9 @@ double elementwise_tolerance();
 // twice the rounding of each factor, truncation allowed), plus the float32
 // accumulation of that many terms.
 double product_tolerance(int64_t terms);
+// The relative error a product may have at the backend's declared precision
+// before accumulation (product_tolerance without its accumulation term).
+double declared_precision_tolerance();
 
 // A float32 sum of `terms` values (the MSE loss): elementwise tolerance plus
 // the accumulation term.
