@@ -132,15 +132,21 @@ class RenderTest(unittest.TestCase):
                    "failures": [{"op": "conv2d_forward", "check": "x", "detail": "interrupted by SIGTERM after 2 s"}]}
         real = {"seed": 2, "verdict": "failed",
                 "failures": [{"op": "conv2d_forward", "check": "x", "detail": "worst err/bound 3"}]}
-        doc = {"seeds": [{"seed": 1, "verdict": "passed"}, real, stopped], "worst": []}
+        # A child the stop's SIGTERM ended before it wrote a verdict is stopped
+        # too; one killed by another signal crashed.
+        terminated = {"seed": 4, "verdict": "crashed", "failures": [],
+                      "crash": {"signal": "killed by signal 15 (Terminated)", "op": "", "check": "?"}}
+        segfault = {"seed": 5, "verdict": "crashed", "failures": [],
+                    "crash": {"signal": "killed by signal 11 (Segmentation fault)", "op": "", "check": "?"}}
+        doc = {"seeds": [{"seed": 1, "verdict": "passed"}, real, stopped, terminated, segfault], "worst": []}
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "sweep.json")
             with open(path, "w") as f:
                 json.dump(doc, f)
             kept = bench_suite.sweep_record(path, 0, drop_interrupted=True)
             whole = bench_suite.sweep_record(path, 1)
-        self.assertEqual((kept["seeds_run"], kept["passed"], kept["failed"]), (2, 1, 1))
-        self.assertEqual((whole["seeds_run"], whole["failed"]), (3, 2))
+        self.assertEqual((kept["seeds_run"], kept["passed"], kept["failed"]), (3, 1, 2))
+        self.assertEqual((whole["seeds_run"], whole["failed"]), (5, 4))
 
     def test_models_table_per_preset(self):
         results = sample()
