@@ -50,7 +50,7 @@ void add_distributed_options(po::options_description& options) {
   options.add_options()
       ("rank", po::value<int32_t>()->value_name("R"), "this process's rank, 0..W-1 (one process per device; rank 0 writes the outputs); "
        "by default the launcher's (OMPI_COMM_WORLD_RANK, PMIX_RANK, SLURM_PROCID, RANK)")
-      ("world-size", po::value<int32_t>()->default_value(1)->value_name("W"), "processes training together (docs/distributed.md); "
+      ("world-size", po::value<int32_t>()->default_value(1)->value_name("W"), "processes working together, one device each (docs/distributed.md); "
        "by default the launcher's (OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, WORLD_SIZE)")
       ("nccl-id-file", output_file_value("--nccl-id-file")->value_name("PATH"), "where rank 0 writes the group id the other ranks read (same path for every rank); "
        "not needed under mpirun or srun --mpi=pmix in a build with MPI")

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "data/augment.hpp"
 #include "common/parallel.hpp"
@@ -18,14 +20,14 @@
 namespace cae::nn {
 namespace {
 
-std::unique_ptr<ProgressReporter> progress_for(const ImageSet& images, std::ostream* log,
+std::unique_ptr<ProgressReporter> progress_for(size_t images, std::ostream* log,
                                                const std::string& label) {
   if (!log) return nullptr;
   ProgressOptions options;
   options.label = label;
   options.unit = "img";
   options.out = log;
-  return std::make_unique<ProgressReporter>(int64_t(images.size()), options);
+  return std::make_unique<ProgressReporter>(int64_t(images), options);
 }
 
 // Whether a backend encodes the taps whose pooling commutes with their
@@ -185,7 +187,8 @@ class TapPooling {
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
                  const ImageSet& images, size_t first, size_t count, int batch_size,
                  HostMemory host_memory, int host_threads, EncoderPlacement placement,
-                 float* features, const std::function<void(size_t)>& after_batch) {
+                 float* features, size_t row_base,
+                 const std::function<void(size_t)>& after_batch) {
   const Network& network = model.network();
   network.require_images(images.channels, images.side, "the data");
   const size_t dim = size_t(recipe.dim(network));
@@ -214,7 +217,7 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
       transform_batch(model.input_transform(), mirrored.data(), n);
     }
     transform_batch(model.input_transform(), host.data(), n);
-    float* rows = features + start * dim;
+    float* rows = features + (start - row_base) * dim;
     pooling->encode(context, model, host.data(), rows);
     if (recipe.flip_average) {
       pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
@@ -233,9 +236,9 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     int batch_size, std::ostream* log, const std::string& label,
                                     EncoderPlacement placement) {
   std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
-  auto progress = progress_for(images, log, label);
+  auto progress = progress_for(images.size(), log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
-              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, features.data(),
+              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, features.data(), 0,
               [&](size_t n) {
                 if (progress) progress->advance(int64_t(n));
               });
@@ -247,15 +250,30 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device) {
+  return extract_feature_rows(devices, parameters, recipe, images, {0, images.size()}, batch_size,
+                              log, label, streams_per_device);
+}
+
+std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
+                                        const Parameters& parameters, const FeatureRecipe& recipe,
+                                        const ImageSet& images, RowRange range, int batch_size,
+                                        std::ostream* log, const std::string& label,
+                                        int streams_per_device) {
+  if (range.begin > range.end || range.end > images.size()) {
+    throw std::out_of_range("extract_feature_rows: rows " + std::to_string(range.begin) + ".." +
+                            std::to_string(range.end) + " of a set of " +
+                            std::to_string(images.size()));
+  }
   // Several contexts per device overlap one's copies with another's compute.
   const ExtractionContexts extraction(
       devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
   const std::vector<Context*>& contexts = extraction.all();
   const ModelCopies copies(contexts, parameters);
-  std::vector<float> features(images.size() * size_t(recipe.dim(parameters.network)));
-  auto progress = progress_for(images, log, label);
+  const size_t count = range.end - range.begin;
+  std::vector<float> features(count * size_t(recipe.dim(parameters.network)));
+  auto progress = progress_for(count, log, label);
   std::atomic<int64_t> done{0};
-  encode_in_parallel(contexts, copies.models(), recipe, images, batch_size,
+  encode_in_parallel(contexts, copies.models(), recipe, images, range, batch_size,
                      HostMemory::kPinnedWhenOffered, features.data(), [&](size_t worker, size_t n) {
                        done += int64_t(n);
                        // The reporter is not thread-safe: only the calling thread draws it.
@@ -279,15 +297,25 @@ void encode_in_parallel(const std::vector<Context*>& contexts,
                         const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
                         const ImageSet& images, int batch_size, HostMemory host_memory,
                         float* features, const std::function<void(size_t, size_t)>& after_batch) {
+  encode_in_parallel(contexts, models, recipe, images, {0, images.size()}, batch_size, host_memory,
+                     features, after_batch);
+}
+
+void encode_in_parallel(const std::vector<Context*>& contexts,
+                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
+                        const ImageSet& images, RowRange range, int batch_size,
+                        HostMemory host_memory, float* features,
+                        const std::function<void(size_t, size_t)>& after_batch) {
   const size_t workers = contexts.size();
+  const size_t count = range.end - range.begin;
   run_per_device(workers, [&](size_t d) {
-    // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N).
-    const size_t first = images.size() * d / workers;
-    const size_t last = images.size() * (d + 1) / workers;
+    // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N) of the range.
+    const size_t first = range.begin + count * d / workers;
+    const size_t last = range.begin + count * (d + 1) / workers;
     // The host's cores shared by the workers, for encoded maps.
     const int host_threads = std::max(1, resolve_thread_count(0) / int(workers));
     encode_rows(*contexts[d], *models[d], recipe, images, first, last - first, batch_size,
-                host_memory, host_threads, EncoderPlacement::Auto, features,
+                host_memory, host_threads, EncoderPlacement::Auto, features, range.begin,
                 [&](size_t n) { after_batch(d, n); });
   });
 }

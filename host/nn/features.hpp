@@ -37,6 +37,21 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device = 0);
 
+// Images [begin, end) of a set.
+struct RowRange {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+// The same for the images of `range` only: row i is image range.begin + i
+// (a rank of a group of processes encodes its share; plugin/row_gather.hpp
+// assembles the shares). Throws std::out_of_range for a range outside the set.
+std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
+                                        const Parameters& parameters, const FeatureRecipe& recipe,
+                                        const ImageSet& images, RowRange range, int batch_size,
+                                        std::ostream* log, const std::string& label,
+                                        int streams_per_device = 0);
+
 // One copy of the model per context, for encode_in_parallel: `cae extract`
 // and `cae bench` build them the same way.
 class ModelCopies {
@@ -60,5 +75,12 @@ void encode_in_parallel(const std::vector<Context*>& contexts,
                         const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
                         const ImageSet& images, int batch_size, HostMemory host_memory,
                         float* features, const std::function<void(size_t, size_t)>& after_batch);
+// The same over the images of `range`, into `features` row-major
+// [range.end - range.begin, recipe.dim()].
+void encode_in_parallel(const std::vector<Context*>& contexts,
+                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
+                        const ImageSet& images, RowRange range, int batch_size,
+                        HostMemory host_memory, float* features,
+                        const std::function<void(size_t, size_t)>& after_batch);
 
 }  // namespace cae::nn

@@ -9,7 +9,8 @@
 # torchrun's variables (set here as torchrun sets them) place the ranks
 # without --rank or --world-size; launchers that disagree, options against a
 # launcher and malformed values are one-line errors; a rank killed mid-run
-# ends the other within --group-timeout. (mpirun: mpirun_cli_tests.sh.)
+# ends the other within --group-timeout. `cae extract` across two ranks gives
+# one process's features. (mpirun: mpirun_cli_tests.sh.)
 # usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
 CAE=$1
@@ -206,6 +207,48 @@ one_line "the killed rank's partner says so in one line"
 checks=$((checks + 1))
 [ "$waited_ms" -lt 6000 ] || fail "rank 0 ends within the group timeout" "it took $waited_ms ms"
 
+# `cae extract` across ranks placed as torchrun places them: each rank
+# encodes its share of the images, rank 0 writes the set, and the features
+# equal one process's with --devices 0,1 (the same split of the rows).
+extract=(extract --backend cpu --data "$work/d" --threads 1 --batch 4 --weights "$work/devices.st")
+run "extract, one process on 2 devices" 0 "$CAE" "${extract[@]}" --devices 0,1 --out "$work/feat-devices"
+extract_id="$work/extract.id"  # its own: a killed rank above left its group's files
+env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "${extract[@]}" --nccl-id-file "$extract_id" --out "$work/feat-ranks" \
+  >"$work/extract1.log" 2>&1 &
+extract1=$!
+run "extract, rank 0 of 2 (torchrun's variables)" 0 env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$CAE" "${extract[@]}" \
+  --nccl-id-file "$extract_id" --out "$work/feat-ranks"
+expect "extract rank 0 names torchrun" "^rank 0 of 2 from torchrun"
+rank_ok "extract, rank 1 of 2" "$extract1" "$work/extract1.log"
+out=$(cat "$work/extract1.log")
+expect "extract rank 1 leaves the set to rank 0" "rank 1 done; rank 0 writes the features"
+same_npy() {  # same_npy NAME A B: the same shape and values (float32 .npy)
+  checks=$((checks + 1))
+  python3 - "$2" "$3" <<'PY' || fail "$1" "$2 and $3 differ"
+import array, sys
+def load(path):
+    data = open(path, "rb").read()
+    header_end = 10 + int.from_bytes(data[8:10], "little")
+    values = array.array("f")
+    values.frombytes(data[header_end:])
+    return data[:header_end].replace(b" ", b""), values
+(ha, a), (hb, b) = load(sys.argv[1]), load(sys.argv[2])
+assert ha == hb, (ha, hb)
+assert len(a) > 0 and list(a) == list(b)
+PY
+}
+for split in train test; do
+  same_npy "extract: 2 ranks' $split features = one process on 2 devices" \
+    "$work/feat-devices/${split}_features.npy" "$work/feat-ranks/${split}_features.npy"
+  checks=$((checks + 1))
+  cmp -s "$work/feat-devices/${split}_labels.npy" "$work/feat-ranks/${split}_labels.npy" ||
+    fail "extract: 2 ranks' $split labels = one process's" "they differ"
+done
+absent "the extract's id file is gone" "$extract_id"
+checks=$((checks + 1))
+leftovers=$(ls -A "$work" | grep -E '^extract\.id' || true)
+[ -z "$leftovers" ] || fail "the extract's exchange files are gone" "left: $leftovers"
+
 # The one-process commands refuse to run as one of several ranks: each would
 # repeat the whole job into the same folder.
 one_process() {
@@ -216,7 +259,6 @@ one_process() {
   absent "$command under a launcher writes nothing" "$work/one-process-$command"
 }
 one_process pipeline
-one_process extract --weights "$work/nowhere.safetensors"
 one_process svm --features "$work/nowhere"
 one_process evaluate --weights "$work/nowhere.safetensors" --svm "$work/nowhere.model"
 finish

@@ -2,7 +2,8 @@
 # `mpirun -np 2 cae train` on the cpu backend: the ranks, the size and the
 # device come from Open MPI's variables and the group's token travels by
 # MPI_Bcast, with no id file; the two ranks give bit-for-bit the weights of
-# one process with --devices 0,1 at the same global batch. Skipped (exit 77,
+# one process with --devices 0,1 at the same global batch, and `cae extract`
+# the features of such a process. Skipped (exit 77,
 # CTest's SKIP) when cae was built without MPI, and only then.
 # usage: mpirun_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -34,6 +35,27 @@ same_weights "mpirun -np 2 = 1 process on 2 devices" "$work/devices.st" "$work/m
 checks=$((checks + 1))
 leftovers=$(ls -A "$work" | grep '^\.cae-group' || true)
 [ -z "$leftovers" ] || fail "the exchange files beside the output are gone" "left: $leftovers"
+
+# `mpirun -np 2 cae extract`: each rank encodes half of the images, rank 0
+# writes the set, the same features as one process on 2 devices.
+extract=(extract --backend cpu --data "$work/d" --threads 1 --batch 4 --weights "$work/devices.st")
+run "extract, one process on 2 devices" 0 "$CAE" "${extract[@]}" --devices 0,1 --out "$work/feat-devices"
+run "extract, mpirun -np 2" 0 mpirun --oversubscribe --bind-to none -np 2 "$CAE" "${extract[@]}" --out "$work/feat-mpi"
+expect "extract rank 1 leaves the set to rank 0" "rank 1 done; rank 0 writes the features"
+for split in train test; do
+  checks=$((checks + 1))
+  python3 - "$work/feat-devices/${split}_features.npy" "$work/feat-mpi/${split}_features.npy" <<'PY' ||
+import array, sys
+def values(path):
+    data = open(path, "rb").read()
+    v = array.array("f")
+    v.frombytes(data[10 + int.from_bytes(data[8:10], "little"):])
+    return list(v)
+a, b = values(sys.argv[1]), values(sys.argv[2])
+assert len(a) > 0 and a == b
+PY
+    fail "extract: mpirun -np 2 $split features = one process on 2 devices" "they differ"
+done
 
 # An option that disagrees with the launcher stops every rank with one line.
 run_err "--rank against mpirun" 2 mpirun --oversubscribe -np 2 "$CAE" "${train[@]}" --rank 0 --out "$work/bad.st"

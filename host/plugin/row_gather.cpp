@@ -1,0 +1,49 @@
+#include "plugin/row_gather.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace cae {
+
+RankRows rank_rows(size_t rows, int32_t rank, int32_t world) {
+  if (world < 1 || rank < 0 || rank >= world) {
+    throw std::invalid_argument("rank_rows: rank " + std::to_string(rank) + " of " +
+                                std::to_string(world));
+  }
+  return {rows * size_t(rank) / size_t(world), rows * size_t(rank + 1) / size_t(world)};
+}
+
+std::vector<float> gather_rows_to_rank0(ProcessGroup& group, Context& context,
+                                        const std::vector<float>& mine, size_t rows, size_t dim,
+                                        size_t tile_bytes) {
+  const RankRows own = rank_rows(rows, group.rank(), group.world());
+  if (mine.size() != (own.end - own.begin) * dim) {
+    throw std::invalid_argument("gather_rows_to_rank0: rank " + std::to_string(group.rank()) +
+                                " holds " + std::to_string(mine.size()) + " floats, not its " +
+                                std::to_string(own.end - own.begin) + " rows of " +
+                                std::to_string(dim));
+  }
+  std::vector<float> all(group.rank() == 0 ? rows * dim : 0);
+  if (rows == 0 || dim == 0) return all;
+  // Every rank cuts the same tiles, so the all-reduces pair up.
+  const size_t tile_rows = std::max<size_t>(1, tile_bytes / (dim * sizeof(float)));
+  std::vector<float> host;
+  Tensor tensor;
+  for (size_t first = 0; first < rows; first += tile_rows) {
+    const size_t n = std::min(tile_rows, rows - first);
+    host.assign(n * dim, 0.0f);
+    const size_t from = std::max(first, own.begin), to = std::min(first + n, own.end);
+    if (from < to) {
+      std::copy(mine.begin() + long((from - own.begin) * dim), mine.begin() + long((to - own.begin) * dim),
+                host.begin() + long((from - first) * dim));
+    }
+    if (!tensor || tensor.dims()[0] != int64_t(n)) tensor = context.alloc({int64_t(n), int64_t(dim)});
+    tensor.upload(host);
+    group.all_reduce_sum({&tensor}, 1.0f);
+    if (group.rank() == 0) tensor.download(all.data() + first * dim, n * dim);
+  }
+  return all;
+}
+
+}  // namespace cae
