@@ -14,6 +14,9 @@ Sha256::Sha256(Sha256Engine engine)
              0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::update(const void* data, size_t size) {
+  // Nothing to hash (an empty tensor may come as a null pointer, which
+  // memcpy may not be given even for no bytes).
+  if (size == 0) return;
   const auto* bytes = static_cast<const uint8_t*>(data);
   length_ += size;
   // Whole blocks go straight from the caller's bytes; only a partial block
@@ -32,7 +35,7 @@ void Sha256::update(const void* data, size_t size) {
   if (whole > 0) blocks_(state_.data(), bytes, whole);
   bytes += whole * buffer_.size();
   size -= whole * buffer_.size();
-  std::memcpy(buffer_.data(), bytes, size);
+  if (size > 0) std::memcpy(buffer_.data(), bytes, size);
   buffered_ = size;
 }
 

@@ -55,6 +55,16 @@ TEST_CASE("sha256: the processor's extensions give the portable digest for any l
   }
 }
 
+TEST_CASE("sha256: no bytes, even from a null pointer, change nothing") {
+  cae::Sha256 hash;
+  hash.update(nullptr, 0);
+  hash.update("ab", 2);
+  hash.update(nullptr, 0);
+  hash.update("c", 1);
+  CHECK(hash.bytes() == 3);
+  CHECK(hash.hex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
 TEST_CASE("sha256: a digest taken midway leaves the hash going on") {
   cae::Sha256 hash;
   hash.update("ab", 2);
