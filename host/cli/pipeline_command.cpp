@@ -6,6 +6,9 @@
 #include <future>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
@@ -13,6 +16,7 @@
 #include "data_formats_help.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "data_options.hpp"
+#include "distributed_options.hpp"
 #include "device_list.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
@@ -23,6 +27,7 @@
 #include "nn/features.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "nn/weights_identity.hpp"
+#include "plugin/row_gather.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
 #include "pipeline_defaults.hpp"
@@ -34,7 +39,6 @@
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
 #include "training_recipe.hpp"
-#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
@@ -179,10 +183,10 @@ void declare_pipeline_options(po::options_description& options,
   add_classifier_options(options);
   add_validation_options(options, "auto");
   add_pipeline_defaults_option(options);
+  add_distributed_options(options);
 }
 
 int run_pipeline(const po::variables_map& given) {
-  require_single_process("cae pipeline");
   po::options_description options;
   po::positional_options_description positionals;
   declare_pipeline_options(options, positionals);
@@ -199,9 +203,24 @@ int run_pipeline(const po::variables_map& given) {
   const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   if (data_given(vm)) data_request_from(vm);  // every data option checked before any work
-  const FolderClaim claim =
-      claim_output_directory(out, pipeline_files(makes_synthetic_data(vm)), "--out");
-  BackendSession session = select_backend_session(vm);
+  // Under a launcher every rank trains and encodes its share of the images;
+  // rank 0 alone classifies and writes the folder (docs/distributed.md). The
+  // ranks' exchange files go beside the folder.
+  const DistributedRun distributed = distributed_run_from(vm, process_environment(), out);
+  const Rendezvous& rendezvous = distributed.rendezvous;
+  if (rendezvous.world > 1 && makes_synthetic_data(vm)) {
+    throw UsageError(
+        "across ranks it needs --data (or CIFAR-10 under data/): every rank reads the same "
+        "images, and the synthetic set would be written inside --out, which rank 0 alone writes");
+  }
+  if (distributed.launcher) std::cout << distributed_run_text(distributed) << "\n";
+  const bool primary = rendezvous.rank == 0;
+  std::optional<FolderClaim> claim;
+  if (primary) {
+    claim.emplace(claim_output_directory(out, pipeline_files(makes_synthetic_data(vm)), "--out"));
+  }
+  const po::variables_map placed = with_launcher_device(vm, distributed);
+  BackendSession session = select_backend_session(placed);
 
   // Start-up: from the program's start through certification on first use
   // and discovery to here.
@@ -237,7 +256,7 @@ int run_pipeline(const po::variables_map& given) {
             sizeof(float));
   }
   log_pipeline_defaults(implied, std::cout);
-  start_backend_session(session, vm, std::cout);
+  start_backend_session(session, placed, std::cout);
   require_model_fits_device(network, session.device);
   require_execution_supported(train_options.execution, *session.context);
   timings.emplace_back("data", stage.seconds());
@@ -254,13 +273,22 @@ int run_pipeline(const po::variables_map& given) {
   train_options.backend_options = session.options_in_effect();
   const DataRecord record = data_record_from(request, data, &train_images);
   train_options.data = record;
-  train_options.checkpoint_path = out + "/" + kModelFile;
+  // Rank 0 alone saves the model (and evaluates the test set each epoch).
+  train_options.checkpoint_path = primary ? out + "/" + kModelFile : "";
   train_options.checkpoint_on_interrupt = false;
   train_options.checkpoint_each_epoch = false;
   // Model, features.json, SVM and report replace the previous run's together
   // at the end; a run stopped before keeps the previous run's files.
   // (synthetic-data/ is a set of its own, in place before training.)
-  OutputSet set(out, "cae pipeline");
+  std::optional<OutputSet> set;
+  if (primary) set.emplace(out, "cae pipeline");
+  require_one_device_per_rank(rendezvous, session.contexts().size());
+  std::unique_ptr<ProcessGroup> processes;
+  if (rendezvous.world > 1) {
+    require_batch_divisible_by_ranks(train_options.batch_size, rendezvous.world);
+    processes = join_process_group(*session.context, rendezvous);
+    train_options.processes = processes.get();
+  }
 
   stage.restart();
   nn::Checkpoint start;
@@ -278,14 +306,24 @@ int run_pipeline(const po::variables_map& given) {
   nn::Autoencoder model(context, trained.final_state.parameters, train_options.execution);
   model.set_sparsity(train_options.sparsity);  // the report's reconstructions decode as trained
   const nn::Parameters& weights = trained.final_state.parameters;
-  svm::FeatureSet train_features =
-      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.train, 256,
-                                          &std::cout, "encode train"),
-                     recipe.dim(network), data.train);
-  svm::FeatureSet test_features =
-      to_feature_set(nn::extract_features(session.contexts(), weights, recipe, data.test, 256,
-                                          &std::cout, "encode test"),
-                     recipe.dim(network), data.test);
+  // Each rank encodes its share of each split; rank 0 gathers the rows.
+  auto encode = [&](const ImageSet& images, const char* label) {
+    const RankRows share = rank_rows(images.size(), rendezvous.rank, rendezvous.world);
+    std::vector<float> rows = nn::extract_feature_rows(
+        session.contexts(), weights, recipe, images, {share.begin, share.end}, 256, &std::cout, label);
+    if (processes) {
+      rows = gather_rows_to_rank0(*processes, context, rows, images.size(), size_t(recipe.dim(network)));
+    }
+    return rows;
+  };
+  std::vector<float> train_rows = encode(data.train, "encode train");
+  std::vector<float> test_rows = encode(data.test, "encode test");
+  if (!primary) {
+    std::cout << "rank " << rendezvous.rank << " done; rank 0 classifies and writes " << out << "\n";
+    return 0;
+  }
+  svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
+  svm::FeatureSet test_features = to_feature_set(std::move(test_rows), recipe.dim(network), data.test);
   const std::string weights_sha256 = nn::weights_identity(weights);
   write_features_json(out + "/" + kFeaturesFile, recipe, network, train_options.checkpoint_path,
                       weights_sha256, trained.final_state, record);
@@ -334,7 +372,7 @@ int run_pipeline(const po::variables_map& given) {
         },
         "linear predict", data, test_features, trained.final_state.state, report, out,
         settle_stages(nullptr));
-    set.publish();
+    set->publish();
     return finish(outcome, session, synthetic, data_dir);
   }
 
@@ -386,7 +424,7 @@ int run_pipeline(const po::variables_map& given) {
   EvaluationOutcome outcome =
       evaluate_and_report(context, model, svm_model, data, test_features, trained.final_state.state,
                           report, out, session.contexts(), settle_stages(&model_saved));
-  set.publish();
+  set->publish();
   return finish(outcome, session, synthetic, data_dir);
 }
 
@@ -399,7 +437,12 @@ Command pipeline_command() {
           "Run every stage: train, extract features, SVM, evaluate; print stage timings",
           declare_pipeline_options,
           run_pipeline,
-          kDataFormatsHelp};
+          std::string(
+              "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank\n"
+              "trains and encodes its share of the images on its own device, and rank 0\n"
+              "classifies and writes the folder: the same model and predictions as one process\n"
+              "with --devices over as many devices (docs/distributed.md).\n\n") +
+              kDataFormatsHelp};
 }
 
 }  // namespace cae::cli

@@ -1,6 +1,6 @@
-// The commands that run in one process: started by a launcher as several
-// ranks, each rank would repeat the whole job and all would write the same
-// output folder. They stop instead, saying how to run them.
+// The commands that run in one process (`cae svm`, `cae evaluate`): started
+// by a launcher as several ranks, each rank would repeat the whole job and
+// all would write the same outputs. They stop instead, saying how to run them.
 #pragma once
 
 #include <string>

@@ -9,8 +9,9 @@
 # torchrun's variables (set here as torchrun sets them) place the ranks
 # without --rank or --world-size; launchers that disagree, options against a
 # launcher and malformed values are one-line errors; a rank killed mid-run
-# ends the other within --group-timeout. `cae extract` across two ranks gives
-# one process's features. (mpirun: mpirun_cli_tests.sh.)
+# ends the other within --group-timeout. `cae extract` and `cae pipeline`
+# across two ranks give one process's features, model and predictions.
+# (mpirun: mpirun_cli_tests.sh.)
 # usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
 CAE=$1
@@ -212,16 +213,27 @@ checks=$((checks + 1))
 # equal one process's with --devices 0,1 (the same split of the rows).
 extract=(extract --backend cpu --data "$work/d" --threads 1 --batch 4 --weights "$work/devices.st")
 run "extract, one process on 2 devices" 0 "$CAE" "${extract[@]}" --devices 0,1 --out "$work/feat-devices"
+# torchrun_pair NAME ID OUT ARGS...: `cae ARGS` as two ranks placed by
+# torchrun's variables, joined through the id file ID, into OUT: rank 1 in the
+# background, rank 0 through `run`; then rank 1 exited 0 and $out is its log.
+torchrun_pair() {
+  local name=$1 group_id=$2 dest=$3
+  shift 3
+  env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "$@" --nccl-id-file "$group_id" --out "$dest" \
+    >"$dest.rank1.log" 2>&1 &
+  local second=$!
+  run "$name, rank 0 of 2 (torchrun's variables)" 0 env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$CAE" "$@" \
+    --nccl-id-file "$group_id" --out "$dest"
+  local first_out=$out
+  rank_ok "$name, rank 1 of 2" "$second" "$dest.rank1.log"
+  rank0_out=$first_out
+  out=$(cat "$dest.rank1.log")
+}
 extract_id="$work/extract.id"  # its own: a killed rank above left its group's files
-env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "${extract[@]}" --nccl-id-file "$extract_id" --out "$work/feat-ranks" \
-  >"$work/extract1.log" 2>&1 &
-extract1=$!
-run "extract, rank 0 of 2 (torchrun's variables)" 0 env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$CAE" "${extract[@]}" \
-  --nccl-id-file "$extract_id" --out "$work/feat-ranks"
-expect "extract rank 0 names torchrun" "^rank 0 of 2 from torchrun"
-rank_ok "extract, rank 1 of 2" "$extract1" "$work/extract1.log"
-out=$(cat "$work/extract1.log")
+torchrun_pair extract "$extract_id" "$work/feat-ranks" "${extract[@]}"
 expect "extract rank 1 leaves the set to rank 0" "rank 1 done; rank 0 writes the features"
+out=$rank0_out
+expect "extract rank 0 names torchrun" "^rank 0 of 2 from torchrun"
 same_npy() {  # same_npy NAME A B: the same shape and values (float32 .npy)
   checks=$((checks + 1))
   python3 - "$2" "$3" <<'PY' || fail "$1" "$2 and $3 differ"
@@ -249,6 +261,29 @@ checks=$((checks + 1))
 leftovers=$(ls -A "$work" | grep -E '^extract\.id' || true)
 [ -z "$leftovers" ] || fail "the extract's exchange files are gone" "left: $leftovers"
 
+# `cae pipeline` across ranks: the ranks train and encode together, rank 0
+# classifies and writes the folder: the model and every prediction of one
+# process on 2 devices.
+pipeline=(pipeline --backend cpu --data "$work/d" --epochs 1 --threads 1 --batch 8)
+run "pipeline, one process on 2 devices" 0 "$CAE" "${pipeline[@]}" --devices 0,1 --out "$work/pipe-devices"
+pipeline_id="$work/pipeline.id"
+torchrun_pair pipeline "$pipeline_id" "$work/pipe-ranks" "${pipeline[@]}"
+expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 classifies and writes"
+out=$rank0_out
+expect "pipeline rank 0 reports" "^test accuracy: [0-9.]+%"
+same_weights "pipeline: 2 ranks' model = one process on 2 devices" "$work/pipe-devices/model.safetensors" \
+  "$work/pipe-ranks/model.safetensors"
+checks=$((checks + 1))
+cmp -s "$work/pipe-devices/predictions.csv" "$work/pipe-ranks/predictions.csv" ||
+  fail "pipeline: 2 ranks' predictions = one process on 2 devices" "predictions.csv differs"
+absent "the pipeline's id file is gone" "$pipeline_id"
+# Without data every rank would write its own synthetic set into --out.
+error "pipeline across ranks without --data" 2 \
+  "^cae pipeline: across ranks it needs --data \(or CIFAR-10 under data/\)" \
+  env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" pipeline --backend cpu --nccl-id-file "$pipeline_id" \
+  --out "$work/pipe-nodata"
+absent "pipeline across ranks without --data writes nothing" "$work/pipe-nodata"
+
 # The one-process commands refuse to run as one of several ranks: each would
 # repeat the whole job into the same folder.
 one_process() {
@@ -258,7 +293,6 @@ one_process() {
     env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "$command" "$@" --out "$work/one-process-$command"
   absent "$command under a launcher writes nothing" "$work/one-process-$command"
 }
-one_process pipeline
 one_process svm --features "$work/nowhere"
 one_process evaluate --weights "$work/nowhere.safetensors" --svm "$work/nowhere.model"
 finish

@@ -2,8 +2,8 @@
 # `mpirun -np 2 cae train` on the cpu backend: the ranks, the size and the
 # device come from Open MPI's variables and the group's token travels by
 # MPI_Bcast, with no id file; the two ranks give bit-for-bit the weights of
-# one process with --devices 0,1 at the same global batch, and `cae extract`
-# the features of such a process. Skipped (exit 77,
+# one process with --devices 0,1 at the same global batch, `cae extract`
+# the features and `cae pipeline` the predictions of such a process. Skipped (exit 77,
 # CTest's SKIP) when cae was built without MPI, and only then.
 # usage: mpirun_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -56,6 +56,16 @@ assert len(a) > 0 and a == b
 PY
     fail "extract: mpirun -np 2 $split features = one process on 2 devices" "they differ"
 done
+
+# `mpirun -np 2 cae pipeline`: the ranks train and encode, rank 0 classifies
+# and writes the folder: every prediction of one process on 2 devices.
+pipeline=(pipeline --backend cpu --data "$work/d" --epochs 1 --threads 1 --batch 8)
+run "pipeline, one process on 2 devices" 0 "$CAE" "${pipeline[@]}" --devices 0,1 --out "$work/pipe-devices"
+run "pipeline, mpirun -np 2" 0 mpirun --oversubscribe --bind-to none -np 2 "$CAE" "${pipeline[@]}" --out "$work/pipe-mpi"
+expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 classifies and writes"
+checks=$((checks + 1))
+cmp -s "$work/pipe-devices/predictions.csv" "$work/pipe-mpi/predictions.csv" ||
+  fail "pipeline: mpirun -np 2 predictions = one process on 2 devices" "predictions.csv differs"
 
 # An option that disagrees with the launcher stops every rank with one line.
 run_err "--rank against mpirun" 2 mpirun --oversubscribe -np 2 "$CAE" "${train[@]}" --rank 0 --out "$work/bad.st"
