@@ -211,8 +211,8 @@ double time_extraction(Context& context, const BenchSettings& s, int streams, st
   // Written once before timing, as `cae extract`'s result is (zero-filled).
   std::vector<float> features(images.size() * size_t(recipe.dim(s.network)));
   auto encode = [&](const ImageSet& set) {
-    nn::encode_in_parallel(contexts, copies.models(), recipe, set, s.extract_batch, s.host_memory,
-                           features.data(), [](size_t, size_t) {});
+    nn::encode_in_parallel(contexts, copies.models(), recipe, set, {0, set.size()}, s.extract_batch,
+                           s.host_memory, features.data(), [](size_t, size_t) {});
   };
   // Warm-up: one batch per context.
   encode(random_images(s.network, std::min(images.size(), contexts.size() * size_t(s.extract_batch)), rng));

@@ -133,4 +133,12 @@ void require_one_device_per_rank(const Rendezvous& rendezvous, size_t devices) {
   }
 }
 
+std::unique_ptr<ProcessGroup> join_ranks(const Rendezvous& rendezvous, Context& context,
+                                         size_t devices, std::optional<int> global_batch) {
+  require_one_device_per_rank(rendezvous, devices);
+  if (rendezvous.world <= 1) return nullptr;
+  if (global_batch) require_batch_divisible_by_ranks(*global_batch, rendezvous.world);
+  return join_process_group(context, rendezvous);
+}
+
 }  // namespace cae::cli

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -51,5 +52,12 @@ void require_batch_divisible_by_ranks(int batch, int32_t world);
 
 // Throws UsageError unless a rank of a group of processes runs on one device.
 void require_one_device_per_rank(const Rendezvous& rendezvous, size_t devices);
+
+// This rank's group when the run spans processes, nullptr for a single
+// process: one device per rank (`devices` contexts here) and, when given,
+// `global_batch` split into one equal shard per rank, checked first.
+std::unique_ptr<ProcessGroup> join_ranks(const Rendezvous& rendezvous, Context& context,
+                                         size_t devices,
+                                         std::optional<int> global_batch = std::nullopt);
 
 }  // namespace cae::cli

@@ -16,7 +16,6 @@
 #include "nn/features.hpp"
 #include "nn/trainer.hpp"
 #include "nn/weights_identity.hpp"
-#include "plugin/row_gather.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
 
@@ -54,22 +53,17 @@ int run_extract(const po::variables_map& vm) {
     require_network_input(checkpoint.parameters.network, *images, data.location);
   }
   start_backend_session(session, placed, std::cout);
-  require_one_device_per_rank(rendezvous, session.contexts().size());
+  const std::unique_ptr<ProcessGroup> processes =
+      join_ranks(rendezvous, *session.context, session.contexts().size());
   note_transfer(weights, checkpoint, record, std::cout);
-  std::unique_ptr<ProcessGroup> processes;
-  if (rendezvous.world > 1) processes = join_process_group(*session.context, rendezvous);
   std::optional<OutputSet> set;  // the five files replace the old ones together
   if (primary) set.emplace(out, "cae extract");
   const size_t dim = size_t(recipe.dim(checkpoint.parameters.network));
   for (auto [name, images] : {std::pair<const char*, const ImageSet*>{"train", &data.train},
                               {"test", &data.test}}) {
-    const RankRows share = rank_rows(images->size(), rendezvous.rank, rendezvous.world);
-    std::vector<float> features = nn::extract_feature_rows(
-        session.contexts(), checkpoint.parameters, recipe, *images, {share.begin, share.end}, batch,
-        &std::cout, name, streams);
-    if (processes) {
-      features = gather_rows_to_rank0(*processes, *session.context, features, images->size(), dim);
-    }
+    const std::vector<float> features =
+        nn::extract_features(session.contexts(), checkpoint.parameters, recipe, *images, batch,
+                             &std::cout, name, streams, processes.get());
     if (!primary) continue;
     write_npy_matrix(out + "/" + name + "_features.npy", features.data(), images->size(), dim);
     write_npy_vector(out + "/" + name + "_labels.npy", images->labels);

@@ -27,7 +27,6 @@
 #include "nn/features.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "nn/weights_identity.hpp"
-#include "plugin/row_gather.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
 #include "pipeline_defaults.hpp"
@@ -282,13 +281,9 @@ int run_pipeline(const po::variables_map& given) {
   // (synthetic-data/ is a set of its own, in place before training.)
   std::optional<OutputSet> set;
   if (primary) set.emplace(out, "cae pipeline");
-  require_one_device_per_rank(rendezvous, session.contexts().size());
-  std::unique_ptr<ProcessGroup> processes;
-  if (rendezvous.world > 1) {
-    require_batch_divisible_by_ranks(train_options.batch_size, rendezvous.world);
-    processes = join_process_group(*session.context, rendezvous);
-    train_options.processes = processes.get();
-  }
+  const std::unique_ptr<ProcessGroup> processes = join_ranks(
+      rendezvous, *session.context, session.contexts().size(), train_options.batch_size);
+  train_options.processes = processes.get();
 
   stage.restart();
   nn::Checkpoint start;
@@ -306,18 +301,11 @@ int run_pipeline(const po::variables_map& given) {
   nn::Autoencoder model(context, trained.final_state.parameters, train_options.execution);
   model.set_sparsity(train_options.sparsity);  // the report's reconstructions decode as trained
   const nn::Parameters& weights = trained.final_state.parameters;
-  // Each rank encodes its share of each split; rank 0 gathers the rows.
-  auto encode = [&](const ImageSet& images, const char* label) {
-    const RankRows share = rank_rows(images.size(), rendezvous.rank, rendezvous.world);
-    std::vector<float> rows = nn::extract_feature_rows(
-        session.contexts(), weights, recipe, images, {share.begin, share.end}, 256, &std::cout, label);
-    if (processes) {
-      rows = gather_rows_to_rank0(*processes, context, rows, images.size(), size_t(recipe.dim(network)));
-    }
-    return rows;
-  };
-  std::vector<float> train_rows = encode(data.train, "encode train");
-  std::vector<float> test_rows = encode(data.test, "encode test");
+  // Each rank encodes its share of each split; rank 0 receives the rows.
+  std::vector<float> train_rows = nn::extract_features(
+      session.contexts(), weights, recipe, data.train, 256, &std::cout, "encode train", 0, processes.get());
+  std::vector<float> test_rows = nn::extract_features(
+      session.contexts(), weights, recipe, data.test, 256, &std::cout, "encode test", 0, processes.get());
   if (!primary) {
     std::cout << "rank " << rendezvous.rank << " done; rank 0 classifies and writes " << out << "\n";
     return 0;

@@ -147,13 +147,9 @@ int run_train(const po::variables_map& vm) {
   options.backend_options = session.options_in_effect();
   options.data = record;
   require_batch_divisible(options.batch_size, session.contexts().size());
-  require_one_device_per_rank(rendezvous, session.contexts().size());
-  std::unique_ptr<ProcessGroup> processes;
-  if (rendezvous.world > 1) {
-    require_batch_divisible_by_ranks(options.batch_size, rendezvous.world);
-    processes = join_process_group(*session.context, rendezvous);
-    options.processes = processes.get();
-  }
+  const std::unique_ptr<ProcessGroup> processes =
+      join_ranks(rendezvous, *session.context, session.contexts().size(), options.batch_size);
+  options.processes = processes.get();
   nn::TrainOutcome outcome =
       nn::train_autoencoder(session.contexts(), train_images, data.test, options, start, std::cout);
   if (outcome.interrupted) return 128 + outcome.signal;

@@ -137,9 +137,8 @@ void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>*
     // chunks, extraction's batches of 256 and their mirrors) is split over
     // the cores; a small one stays on this thread, where starting threads
     // would cost more than they save.
-    constexpr size_t kImagesPerThread = 64;
     const int threads =
-        int(std::min<size_t>(size_t(resolve_thread_count(0)), count / kImagesPerThread));
+        int(std::min<size_t>(size_t(resolve_thread_count(0)), count / kContrastImagesPerThread));
     if (threads <= 1 || scales) {
       contrast_normalize(images, count, dim, scales);
     } else {

@@ -75,6 +75,10 @@ struct InputTransform {
   // In place on `count` images of dim values each. With `scales`, each
   // image's contrast-normalisation mean and deviation are recorded.
   void apply(float* images, size_t count, std::vector<ImageScale>* scales = nullptr) const;
+  // apply() splits contrast normalisation over threads only for batches of
+  // at least twice this many images; a caller that parallelises by chunks of
+  // this size keeps each chunk on its own thread.
+  static constexpr size_t kContrastImagesPerThread = 64;
   // The inverse of apply (given the scales it recorded): whitened values
   // back to [0, 1]-scaled images.
   void restore(float* images, size_t count, const std::vector<ImageScale>& scales) const;

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <stdexcept>
-#include <string>
 
 #include "data/augment.hpp"
 #include "common/parallel.hpp"
@@ -15,6 +13,7 @@
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
+#include "plugin/row_gather.hpp"
 #include "report/progress.hpp"
 
 namespace cae::nn {
@@ -60,6 +59,9 @@ struct DeviceTap {
 
   int size() const { return tap.size >> steps; }
   size_t map_floats() const { return size_t(channels) * size_t(size()) * size_t(size()); }
+  // What the host applies to the downloaded map before pooling what is left:
+  // nothing when the device applied the encoder's linear part.
+  TapCoding host_coding() const { return linear_on_device ? TapCoding{} : tap.coding; }
   // Whether the downloaded map still needs the host (a pool or an encoder).
   bool host_work() const { return size() != tap.cells() || !tap.coding.plain(); }
 };
@@ -148,21 +150,16 @@ class TapPooling {
         for (size_t i = size_t(begin); i < size_t(end); ++i) {
           const float* map = staging_.data() + i * map_floats;
           float* row = rows + i * dim_ + offset;
-          if (stage.linear_on_device) {
-            // The rest of the max over each cell, then the encoder's last part.
-            if (stage.size() != tap.cells()) {
-              encode_and_pool(map, stage.channels, stage.size(), TapCoding{}, tap.cells(), row,
-                              scratch.data());
-            } else {
-              std::copy_n(map, tap_dim, row);
-            }
-            finish_encoded(row, tap_dim, tap.coding);
-          } else if (stage.host_work()) {
-            encode_and_pool(map, tap.channels, stage.size(), tap.coding, tap.cells(), row,
+          const TapCoding coding = stage.host_coding();
+          if (stage.size() != tap.cells() || !coding.plain()) {
+            encode_and_pool(map, stage.channels, stage.size(), coding, tap.cells(), row,
                             scratch.data());
           } else {
             std::copy_n(map, tap_dim, row);
           }
+          // After the device's linear part and the max over each cell, the
+          // encoder's last part.
+          if (stage.linear_on_device) finish_encoded(row, tap_dim, tap.coding);
         }
       });
       offset += tap_dim;
@@ -246,30 +243,20 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
   return features;
 }
 
-std::vector<float> extract_features(const std::vector<Context*>& devices,
-                                    const Parameters& parameters, const FeatureRecipe& recipe,
-                                    const ImageSet& images, int batch_size, std::ostream* log,
-                                    const std::string& label, int streams_per_device) {
-  return extract_feature_rows(devices, parameters, recipe, images, {0, images.size()}, batch_size,
-                              log, label, streams_per_device);
-}
+namespace {
 
+// extract_features over the images of `range` only: row i is image range.begin + i.
 std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
                                         const Parameters& parameters, const FeatureRecipe& recipe,
                                         const ImageSet& images, RowRange range, int batch_size,
                                         std::ostream* log, const std::string& label,
                                         int streams_per_device) {
-  if (range.begin > range.end || range.end > images.size()) {
-    throw std::out_of_range("extract_feature_rows: rows " + std::to_string(range.begin) + ".." +
-                            std::to_string(range.end) + " of a set of " +
-                            std::to_string(images.size()));
-  }
   // Several contexts per device overlap one's copies with another's compute.
   const ExtractionContexts extraction(
       devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
   const std::vector<Context*>& contexts = extraction.all();
   const ModelCopies copies(contexts, parameters);
-  const size_t count = range.end - range.begin;
+  const size_t count = range.size();
   std::vector<float> features(count * size_t(recipe.dim(parameters.network)));
   auto progress = progress_for(count, log, label);
   std::atomic<int64_t> done{0};
@@ -286,6 +273,24 @@ std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
   return features;
 }
 
+}  // namespace
+
+std::vector<float> extract_features(const std::vector<Context*>& devices,
+                                    const Parameters& parameters, const FeatureRecipe& recipe,
+                                    const ImageSet& images, int batch_size, std::ostream* log,
+                                    const std::string& label, int streams_per_device,
+                                    ProcessGroup* ranks) {
+  if (!ranks) {
+    return extract_feature_rows(devices, parameters, recipe, images, {0, images.size()},
+                                batch_size, log, label, streams_per_device);
+  }
+  const std::vector<float> share = extract_feature_rows(
+      devices, parameters, recipe, images, rank_rows(images.size(), ranks->rank(), ranks->world()),
+      batch_size, log, label, streams_per_device);
+  return gather_rows_to_rank0(*ranks, *devices.front(), share, images.size(),
+                              size_t(recipe.dim(parameters.network)));
+}
+
 ModelCopies::ModelCopies(const std::vector<Context*>& contexts, const Parameters& parameters) {
   for (Context* context : contexts) {
     owned_.push_back(std::make_unique<Autoencoder>(*context, parameters));
@@ -295,19 +300,11 @@ ModelCopies::ModelCopies(const std::vector<Context*>& contexts, const Parameters
 
 void encode_in_parallel(const std::vector<Context*>& contexts,
                         const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
-                        const ImageSet& images, int batch_size, HostMemory host_memory,
-                        float* features, const std::function<void(size_t, size_t)>& after_batch) {
-  encode_in_parallel(contexts, models, recipe, images, {0, images.size()}, batch_size, host_memory,
-                     features, after_batch);
-}
-
-void encode_in_parallel(const std::vector<Context*>& contexts,
-                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
                         const ImageSet& images, RowRange range, int batch_size,
                         HostMemory host_memory, float* features,
                         const std::function<void(size_t, size_t)>& after_batch) {
   const size_t workers = contexts.size();
-  const size_t count = range.end - range.begin;
+  const size_t count = range.size();
   run_per_device(workers, [&](size_t d) {
     // Contiguous, nearly equal row ranges: context d gets [d*n/N, (d+1)*n/N) of the range.
     const size_t first = range.begin + count * d / workers;

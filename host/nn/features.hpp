@@ -7,10 +7,12 @@
 #include <memory>
 #include <vector>
 
+#include "common/row_range.hpp"
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
 #include "nn/feature_recipe.hpp"
 #include "plugin/host_buffer.hpp"
+#include "plugin/process_group.hpp"
 
 namespace cae::nn {
 
@@ -31,26 +33,14 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
 // streams_per_device - 1 more contexts on its device (0: auto, see
 // plugin/extraction_streams.hpp): the images are split by rows into one
 // contiguous range per context, each encoded by its own copy of the model on
-// its own thread.
+// its own thread. With `ranks` (a group of processes, one device each), each
+// rank encodes its share of the rows (plugin/row_gather.hpp's rank_rows) and
+// rank 0 receives them all; the other ranks get an empty vector.
 std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
-                                    const std::string& label, int streams_per_device = 0);
-
-// Images [begin, end) of a set.
-struct RowRange {
-  size_t begin = 0;
-  size_t end = 0;
-};
-
-// The same for the images of `range` only: row i is image range.begin + i
-// (a rank of a group of processes encodes its share; plugin/row_gather.hpp
-// assembles the shares). Throws std::out_of_range for a range outside the set.
-std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
-                                        const Parameters& parameters, const FeatureRecipe& recipe,
-                                        const ImageSet& images, RowRange range, int batch_size,
-                                        std::ostream* log, const std::string& label,
-                                        int streams_per_device = 0);
+                                    const std::string& label, int streams_per_device = 0,
+                                    ProcessGroup* ranks = nullptr);
 
 // One copy of the model per context, for encode_in_parallel: `cae extract`
 // and `cae bench` build them the same way.
@@ -67,16 +57,10 @@ class ModelCopies {
 
 // The encoding both `cae extract` and `cae bench` run, without the setup:
 // contexts[i] encodes, with models[i] and on a thread of its own, the
-// contiguous rows [i*n/N, (i+1)*n/N) of `images` into `features` (row-major
-// [images.size(), recipe.dim()]). Images are uploaded from and taps
+// contiguous rows [i*n/N, (i+1)*n/N) of the n images of `range` into
+// `features` (row-major [range.size(), recipe.dim()]). Images are uploaded from and taps
 // downloaded into host memory of the given kind. after_batch(i, n) runs on
 // worker i's thread after each of its batches.
-void encode_in_parallel(const std::vector<Context*>& contexts,
-                        const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
-                        const ImageSet& images, int batch_size, HostMemory host_memory,
-                        float* features, const std::function<void(size_t, size_t)>& after_batch);
-// The same over the images of `range`, into `features` row-major
-// [range.end - range.begin, recipe.dim()].
 void encode_in_parallel(const std::vector<Context*>& contexts,
                         const std::vector<Autoencoder*>& models, const FeatureRecipe& recipe,
                         const ImageSet& images, RowRange range, int batch_size,

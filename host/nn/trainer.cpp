@@ -166,6 +166,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     return c;
   };
 
+  bool last_saved = false;  // outcome.final_state holds the last epoch's save
   for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
     Stopwatch epoch_clock;
     batcher.start_epoch(size_t(epoch));
@@ -269,10 +270,13 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     log << line << std::flush;
     const bool last = epoch + 1 == options.epochs;
     if (!options.checkpoint_path.empty() && (options.checkpoint_each_epoch || last)) {
-      save_checkpoint(options.checkpoint_path, snapshot());
+      outcome.final_state = snapshot();
+      save_checkpoint(options.checkpoint_path, outcome.final_state);
+      last_saved = last;
     }
   }
-  outcome.final_state = snapshot();
+  // The last epoch's saved state is the final one: its parameters are downloaded once.
+  if (!last_saved) outcome.final_state = snapshot();
   return outcome;
 }
 

@@ -15,7 +15,8 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
   const bool whitens = transform->spec.whitening != Whitening::None;
   const size_t bytes = images.size() * images.image_bytes() * sizeof(float) * (with_mirrors ? 2 : 1);
   if (!whitens && bytes > kMaxContrastOnlyBytes) return;
-  constexpr size_t kChunk = 64;  // images: one thread each in InputTransform::apply
+  // Chunks small enough that apply() keeps each on the thread that has it.
+  constexpr size_t kChunk = InputTransform::kContrastImagesPerThread;
   dim_ = images.image_bytes();
   rows_.resize(images.size() * dim_);
   if (with_mirrors) mirrored_rows_.resize(rows_.size());

@@ -6,7 +6,7 @@
 
 namespace cae {
 
-RankRows rank_rows(size_t rows, int32_t rank, int32_t world) {
+RowRange rank_rows(size_t rows, int32_t rank, int32_t world) {
   if (world < 1 || rank < 0 || rank >= world) {
     throw std::invalid_argument("rank_rows: rank " + std::to_string(rank) + " of " +
                                 std::to_string(world));
@@ -17,11 +17,11 @@ RankRows rank_rows(size_t rows, int32_t rank, int32_t world) {
 std::vector<float> gather_rows_to_rank0(ProcessGroup& group, Context& context,
                                         const std::vector<float>& mine, size_t rows, size_t dim,
                                         size_t tile_bytes) {
-  const RankRows own = rank_rows(rows, group.rank(), group.world());
-  if (mine.size() != (own.end - own.begin) * dim) {
+  const RowRange own = rank_rows(rows, group.rank(), group.world());
+  if (mine.size() != own.size() * dim) {
     throw std::invalid_argument("gather_rows_to_rank0: rank " + std::to_string(group.rank()) +
                                 " holds " + std::to_string(mine.size()) + " floats, not its " +
-                                std::to_string(own.end - own.begin) + " rows of " +
+                                std::to_string(own.size()) + " rows of " +
                                 std::to_string(dim));
   }
   std::vector<float> all(group.rank() == 0 ? rows * dim : 0);

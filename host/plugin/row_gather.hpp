@@ -7,17 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/row_range.hpp"
 #include "plugin/context.hpp"
 #include "plugin/process_group.hpp"
 
 namespace cae {
 
 // Rank r's rows of `rows` in total: [rows*r/world, rows*(r+1)/world).
-struct RankRows {
-  size_t begin = 0;
-  size_t end = 0;
-};
-RankRows rank_rows(size_t rows, int32_t rank, int32_t world);
+RowRange rank_rows(size_t rows, int32_t rank, int32_t world);
 
 // Every rank passes its rows (rank_rows(rows, rank, world), row-major, `dim`
 // floats each); rank 0 gets the whole [rows, dim] matrix, the others an empty

@@ -10,6 +10,7 @@
 
 #include "graph_copies.hpp"
 #include "mutant_core.hpp"
+#include "graph_desc.hpp"
 
 namespace mutant {
 namespace {
@@ -54,14 +55,7 @@ void run_first_images(cae_context ctx, const GraphCopy& copy, int64_t batch,
     cut[i] = holds_images(copy, tensors[i], batch);
     if (cut[i]) tensors[i].dims[0] = kMostImages;
   }
-  cae_graph_desc desc{};
-  desc.struct_size = sizeof desc;
-  desc.tensor_stride = sizeof(cae_graph_tensor);
-  desc.node_stride = sizeof(cae_graph_node);
-  desc.tensor_count = int32_t(tensors.size());
-  desc.tensors = tensors.data();
-  desc.node_count = int32_t(copy.nodes.size());
-  desc.nodes = copy.nodes.data();
+  const cae_graph_desc desc = describe_graph(tensors, copy.nodes);
   cae_graph first = nullptr;
   check(base().graph_compile(ctx, &desc, &first));
   std::vector<std::unique_ptr<Scratch>> slices(tensors.size());

@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "graph_desc.hpp"
 
 namespace {
 
@@ -130,24 +131,10 @@ Floats maxpool(const cae_backend_table& t, int64_t images) {
 }
 
 // A run of a graph is bound to its tensors (graph_run's bindings).
-// The description of these tensors and nodes (they must outlive it).
-cae_graph_desc describe(const std::vector<cae_graph_tensor>& tensors,
-                        const std::vector<cae_graph_node>& nodes) {
-  cae_graph_desc desc{};
-  desc.struct_size = sizeof desc;
-  desc.tensor_stride = sizeof(cae_graph_tensor);
-  desc.node_stride = sizeof(cae_graph_node);
-  desc.tensor_count = int32_t(tensors.size());
-  desc.tensors = tensors.data();
-  desc.node_count = int32_t(nodes.size());
-  desc.nodes = nodes.data();
-  return desc;
-}
-
 cae_graph compile(OpenContext& s, std::vector<cae_graph_tensor> tensors,
                   const cae_graph_node& node) {
   const std::vector<cae_graph_node> nodes = {node};
-  const cae_graph_desc desc = describe(tensors, nodes);
+  const cae_graph_desc desc = describe_graph(tensors, nodes);
   cae_graph graph = nullptr;
   REQUIRE(s.t.graph_compile(s.ctx, &desc, &graph) == CAE_STATUS_OK);
   return graph;
@@ -220,7 +207,7 @@ Floats relu_then_exchange(const cae_backend_table& t) {
   cae_graph graphs[2] = {nullptr, nullptr};
   cae_tensor bound[2][2];
   for (int m = 0; m < 2; ++m) {
-    cae_graph_desc desc = describe(tensors, nodes);
+    cae_graph_desc desc = describe_graph(tensors, nodes);
     desc.group = group;
     desc.group_member = m;
     desc.group_members = 2;
