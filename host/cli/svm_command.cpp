@@ -10,6 +10,7 @@
 #include "first_use_certification.hpp"
 #include "linear_selection.hpp"
 #include "commands.hpp"
+#include "distributed_options.hpp"
 #include "io/npy.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
@@ -22,7 +23,6 @@
 #include "svm/solver_kind.hpp"
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
-#include "single_process.hpp"
 
 namespace cae::cli {
 namespace {
@@ -86,7 +86,6 @@ int run_linear(const svm::FeatureSet& train,
 }
 
 int run_svm(const po::variables_map& vm) {
-  require_single_process("cae svm");
   svm::TrainOptions options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
@@ -102,7 +101,19 @@ int run_svm(const po::variables_map& vm) {
   const std::string dir = vm["features"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
   if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
-  const OutputLock lock = claim_output_file(out, "--out");
+  // Under a launcher every rank reads the features and solves its share of
+  // the class pairs; rank 0 writes the model and predicts.
+  const DistributedRun distributed = distributed_run_from(vm, process_environment(), out);
+  const Rendezvous& rendezvous = distributed.rendezvous;
+  if (rendezvous.world > 1 && classifier == ClassifierKind::Linear) {
+    throw UsageError("across ranks cae svm spreads the kernel SVM's class pairs; --classifier "
+                     "linear runs in one process: start it once, without the launcher");
+  }
+  if (distributed.launcher) std::cout << distributed_run_text(distributed) << "\n";
+  const bool primary = rendezvous.rank == 0;
+  const po::variables_map placed = with_launcher_device(vm, distributed);
+  std::optional<OutputLock> lock;
+  if (primary) lock.emplace(claim_output_file(out, "--out"));
   std::vector<std::string> inputs;
   for (const char* split : {"train", "test"}) {
     for (const char* kind : {"_features.npy", "_labels.npy"}) {
@@ -111,7 +122,7 @@ int run_svm(const po::variables_map& vm) {
   }
   require_not_an_input(out, inputs);
   std::optional<OutputLock> export_lock;
-  if (vm.count("export-libsvm")) {
+  if (vm.count("export-libsvm") && primary) {
     if (vm["export-libsvm"].as<std::string>() == out) {
       throw UsageError("--export-libsvm names the same file as --out; give it another name");
     }
@@ -121,7 +132,7 @@ int run_svm(const po::variables_map& vm) {
   }
   // The backend is chosen (and a bad --backend refused) before the features are read.
   std::optional<BackendSession> chosen;
-  if (classifier == ClassifierKind::Svm) chosen.emplace(select_backend_session(vm));
+  if (classifier == ClassifierKind::Svm) chosen.emplace(select_backend_session(placed));
   const FeaturesRecord record = read_features_record(dir);
   svm::FeatureSet train = read_split(dir, "train", record.classes());
   // The test split is read before training too, so a damaged one fails at once.
@@ -138,10 +149,17 @@ int run_svm(const po::variables_map& vm) {
       class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
       train.dim, options, 0);
   BackendSession& session = *chosen;
-  start_backend_session(session, vm, std::cout);
+  start_backend_session(session, placed, std::cout);
+  const std::unique_ptr<ProcessGroup> processes =
+      join_ranks(rendezvous, *session.context, session.contexts().size());
+  options.ranks = {processes.get(), session.context.get()};
   auto progress = attach_svm_progress(options);
   SelectedSvm selected =
       select_and_train_svm(session.contexts(), train, options, validation, std::cout);
+  if (!primary) {
+    std::cout << "rank " << rendezvous.rank << " done; rank 0 writes the model\n";
+    return 0;
+  }
   selected.model.origin = record.origin;
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& model = selected.model;
@@ -179,7 +197,7 @@ int run_svm(const po::variables_map& vm) {
 }  // namespace
 
 Command svm_command() {
-  return {"svm", "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] --out MODEL",
+  return {"svm", "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] [--rank R --world-size W --nccl-id-file PATH] --out MODEL",
           "Train the classifier (kernel SVM, or --classifier linear) on extracted features",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
@@ -191,6 +209,7 @@ Command svm_command() {
             add_svm_options(options);
             add_classifier_options(options);
             add_validation_options(options, "0");
+            add_distributed_options(options);
           },
           run_svm,
           "The SVM is one-vs-one: the backend computes the kernels, each class's diagonal\n"
@@ -202,7 +221,11 @@ Command svm_command() {
           "grow as rows^2: before any work cae estimates the SVM's host memory and refuses\n"
           "(exit 2) when it exceeds what is available (MemAvailable or the cgroup limit),\n"
           "naming --classifier linear, whose memory grows as rows x dim. docs/classifiers.md\n"
-          "gives both curves and the search.\n"};
+          "gives both curves and the search.\n\n"
+          "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank reads\n"
+          "the features and solves its share of the class pairs on its own device and host,\n"
+          "and rank 0 writes the model (the same file as one process makes) and predicts\n"
+          "(docs/distributed.md).\n"};
 }
 
 }  // namespace cae::cli

@@ -46,4 +46,21 @@ void parallel_chunks(int threads, int64_t count, const Body& body) {
   }
 }
 
+// For sums that must not depend on the thread count (the ranks of a group
+// must agree to the last bit): [0, count) is cut into `parts` fixed ranges
+// (at most `parts`, at least one row each), body(part, begin, end) runs once
+// per range on up to `threads` threads, and the caller merges the parts'
+// results in part order. Returns the number of ranges.
+template <class Body>
+int64_t for_each_fixed_part(int threads, int64_t count, int64_t parts, const Body& body) {
+  if (count <= 0) return 0;
+  const int64_t n = std::max<int64_t>(1, std::min(parts, count));
+  parallel_chunks(threads, n, [&](int64_t first, int64_t last) {
+    for (int64_t part = first; part < last; ++part) {
+      body(part, count * part / n, count * (part + 1) / n);
+    }
+  });
+  return n;
+}
+
 }  // namespace cae

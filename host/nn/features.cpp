@@ -279,7 +279,7 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device,
-                                    ProcessGroup* ranks) {
+                                    ProcessGroup* ranks, RowsTo rows_to) {
   if (!ranks) {
     return extract_feature_rows(devices, parameters, recipe, images, {0, images.size()},
                                 batch_size, log, label, streams_per_device);
@@ -287,8 +287,8 @@ std::vector<float> extract_features(const std::vector<Context*>& devices,
   const std::vector<float> share = extract_feature_rows(
       devices, parameters, recipe, images, rank_rows(images.size(), ranks->rank(), ranks->world()),
       batch_size, log, label, streams_per_device);
-  return gather_rows_to_rank0(*ranks, *devices.front(), share, images.size(),
-                              size_t(recipe.dim(parameters.network)));
+  return gather_rows(*ranks, *devices.front(), share, images.size(),
+                     size_t(recipe.dim(parameters.network)), rows_to);
 }
 
 ModelCopies::ModelCopies(const std::vector<Context*>& contexts, const Parameters& parameters) {

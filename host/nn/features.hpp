@@ -13,6 +13,7 @@
 #include "nn/feature_recipe.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/process_group.hpp"
+#include "plugin/row_gather.hpp"
 
 namespace cae::nn {
 
@@ -35,12 +36,14 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
 // contiguous range per context, each encoded by its own copy of the model on
 // its own thread. With `ranks` (a group of processes, one device each), each
 // rank encodes its share of the rows (plugin/row_gather.hpp's rank_rows) and
-// rank 0 receives them all; the other ranks get an empty vector.
+// rank 0 (or, with RowsTo::EveryRank, every rank) receives them all; the
+// other ranks get an empty vector.
 std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device = 0,
-                                    ProcessGroup* ranks = nullptr);
+                                    ProcessGroup* ranks = nullptr,
+                                    RowsTo rows_to = RowsTo::Rank0);
 
 // One copy of the model per context, for encode_in_parallel: `cae extract`
 // and `cae bench` build them the same way.

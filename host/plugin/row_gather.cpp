@@ -14,17 +14,18 @@ RowRange rank_rows(size_t rows, int32_t rank, int32_t world) {
   return {rows * size_t(rank) / size_t(world), rows * size_t(rank + 1) / size_t(world)};
 }
 
-std::vector<float> gather_rows_to_rank0(ProcessGroup& group, Context& context,
-                                        const std::vector<float>& mine, size_t rows, size_t dim,
-                                        size_t tile_bytes) {
+std::vector<float> gather_rows(ProcessGroup& group, Context& context,
+                               const std::vector<float>& mine, size_t rows, size_t dim, RowsTo to,
+                               size_t tile_bytes) {
   const RowRange own = rank_rows(rows, group.rank(), group.world());
   if (mine.size() != own.size() * dim) {
-    throw std::invalid_argument("gather_rows_to_rank0: rank " + std::to_string(group.rank()) +
+    throw std::invalid_argument("gather_rows: rank " + std::to_string(group.rank()) +
                                 " holds " + std::to_string(mine.size()) + " floats, not its " +
                                 std::to_string(own.size()) + " rows of " +
                                 std::to_string(dim));
   }
-  std::vector<float> all(group.rank() == 0 ? rows * dim : 0);
+  const bool receives = to == RowsTo::EveryRank || group.rank() == 0;
+  std::vector<float> all(receives ? rows * dim : 0);
   if (rows == 0 || dim == 0) return all;
   // Every rank cuts the same tiles, so the all-reduces pair up.
   const size_t tile_rows = std::max<size_t>(1, tile_bytes / (dim * sizeof(float)));
@@ -41,7 +42,7 @@ std::vector<float> gather_rows_to_rank0(ProcessGroup& group, Context& context,
     if (!tensor || tensor.dims()[0] != int64_t(n)) tensor = context.alloc({int64_t(n), int64_t(dim)});
     tensor.upload(host);
     group.all_reduce_sum({&tensor}, 1.0f);
-    if (group.rank() == 0) tensor.download(all.data() + first * dim, n * dim);
+    if (receives) tensor.download(all.data() + first * dim, n * dim);
   }
   return all;
 }

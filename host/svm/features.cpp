@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <mutex>
 
 #include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
@@ -55,29 +54,36 @@ Standardizer Standardizer::fit(const FeatureSet& train, const std::vector<int64_
   train.check("standardizer training set", false);
   if (rows.empty()) throw SvmError("standardizer: the training set is empty");
   const size_t dim = static_cast<size_t>(train.dim);
-  // Per-thread partial sums in double, merged under a lock: float sums over
-  // 50,000 rows would lose digits. Sums are of x - shift (the first row), which
-  // keeps sum_squares / n - mean^2 from cancelling when |mean| >> std.
+  // Partial sums in double over fixed parts of the rows, merged in part
+  // order: float sums over 50,000 rows would lose digits, and the result must
+  // not depend on the thread count (ranks of a group fit the same one). Sums
+  // are of x - shift (the first row), which keeps sum_squares / n - mean^2
+  // from cancelling when |mean| >> std.
   const float* shift = train.row(rows[0]);
-  std::vector<double> sum(dim, 0.0), sum_squares(dim, 0.0);
-  std::mutex merge;
   const int64_t count = static_cast<int64_t>(rows.size());
-  parallel_chunks(resolve_thread_count(threads), count, [&](int64_t begin, int64_t end) {
-    std::vector<double> s(dim, 0.0), q(dim, 0.0);
-    for (int64_t i = begin; i < end; ++i) {
-      const float* x = train.row(rows[static_cast<size_t>(i)]);
-      for (size_t k = 0; k < dim; ++k) {
-        const double centred = static_cast<double>(x[k]) - shift[k];
-        s[k] += centred;
-        q[k] += centred * centred;
-      }
-    }
-    std::lock_guard<std::mutex> lock(merge);
+  constexpr int64_t kParts = 64;
+  std::vector<std::vector<double>> sums(kParts), squares(kParts);
+  const int64_t parts = for_each_fixed_part(
+      resolve_thread_count(threads), count, kParts, [&](int64_t part, int64_t begin, int64_t end) {
+        std::vector<double> s(dim, 0.0), q(dim, 0.0);
+        for (int64_t i = begin; i < end; ++i) {
+          const float* x = train.row(rows[static_cast<size_t>(i)]);
+          for (size_t k = 0; k < dim; ++k) {
+            const double centred = static_cast<double>(x[k]) - shift[k];
+            s[k] += centred;
+            q[k] += centred * centred;
+          }
+        }
+        sums[static_cast<size_t>(part)] = std::move(s);
+        squares[static_cast<size_t>(part)] = std::move(q);
+      });
+  std::vector<double> sum(dim, 0.0), sum_squares(dim, 0.0);
+  for (int64_t part = 0; part < parts; ++part) {
     for (size_t k = 0; k < dim; ++k) {
-      sum[k] += s[k];
-      sum_squares[k] += q[k];
+      sum[k] += sums[static_cast<size_t>(part)][k];
+      sum_squares[k] += squares[static_cast<size_t>(part)][k];
     }
-  });
+  }
   std::vector<float> mean(dim), scale(dim);
   const double n = static_cast<double>(count);
   for (size_t k = 0; k < dim; ++k) {

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <mutex>
 #include <vector>
 
 #include "common/float_range.hpp"
@@ -69,23 +68,29 @@ namespace {
 // Variance of all the values of `rows` of `train` after `standardizer`, in double.
 double value_variance(const FeatureSet& train, const std::vector<int64_t>& rows,
                       const Standardizer& standardizer, int threads) {
-  double sum = 0.0, sum_squares = 0.0;
-  std::mutex merge;
+  // Fixed parts merged in order: the same gamma for any thread count.
+  constexpr int64_t kParts = 64;
+  std::vector<double> sums(kParts, 0.0), squares(kParts, 0.0);
   const int64_t count = static_cast<int64_t>(rows.size());
-  parallel_chunks(resolve_thread_count(threads), count, [&](int64_t begin, int64_t end) {
-    std::vector<float> row(static_cast<size_t>(train.dim));
-    double s = 0.0, q = 0.0;
-    for (int64_t i = begin; i < end; ++i) {
-      copy_standardized_rows(train, standardizer, rows[static_cast<size_t>(i)], 1, row.data());
-      for (float x : row) {
-        s += x;
-        q += static_cast<double>(x) * x;
-      }
-    }
-    std::lock_guard<std::mutex> lock(merge);
-    sum += s;
-    sum_squares += q;
-  });
+  const int64_t parts = for_each_fixed_part(
+      resolve_thread_count(threads), count, kParts, [&](int64_t part, int64_t begin, int64_t end) {
+        std::vector<float> row(static_cast<size_t>(train.dim));
+        double s = 0.0, q = 0.0;
+        for (int64_t i = begin; i < end; ++i) {
+          copy_standardized_rows(train, standardizer, rows[static_cast<size_t>(i)], 1, row.data());
+          for (float x : row) {
+            s += x;
+            q += static_cast<double>(x) * x;
+          }
+        }
+        sums[static_cast<size_t>(part)] = s;
+        squares[static_cast<size_t>(part)] = q;
+      });
+  double sum = 0.0, sum_squares = 0.0;
+  for (int64_t part = 0; part < parts; ++part) {
+    sum += sums[static_cast<size_t>(part)];
+    sum_squares += squares[static_cast<size_t>(part)];
+  }
   const double n = static_cast<double>(count) * static_cast<double>(train.dim);
   const double mean = sum / n;
   return std::max(0.0, sum_squares / n - mean * mean);

@@ -40,8 +40,15 @@ struct Shared {
   size_t next = 0;
 };
 
-std::vector<int> pairs_per_class(const ClassLayout& layout) {
-  return std::vector<int>(static_cast<size_t>(layout.class_count()), layout.class_count() - 1);
+// How many pairs of `order` take each class's diagonal block: every other
+// class's for a whole run, fewer when a rank solves only its share.
+std::vector<int> pairs_per_class(const ClassLayout& layout, const std::vector<ClassPair>& order) {
+  std::vector<int> count(static_cast<size_t>(layout.class_count()), 0);
+  for (const ClassPair& pair : order) {
+    ++count[static_cast<size_t>(pair.first)];
+    ++count[static_cast<size_t>(pair.second)];
+  }
+  return count;
 }
 
 PairScheduler::Job job_for(const ClassLayout& layout, const KernelTask& task,
@@ -239,7 +246,7 @@ ProducerTimes produce_kernels(const std::vector<Context*>& contexts, const Produ
       task.stage = stage;
       shared.tasks.push_back(task);
     }
-    shared.diagonals.emplace_back(pairs_per_class(*input.layout));
+    shared.diagonals.emplace_back(pairs_per_class(*input.layout, input.order));
   }
   std::vector<ProducerTimes> times(contexts.size());
   if (!input.resident_rows.empty() && input.resident_rows.size() != contexts.size()) {

@@ -13,6 +13,7 @@
 #include "svm/diagonal_blocks.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
+#include "svm/pair_share.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -113,15 +114,25 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   const KernelSpec spec{options.kernel, static_cast<float>(resolve_gamma(options.gamma, train, rows,
                                                                          standardizer, threads))};
   timing.gamma_seconds = seconds_since(phase);
-  const PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
+  PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
   const SolverSettings settings = solver_settings(options);
-  std::vector<PairSolution> solutions = run_class_pairs(
-      contexts, input,
-      [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,
-                  const PairDiagonals& diagonal) {
-        return solve_pair(pair, workspace, settings, diagonal);
-      },
-      timing);
+  const RankShare& ranks = options.ranks;
+  if (ranks.spread()) {
+    input.order = pairs_of_rank(layout, ranks.group->rank(), ranks.group->world());
+    input.order_is_share = true;
+  }
+  std::vector<PairSolution> solutions;
+  if (!input.order_is_share || !input.order.empty()) {
+    solutions = run_class_pairs(
+        contexts, input,
+        [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,
+                    const PairDiagonals& diagonal) {
+          return solve_pair(pair, workspace, settings, diagonal);
+        },
+        timing);
+  }
+  // Every rank gets every pair's solution (a single process has them all).
+  solutions = share_solutions(ranks, solutions);
   const int unconverged = static_cast<int>(std::count_if(
       solutions.begin(), solutions.end(), [](const PairSolution& s) { return !s.converged; }));
   OvoModel model = assemble_model(train, layout, standardizer, std::move(solutions), options.kernel,

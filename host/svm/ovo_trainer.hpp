@@ -12,6 +12,7 @@
 #include "svm/kernel_params.hpp"
 #include "svm/kernel_values.hpp"
 #include "svm/ovo_model.hpp"
+#include "svm/rank_share.hpp"
 #include "svm/solver_kind.hpp"
 
 namespace cae::svm {
@@ -35,6 +36,9 @@ struct TrainOptions {
   // Called as pairs finish (done of total), one call at a time, from the
   // calling thread or a producer thread.
   std::function<void(int done, int total)> progress;
+  // Under a launcher: the ranks the class pairs are spread over; every rank
+  // gets the whole model (svm/pair_share.hpp).
+  RankShare ranks;
 };
 
 struct TrainStats {

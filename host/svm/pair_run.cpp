@@ -35,7 +35,8 @@ std::vector<ClassPair> pairs_largest_first(const ClassLayout& layout) {
   return pairs;
 }
 
-bool is_every_pair_once(const std::vector<ClassPair>& order, int32_t classes) {
+// Every pair once, or with `share` each at most once and at least one.
+bool is_every_pair_once(const std::vector<ClassPair>& order, int32_t classes, bool share) {
   std::vector<char> seen(static_cast<size_t>(classes) * static_cast<size_t>(classes), 0);
   for (const ClassPair& p : order) {
     if (p.first < 0 || p.first >= p.second || p.second >= classes) return false;
@@ -44,7 +45,7 @@ bool is_every_pair_once(const std::vector<ClassPair>& order, int32_t classes) {
     if (mark) return false;
     mark = 1;
   }
-  return order.size() == class_pairs(classes).size();
+  return share ? !order.empty() : order.size() == class_pairs(classes).size();
 }
 
 void run_worker(PairScheduler& scheduler, const PairSolve& solve) {
@@ -113,8 +114,9 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   const ClassLayout& layout = *in.layout;
   const SolverSettings settings = solver_settings(options);
   const std::vector<ClassPair> order = in.order.empty() ? pairs_largest_first(layout) : in.order;
-  if (!is_every_pair_once(order, layout.class_count())) {
-    throw SvmError("the class pair order must name every pair of " +
+  if (!is_every_pair_once(order, layout.class_count(), in.order_is_share)) {
+    throw SvmError("the class pair order must name " +
+                   std::string(in.order_is_share ? "some pairs" : "every pair") + " of " +
                    std::to_string(layout.class_count()) + " classes once");
   }
   const int workers =

@@ -41,6 +41,9 @@ struct PairRunInput {
   // The order the pairs start in (every pair once); empty: largest first.
   // It changes no solution, only how well the workers are kept busy.
   std::vector<ClassPair> order;
+  // True: `order` holds only this rank's share of the pairs (each at most
+  // once, at least one; svm/pair_share.hpp), not every pair.
+  bool order_is_share = false;
   // As ProducerInput::resident_rows: the class rows already on each context.
   std::vector<const std::vector<DeviceRows>*> resident_rows;
   // Called on the calling thread once every kernel is computed and handed to

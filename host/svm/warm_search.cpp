@@ -19,6 +19,7 @@
 #include "svm/kernel_params.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
+#include "svm/pair_share.hpp"
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
@@ -261,7 +262,9 @@ SearchOutcome search_hyper_parameters_warm(
                        tile_rows);
   };
   // The scores' own context (see below) uploads the validation rows itself.
-  const bool scorer_of_its_own = contexts.front()->has_host_memory();
+  // Across ranks the scores wait for every rank's pairs: they come last.
+  const RankShare& ranks = base.ranks;
+  const bool scorer_of_its_own = contexts.front()->has_host_memory() && !ranks.spread();
   std::optional<DeviceRows> held_out;
   if (!scorer_of_its_own) held_out.emplace(upload_held_out(*contexts.front()));
   const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
@@ -278,6 +281,10 @@ SearchOutcome search_hyper_parameters_warm(
   input.specs = specs;
   input.options.progress = nullptr;
   input.resident_rows = resident_rows;
+  if (ranks.spread()) {
+    input.order = pairs_of_rank(layout, ranks.group->rank(), ranks.group->world());
+    input.order_is_share = true;
+  }
   // Every C's solution (alphas as floats, support rows) and the chain's
   // alphas and gradient.
   input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
@@ -359,7 +366,7 @@ SearchOutcome search_hyper_parameters_warm(
         scoring_error = std::current_exception();
       }
     });
-  } else {
+  } else if (!ranks.spread()) {
     input.between_kernels = [&] {
       while (scored < gammas.size() && countdown.finished(scored)) score_here(scored++);
     };
@@ -373,7 +380,7 @@ SearchOutcome search_hyper_parameters_warm(
   }
   TrainStats stats;
   try {
-    run_class_pairs(
+    if (!input.order_is_share || !input.order.empty()) run_class_pairs(
         contexts, input,
         [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
           try {
@@ -394,6 +401,23 @@ SearchOutcome search_hyper_parameters_warm(
     countdown.failed();  // the scorer waits for no gamma that will not come
     if (scorer.joinable()) scorer.join();
     throw;
+  }
+  if (ranks.spread()) {
+    // Every rank gets every pair's chain of every gamma, then scores them all.
+    for (size_t g = 0; g < gammas.size(); ++g) {
+      std::vector<std::vector<SmoPairSolution>> mine;
+      for (const ClassPair& pair : input.order) {
+        mine.push_back(std::move(chains[g][pair_index(pair, layout.class_count())]));
+      }
+      for (std::vector<SmoPairSolution>& chain : share_chains(ranks, mine)) {
+        if (chain.size() != ascending.size()) {
+          throw SvmError("a rank shared a pair solved for " + std::to_string(chain.size()) +
+                         " values of C, not " + std::to_string(ascending.size()));
+        }
+        const size_t index = pair_index(chain.front().solution.pair, layout.class_count());
+        chains[g][index] = std::move(chain);
+      }
+    }
   }
   if (scorer.joinable()) {
     scorer.join();

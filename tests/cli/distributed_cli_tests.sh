@@ -9,8 +9,10 @@
 # torchrun's variables (set here as torchrun sets them) place the ranks
 # without --rank or --world-size; launchers that disagree, options against a
 # launcher and malformed values are one-line errors; a rank killed mid-run
-# ends the other within --group-timeout. `cae extract` and `cae pipeline`
-# across two ranks give one process's features, model and predictions.
+# ends the other within --group-timeout. `cae extract`, `cae svm` (its
+# class pairs spread over the ranks, with and without a search) and `cae
+# pipeline` across two ranks give one process's features, models and
+# predictions.
 # (mpirun: mpirun_cli_tests.sh.)
 # usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -261,18 +263,46 @@ checks=$((checks + 1))
 leftovers=$(ls -A "$work" | grep -E '^extract\.id' || true)
 [ -z "$leftovers" ] || fail "the extract's exchange files are gone" "left: $leftovers"
 
-# `cae pipeline` across ranks: the ranks train and encode together, rank 0
-# classifies and writes the folder: the model and every prediction of one
-# process on 2 devices.
+# `cae svm` across ranks: each rank solves its share of the class pairs and
+# rank 0 writes the model: the file one process on 2 devices writes, byte for
+# byte, with one C and with a warm-started search.
+svm=(svm --backend cpu --threads 1 --features "$work/feat-devices")
+svm_search=(--search --validation 10 --search-C 1,10 --search-gamma scale,0.001)
+run "svm, one process on 2 devices" 0 "$CAE" "${svm[@]}" --devices 0,1 --out "$work/svm-devices.model"
+torchrun_pair svm "$work/svm.id" "$work/svm-ranks.model" "${svm[@]}"
+expect "svm rank 1 leaves the model to rank 0" "rank 1 done; rank 0 writes the model"
+checks=$((checks + 1))
+cmp -s "$work/svm-devices.model" "$work/svm-ranks.model" ||
+  fail "svm: 2 ranks' model = one process on 2 devices" "the model files differ"
+run "svm search, one process on 2 devices" 0 "$CAE" "${svm[@]}" "${svm_search[@]}" --devices 0,1 \
+  --out "$work/svm-search-devices.model"
+torchrun_pair "svm search" "$work/svm-search.id" "$work/svm-search-ranks.model" "${svm[@]}" "${svm_search[@]}"
+out=$rank0_out
+expect "svm search across ranks reports its choice" "^search: chose C [0-9.]+, gamma"
+checks=$((checks + 1))
+cmp -s "$work/svm-search-devices.model" "$work/svm-search-ranks.model" ||
+  fail "svm search: 2 ranks' model = one process on 2 devices" "the model files differ"
+error "the linear classifier under a launcher" 2 \
+  "^cae svm: across ranks cae svm spreads the kernel SVM's class pairs; --classifier linear runs in one process" \
+  env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" svm --features "$work/feat-devices" --classifier linear \
+  --nccl-id-file "$work/linear.id" --out "$work/linear-ranks.model"
+absent "the refused linear classifier writes nothing" "$work/linear-ranks.model"
+
+# `cae pipeline` across ranks: the ranks train and encode together and solve
+# the SVM's class pairs together, rank 0 predicts and writes the folder: the
+# autoencoder, the SVM and every prediction of one process on 2 devices.
 pipeline=(pipeline --backend cpu --data "$work/d" --epochs 1 --threads 1 --batch 8)
 run "pipeline, one process on 2 devices" 0 "$CAE" "${pipeline[@]}" --devices 0,1 --out "$work/pipe-devices"
 pipeline_id="$work/pipeline.id"
 torchrun_pair pipeline "$pipeline_id" "$work/pipe-ranks" "${pipeline[@]}"
-expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 classifies and writes"
+expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 predicts and writes"
 out=$rank0_out
 expect "pipeline rank 0 reports" "^test accuracy: [0-9.]+%"
 same_weights "pipeline: 2 ranks' model = one process on 2 devices" "$work/pipe-devices/model.safetensors" \
   "$work/pipe-ranks/model.safetensors"
+# (Their metadata name their own folders: the tensors are compared.)
+same_weights "pipeline: 2 ranks' SVM = one process on 2 devices" "$work/pipe-devices/svm.model" \
+  "$work/pipe-ranks/svm.model"
 checks=$((checks + 1))
 cmp -s "$work/pipe-devices/predictions.csv" "$work/pipe-ranks/predictions.csv" ||
   fail "pipeline: 2 ranks' predictions = one process on 2 devices" "predictions.csv differs"
@@ -293,6 +323,5 @@ one_process() {
     env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" "$command" "$@" --out "$work/one-process-$command"
   absent "$command under a launcher writes nothing" "$work/one-process-$command"
 }
-one_process svm --features "$work/nowhere"
 one_process evaluate --weights "$work/nowhere.safetensors" --svm "$work/nowhere.model"
 finish

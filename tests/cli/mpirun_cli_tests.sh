@@ -3,7 +3,8 @@
 # device come from Open MPI's variables and the group's token travels by
 # MPI_Bcast, with no id file; the two ranks give bit-for-bit the weights of
 # one process with --devices 0,1 at the same global batch, `cae extract`
-# the features and `cae pipeline` the predictions of such a process. Skipped (exit 77,
+# the features, `cae svm` the model (its class pairs spread over the ranks)
+# and `cae pipeline` the SVM and predictions of such a process. Skipped (exit 77,
 # CTest's SKIP) when cae was built without MPI, and only then.
 # usage: mpirun_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -57,12 +58,25 @@ PY
     fail "extract: mpirun -np 2 $split features = one process on 2 devices" "they differ"
 done
 
-# `mpirun -np 2 cae pipeline`: the ranks train and encode, rank 0 classifies
-# and writes the folder: every prediction of one process on 2 devices.
+# `mpirun -np 2 cae svm`: each rank solves its share of the class pairs, rank
+# 0 writes the model one process on 2 devices writes, byte for byte.
+svm=(svm --backend cpu --threads 1 --features "$work/feat-devices")
+run "svm, one process on 2 devices" 0 "$CAE" "${svm[@]}" --devices 0,1 --out "$work/svm-devices.model"
+run "svm, mpirun -np 2" 0 mpirun --oversubscribe --bind-to none -np 2 "$CAE" "${svm[@]}" --out "$work/svm-mpi.model"
+expect "svm rank 1 leaves the model to rank 0" "rank 1 done; rank 0 writes the model"
+checks=$((checks + 1))
+cmp -s "$work/svm-devices.model" "$work/svm-mpi.model" ||
+  fail "svm: mpirun -np 2 model = one process on 2 devices" "the model files differ"
+
+# `mpirun -np 2 cae pipeline`: the ranks train, encode and solve the SVM's
+# class pairs, rank 0 predicts and writes the folder: the SVM and every
+# prediction of one process on 2 devices.
 pipeline=(pipeline --backend cpu --data "$work/d" --epochs 1 --threads 1 --batch 8)
 run "pipeline, one process on 2 devices" 0 "$CAE" "${pipeline[@]}" --devices 0,1 --out "$work/pipe-devices"
 run "pipeline, mpirun -np 2" 0 mpirun --oversubscribe --bind-to none -np 2 "$CAE" "${pipeline[@]}" --out "$work/pipe-mpi"
-expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 classifies and writes"
+expect "pipeline rank 1 leaves the folder to rank 0" "rank 1 done; rank 0 predicts and writes"
+same_weights "pipeline: mpirun -np 2 SVM = one process on 2 devices" "$work/pipe-devices/svm.model" \
+  "$work/pipe-mpi/svm.model"
 checks=$((checks + 1))
 cmp -s "$work/pipe-devices/predictions.csv" "$work/pipe-mpi/predictions.csv" ||
   fail "pipeline: mpirun -np 2 predictions = one process on 2 devices" "predictions.csv differs"

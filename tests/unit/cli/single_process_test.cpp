@@ -23,12 +23,12 @@ cae::cli::EnvironmentLookup environment(const Variables& variables) {
 TEST_CASE("a one-process command refuses to run as one of several ranks") {
   CHECK_THROWS_WITH_AS(
       cae::cli::require_single_process(
-          "cae svm", environment({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}})),
-      doctest::Contains("cae svm runs as one process, but this is rank 1 of 2 from torchrun"),
+          "cae evaluate", environment({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}})),
+      doctest::Contains("cae evaluate runs as one process, but this is rank 1 of 2 from torchrun"),
       cae::cli::UsageError);
   CHECK_NOTHROW(cae::cli::require_single_process(
       "cae evaluate", environment({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}})));
-  CHECK_NOTHROW(cae::cli::require_single_process("cae svm", environment({})));
+  CHECK_NOTHROW(cae::cli::require_single_process("cae evaluate", environment({})));
 }
 
 }  // namespace

@@ -46,7 +46,9 @@ FeatureSet clustered(int classes, int per_class, int dim, double spread, uint64_
   return set;
 }
 
-Context& cpu_context() {
+namespace {
+
+const Registry& test_registry() {
   static const Registry registry = [] {
     DiscoveryOptions options;
     options.plugin_dirs = {CAE_TEST_PLUGIN_DIR};
@@ -54,8 +56,18 @@ Context& cpu_context() {
     options.use_default_dirs = false;
     return Registry::discover(options);
   }();
-  static Context context(registry.select("cpu").table(), 0, 2);
+  return registry;
+}
+
+}  // namespace
+
+Context& cpu_context() {
+  static Context context(test_registry().select("cpu").table(), 0, 2);
   return context;
+}
+
+std::unique_ptr<Context> new_cpu_context() {
+  return std::make_unique<Context>(test_registry().select("cpu").table(), 0, 2);
 }
 
 LibsvmRows to_libsvm(const FeatureSet& set, const Standardizer& standardizer) {

@@ -5,6 +5,7 @@
 #include <svm.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "plugin/context.hpp"
@@ -18,8 +19,10 @@ namespace cae::svm::test {
 FeatureSet clustered(int classes, int per_class, int dim, double spread, uint64_t seed,
                      uint64_t sample);
 
-// A context of the cpu backend from this build tree (a fresh one per call).
+// A context of the cpu backend from this build tree (the same one each call).
 Context& cpu_context();
+// A context of its own (for a test's thread standing in for another rank).
+std::unique_ptr<Context> new_cpu_context();
 
 // Rows of `set` after `standardizer`, as libsvm node lists (1-based indices).
 struct LibsvmRows {
