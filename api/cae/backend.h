@@ -76,7 +76,7 @@ extern "C" {
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration. */
-#define CAE_ABI_MINOR 6
+#define CAE_ABI_MINOR 7
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -630,7 +630,20 @@ typedef struct cae_backend_table {
   /* Frees the graph and its internal tensors. graph may be NULL (no-op). */
   void (*graph_destroy)(cae_context ctx, cae_graph graph);
 
-  /* ABI 1.6 and later append members here. */
+  /* -- ABI 1.7: optional bounded join (may be NULL) --
+   *
+   * group_join with a limit on the wait: a rank that died or never started
+   * ends every other rank's join after `timeout_ms`, not never. A backend
+   * provides it only together with group_join. */
+
+  /* As group_join, but waits at most timeout_ms (>= 1) milliseconds for
+   * every rank to join; then gives up, frees what the join made (NCCL:
+   * aborts the communicator) and fails with CAE_STATUS_UNAVAILABLE, the
+   * message naming the rank, the world and the time waited. */
+  cae_status (*group_join_within)(cae_context ctx, int32_t rank, int32_t world, const void* id,
+                                  size_t bytes, int64_t timeout_ms, cae_group* out);
+
+  /* ABI 1.7 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -663,6 +676,10 @@ typedef struct cae_backend_table {
 
 /* ABI 1.6 appended to graph structs and an enumeration, not to the table. */
 #define CAE_BACKEND_TABLE_SIZE_1_6 CAE_BACKEND_TABLE_SIZE_1_5
+
+#define CAE_BACKEND_TABLE_SIZE_1_7                   \
+  (offsetof(cae_backend_table, group_join_within) + \
+   sizeof(((cae_backend_table*)0)->group_join_within))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -54,7 +54,7 @@ void add_distributed_options(po::options_description& options) {
        "by default the launcher's (OMPI_COMM_WORLD_SIZE, SLURM_NTASKS, WORLD_SIZE)")
       ("nccl-id-file", output_file_value("--nccl-id-file")->value_name("PATH"), "where rank 0 writes the group id the other ranks read (same path for every rank); "
        "not needed under mpirun or srun --mpi=pmix in a build with MPI")
-      ("group-timeout", po::value<int>()->default_value(300)->value_name("S"), "seconds a rank waits for the id file, or for another rank's step in the host's file exchange");
+      ("group-timeout", po::value<int>()->default_value(300)->value_name("S"), "seconds a rank waits for the id file, for every rank to join the backend's group (NCCL), or for another rank's step in the host's file exchange");
 }
 
 DistributedRun distributed_run_from(const po::variables_map& vm,

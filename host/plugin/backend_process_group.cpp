@@ -28,12 +28,18 @@ std::vector<unsigned char> make_backend_group_id(const cae_backend_table& table)
 }
 
 BackendProcessGroup::BackendProcessGroup(Context& context, int32_t rank, int32_t world,
-                                         const std::vector<unsigned char>& id)
+                                         const std::vector<unsigned char>& id,
+                                         std::chrono::milliseconds timeout)
     : ProcessGroup(rank, world), context_(context) {
   const cae_backend_table& table = context.table();
+  const bool bounded = CAE_TABLE_HAS(&table, group_join_within);
   const cae_status status =
-      table.group_join(context.handle(), rank, world, id.data(), id.size(), &group_);
-  if (status != CAE_STATUS_OK || !group_) fail(table, "group_join", status);
+      bounded ? table.group_join_within(context.handle(), rank, world, id.data(), id.size(),
+                                        static_cast<int64_t>(timeout.count()), &group_)
+              : table.group_join(context.handle(), rank, world, id.data(), id.size(), &group_);
+  if (status != CAE_STATUS_OK || !group_) {
+    fail(table, bounded ? "group_join_within" : "group_join", status);
+  }
 }
 
 BackendProcessGroup::~BackendProcessGroup() { context_.table().group_destroy(group_); }

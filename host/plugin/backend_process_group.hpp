@@ -1,7 +1,9 @@
 // A ProcessGroup through the backend's ABI 1.2 members (group_unique_id,
-// group_join) and its 1.1 group_all_reduce_sum / group_destroy.
+// group_join, or 1.7's group_join_within where the backend has it) and its
+// 1.1 group_all_reduce_sum / group_destroy.
 #pragma once
 
+#include <chrono>
 #include <vector>
 
 #include "plugin/process_group.hpp"
@@ -18,9 +20,11 @@ std::vector<unsigned char> make_backend_group_id(const cae_backend_table& table)
 class BackendProcessGroup : public ProcessGroup {
  public:
   // Joins as `rank` of `world` with `context` (which must outlive the group);
-  // blocks until every rank has joined. Throws BackendError.
+  // blocks until every rank has joined, for at most `timeout` where the
+  // backend bounds the join (ABI 1.7; a 1.2 backend bounds it by its own
+  // limit). Throws BackendError.
   BackendProcessGroup(Context& context, int32_t rank, int32_t world,
-                      const std::vector<unsigned char>& id);
+                      const std::vector<unsigned char>& id, std::chrono::milliseconds timeout);
   ~BackendProcessGroup() override;
 
   bool backend_collectives() const override { return true; }

@@ -80,7 +80,8 @@ std::unique_ptr<ProcessGroup> join(Context& context, const Rendezvous& r, const 
                                context.backend_name() +
                                " here has no process-group members (ABI 1.2) but rank 0's has");
     }
-    group = std::make_unique<BackendProcessGroup>(context, r.rank, r.world, id.bytes);
+    group = std::make_unique<BackendProcessGroup>(context, r.rank, r.world, id.bytes,
+                                                  std::chrono::milliseconds(r.timeout));
   } else {
     group = std::make_unique<FileProcessGroup>(exchange_prefix, r.rank, r.world, r.timeout);
   }

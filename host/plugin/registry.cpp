@@ -149,6 +149,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_5;
     case 6:
       return CAE_BACKEND_TABLE_SIZE_1_6;
+    case 7:
+      return CAE_BACKEND_TABLE_SIZE_1_7;
     default:
       return 0;
   }

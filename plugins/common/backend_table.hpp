@@ -79,6 +79,15 @@
   X(cae_status, group_join,                                                                        \
     (cae_context ctx, int32_t rank, int32_t world, const void* id, size_t bytes, cae_group* out))
 
+// ABI 1.7's bounded join, at the table's end. It belongs to the process-group
+// set: CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS declares it and
+// CAE_PROCESS_GROUP_MEMBER_SET fills it, so a backend that joins groups of
+// processes bounds the join too.
+#define CAE_BACKEND_BOUNDED_JOIN_MEMBERS(X)                                                        \
+  X(cae_status, group_join_within,                                                                 \
+    (cae_context ctx, int32_t rank, int32_t world, const void* id, size_t bytes,                   \
+     int64_t timeout_ms, cae_group* out))
+
 // The optional members of ABI 1.3 (page-locked host memory). A backend that
 // offers them declares them with CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS().
 #define CAE_BACKEND_HOST_MEMORY_MEMBERS(X)                                                         \
@@ -121,6 +130,7 @@
 
 #define CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS()                \
   CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_)  \
   static_assert(true, "CAE_DECLARE_BACKEND_PROCESS_GROUP_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_HOST_MEMORY_MEMBERS()                \
@@ -175,8 +185,9 @@
 // The optional member sets, to name (any of them, space-separated) in
 // CAE_DEFINE_BACKEND_ENTRY_WITH: each assigns its members from namespace `ns`.
 #define CAE_GROUP_MEMBER_SET CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
-#define CAE_PROCESS_GROUP_MEMBER_SET \
-  CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_PROCESS_GROUP_MEMBER_SET                                 \
+  CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_) \
+  CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_HOST_MEMORY_MEMBER_SET CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_OPTIONS_MEMBER_SET CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_GRAPH_MEMBER_SET CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
@@ -210,6 +221,7 @@ CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -219,7 +231,8 @@ constexpr size_t kListedOffsets[] = {
             CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                     CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                        CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                        CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                            CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

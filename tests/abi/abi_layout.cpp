@@ -179,7 +179,8 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, create_with_options),
         CAE_MEMBER(cae_backend_table, graph_compile),
         CAE_MEMBER(cae_backend_table, graph_run),
-        CAE_MEMBER(cae_backend_table, graph_destroy)}},
+        CAE_MEMBER(cae_backend_table, graph_destroy),
+        CAE_MEMBER(cae_backend_table, group_join_within)}},
   };
 }
 

@@ -3,7 +3,8 @@
 // size query and capacity check, a new id per call; a rank outside the world
 // refused (at once, not by waiting for ranks that never come); and a group of
 // one process: group_join, an all-reduce that is then exactly scale * x, and
-// group_destroy. Two processes need two devices and a launcher:
+// group_destroy; ABI 1.7's group_join_within only beside them, a group of one
+// joined within its limit and a limit of 0 refused. Two processes need two devices and a launcher:
 // tests/gpu/run-two-processes.sh. A backend without the members gets a note.
 #include <doctest/doctest.h>
 
@@ -69,12 +70,39 @@ void check_group_of_one() {
   record(true, kOp, "group_destroy", "returned");
 }
 
+// ABI 1.7's bounded join: a group of one joins at once within its limit,
+// and a limit below 1 ms is refused.
+void check_bounded_join() {
+  const cae_backend_table& t = table();
+  std::vector<unsigned char> id(256);
+  size_t bytes = id.size();
+  if (!record(t.group_unique_id(&bytes, id.data()) == CAE_STATUS_OK, kOp, "group_unique_id",
+              "an id for the bounded join")) {
+    explain(t.last_error(nullptr));
+    return;
+  }
+  cae_group group = nullptr;
+  record(t.group_join_within(ctx().handle(), 0, 1, id.data(), bytes, 0, &group) ==
+                 CAE_STATUS_INVALID_ARGUMENT &&
+             group == nullptr,
+         kOp, "group_join_within timeout 0", "refused");
+  const cae_status joined =
+      t.group_join_within(ctx().handle(), 0, 1, id.data(), bytes, 60000, &group);
+  if (!record(joined == CAE_STATUS_OK && group != nullptr, kOp, "group_join_within",
+              "rank 0 of 1 within 60 s")) {
+    explain(t.last_error(nullptr));
+    return;
+  }
+  t.group_destroy(group);
+}
+
 }  // namespace
 
 void check_process_group() {
   const cae_backend_table& t = table();
   const bool has_id = CAE_TABLE_HAS(&t, group_unique_id), has_join = CAE_TABLE_HAS(&t, group_join);
-  if (!has_id && !has_join) {
+  const bool has_within = CAE_TABLE_HAS(&t, group_join_within);
+  if (!has_id && !has_join && !has_within) {
     note(kOp, "process-group members", "not provided (optional, ABI 1.2)");
     return;
   }
@@ -85,6 +113,11 @@ void check_process_group() {
     return;
   }
   guarded(kOp, "group of one process", check_group_of_one);
+  if (CAE_TABLE_HAS(&t, group_join_within)) {
+    guarded(kOp, "bounded join (ABI 1.7)", check_bounded_join);
+  } else {
+    note(kOp, "group_join_within", "not provided (optional, ABI 1.7): the join is bounded by the backend alone");
+  }
 }
 
 }  // namespace conformance

@@ -112,27 +112,48 @@ struct GroupEntries {
     });
   }
 
-  // How long group_join waits for every rank. ABI 1.2's group_join carries
-  // no timeout, so the join is bounded by the host's default --group-timeout:
-  // a rank that died or never started ends the others after it, not never.
+  // How long ABI 1.2's group_join waits for every rank. It carries no
+  // timeout, so the join is bounded by the host's default --group-timeout: a
+  // rank that died or never started ends the others after it, not never.
   static constexpr std::chrono::seconds kJoinTimeout{300};
 
   // ABI 1.2: this process's context as rank `rank` of `world` processes; the
   // group's one local member is ctx, so group_all_reduce_sum works unchanged.
   static cae_status group_join(cae_context ctx, int32_t rank, int32_t world, const void* id,
                                size_t bytes, cae_group* out) {
+    return join(ctx, rank, world, id, bytes, kJoinTimeout, out, "group_join");
+  }
+
+  // ABI 1.7: the same join, waiting at most timeout_ms (the host's --group-timeout).
+  static cae_status group_join_within(cae_context ctx, int32_t rank, int32_t world,
+                                      const void* id, size_t bytes, int64_t timeout_ms,
+                                      cae_group* out) {
+    if (timeout_ms < 1) {
+      return guard(nullptr, [&] {
+        if (out) *out = nullptr;
+        require(false, "group_join_within: timeout_ms is " + std::to_string(timeout_ms) +
+                           ", not 1 or more");
+      });
+    }
+    return join(ctx, rank, world, id, bytes, std::chrono::milliseconds(timeout_ms), out,
+                "group_join_within");
+  }
+
+ private:
+  static cae_status join(cae_context ctx, int32_t rank, int32_t world, const void* id,
+                         size_t bytes, std::chrono::milliseconds timeout, cae_group* out,
+                         const char* call) {
     return guard(nullptr, [&] {
-      require(out != nullptr, "group_join: out is NULL");
+      require(out != nullptr, std::string(call) + ": out is NULL");
       *out = nullptr;
-      kEnter(ctx, "group_join");  // makes the context's device current
+      kEnter(ctx, call);  // makes the context's device current
       auto group = std::make_unique<cae_group_s>();
       group->members.push_back(ctx);
-      group->nccl = std::make_unique<NcclCommunicators>(rank, world, id, bytes, kJoinTimeout);
+      group->nccl = std::make_unique<NcclCommunicators>(rank, world, id, bytes, timeout);
       *out = group.release();
     });
   }
 
- private:
   // Through the template parameter, so the conversion is checked where the
   // backend's context type is complete.
   static ContextBase* as_context(cae_context ctx) {
@@ -144,7 +165,7 @@ struct GroupEntries {
 }  // namespace cuda
 }  // namespace cae_plugin
 
-// Defines the backend's five group members (1.1 and 1.2) in the current
+// Defines the backend's six group members (1.1, 1.2 and 1.7's bounded join) in the current
 // namespace from GroupEntries `Entries`.
 #define CAE_DEFINE_CUDA_GROUP_MEMBERS(Entries)                                          \
   cae_status group_create(const cae_context* contexts, int32_t count, cae_group* out) { \
@@ -161,5 +182,10 @@ struct GroupEntries {
   cae_status group_join(cae_context ctx, int32_t rank, int32_t world, const void* id,   \
                         size_t bytes, cae_group* out) {                                 \
     return Entries::group_join(ctx, rank, world, id, bytes, out);                       \
+  }                                                                                     \
+  cae_status group_join_within(cae_context ctx, int32_t rank, int32_t world,            \
+                               const void* id, size_t bytes, int64_t timeout_ms,        \
+                               cae_group* out) {                                        \
+    return Entries::group_join_within(ctx, rank, world, id, bytes, timeout_ms, out);    \
   }                                                                                     \
   static_assert(true, "CAE_DEFINE_CUDA_GROUP_MEMBERS needs a ';'")

@@ -60,7 +60,7 @@ void await_join(ncclComm_t comm, ncclResult_t result, int rank, int world,
   if (result == ncclInProgress) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g s", double(timeout.count()) / 1000.0);
-    throw Error(CAE_STATUS_DEVICE_ERROR,
+    throw Error(CAE_STATUS_UNAVAILABLE,
                 who + ": not every rank joined NCCL's communicator within " + seconds +
                     " (did a rank stop, or never start?); communicator aborted");
   }
