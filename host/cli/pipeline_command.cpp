@@ -199,11 +199,11 @@ int run_pipeline(const po::variables_map& given) {
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
-  const svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
+  svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
   if (data_given(vm)) data_request_from(vm);  // every data option checked before any work
   // Under a launcher every rank trains and encodes its share of the images
-  // and solves its share of the SVM's class pairs; rank 0 alone predicts and
+  // and solves its share of the classifier; rank 0 alone predicts and
   // writes the folder (docs/distributed.md). The ranks' exchange files go
   // beside the folder.
   const DistributedRun distributed = distributed_run_from(vm, process_environment(), out);
@@ -302,23 +302,23 @@ int run_pipeline(const po::variables_map& given) {
   nn::Autoencoder model(context, trained.final_state.parameters, train_options.execution);
   model.set_sparsity(train_options.sparsity);  // the report's reconstructions decode as trained
   const nn::Parameters& weights = trained.final_state.parameters;
-  // Each rank encodes its share of each split; rank 0 receives the rows, and
-  // with the kernel SVM every rank the training rows: each solves its share
-  // of the class pairs on them.
-  const bool pairs_across_ranks = processes && classifier == ClassifierKind::Svm;
+  // Each rank encodes its share of each split; rank 0 receives the test rows
+  // and every rank the training rows: each solves its share of the SVM's
+  // class pairs (or of the linear classifier's rows) on them.
   std::vector<float> train_rows = nn::extract_features(
       session.contexts(), weights, recipe, data.train, 256, &std::cout, "encode train", 0,
-      processes.get(), pairs_across_ranks ? RowsTo::EveryRank : RowsTo::Rank0);
+      processes.get(), RowsTo::EveryRank);
   std::vector<float> test_rows = nn::extract_features(
       session.contexts(), weights, recipe, data.test, 256, &std::cout, "encode test", 0, processes.get());
-  if (!primary && !pairs_across_ranks) {
-    std::cout << "rank " << rendezvous.rank << " done; rank 0 classifies and writes " << out << "\n";
-    return 0;
-  }
   svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
-  if (pairs_across_ranks) svm_options.ranks = {processes.get(), session.context.get()};
+  svm_options.ranks = {processes.get(), session.context.get()};
+  linear_options.ranks = svm_options.ranks;
   if (!primary) {
-    select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
+    if (classifier == ClassifierKind::Linear) {
+      select_and_train_linear(train_features, linear_options, validation, std::cout);
+    } else {
+      select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
+    }
     std::cout << "rank " << rendezvous.rank << " done; rank 0 predicts and writes " << out << "\n";
     return 0;
   }
@@ -439,8 +439,8 @@ Command pipeline_command() {
           std::string(
               "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank\n"
               "trains and encodes its share of the images on its own device and solves its\n"
-              "share of the SVM's class pairs (the linear classifier runs on rank 0), and rank\n"
-              "0 predicts and writes the folder: the same model and predictions as one process\n"
+              "share of the SVM's class pairs (or of the linear classifier's rows), and rank 0\n"
+              "predicts and writes the folder: the same model and predictions as one process\n"
               "with --devices over as many devices (docs/distributed.md).\n\n") +
               kDataFormatsHelp};
 }

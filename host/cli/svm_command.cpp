@@ -63,13 +63,19 @@ void print_test_accuracy(const std::vector<int32_t>& labels, const svm::FeatureS
               static_cast<long long>(correct), static_cast<long long>(test.rows));
 }
 
-// --classifier linear: no backend, no kernels; the model file records where
-// its features came from and how C was chosen.
+// --classifier linear: no kernels (and in one process no backend); the model
+// file records where its features came from and how C was chosen. Across
+// ranks every rank trains on its share of the rows' groups and rank 0 writes
+// and predicts.
 int run_linear(const svm::FeatureSet& train,
                const std::optional<svm::FeatureSet>& test, const svm::LinearOptions& options,
                const ValidationChoice& validation, const std::string& dir, const std::string& out,
-               const svm::FeatureOrigin& features) {
+               const svm::FeatureOrigin& features, int32_t rank) {
   SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
+  if (rank != 0) {
+    std::cout << "rank " << rank << " done; rank 0 writes the model\n";
+    return 0;
+  }
   selected.model.origin = features;
   std::map<std::string, std::string> provenance{
       {"features", dir},
@@ -89,25 +95,25 @@ int run_svm(const po::variables_map& vm) {
   svm::TrainOptions options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
-  const svm::LinearOptions linear = linear_options_from(vm, options);
+  svm::LinearOptions linear = linear_options_from(vm, options);
+  const std::string dir = vm["features"].as<std::string>();
+  const std::string out = vm["out"].as<std::string>();
+  if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
+  // Under a launcher every rank reads the features and solves its share of
+  // the class pairs (or of the linear classifier's rows); rank 0 writes the
+  // model and predicts.
+  const DistributedRun distributed = distributed_run_from(vm, process_environment(), out);
+  const Rendezvous& rendezvous = distributed.rendezvous;
   if (classifier == ClassifierKind::Linear) {
     if (vm.count("export-libsvm")) {
       throw UsageError(
           "--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
     }
-    refuse_backend_options(vm, "is a backend option, and --classifier linear uses no backend (it "
-                               "runs on the host, with --svm-threads)");
-  }
-  const std::string dir = vm["features"].as<std::string>();
-  const std::string out = vm["out"].as<std::string>();
-  if (dir.empty()) throw UsageError("--features is empty; name the folder `cae extract` wrote");
-  // Under a launcher every rank reads the features and solves its share of
-  // the class pairs; rank 0 writes the model and predicts.
-  const DistributedRun distributed = distributed_run_from(vm, process_environment(), out);
-  const Rendezvous& rendezvous = distributed.rendezvous;
-  if (rendezvous.world > 1 && classifier == ClassifierKind::Linear) {
-    throw UsageError("across ranks cae svm spreads the kernel SVM's class pairs; --classifier "
-                     "linear runs in one process: start it once, without the launcher");
+    // Across ranks the backend carries the exchange; alone it is not needed.
+    if (rendezvous.world == 1) {
+      refuse_backend_options(vm, "is a backend option, and --classifier linear uses no backend "
+                                 "(it runs on the host, with --svm-threads)");
+    }
   }
   if (distributed.launcher) std::cout << distributed_run_text(distributed) << "\n";
   const bool primary = rendezvous.rank == 0;
@@ -132,7 +138,9 @@ int run_svm(const po::variables_map& vm) {
   }
   // The backend is chosen (and a bad --backend refused) before the features are read.
   std::optional<BackendSession> chosen;
-  if (classifier == ClassifierKind::Svm) chosen.emplace(select_backend_session(placed));
+  if (classifier == ClassifierKind::Svm || rendezvous.world > 1) {
+    chosen.emplace(select_backend_session(placed));
+  }
   const FeaturesRecord record = read_features_record(dir);
   svm::FeatureSet train = read_split(dir, "train", record.classes());
   // The test split is read before training too, so a damaged one fails at once.
@@ -142,16 +150,22 @@ int run_svm(const po::variables_map& vm) {
   }
   check_splits(train, test, validation, dir);
   require_features_width(record, dir, train.dim);
-  if (classifier == ClassifierKind::Linear) {
-    return run_linear(train, test, linear, validation, dir, out, record.origin);
+  if (classifier == ClassifierKind::Linear && rendezvous.world == 1) {
+    return run_linear(train, test, linear, validation, dir, out, record.origin, 0);
   }
-  require_kernel_svm_fits(
-      class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
-      train.dim, options, 0);
+  if (classifier == ClassifierKind::Svm) {
+    require_kernel_svm_fits(
+        class_rows_after_split(train.labels, validation_rows(validation.rows, train.rows)),
+        train.dim, options, 0);
+  }
   BackendSession& session = *chosen;
   start_backend_session(session, placed, std::cout);
   const std::unique_ptr<ProcessGroup> processes =
       join_ranks(rendezvous, *session.context, session.contexts().size());
+  if (classifier == ClassifierKind::Linear) {
+    linear.ranks = {processes.get(), session.context.get()};
+    return run_linear(train, test, linear, validation, dir, out, record.origin, rendezvous.rank);
+  }
   options.ranks = {processes.get(), session.context.get()};
   auto progress = attach_svm_progress(options);
   SelectedSvm selected =
@@ -223,9 +237,10 @@ Command svm_command() {
           "naming --classifier linear, whose memory grows as rows x dim. docs/classifiers.md\n"
           "gives both curves and the search.\n\n"
           "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank reads\n"
-          "the features and solves its share of the class pairs on its own device and host,\n"
-          "and rank 0 writes the model (the same file as one process makes) and predicts\n"
-          "(docs/distributed.md).\n"};
+          "the features and solves its share of the class pairs on its own device and host\n"
+          "(the linear classifier: its share of the rows, the sums exchanged through the\n"
+          "backend), and rank 0 writes the model (the same file as one process makes) and\n"
+          "predicts (docs/distributed.md).\n"};
 }
 
 }  // namespace cae::cli

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <numeric>
 
 #include "common/parallel.hpp"
+#include "plugin/byte_exchange.hpp"
 #include "svm/class_layout.hpp"
 #include "svm/linear_scores.hpp"
 #include "svm/svm_error.hpp"
@@ -37,7 +39,7 @@ class Objective {
  public:
   Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
             std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
-            double C, int threads)
+            double C, int threads, const RankShare& ranks)
       : train_(train),
         rows_(rows),
         targets_(std::move(targets)),
@@ -45,10 +47,15 @@ class Objective {
         d_(train.dim),
         standardizer_(standardizer),
         lambda_(1.0 / (C * static_cast<double>(rows.size()))),
-        threads_(threads) {
+        threads_(threads),
+        ranks_(ranks) {
     const int64_t blocks = (static_cast<int64_t>(rows_.size()) + kBlockRows - 1) / kBlockRows;
     groups_ = std::min(kMaxGroups, std::max<int64_t>(blocks, 1));
     blocks_ = blocks;
+    // This rank's groups: every world-th, from its rank on (all of them alone).
+    const int64_t world = ranks_.spread() ? ranks_.group->world() : 1;
+    const int64_t rank = ranks_.spread() ? ranks_.group->rank() : 0;
+    for (int64_t g = rank; g < groups_; g += world) mine_.push_back(g);
   }
 
   int64_t size() const { return k_ * d_ + k_; }
@@ -64,10 +71,12 @@ class Objective {
     residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
     losses_.assign(static_cast<size_t>(groups_), 0.0);
     single_threaded_blas();
-    parallel_chunks(threads_, groups_, [&](int64_t begin, int64_t end) {
+    const int64_t mine = static_cast<int64_t>(mine_.size());
+    parallel_chunks(threads_, mine, [&](int64_t begin, int64_t end) {
       std::vector<float> gathered, scores;
-      for (int64_t g = begin; g < end; ++g) run_group(g, folded, gathered, scores);
+      for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
     });
+    if (ranks_.spread()) share_groups();
     // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = (p_i - e_{y_i}) / N.
     std::vector<double> A(kd, 0.0);
     std::vector<double> r(static_cast<size_t>(k_), 0.0);
@@ -145,6 +154,44 @@ class Objective {
     }
   }
 
+  // Every rank's groups to every rank, as they are (bytes: nothing rounded).
+  void share_groups() {
+    const size_t kd = static_cast<size_t>(k_ * d_);
+    const size_t k = static_cast<size_t>(k_);
+    auto append = [](std::vector<uint8_t>& out, const void* p, size_t bytes) {
+      const auto* b = static_cast<const uint8_t*>(p);
+      out.insert(out.end(), b, b + bytes);
+    };
+    std::vector<uint8_t> bytes;
+    for (const int64_t g : mine_) {
+      append(bytes, products_.data() + size_t(g) * kd, kd * sizeof(float));
+      append(bytes, residual_sums_.data() + size_t(g) * k, k * sizeof(double));
+      append(bytes, losses_.data() + size_t(g), sizeof(double));
+    }
+    const std::vector<std::vector<uint8_t>> all =
+        all_gather_bytes(*ranks_.group, *ranks_.context, bytes);
+    const int64_t world = ranks_.group->world();
+    const size_t per_group = kd * sizeof(float) + k * sizeof(double) + sizeof(double);
+    for (int64_t r = 0; r < world; ++r) {
+      const std::vector<uint8_t>& got = all[size_t(r)];
+      const size_t groups = static_cast<size_t>((groups_ - r + world - 1) / world);
+      if (got.size() != groups * per_group) {
+        throw SvmError("rank " + std::to_string(r) + " sent " + std::to_string(got.size()) +
+                       " bytes of the linear classifier's sums, not " +
+                       std::to_string(groups * per_group));
+      }
+      const uint8_t* at = got.data();
+      for (int64_t g = r; g < groups_; g += world) {
+        std::memcpy(products_.data() + size_t(g) * kd, at, kd * sizeof(float));
+        at += kd * sizeof(float);
+        std::memcpy(residual_sums_.data() + size_t(g) * k, at, k * sizeof(double));
+        at += k * sizeof(double);
+        std::memcpy(losses_.data() + size_t(g), at, sizeof(double));
+        at += sizeof(double);
+      }
+    }
+  }
+
   const FeatureSet& train_;
   const std::vector<int64_t>& rows_;
   const std::vector<int32_t> targets_;  // class index per entry of rows_
@@ -153,6 +200,8 @@ class Objective {
   const Standardizer& standardizer_;
   const double lambda_;
   const int threads_;
+  const RankShare& ranks_;
+  std::vector<int64_t> mine_;  // the groups this rank passes over
   int64_t groups_ = 1;
   int64_t blocks_ = 0;
   std::vector<float> products_;        // [groups, classes, dim]
@@ -217,7 +266,8 @@ LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& ro
   model.training_rows = static_cast<int64_t>(rows.size());
   model.standardizer =
       options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
-  Objective objective(train, rows, targets, k, model.standardizer, options.C, threads);
+  Objective objective(train, rows, targets, k, model.standardizer, options.C, threads,
+                      options.ranks);
 
   std::vector<double> theta(static_cast<size_t>(objective.size()), 0.0);
   if (start) {

@@ -14,6 +14,7 @@
 
 #include "svm/features.hpp"
 #include "svm/linear_model.hpp"
+#include "svm/rank_share.hpp"
 
 namespace cae::svm {
 
@@ -25,6 +26,10 @@ struct LinearOptions {
   double tolerance = 1e-3;    // stop when |gradient| <= tolerance * |gradient at the start|
   // Called after each iteration (iteration, mean training cross-entropy).
   std::function<void(int, double)> progress;
+  // Under a launcher: every rank holds every row and passes over its share of
+  // the rows' fixed groups; the groups' sums reach every rank and are added in
+  // group order, so every rank gets the one-process model bit for bit.
+  RankShare ranks;
 };
 
 // On the rows `rows` of `train` (ascending). `start` (optional, same classes

@@ -10,9 +10,9 @@
 # without --rank or --world-size; launchers that disagree, options against a
 # launcher and malformed values are one-line errors; a rank killed mid-run
 # ends the other within --group-timeout. `cae extract`, `cae svm` (its
-# class pairs spread over the ranks, with and without a search) and `cae
-# pipeline` across two ranks give one process's features, models and
-# predictions.
+# class pairs spread over the ranks, with and without a search; the linear
+# classifier's rows) and `cae pipeline` across two ranks give one process's
+# features, models and predictions.
 # (mpirun: mpirun_cli_tests.sh.)
 # usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -282,11 +282,15 @@ expect "svm search across ranks reports its choice" "^search: chose C [0-9.]+, g
 checks=$((checks + 1))
 cmp -s "$work/svm-search-devices.model" "$work/svm-search-ranks.model" ||
   fail "svm search: 2 ranks' model = one process on 2 devices" "the model files differ"
-error "the linear classifier under a launcher" 2 \
-  "^cae svm: across ranks cae svm spreads the kernel SVM's class pairs; --classifier linear runs in one process" \
-  env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$CAE" svm --features "$work/feat-devices" --classifier linear \
-  --nccl-id-file "$work/linear.id" --out "$work/linear-ranks.model"
-absent "the refused linear classifier writes nothing" "$work/linear-ranks.model"
+# The linear classifier: each rank passes over its share of the rows' fixed
+# groups and the groups' sums are exchanged; one process needs no backend.
+linear=(svm --features "$work/feat-devices" --classifier linear --validation 10 --search --search-C 0.1,10)
+run "linear, one process" 0 "$CAE" "${linear[@]}" --out "$work/linear-one.model"
+torchrun_pair linear "$work/linear.id" "$work/linear-ranks.model" "${linear[@]}" --backend cpu --threads 1
+expect "linear rank 1 leaves the model to rank 0" "rank 1 done; rank 0 writes the model"
+checks=$((checks + 1))
+cmp -s "$work/linear-one.model" "$work/linear-ranks.model" ||
+  fail "linear: 2 ranks' model = one process" "the model files differ"
 
 # `cae pipeline` across ranks: the ranks train and encode together and solve
 # the SVM's class pairs together, rank 0 predicts and writes the folder: the

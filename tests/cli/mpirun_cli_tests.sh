@@ -4,7 +4,8 @@
 # MPI_Bcast, with no id file; the two ranks give bit-for-bit the weights of
 # one process with --devices 0,1 at the same global batch, `cae extract`
 # the features, `cae svm` the model (its class pairs spread over the ranks)
-# and `cae pipeline` the SVM and predictions of such a process. Skipped (exit 77,
+# and `cae pipeline` the SVM (or the linear classifier) and predictions of
+# such a process. Skipped (exit 77,
 # CTest's SKIP) when cae was built without MPI, and only then.
 # usage: mpirun_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -80,6 +81,18 @@ same_weights "pipeline: mpirun -np 2 SVM = one process on 2 devices" "$work/pipe
 checks=$((checks + 1))
 cmp -s "$work/pipe-devices/predictions.csv" "$work/pipe-mpi/predictions.csv" ||
   fail "pipeline: mpirun -np 2 predictions = one process on 2 devices" "predictions.csv differs"
+
+# The pipeline with the linear classifier: each rank passes over its share of
+# the rows, rank 0 writes the same classifier as one process on 2 devices.
+run "linear pipeline, one process on 2 devices" 0 "$CAE" "${pipeline[@]}" --classifier linear --devices 0,1 \
+  --out "$work/linear-devices"
+run "linear pipeline, mpirun -np 2" 0 mpirun --oversubscribe --bind-to none -np 2 "$CAE" "${pipeline[@]}" \
+  --classifier linear --out "$work/linear-mpi"
+same_weights "linear pipeline: mpirun -np 2 classifier = one process on 2 devices" \
+  "$work/linear-devices/linear.model" "$work/linear-mpi/linear.model"
+checks=$((checks + 1))
+cmp -s "$work/linear-devices/predictions.csv" "$work/linear-mpi/predictions.csv" ||
+  fail "linear pipeline: mpirun -np 2 predictions = one process on 2 devices" "predictions.csv differs"
 
 # An option that disagrees with the launcher stops every rank with one line.
 run_err "--rank against mpirun" 2 mpirun --oversubscribe -np 2 "$CAE" "${train[@]}" --rank 0 --out "$work/bad.st"

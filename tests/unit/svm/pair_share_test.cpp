@@ -2,7 +2,8 @@
 // rank's bytes unchanged, every pair goes to one rank, the solutions survive
 // their byte form, and a training or a search whose pairs are spread over
 // ranks (threads here, each with its own cpu context) gives every rank the
-// model one process makes, bit for bit.
+// model one process makes, bit for bit; so does the linear classifier whose
+// rows are spread over them.
 #include "svm/pair_share.hpp"
 
 #include <doctest/doctest.h>
@@ -13,6 +14,7 @@
 
 #include "plugin/byte_exchange.hpp"
 #include "svm/class_layout.hpp"
+#include "svm/linear_trainer.hpp"
 #include "svm/ovo_trainer.hpp"
 #include "svm/svm_error.hpp"
 #include "svm/validation.hpp"
@@ -152,6 +154,37 @@ TEST_CASE("a warm search spread over ranks scores and keeps what one process doe
       CHECK(outcome.results[i].solver_iterations == alone.results[i].solver_iterations);
     }
     check_same_model(outcome.best_model, alone.best_model);
+  }
+}
+
+}  // namespace
+}  // namespace cae::svm
+
+namespace cae::svm {
+namespace {
+
+TEST_CASE("a linear classifier spread over ranks gives every rank the one-process model") {
+  // 300 rows: blocks of 256 rows make 2 groups, so a third rank has none.
+  const FeatureSet train = test::clustered(3, 100, 5, 0.7, 17, 0);
+  LinearOptions options;
+  options.C = 3.0;
+  options.threads = 2;
+  const LinearModel alone = train_linear(train, all_rows(train), options);
+  for (const int32_t world : {2, 3}) {
+    std::vector<LinearModel> models(static_cast<size_t>(world));
+    test::run_ranks(world, [&](int32_t rank, ProcessGroup& group) {
+      const std::unique_ptr<Context> context = test::new_cpu_context();
+      LinearOptions mine = options;
+      mine.threads = 1 + rank % 2;
+      mine.ranks = {&group, context.get()};
+      models[size_t(rank)] = train_linear(train, all_rows(train), mine);
+    });
+    for (const LinearModel& model : models) {
+      CHECK(model.iterations == alone.iterations);
+      CHECK(model.weights == alone.weights);
+      CHECK(model.bias == alone.bias);
+      CHECK(model.loss == alone.loss);
+    }
   }
 }
 
