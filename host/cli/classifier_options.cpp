@@ -16,14 +16,18 @@ void add_classifier_options(po::options_description& options) {
        "regularisation, --search chooses it among --search-C)")
       ("linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
        "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
-       "is 1e-3 of its start)");
+       "is 1e-3 of its start)")
+      ("linear-on", po::value<std::string>()->default_value("host")->value_name("host|backend"),
+       "--classifier linear: where its passes over the rows run: host (OpenBLAS, --svm-threads) "
+       "or backend (the features uploaded once, two GEMMs per group of rows through the "
+       "backend's kernel_matrix on every device of --devices)");
 }
 
 ClassifierKind classifier_from(const po::variables_map& vm) {
   const std::string name = vm["classifier"].as<std::string>();
   // The other classifier's options would be ignored: refused (ignored_options.hpp).
   if (name == "svm") {
-    refuse_given_options(vm, {"linear-iterations"}, "applies to --classifier linear only");
+    refuse_given_options(vm, {"linear-iterations", "linear-on"}, "applies to --classifier linear only");
     return ClassifierKind::Svm;
   }
   if (name == "linear") {
@@ -36,6 +40,13 @@ ClassifierKind classifier_from(const po::variables_map& vm) {
 
 const char* classifier_name(ClassifierKind kind) {
   return kind == ClassifierKind::Linear ? "linear" : "svm";
+}
+
+bool linear_on_backend(const po::variables_map& vm) {
+  const std::string where = vm["linear-on"].as<std::string>();
+  if (where == "host") return false;
+  if (where == "backend") return true;
+  throw UsageError("--linear-on must be host or backend, got '" + where + "'");
 }
 
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm) {

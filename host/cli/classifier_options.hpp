@@ -26,6 +26,9 @@ const char* classifier_name(ClassifierKind kind);
 // --C, --standardize, --svm-threads and --linear-iterations as the linear
 // classifier reads them.
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm);
+// --linear-on: true for backend (the caller then sets LinearOptions::devices),
+// false for host. Throws UsageError for another value.
+bool linear_on_backend(const po::variables_map& vm);
 
 // Rows per class of `labels` once `held_out` of them (a validation split,
 // spread over the classes in proportion) are set aside.

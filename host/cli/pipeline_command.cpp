@@ -313,6 +313,9 @@ int run_pipeline(const po::variables_map& given) {
   svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
   svm_options.ranks = {processes.get(), session.context.get()};
   linear_options.ranks = svm_options.ranks;
+  if (classifier == ClassifierKind::Linear && linear_on_backend(vm)) {
+    linear_options.devices = session.contexts();
+  }
   if (!primary) {
     if (classifier == ClassifierKind::Linear) {
       select_and_train_linear(train_features, linear_options, validation, std::cout);
@@ -355,6 +358,8 @@ int run_pipeline(const po::variables_map& given) {
                                                   ? "the options given"
                                                   : "search on the validation split"});
     report.settings.push_back({"standardize", linear_options.standardize ? "yes" : "no"});
+    report.settings.push_back(
+        {"linear passes on", linear_options.devices.empty() ? "host (OpenBLAS)" : "the backend"});
     report.settings.push_back({"validation rows", std::to_string(selected.validation_rows) +
                                                       " (seed " + std::to_string(validation.seed) +
                                                       ")"});

@@ -109,8 +109,9 @@ int run_svm(const po::variables_map& vm) {
       throw UsageError(
           "--export-libsvm writes a kernel SVM; it does not apply to --classifier linear");
     }
-    // Across ranks the backend carries the exchange; alone it is not needed.
-    if (rendezvous.world == 1) {
+    // Across ranks the backend carries the exchange, and with --linear-on
+    // backend the passes; otherwise it is not needed.
+    if (rendezvous.world == 1 && !linear_on_backend(vm)) {
       refuse_backend_options(vm, "is a backend option, and --classifier linear uses no backend "
                                  "(it runs on the host, with --svm-threads)");
     }
@@ -138,7 +139,8 @@ int run_svm(const po::variables_map& vm) {
   }
   // The backend is chosen (and a bad --backend refused) before the features are read.
   std::optional<BackendSession> chosen;
-  if (classifier == ClassifierKind::Svm || rendezvous.world > 1) {
+  const bool linear_backend = classifier == ClassifierKind::Linear && linear_on_backend(vm);
+  if (classifier == ClassifierKind::Svm || rendezvous.world > 1 || linear_backend) {
     chosen.emplace(select_backend_session(placed));
   }
   const FeaturesRecord record = read_features_record(dir);
@@ -150,7 +152,7 @@ int run_svm(const po::variables_map& vm) {
   }
   check_splits(train, test, validation, dir);
   require_features_width(record, dir, train.dim);
-  if (classifier == ClassifierKind::Linear && rendezvous.world == 1) {
+  if (classifier == ClassifierKind::Linear && !chosen) {
     return run_linear(train, test, linear, validation, dir, out, record.origin, 0);
   }
   if (classifier == ClassifierKind::Svm) {
@@ -164,6 +166,7 @@ int run_svm(const po::variables_map& vm) {
       join_ranks(rendezvous, *session.context, session.contexts().size());
   if (classifier == ClassifierKind::Linear) {
     linear.ranks = {processes.get(), session.context.get()};
+    if (linear_backend) linear.devices = session.contexts();
     return run_linear(train, test, linear, validation, dir, out, record.origin, rendezvous.rank);
   }
   options.ranks = {processes.get(), session.context.get()};

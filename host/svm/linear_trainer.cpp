@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <numeric>
 
 #include "common/parallel.hpp"
 #include "plugin/byte_exchange.hpp"
 #include "svm/class_layout.hpp"
+#include "svm/linear_device_groups.hpp"
 #include "svm/linear_scores.hpp"
 #include "svm/svm_error.hpp"
 
@@ -39,7 +41,7 @@ class Objective {
  public:
   Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
             std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
-            double C, int threads, const RankShare& ranks)
+            double C, int threads, const RankShare& ranks, const std::vector<Context*>& devices)
       : train_(train),
         rows_(rows),
         targets_(std::move(targets)),
@@ -56,6 +58,11 @@ class Objective {
     const int64_t world = ranks_.spread() ? ranks_.group->world() : 1;
     const int64_t rank = ranks_.spread() ? ranks_.group->rank() : 0;
     for (int64_t g = rank; g < groups_; g += world) mine_.push_back(g);
+    if (!devices.empty() && !mine_.empty()) {
+      std::vector<RowRange> spans;
+      for (int64_t g = 0; g < groups_; ++g) spans.push_back(span_of(g));
+      device_ = std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_);
+    }
   }
 
   int64_t size() const { return k_ * d_ + k_; }
@@ -70,12 +77,22 @@ class Objective {
     products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
     residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
     losses_.assign(static_cast<size_t>(groups_), 0.0);
-    single_threaded_blas();
-    const int64_t mine = static_cast<int64_t>(mine_.size());
-    parallel_chunks(threads_, mine, [&](int64_t begin, int64_t end) {
-      std::vector<float> gathered, scores;
-      for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
-    });
+    if (device_) {
+      device_->pass(folded,
+                    [&](int64_t g, float* scores) {
+                      const RowRange span = span_of(g);
+                      residuals_in_place(g, static_cast<int64_t>(span.begin),
+                                         static_cast<int64_t>(span.size()), scores);
+                    },
+                    products_.data());
+    } else {
+      single_threaded_blas();
+      const int64_t mine = static_cast<int64_t>(mine_.size());
+      parallel_chunks(threads_, mine, [&](int64_t begin, int64_t end) {
+        std::vector<float> gathered, scores;
+        for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
+      });
+    }
     if (ranks_.spread()) share_groups();
     // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = (p_i - e_{y_i}) / N.
     std::vector<double> A(kd, 0.0);
@@ -121,32 +138,46 @@ class Objective {
     return gathered.data();
   }
 
+  // Rows [first, first + n) of rows_, in group g: their scores (n x classes)
+  // become the residuals R = (p - e_y) / N in place; the group's
+  // cross-entropy and residual sums grow by theirs.
+  void residuals_in_place(int64_t g, int64_t first, int64_t n, float* scores) {
+    const double inverse_n = 1.0 / static_cast<double>(rows_.size());
+    double* residual_sum = residual_sums_.data() + g * k_;
+    for (int64_t i = 0; i < n; ++i) {
+      float* s = scores + i * k_;
+      const double top = *std::max_element(s, s + k_);
+      double sum = 0.0;
+      for (int64_t c = 0; c < k_; ++c) sum += std::exp(double(s[c]) - top);
+      const int32_t y = targets_[static_cast<size_t>(first + i)];
+      losses_[static_cast<size_t>(g)] += std::log(sum) - (double(s[y]) - top);
+      for (int64_t c = 0; c < k_; ++c) {
+        const double p = std::exp(double(s[c]) - top) / sum;
+        const double residual = (p - (c == y ? 1.0 : 0.0)) * inverse_n;
+        s[c] = static_cast<float>(residual);
+        residual_sum[c] += residual;
+      }
+    }
+  }
+
+  // Group g's rows: [first, first + n) of rows_.
+  RowRange span_of(int64_t g) const {
+    const int64_t total = static_cast<int64_t>(rows_.size());
+    const int64_t first = blocks_ * g / groups_ * kBlockRows;
+    const int64_t last = std::min(total, blocks_ * (g + 1) / groups_ * kBlockRows);
+    return {static_cast<size_t>(first), static_cast<size_t>(last)};
+  }
+
   void run_group(int64_t g, const FoldedWeights& folded, std::vector<float>& gathered,
                  std::vector<float>& scores) {
     const int64_t total = static_cast<int64_t>(rows_.size());
-    const double inverse_n = 1.0 / static_cast<double>(total);
     float* product = products_.data() + static_cast<size_t>(g * k_ * d_);
-    double* residual_sum = residual_sums_.data() + g * k_;
     for (int64_t block = blocks_ * g / groups_; block < blocks_ * (g + 1) / groups_; ++block) {
       const int64_t first = block * kBlockRows;
       const int64_t n = std::min(kBlockRows, total - first);
       const float* x = block_rows(first, n, gathered);
       scores_of(folded, x, n, scores);
-      // Softmax, cross-entropy, and the residuals R = (p - e_y) / N in place.
-      for (int64_t i = 0; i < n; ++i) {
-        float* s = scores.data() + i * k_;
-        const double top = *std::max_element(s, s + k_);
-        double sum = 0.0;
-        for (int64_t c = 0; c < k_; ++c) sum += std::exp(double(s[c]) - top);
-        const int32_t y = targets_[static_cast<size_t>(first + i)];
-        losses_[static_cast<size_t>(g)] += std::log(sum) - (double(s[y]) - top);
-        for (int64_t c = 0; c < k_; ++c) {
-          const double p = std::exp(double(s[c]) - top) / sum;
-          const double residual = (p - (c == y ? 1.0 : 0.0)) * inverse_n;
-          s[c] = static_cast<float>(residual);
-          residual_sum[c] += residual;
-        }
-      }
+      residuals_in_place(g, first, n, scores.data());
       cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(k_),
                   static_cast<int>(d_), static_cast<int>(n), 1.0f, scores.data(),
                   static_cast<int>(k_), x, static_cast<int>(d_), 1.0f, product,
@@ -202,6 +233,7 @@ class Objective {
   const int threads_;
   const RankShare& ranks_;
   std::vector<int64_t> mine_;  // the groups this rank passes over
+  std::unique_ptr<DeviceRowGroups> device_;  // the groups on the backend, or none
   int64_t groups_ = 1;
   int64_t blocks_ = 0;
   std::vector<float> products_;        // [groups, classes, dim]
@@ -267,7 +299,7 @@ LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& ro
   model.standardizer =
       options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
   Objective objective(train, rows, targets, k, model.standardizer, options.C, threads,
-                      options.ranks);
+                      options.ranks, options.devices);
 
   std::vector<double> theta(static_cast<size_t>(objective.size()), 0.0);
   if (start) {

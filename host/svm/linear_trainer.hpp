@@ -30,6 +30,9 @@ struct LinearOptions {
   // the rows' fixed groups; the groups' sums reach every rank and are added in
   // group order, so every rank gets the one-process model bit for bit.
   RankShare ranks;
+  // The backend's devices to pass over the rows on (svm/linear_device_groups.hpp);
+  // empty: the host's OpenBLAS, on `threads` threads.
+  std::vector<Context*> devices;
 };
 
 // On the rows `rows` of `train` (ascending). `start` (optional, same classes

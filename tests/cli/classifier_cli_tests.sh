@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The classifier stage's choices on tiny inputs: `--classifier linear` through
 # `cae svm`, `cae pipeline` and `cae evaluate` (model file told apart from an
-# SVM's), its C search, bad values as one clear line, and the default
+# SVM's), its C search, its passes on the backend (`--linear-on backend`),
+# bad values as one clear line, and the default
 # (warm-started) `--search` choosing what `--search-exhaustive` chooses.
 # usage: classifier_cli_tests.sh CAE
 set -u
@@ -31,6 +32,29 @@ expect "linear search" "validation: 60 of 480 training rows held out \(seed 1\)"
 expect "linear search" "C 0.01 +validation [0-9.]+%"
 expect "linear search" "search: chose C (0.01|0.1|1)"
 expect "linear search" "validation accuracy: [0-9.]+% \(60 rows\)"
+
+# The passes on the backend: the classifier of the host pass within rounding
+# (the same accuracy here), and the same model file on one device or two.
+run "linear on the backend" 0 "$CAE" svm $B --features F --classifier linear --linear-on backend \
+  --out W/linear-backend.model
+expect "linear on the backend" "linear: C 5, [0-9]+ L-BFGS iterations \(converged\)"
+checks=$((checks + 1))
+pct_backend=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
+awk -v a="$pct" -v b="$pct_backend" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
+  fail "linear on the backend: the host's accuracy" "$pct_backend% against $pct%"
+run "linear on 2 devices" 0 "$CAE" svm $B --features F --classifier linear --linear-on backend \
+  --devices 0,1 --out W/linear-backend-2.model
+checks=$((checks + 1))
+cmp -s W/linear-backend.model W/linear-backend-2.model ||
+  fail "linear on 2 devices" "W/linear-backend-2.model differs from one device's"
+run "linear backend option alone" 2 "$CAE" svm $B --features F --classifier linear --out W/bad.model
+expect "linear backend option alone" "--backend is a backend option, and --classifier linear uses no backend"
+run "bad --linear-on" 2 "$CAE" svm --features F --classifier linear --linear-on gpu --out W/bad.model
+expect "bad --linear-on" "--linear-on must be host or backend, got 'gpu'"
+one_line "bad --linear-on"
+run "--linear-on with the SVM" 2 "$CAE" svm $B --features F --linear-on backend --out W/bad.model
+expect "--linear-on with the SVM" "--linear-on applies to --classifier linear only"
+absent "refused --linear-on writes nothing" W/bad.model
 
 run "bad classifier" 2 "$CAE" svm --features F --classifier forest --out W/bad.model
 expect "bad classifier" "--classifier must be svm or linear, got 'forest'"

@@ -2,7 +2,10 @@
 // rows with the standardisation folded into the weights.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <memory>
 #include <filesystem>
 #include <numeric>
 
@@ -161,6 +164,44 @@ TEST_CASE("a linear model file with damaged metadata is refused") {
                          SvmError);
   }
   std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace cae::svm
+
+namespace cae::svm {
+namespace {
+
+TEST_CASE("the linear classifier's passes on the backend reach the host's model") {
+  // 17,000 rows: 67 blocks of 256 rows in 64 groups, three of them two
+  // blocks (one GEMM on the backend, two on the host).
+  const FeatureSet train = test::clustered(5, 3400, 12, 1.5, 29, 1);
+  const FeatureSet test = test::clustered(5, 40, 12, 1.5, 29, 2);
+  LinearOptions options;
+  options.threads = 2;
+  options.C = 2.0;
+  const LinearModel host = train_linear(train, all_rows(train), options);
+  LinearOptions on_device = options;
+  on_device.devices = {&test::cpu_context()};
+  const LinearModel device = train_linear(train, all_rows(train), on_device);
+  CHECK(device.converged);
+  // The same minimiser, reached through other roundings: close, not equal.
+  double largest = 0.0, difference = 0.0;
+  for (size_t i = 0; i < host.weights.size(); ++i) {
+    largest = std::max(largest, double(std::fabs(host.weights[i])));
+    difference = std::max(difference, double(std::fabs(host.weights[i] - device.weights[i])));
+  }
+  CHECK(difference <= 1e-2 * largest);
+  CHECK(std::fabs(device.loss - host.loss) <= 1e-3 * std::max(1.0, host.loss));
+  CHECK(test::agreement(predict_linear(device, test, 2), predict_linear(host, test, 2)) >= 0.97);
+  // Two devices take the groups in turn and sum them in the same order: the
+  // model of one device, bit for bit.
+  const std::unique_ptr<Context> second = test::new_cpu_context();
+  on_device.devices = {&test::cpu_context(), second.get()};
+  const LinearModel two = train_linear(train, all_rows(train), on_device);
+  CHECK(two.weights == device.weights);
+  CHECK(two.bias == device.bias);
+  CHECK(two.iterations == device.iterations);
 }
 
 }  // namespace

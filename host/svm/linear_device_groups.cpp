@@ -1,0 +1,97 @@
+#include "svm/linear_device_groups.hpp"
+
+#include "plugin/per_device.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+struct DeviceRowGroups::Group {
+  int64_t index = 0;   // which group of the pass
+  size_t context = 0;  // the context it lives on
+  int64_t rows = 0;
+  Tensor x;            // [rows, dim]
+  Tensor transposed;   // [dim, rows]
+  Tensor scores;       // [rows, classes]
+  Tensor residuals;    // [classes, rows], R^T
+  Tensor product;      // [classes, dim]
+};
+
+DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
+                                 const std::vector<int64_t>& rows,
+                                 const std::vector<RowRange>& spans,
+                                 const std::vector<int64_t>& which, int64_t classes)
+    : contexts_(contexts), classes_(classes), dim_(train.dim) {
+  if (contexts_.empty()) throw SvmError("the linear classifier's device pass needs a context");
+  for (size_t w = 0; w < which.size(); ++w) {
+    auto group = std::make_unique<Group>();
+    group->index = which[w];
+    group->context = w % contexts_.size();
+    groups_.push_back(std::move(group));
+  }
+  const size_t d = static_cast<size_t>(dim_);
+  run_per_device(contexts_.size(), [&](size_t c) {
+    Context& context = *contexts_[c];
+    std::vector<float> x, t;
+    for (const std::unique_ptr<Group>& group : groups_) {
+      if (group->context != c) continue;
+      const RowRange span = spans[static_cast<size_t>(group->index)];
+      const size_t n = span.size();
+      group->rows = static_cast<int64_t>(n);
+      x.resize(n * d);
+      t.resize(n * d);
+      for (size_t i = 0; i < n; ++i) {
+        const float* source = train.row(rows[span.begin + i]);
+        std::copy(source, source + d, x.begin() + static_cast<long>(i * d));
+        for (size_t j = 0; j < d; ++j) t[j * n + i] = source[j];
+      }
+      group->x = context.alloc({group->rows, dim_});
+      group->transposed = context.alloc({dim_, group->rows});
+      group->scores = context.alloc({group->rows, classes_});
+      group->residuals = context.alloc({classes_, group->rows});
+      group->product = context.alloc({classes_, dim_});
+      group->x.upload(x);
+      group->transposed.upload(t);
+    }
+  });
+}
+
+DeviceRowGroups::~DeviceRowGroups() = default;
+
+uint64_t DeviceRowGroups::device_bytes(int64_t rows, int64_t dim, int64_t classes) {
+  return static_cast<uint64_t>(2 * rows * dim + 2 * rows * classes) * sizeof(float) +
+         static_cast<uint64_t>(classes * dim) * sizeof(float) * 65;  // products, weights
+}
+
+void DeviceRowGroups::pass(const FoldedWeights& folded,
+                           const std::function<void(int64_t, float*)>& residuals,
+                           float* products) {
+  const size_t kd = static_cast<size_t>(classes_ * dim_);
+  run_per_device(contexts_.size(), [&](size_t c) {
+    Context& context = *contexts_[c];
+    Tensor weights = context.alloc({classes_, dim_});
+    weights.upload(folded.weights);
+    std::vector<float> scores, transposed;
+    for (const std::unique_ptr<Group>& group : groups_) {
+      if (group->context != c) continue;
+      const size_t n = static_cast<size_t>(group->rows);
+      const size_t k = static_cast<size_t>(classes_);
+      context.kernel_matrix(group->x, weights, group->scores, CAE_KERNEL_LINEAR, 0.0f);
+      scores.resize(n * k);
+      group->scores.download(scores.data(), scores.size());
+      for (size_t i = 0; i < n; ++i) {
+        for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
+      }
+      residuals(group->index, scores.data());
+      transposed.resize(n * k);
+      for (size_t i = 0; i < n; ++i) {
+        for (size_t j = 0; j < k; ++j) transposed[j * n + i] = scores[i * k + j];
+      }
+      group->residuals.upload(transposed);
+      context.kernel_matrix(group->residuals, group->transposed, group->product,
+                            CAE_KERNEL_LINEAR, 0.0f);
+      group->product.download(products + static_cast<size_t>(group->index) * kd, kd);
+    }
+  });
+}
+
+}  // namespace cae::svm

@@ -1,0 +1,52 @@
+// The linear classifier's passes over its rows on the backend's devices
+// (`--linear-on backend`): each fixed group of rows is uploaded once, as it
+// is and transposed, and every pass of L-BFGS is two GEMMs per group through
+// the ABI's kernel_matrix (LINEAR: K = X Y^T), scores = X W^T and the
+// group's gradient R^T X, with only the scores going down to the host (rows
+// x classes floats) for the softmax, the residuals R coming back up and the
+// group's classes x dim product going down. The groups are the host pass's,
+// summed in the same order, so the model does not depend on how many
+// devices there are; it differs from the host pass's by the GEMMs' rounding
+// (and by the backend's precision: docs/classifiers.md).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/row_range.hpp"
+#include "plugin/context.hpp"
+#include "svm/features.hpp"
+#include "svm/linear_scores.hpp"
+
+namespace cae::svm {
+
+class DeviceRowGroups {
+ public:
+  // Uploads the groups `which` (their rows: entries `spans[g]` of `rows`,
+  // rows of `train`), group after group onto contexts in turn.
+  DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
+                  const std::vector<int64_t>& rows, const std::vector<RowRange>& spans,
+                  const std::vector<int64_t>& which, int64_t classes);
+  ~DeviceRowGroups();
+
+  // One pass: for every group g, scores = X_g W^T + b (row-major [rows, classes]),
+  // residuals(g, scores) turns them into R in place on the host, and
+  // products[g] (classes x dim floats) = R^T X_g. Each device's groups run on
+  // its own thread: `residuals` must take different groups at once.
+  void pass(const FoldedWeights& folded, const std::function<void(int64_t, float*)>& residuals,
+            float* products);
+
+  // Device bytes for `rows` x `dim` features (both layouts) and the buffers.
+  static uint64_t device_bytes(int64_t rows, int64_t dim, int64_t classes);
+
+ private:
+  struct Group;
+  std::vector<Context*> contexts_;
+  std::vector<std::unique_ptr<Group>> groups_;
+  int64_t classes_ = 0;
+  int64_t dim_ = 0;
+};
+
+}  // namespace cae::svm
