@@ -391,7 +391,11 @@ def render_pipeline(results):
 SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
                 "warm-started-float32": "warm-started, kernel in float32 "
                                         "(`--search --svm-kernel-values float32`)",
-                "exhaustive": "exhaustive (`--search --search-exhaustive`)"}
+                "exhaustive": "exhaustive (`--search --search-exhaustive`)",
+                "linear-host": "linear classifier, passes on the host "
+                               "(`--search --classifier linear`)",
+                "linear-backend": "linear classifier, passes on the backend "
+                                  "(`--search --classifier linear --linear-on backend`)"}
 
 
 def render_search(results):
@@ -406,12 +410,17 @@ def render_search(results):
         if r.get("status") != "measured":
             rows.append(unmeasured_row(label, r, len(header)))
             continue
+        linear = r["search"].startswith("linear")
+        chosen = f"C {r.get('C', '?')}" if linear else f"C {r.get('C', '?')}, gamma {r.get('gamma', '?')}"
         rows.append([label, str(r.get("candidates", "?")),
                      fmt_s(r["search_s"]) if "search_s" in r else "?", fmt_s(r["wall_s"]),
-                     f"{r['peak_rss_bytes'] / 2**30:.2f}", f"C {r.get('C', '?')}, gamma {r.get('gamma', '?')}",
+                     f"{r['peak_rss_bytes'] / 2**30:.2f}", chosen,
                      f"{r['validation_accuracy']:.2f}%" if "validation_accuracy" in r else "?"])
     lines = [table(header, rows)]
-    ok = [r for r in measured(p.get("searches", [])) if "C" in r]
+    # The kernel SVM's searches choose among the same candidates; the linear
+    # classifier's rows are another classifier.
+    ok = [r for r in measured(p.get("searches", []))
+          if "C" in r and not r["search"].startswith("linear")]
     if len(ok) >= 2:
         same = len({(r["C"], r["gamma"]) for r in ok}) == 1
         lines.append(("Both" if len(ok) == 2 else "All") + " searches choose the same candidate."

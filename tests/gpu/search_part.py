@@ -26,7 +26,11 @@ SVM_FLAGS = {"--search"}
 
 SEARCHES = [("warm-started", []),
             ("warm-started-float32", ["--svm-kernel-values", "float32"]),
-            ("exhaustive", ["--search-exhaustive"])]
+            ("exhaustive", ["--search-exhaustive"]),
+            # The linear classifier on the same features, its C searched, its
+            # passes on the host (OpenBLAS) and on the backend (kernel_matrix).
+            ("linear-host", ["--classifier", "linear"]),
+            ("linear-backend", ["--classifier", "linear", "--linear-on", "backend"])]
 
 
 def split_recipe(options):
@@ -66,6 +70,19 @@ def parse_svm_output(text):
     m = re.search(r"^search: chose C (\S+), gamma (\S+) \(validation ([0-9.]+)%\)$", text, re.M)
     if m:
         found.update(C=m.group(1), gamma=m.group(2), validation_accuracy=float(m.group(3)))
+    # The linear classifier's search: its Cs, its choice, its training time.
+    m = re.search(r"^search: (\d+) values of C in ascending order", text, re.M)
+    if m:
+        found.update(candidates=int(m.group(1)), kind="linear")
+    m = re.search(r"^search: chose C (\S+)$", text, re.M)
+    if m:
+        found.update(C=m.group(1))
+    m = re.search(r"^validation accuracy: ([0-9.]+)% \(\d+ rows\)$", text, re.M)
+    if m and "validation_accuracy" not in found:
+        found.update(validation_accuracy=float(m.group(1)))
+    m = re.search(r"^linear: C \S+, (\d+) L-BFGS iterations .*, ([0-9.]+) s$", text, re.M)
+    if m:
+        found.update(iterations=int(m.group(1)), linear_s=float(m.group(2)))
     m = re.search(r"^validation: (\d+) of (\d+) training rows held out", text, re.M)
     if m:
         found.update(validation_rows=int(m.group(1)), train_rows=int(m.group(2)))

@@ -103,6 +103,20 @@ class SearchPartTest(unittest.TestCase):
             "validation_accuracy": 75.84, "test_rows": 10000, "prediction_s": 1.2})
         self.assertEqual(search_part.parse_svm_output("nothing\n"), {})
 
+    def test_parse_linear_output(self):
+        text = ("backend v4 on NVIDIA H200 (bf16)\n"
+                "validation: 5000 of 50000 training rows held out (seed 1); the classifier trains on the other 45000\n"
+                "search: 7 values of C in ascending order, each starting from the last one's weights\n"
+                "  C 0.1      validation 71.20%  (18 iterations)\n"
+                "search: chose C 0.5\n"
+                "linear: C 0.5, 41 L-BFGS iterations (converged), training cross-entropy 0.6120, 3.4 s\n"
+                "validation accuracy: 74.10% (5000 rows)\n"
+                "test accuracy: 73.50% (7350/10000)\n")
+        self.assertEqual(search_part.parse_svm_output(text), {
+            "backend": "v4", "device": "NVIDIA H200", "validation_rows": 5000, "train_rows": 50000,
+            "candidates": 7, "kind": "linear", "C": "0.5", "validation_accuracy": 74.1,
+            "iterations": 41, "linear_s": 3.4})
+
     def test_npy_shape(self):
         with tempfile.NamedTemporaryFile("wb", suffix=".npy", delete=False) as f:
             f.write(b"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (50000, 8192), }")

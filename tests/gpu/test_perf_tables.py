@@ -358,6 +358,19 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("(10,000 in 1.20 s)", text)
         self.assertIn("The searches choose different candidates", perf_tables.render_search(self.search_results("10")))
 
+    def test_search_table_linear_rows(self):
+        results = self.search_results()
+        results["parts"]["search"]["searches"].append(
+            {"search": "linear-backend", "status": "measured", "candidates": 7, "wall_s": 9.0,
+             "peak_rss_bytes": 3 * 2**30, "C": "0.5", "validation_accuracy": 74.1,
+             "validation_rows": 5000, "train_rows": 50000})
+        text = perf_tables.render_search(results)
+        label = ("linear classifier, passes on the backend "
+                 "(`--search --classifier linear --linear-on backend`)")
+        self.assertEqual(rows_of(text, label), [[label, "7", "?", "9.00", "3.00", "C 0.5", "74.10%"]])
+        # Another classifier: the SVM searches still agree among themselves.
+        self.assertIn("All searches choose the same candidate.", text)
+
     def test_search_not_measured(self):
         results = sample()
         results["parts"]["search"] = {"status": "skipped", "reason": "no CIFAR-10 folder given (--data DIR)"}
