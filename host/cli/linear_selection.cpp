@@ -54,24 +54,25 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train,
     selected.search.resize(choice.Cs.size());
     log << "search: " << choice.Cs.size()
         << " values of C in ascending order, each starting from the last one's weights\n";
+    // One trainer for every C: the standardiser, the row groups and their
+    // upload to the backend are made once.
+    svm::LinearTrainer trainer(train, split.fit_rows, base);
     svm::LinearModel previous;
     bool have_previous = false;
     for (const size_t i : order) {
-      svm::LinearOptions options = base;
-      options.C = choice.Cs[i];
-      svm::LinearModel model =
-          svm::train_linear(train, split.fit_rows, options, have_previous ? &previous : nullptr);
+      const double C = choice.Cs[i];
+      svm::LinearModel model = trainer.train(C, have_previous ? &previous : nullptr);
       const double accuracy = score(model);
-      selected.search[i] = {options.C, accuracy};
+      selected.search[i] = {C, accuracy};
       char line[128];
-      std::snprintf(line, sizeof line, "  C %-8g validation %.2f%%  (%d iterations)\n", options.C,
+      std::snprintf(line, sizeof line, "  C %-8g validation %.2f%%  (%d iterations)\n", C,
                     100.0 * accuracy, model.iterations);
       log << line << std::flush;
       // Highest accuracy; on a tie the smaller C (met first in ascending order).
       if (!have_previous || accuracy > selected.validation_accuracy) {
         selected.validation_accuracy = accuracy;
         selected.model = model;
-        selected.C = options.C;
+        selected.C = C;
       }
       previous = std::move(model);
       have_previous = true;

@@ -1,5 +1,8 @@
 #include "svm/linear_device_groups.hpp"
 
+#include <algorithm>
+
+#include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
 #include "svm/svm_error.hpp"
 
@@ -19,7 +22,7 @@ struct DeviceRowGroups::Group {
 DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
                                  const std::vector<int64_t>& rows,
                                  const std::vector<RowRange>& spans,
-                                 const std::vector<int64_t>& which, int64_t classes)
+                                 const std::vector<int64_t>& which, int64_t classes, int threads)
     : contexts_(contexts), classes_(classes), dim_(train.dim) {
   if (contexts_.empty()) throw SvmError("the linear classifier's device pass needs a context");
   for (size_t w = 0; w < which.size(); ++w) {
@@ -29,6 +32,9 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
     groups_.push_back(std::move(group));
   }
   const size_t d = static_cast<size_t>(dim_);
+  // The host's threads shared among the devices' upload threads: the
+  // transpose of a group (rows x dim floats) is their work.
+  const int helpers = std::max(1, threads / static_cast<int>(contexts_.size()));
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     std::vector<float> x, t;
@@ -39,11 +45,21 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->rows = static_cast<int64_t>(n);
       x.resize(n * d);
       t.resize(n * d);
-      for (size_t i = 0; i < n; ++i) {
-        const float* source = train.row(rows[span.begin + i]);
-        std::copy(source, source + d, x.begin() + static_cast<long>(i * d));
-        for (size_t j = 0; j < d; ++j) t[j * n + i] = source[j];
-      }
+      // Blocks of kTile rows, each thread its own columns: every write of the
+      // transpose lands in a run of kTile consecutive floats.
+      constexpr size_t kTile = 32;
+      parallel_chunks(helpers, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
+        for (size_t i0 = 0; i0 < n; i0 += kTile) {
+          const size_t i1 = std::min(n, i0 + kTile);
+          for (size_t i = i0; i < i1; ++i) {
+            const float* source = train.row(rows[span.begin + i]);
+            std::copy(source + first, source + last, x.begin() + static_cast<long>(i * d) + first);
+          }
+          for (size_t j = static_cast<size_t>(first); j < static_cast<size_t>(last); ++j) {
+            for (size_t i = i0; i < i1; ++i) t[j * n + i] = train.row(rows[span.begin + i])[j];
+          }
+        }
+      });
       group->x = context.alloc({group->rows, dim_});
       group->transposed = context.alloc({dim_, group->rows});
       group->scores = context.alloc({group->rows, classes_});

@@ -25,10 +25,11 @@ namespace cae::svm {
 class DeviceRowGroups {
  public:
   // Uploads the groups `which` (their rows: entries `spans[g]` of `rows`,
-  // rows of `train`), group after group onto contexts in turn.
+  // rows of `train`), group after group onto contexts in turn; `threads`
+  // host threads lay the groups out.
   DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
                   const std::vector<int64_t>& rows, const std::vector<RowRange>& spans,
-                  const std::vector<int64_t>& which, int64_t classes);
+                  const std::vector<int64_t>& which, int64_t classes, int threads);
   ~DeviceRowGroups();
 
   // One pass: for every group g, scores = X_g W^T + b (row-major [rows, classes]),

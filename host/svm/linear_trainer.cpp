@@ -41,14 +41,13 @@ class Objective {
  public:
   Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
             std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
-            double C, int threads, const RankShare& ranks, const std::vector<Context*>& devices)
+            int threads, const RankShare& ranks, const std::vector<Context*>& devices)
       : train_(train),
         rows_(rows),
         targets_(std::move(targets)),
         k_(classes),
         d_(train.dim),
         standardizer_(standardizer),
-        lambda_(1.0 / (C * static_cast<double>(rows.size()))),
         threads_(threads),
         ranks_(ranks) {
     const int64_t blocks = (static_cast<int64_t>(rows_.size()) + kBlockRows - 1) / kBlockRows;
@@ -61,11 +60,15 @@ class Objective {
     if (!devices.empty() && !mine_.empty()) {
       std::vector<RowRange> spans;
       for (int64_t g = 0; g < groups_; ++g) spans.push_back(span_of(g));
-      device_ = std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_);
+      device_ =
+          std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_, threads_);
     }
   }
 
   int64_t size() const { return k_ * d_ + k_; }
+
+  // The penalty's weight for C: the objective is divided by C N.
+  void set_C(double C) { lambda_ = 1.0 / (C * static_cast<double>(rows_.size())); }
 
   // f(theta); fills `gradient` and the mean cross-entropy.
   double evaluate(const std::vector<double>& theta, std::vector<double>& gradient,
@@ -229,7 +232,7 @@ class Objective {
   const int64_t k_;
   const int64_t d_;
   const Standardizer& standardizer_;
-  const double lambda_;
+  double lambda_ = 0.0;
   const int threads_;
   const RankShare& ranks_;
   std::vector<int64_t> mine_;  // the groups this rank passes over
@@ -274,15 +277,26 @@ uint64_t linear_training_bytes(int64_t classes, int64_t dim, int threads) {
          static_cast<uint64_t>(resolve_thread_count(threads)) * per_thread;
 }
 
-LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& rows,
-                         const LinearOptions& options, const LinearModel* start) {
-  if (!(options.C > 0.0) || !std::isfinite(options.C) || options.max_iterations < 1 ||
-      !(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) {
-    throw SvmError("the linear classifier needs C > 0, at least one iteration and a tolerance > 0");
+struct LinearTrainer::State {
+  State(const FeatureSet& features, const std::vector<int64_t>& chosen, const LinearOptions& given)
+      : train(features), rows(chosen), options(given), layout(ClassLayout::of(features, chosen)) {}
+  const FeatureSet& train;
+  const std::vector<int64_t>& rows;
+  LinearOptions options;
+  ClassLayout layout;  // throws for fewer than two classes
+  Standardizer standardizer;
+  std::unique_ptr<Objective> objective;
+};
+
+LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>& rows,
+                             const LinearOptions& options) {
+  if (options.max_iterations < 1 || !(options.tolerance > 0.0) ||
+      !std::isfinite(options.tolerance)) {
+    throw SvmError("the linear classifier needs at least one iteration and a tolerance > 0");
   }
   if (rows.empty()) throw SvmError("the linear classifier needs training rows");
-  const ClassLayout layout = ClassLayout::of(train, rows);  // throws for fewer than two classes
-  const int64_t k = layout.class_count();
+  state_ = std::make_unique<State>(train, rows, options);
+  const ClassLayout& layout = state_->layout;
   std::vector<int32_t> targets(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const int32_t label = train.labels[static_cast<size_t>(rows[i])];
@@ -291,15 +305,27 @@ LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& ro
         layout.labels.begin());
   }
   const int threads = resolve_thread_count(options.threads);
+  if (options.standardize) state_->standardizer = Standardizer::fit(train, rows, threads);
+  state_->objective = std::make_unique<Objective>(train, rows, std::move(targets),
+                                                  layout.class_count(), state_->standardizer,
+                                                  threads, options.ranks, options.devices);
+}
+
+LinearTrainer::~LinearTrainer() = default;
+
+LinearModel LinearTrainer::train(double C, const LinearModel* start) {
+  if (!(C > 0.0) || !std::isfinite(C)) throw SvmError("the linear classifier needs C > 0");
+  const FeatureSet& train = state_->train;
+  const LinearOptions& options = state_->options;
+  const int64_t k = state_->layout.class_count();
+  Objective& objective = *state_->objective;
+  objective.set_C(C);
   LinearModel model;
-  model.classes = layout.labels;
+  model.classes = state_->layout.labels;
   model.dim = train.dim;
-  model.C = options.C;
-  model.training_rows = static_cast<int64_t>(rows.size());
-  model.standardizer =
-      options.standardize ? Standardizer::fit(train, rows, threads) : Standardizer();
-  Objective objective(train, rows, targets, k, model.standardizer, options.C, threads,
-                      options.ranks, options.devices);
+  model.C = C;
+  model.training_rows = static_cast<int64_t>(state_->rows.size());
+  model.standardizer = state_->standardizer;
 
   std::vector<double> theta(static_cast<size_t>(objective.size()), 0.0);
   if (start) {
@@ -372,6 +398,14 @@ LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& ro
   model.loss = loss;
   model.validate("the trained linear classifier");
   return model;
+}
+
+LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& rows,
+                         const LinearOptions& options, const LinearModel* start) {
+  if (!(options.C > 0.0) || !std::isfinite(options.C)) {
+    throw SvmError("the linear classifier needs C > 0");
+  }
+  return LinearTrainer(train, rows, options).train(options.C, start);
 }
 
 }  // namespace cae::svm

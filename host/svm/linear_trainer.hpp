@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "svm/features.hpp"
@@ -41,6 +42,22 @@ struct LinearOptions {
 // thread count. Throws SvmError for fewer than two classes or bad options.
 LinearModel train_linear(const FeatureSet& train, const std::vector<int64_t>& rows,
                          const LinearOptions& options, const LinearModel* start = nullptr);
+
+// The same for several C on the same rows (a search): the standardiser, the
+// fixed row groups and, on the backend, their upload are made once, in the
+// constructor; train(C, start) then gives train_linear's model for that C.
+// `train` and `rows` must outlive it. Throws as train_linear.
+class LinearTrainer {
+ public:
+  LinearTrainer(const FeatureSet& train, const std::vector<int64_t>& rows,
+                const LinearOptions& options);  // options.C is not used
+  ~LinearTrainer();
+  LinearModel train(double C, const LinearModel* start = nullptr);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Host bytes train_linear allocates beyond the features, for `classes` x `dim`.
 uint64_t linear_training_bytes(int64_t classes, int64_t dim, int threads);

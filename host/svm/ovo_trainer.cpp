@@ -117,12 +117,9 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   PairRunInput input = pair_run_input(train, layout, standardizer, spec, options);
   const SolverSettings settings = solver_settings(options);
   const RankShare& ranks = options.ranks;
-  if (ranks.spread()) {
-    input.order = pairs_of_rank(layout, ranks.group->rank(), ranks.group->world());
-    input.order_is_share = true;
-  }
+  take_rank_share(input, layout, ranks);
   std::vector<PairSolution> solutions;
-  if (!input.order_is_share || !input.order.empty()) {
+  if (has_pairs_here(input)) {
     solutions = run_class_pairs(
         contexts, input,
         [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,

@@ -78,6 +78,16 @@ std::vector<ClassPair> pairs_of_rank(const ClassLayout& layout, int32_t rank, in
   return mine;
 }
 
+void take_rank_share(PairRunInput& input, const ClassLayout& layout, const RankShare& ranks) {
+  if (!ranks.spread()) return;
+  input.order = pairs_of_rank(layout, ranks.group->rank(), ranks.group->world());
+  input.order_is_share = true;
+}
+
+bool has_pairs_here(const PairRunInput& input) {
+  return !input.order_is_share || !input.order.empty();
+}
+
 std::vector<uint8_t> encode_chains(const std::vector<std::vector<SmoPairSolution>>& chains) {
   Writer out;
   out.put(uint64_t(chains.size()));

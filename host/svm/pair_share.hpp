@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "svm/class_layout.hpp"
+#include "svm/pair_run.hpp"
 #include "svm/pair_solver.hpp"
 #include "svm/rank_share.hpp"
 
@@ -21,6 +22,14 @@ namespace cae::svm {
 // squared, as its kernel; ties to the lower rank). Every pair goes to exactly
 // one rank; a rank may get none.
 std::vector<ClassPair> pairs_of_rank(const ClassLayout& layout, int32_t rank, int32_t world);
+
+// Limits a run to this rank's pairs when the pairs are spread over ranks
+// (a single process keeps every pair).
+void take_rank_share(PairRunInput& input, const ClassLayout& layout, const RankShare& ranks);
+
+// Whether the run has pairs to solve in this process: a rank may get none,
+// and then runs nothing but still takes part in the exchange.
+bool has_pairs_here(const PairRunInput& input);
 
 // Every rank passes the chains of the pairs it solved (each pair's solutions
 // in one chain: one per C of a search, or just one); every rank gets every

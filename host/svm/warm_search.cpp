@@ -281,10 +281,7 @@ SearchOutcome search_hyper_parameters_warm(
   input.specs = specs;
   input.options.progress = nullptr;
   input.resident_rows = resident_rows;
-  if (ranks.spread()) {
-    input.order = pairs_of_rank(layout, ranks.group->rank(), ranks.group->world());
-    input.order_is_share = true;
-  }
+  take_rank_share(input, layout, ranks);
   // Every C's solution (alphas as floats, support rows) and the chain's
   // alphas and gradient.
   input.extra_solver_bytes_per_row = ascending.size() * 16 + 2 * sizeof(double);
@@ -380,7 +377,7 @@ SearchOutcome search_hyper_parameters_warm(
   }
   TrainStats stats;
   try {
-    if (!input.order_is_share || !input.order.empty()) run_class_pairs(
+    if (has_pairs_here(input)) run_class_pairs(
         contexts, input,
         [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
           try {

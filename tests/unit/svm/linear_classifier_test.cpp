@@ -204,5 +204,37 @@ TEST_CASE("the linear classifier's passes on the backend reach the host's model"
   CHECK(two.iterations == device.iterations);
 }
 
+TEST_CASE("one trainer for several C gives train_linear's model for each, on host and backend") {
+  const FeatureSet train = test::clustered(4, 700, 10, 1.2, 13, 1);
+  std::vector<int64_t> rows;  // not every row, and not consecutive: gathered groups
+  for (int64_t r = 0; r < train.rows; ++r) {
+    if (r % 7 != 3) rows.push_back(r);
+  }
+  for (const bool on_backend : {false, true}) {
+    CAPTURE(on_backend);
+    LinearOptions options;
+    options.threads = 3;
+    if (on_backend) options.devices = {&test::cpu_context()};
+    LinearTrainer trainer(train, rows, options);
+    LinearModel previous;
+    for (const double C : {0.01, 0.3, 5.0}) {
+      CAPTURE(C);
+      LinearOptions alone = options;
+      alone.C = C;
+      const LinearModel* start = C == 0.01 ? nullptr : &previous;
+      const LinearModel expected = train_linear(train, rows, alone, start);
+      const LinearModel got = trainer.train(C, start);
+      CHECK(got.C == C);
+      CHECK(got.weights == expected.weights);
+      CHECK(got.bias == expected.bias);
+      CHECK(got.iterations == expected.iterations);
+      CHECK(got.loss == expected.loss);
+      previous = got;
+    }
+    CHECK_THROWS_AS(trainer.train(0.0), SvmError);
+    CHECK_THROWS_AS(trainer.train(std::nan("")), SvmError);
+  }
+}
+
 }  // namespace
 }  // namespace cae::svm
