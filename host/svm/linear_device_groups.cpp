@@ -34,7 +34,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
   const size_t d = static_cast<size_t>(dim_);
   // The host's threads shared among the devices' upload threads: the
   // transpose of a group (rows x dim floats) is their work.
-  const int helpers = std::max(1, threads / static_cast<int>(contexts_.size()));
+  const int layout_threads = std::max(1, threads / static_cast<int>(contexts_.size()));
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     std::vector<float> x, t;
@@ -48,7 +48,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       // Blocks of kTile rows, each thread its own columns: every write of the
       // transpose lands in a run of kTile consecutive floats.
       constexpr size_t kTile = 32;
-      parallel_chunks(helpers, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
+      parallel_chunks(layout_threads, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
         for (size_t i0 = 0; i0 < n; i0 += kTile) {
           const size_t i1 = std::min(n, i0 + kTile);
           for (size_t i = i0; i < i1; ++i) {

@@ -351,7 +351,7 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertEqual(rows_of(text, "exhaustive (`--search --search-exhaustive`)")[0][2], "95.0")
         self.assertEqual(rows_of(text, "warm-started, kernel in float32 "
                                        "(`--search --svm-kernel-values float32`)")[0][2], "18.5")
-        self.assertIn("All searches choose the same candidate.", text)
+        self.assertIn("All SVM searches choose the same candidate.", text)
         self.assertIn("the float32 row is the default search on the kernel", text)
         self.assertIn("50,000 training rows of 8,192 dimensions", text)
         self.assertIn("fitted on 45,000 of them and scored on the 5,000 held out", text)
@@ -363,13 +363,20 @@ class NewPartsRenderTest(unittest.TestCase):
         results["parts"]["search"]["searches"].append(
             {"search": "linear-backend", "status": "measured", "candidates": 7, "wall_s": 9.0,
              "peak_rss_bytes": 3 * 2**30, "C": "0.5", "validation_accuracy": 74.1,
-             "validation_rows": 5000, "train_rows": 50000})
+             "validation_rows": 5000, "train_rows": 50000, "linear_s": 7.25, "iterations": 61})
+        results["parts"]["search"]["searches"].append(
+            {"search": "linear-host", "status": "measured", "candidates": 7, "wall_s": 30.0,
+             "peak_rss_bytes": 2 * 2**30, "C": "0.5", "validation_accuracy": 74.3})
         text = perf_tables.render_search(results)
         label = ("linear classifier, passes on the backend "
                  "(`--search --classifier linear --linear-on backend`)")
-        self.assertEqual(rows_of(text, label), [[label, "7", "?", "9.00", "3.00", "C 0.5", "74.10%"]])
+        self.assertEqual(rows_of(text, label),
+                         [[label, "7", "7.25", "9.00", "3.00", "C 0.5 (61 L-BFGS iterations)", "74.10%"]])
+        # Its time not parsed: shown as unknown, never as another row's.
+        label = "linear classifier, passes on the host (`--search --classifier linear`)"
+        self.assertEqual(rows_of(text, label), [[label, "7", "?", "30.0", "2.00", "C 0.5", "74.30%"]])
         # Another classifier: the SVM searches still agree among themselves.
-        self.assertIn("All searches choose the same candidate.", text)
+        self.assertIn("All SVM searches choose the same candidate.", text)
 
     def test_search_not_measured(self):
         results = sample()
