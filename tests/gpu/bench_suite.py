@@ -118,6 +118,11 @@ class Budget:
     def limit(self, wanted):
         return max(0.0, min(float(wanted), self.end - time.monotonic() - self.reserve))
 
+    def share(self, wanted, steps_left):
+        """limit(wanted), but no more than an equal share of what is left among
+        `steps_left` steps still to run, so that the last of them is not starved."""
+        return self.limit(min(float(wanted), self.limit(float("inf")) / max(1, steps_left)))
+
 
 class Step:
     """One child process: exit code, wall time, peak resident memory, log."""
@@ -614,11 +619,14 @@ class Suite:
         cores = max(1, min(os.cpu_count() or 1, seeds))
         env = dict(os.environ, OMP_NUM_THREADS="1")  # each child's float64 reference on one core
         records = []
+        runnable = [b for b in self.backends if self.found.get(b) is None]
         for backend in self.backends:
             if self.found.get(backend) is not None:
                 records.append({"backend": backend, "status": "skipped", "reason": self.found[backend]})
                 continue
-            limit = self.budget.limit(self.s["sweep_limit"])
+            # Each backend at most its equal share of what is left: the last
+            # one (v4, the default) gets as long as the first.
+            limit = self.budget.share(self.s["sweep_limit"], len(runnable) - runnable.index(backend))
             # The cpu backend's checks use every core themselves: seeds side
             # by side would only share them (16 at once finished none in 75 s).
             jobs = 1 if backend == "cpu" else cores

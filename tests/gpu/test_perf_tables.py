@@ -654,6 +654,17 @@ class SuiteTest(unittest.TestCase):
         self.assertEqual(budget.limit(5), 5)
         self.assertEqual(bench_suite.Budget(5, reserve=10).limit(60), 0)
 
+    def test_budget_share_leaves_room_for_the_steps_after(self):
+        budget = bench_suite.Budget(490, reserve=10)  # 480 s to spend
+        # Six sweeps that each want 75 s fit (450 s): each gets its 75.
+        self.assertEqual(budget.share(75, 6), 75)
+        # Seven do not (525 s): the first gets its share, not its 75, so the seventh is not starved.
+        self.assertAlmostEqual(budget.share(75, 7), 480 / 7, delta=1)
+        # Seven that want 100 s each get an equal share, about 480 / 7.
+        self.assertAlmostEqual(budget.share(100, 7), 480 / 7, delta=1)
+        self.assertAlmostEqual(budget.share(1000, 1), 480, delta=1)
+        self.assertEqual(bench_suite.Budget(5, reserve=10).share(60, 3), 0)
+
     def test_bad_command_lines(self):
         for argv in (["b"], ["b", "--out", "o", "--budget", "nan"], ["b", "--out", "o", "--budget", "-1"],
                      ["b", "--out", "o", "--part", "nope"], ["b", "--out", "o", "--backends", "v4,,v3"],
