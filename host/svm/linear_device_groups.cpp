@@ -45,7 +45,8 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->rows = static_cast<int64_t>(n);
       x.resize(n * d);
       t.resize(n * d);
-      // Blocks of kTile rows, each thread its own columns: every write of the
+      // Blocks of kTile rows, each thread its own columns: the block's rows
+      // are copied, then transposed from that copy, so every write of the
       // transpose lands in a run of kTile consecutive floats.
       constexpr size_t kTile = 32;
       parallel_chunks(layout_threads, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
@@ -56,7 +57,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
             std::copy(source + first, source + last, x.begin() + static_cast<long>(i * d) + first);
           }
           for (size_t j = static_cast<size_t>(first); j < static_cast<size_t>(last); ++j) {
-            for (size_t i = i0; i < i1; ++i) t[j * n + i] = train.row(rows[span.begin + i])[j];
+            for (size_t i = i0; i < i1; ++i) t[j * n + i] = x[i * d + j];
           }
         }
       });
