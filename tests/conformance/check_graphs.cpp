@@ -35,7 +35,11 @@
 // windows) is not judged against float64. Every graph is also judged
 // against the backend's own op members called node by node on the same
 // inputs (each of them certified against float64 by the op checks): a graph
-// must give the op sequence's results at the declared precision, ties and all.
+// must give the op sequence's results at the declared precision. Where the
+// float64 evaluation had a near tie on every draw, a fused kernel may round a
+// tie the other way from the op members: a failure against the op path then
+// stands only when further draws fail too (a flip fails one draw, a wrong
+// graph every draw).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -436,6 +440,59 @@ void evaluate_cases(const nn::GraphSpec& spec, GraphCase cases[2], bool rolled, 
   if (rolled) roll_images(spec, cases[1].float64);
 }
 
+// Draws of inputs tried for a float64 evaluation without a near tie, and
+// further draws that must confirm a failure judged by the op path alone.
+constexpr int kDraws = 8;
+constexpr int kConfirmingDraws = 2;
+
+// Draw `draw` of both cases' bound tensors (the second case the first's,
+// rolled, when the graph rolls its images).
+void draw_cases(const nn::GraphSpec& spec, uint64_t seed, int draw, bool rolled, GraphCase cases[2]) {
+  Random random(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
+  cases[0].hosts = draw_bound(spec, random);
+  cases[1].hosts = rolled ? cases[0].hosts : draw_bound(spec, random);
+  if (rolled) roll_images(spec, cases[1].hosts);
+}
+
+// Both cases' op path results on their drawn tensors.
+void add_op_path_results(const nn::GraphSpec& spec, bool rolled, bool reads_scalars,
+                         GraphCase cases[2]) {
+  cases[0].ops = op_path_results(spec, cases[0].hosts, cases[0].scalars);
+  if (rolled && !reads_scalars) {
+    // The same scalars on rolled images: the first case's results, rolled
+    // (one op path run less, which at the real shapes is most of a check).
+    cases[1].ops = cases[0].ops;
+    roll_images(spec, cases[1].ops);
+  } else {
+    cases[1].ops = op_path_results(spec, cases[1].hosts, cases[1].scalars);
+  }
+}
+
+// The graph's kRuns runs on the two cases, each compared with the op path
+// and, when `with_float64`, with the float64 evaluation.
+struct RunsJudged {
+  Worst against_ops, against_float64;
+};
+
+RunsJudged run_and_judge(const nn::GraphSpec& spec, cae::CompiledGraph& graph,
+                         const GraphCase cases[2], bool with_float64) {
+  std::vector<cae::Tensor> tensors[2];
+  std::vector<cae_tensor> bound[2];
+  RunsJudged judged;
+  for (size_t r = 0; r < std::size(kRuns); ++r) {
+    const GraphRunPlan plan = kRuns[r];
+    const GraphCase& now = cases[plan.contents];
+    refill(spec, now.hosts, tensors[plan.tensor_set], bound[plan.tensor_set]);
+    graph.run(bound[plan.tensor_set], &now.scalars);
+    keep_worst(judged.against_ops, compare_bound(spec, tensors[plan.tensor_set], now.ops), r);
+    if (with_float64) {
+      keep_worst(judged.against_float64,
+                 compare_bound(spec, tensors[plan.tensor_set], now.float64), r);
+    }
+  }
+  return judged;
+}
+
 // Compiles one graph, runs it as kRuns plans and compares every run with the
 // float64 evaluation and with the op path (a note when the backend answers
 // UNSUPPORTED for it).
@@ -459,50 +516,47 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
   }
   const bool rolled = rolls_images(spec);
   // Draw the bound tensors until the float64 evaluation has no near tie.
-  constexpr int kDraws = 8;
   bool ambiguous = true;
   for (int draw = 0; draw < kDraws && ambiguous; ++draw) {
-    Random random(seed + uint64_t(draw) * 0x9e3779b97f4a7c15ull);
-    cases[0].hosts = draw_bound(spec, random);
-    cases[1].hosts = rolled ? cases[0].hosts : draw_bound(spec, random);
-    if (rolled) roll_images(spec, cases[1].hosts);
+    draw_cases(spec, seed, draw, rolled, cases);
     if (judge == Judge::OpsOnly) break;  // one draw, no float64 evaluation
     ambiguous = false;
     evaluate_cases(spec, cases, rolled, &ambiguous);
   }
-  cases[0].ops = op_path_results(spec, cases[0].hosts, cases[0].scalars);
-  if (rolled && !reads_scalars) {
-    // The same scalars on rolled images: the first case's results, rolled
-    // (one op path run less, which at the real shapes is most of a check).
-    cases[1].ops = cases[0].ops;
-    roll_images(spec, cases[1].ops);
-  } else {
-    cases[1].ops = op_path_results(spec, cases[1].hosts, cases[1].scalars);
-  }
-  std::vector<cae::Tensor> tensors[2];
-  std::vector<cae_tensor> bound[2];
-  Worst against_ops, against_float64;
-  for (size_t r = 0; r < std::size(kRuns); ++r) {
-    const GraphRunPlan plan = kRuns[r];
-    const GraphCase& now = cases[plan.contents];
-    refill(spec, now.hosts, tensors[plan.tensor_set], bound[plan.tensor_set]);
-    graph->run(bound[plan.tensor_set], &now.scalars);
-    keep_worst(against_ops, compare_bound(spec, tensors[plan.tensor_set], now.ops), r);
-    if (!ambiguous) {
-      keep_worst(against_float64, compare_bound(spec, tensors[plan.tensor_set], now.float64), r);
-    }
-  }
+  add_op_path_results(spec, rolled, reads_scalars, cases);
+  const RunsJudged judged = run_and_judge(spec, *graph, cases, !ambiguous);
+  const Worst& against_ops = judged.against_ops;
+  const Worst& against_float64 = judged.against_float64;
   if (ambiguous) {
     if (judge == Judge::Float64AndOps) {
       note(
           kOp, label,
           "every draw of inputs had a near tie at this precision; judged against the op path only");
     }
-    if (!record(against_ops.ratio <= 1.0, kOp, label + " (op path)",
-                "worst err/bound " + sci(against_ops.ratio) + " (" + against_ops.where + ")",
-                against_ops.ratio)) {
-      explain(against_ops.where.rfind("first run,", 0) == 0
-                  ? "the graph's bound tensors differ from its nodes run op by op on the same inputs"
+    // A near tie the graph's fused kernels round the other way from the op
+    // members (an epilogue that rounds once where the op path rounds twice)
+    // sends a gradient to another element of a pool window: a flip fails the
+    // draw that has it, a wrong graph fails every draw. A failure stands only
+    // when each of kConfirmingDraws further draws fails too.
+    Worst verdict = against_ops;
+    for (int extra = 0; verdict.ratio > 1.0 && extra < kConfirmingDraws; ++extra) {
+      draw_cases(spec, seed, kDraws + extra, rolled, cases);
+      add_op_path_results(spec, rolled, reads_scalars, cases);
+      const Worst again = run_and_judge(spec, *graph, cases, false).against_ops;
+      if (again.ratio <= 1.0) {
+        note(kOp, label,
+             "a draw with a near tie failed against the op path (worst err/bound " +
+                 sci(verdict.ratio) + ", " + verdict.where + ") and a further draw passed (" +
+                 sci(again.ratio) + "): a rounding flip at the tie, not a wrong graph");
+        verdict = again;
+      }
+    }
+    if (!record(verdict.ratio <= 1.0, kOp, label + " (op path)",
+                "worst err/bound " + sci(verdict.ratio) + " (" + verdict.where + ")",
+                verdict.ratio)) {
+      explain(verdict.where.rfind("first run,", 0) == 0
+                  ? "the graph's bound tensors differ from its nodes run op by op on the same inputs "
+                    "(on every draw tried)"
                   : kReplayExplanation);
     }
     return;
