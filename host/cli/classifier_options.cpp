@@ -11,9 +11,14 @@ namespace cae::cli {
 void add_classifier_options(po::options_description& options) {
   options.add_options()
       ("classifier", po::value<std::string>()->default_value("svm")->value_name("svm|linear"),
-       "svm: the one-vs-one kernel SVM (memory grows as rows^2); linear: multinomial logistic "
-       "regression on the same features (memory grows as rows x dim; --C is its "
-       "regularisation, --search chooses it among --search-C)")
+       "svm: the one-vs-one kernel SVM (memory grows as rows^2); linear: one weight vector "
+       "per class on the same features, trained for --linear-loss (memory grows as rows x "
+       "dim; --C is its regularisation, --search chooses it among --search-C)")
+      ("linear-loss", po::value<std::string>()->default_value("logistic")
+                          ->value_name("logistic|squared-hinge"),
+       "--classifier linear: logistic: multinomial logistic regression; squared-hinge: one "
+       "L2-SVM per class against the rest (squared hinge, as the single-layer feature "
+       "learning pipelines of the literature classify)")
       ("linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
        "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
        "is 1e-3 of its start)")
@@ -27,7 +32,8 @@ ClassifierKind classifier_from(const po::variables_map& vm) {
   const std::string name = vm["classifier"].as<std::string>();
   // The other classifier's options would be ignored: refused (ignored_options.hpp).
   if (name == "svm") {
-    refuse_given_options(vm, {"linear-iterations", "linear-on"}, "applies to --classifier linear only");
+    refuse_given_options(vm, {"linear-iterations", "linear-on", "linear-loss"},
+                         "applies to --classifier linear only");
     return ClassifierKind::Svm;
   }
   if (name == "linear") {
@@ -55,6 +61,14 @@ svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::T
   options.standardize = svm.standardize;
   options.threads = svm.threads;
   options.max_iterations = option_in_range(vm, "linear-iterations", 1, 100000);
+  const std::string loss = vm["linear-loss"].as<std::string>();
+  if (loss == "logistic") {
+    options.loss = svm::LinearLoss::Logistic;
+  } else if (loss == "squared-hinge") {
+    options.loss = svm::LinearLoss::SquaredHinge;
+  } else {
+    throw UsageError("--linear-loss must be logistic or squared-hinge, got '" + loss + "'");
+  }
   return options;
 }
 

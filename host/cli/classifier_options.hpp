@@ -1,8 +1,9 @@
 // Which classifier the last stage trains (`cae svm`, `cae pipeline`):
 //   --classifier svm      the one-vs-one kernel SVM (default): its class-pair
 //                         kernels grow as rows^2
-//   --classifier linear   multinomial logistic regression (svm/linear_trainer.hpp):
-//                         memory grows as rows x dim
+//   --classifier linear   multinomial logistic regression or one-vs-rest L2-SVMs
+//                         (--linear-loss; svm/linear_trainer.hpp): memory grows
+//                         as rows x dim
 // and the check that refuses, before any work, a kernel SVM that would not
 // fit the memory available, naming --classifier linear.
 #pragma once
@@ -23,8 +24,8 @@ void add_classifier_options(po::options_description& options);
 // Throws UsageError for an unknown --classifier or a bad iteration count.
 ClassifierKind classifier_from(const po::variables_map& vm);
 const char* classifier_name(ClassifierKind kind);
-// --C, --standardize, --svm-threads and --linear-iterations as the linear
-// classifier reads them.
+// --C, --standardize, --svm-threads, --linear-iterations and --linear-loss as
+// the linear classifier reads them. Throws UsageError for an unknown loss.
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm);
 // --linear-on: true for backend (the caller then sets LinearOptions::devices),
 // false for host. Throws UsageError for another value.

@@ -14,8 +14,10 @@ namespace {
 void log_model(std::ostream& log, const svm::LinearModel& model, double seconds) {
   char line[160];
   std::snprintf(line, sizeof line,
-                "linear: C %g, %d L-BFGS iterations (%s), training cross-entropy %.4f, %.1f s\n",
+                "linear: C %g, %d L-BFGS iterations (%s), training %s %.4f, %.1f s\n",
                 model.C, model.iterations, model.converged ? "converged" : "iteration limit",
+                model.objective == svm::LinearLoss::SquaredHinge ? "squared hinge"
+                                                                  : "cross-entropy",
                 model.loss, seconds);
   log << line;
 }

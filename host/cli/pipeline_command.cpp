@@ -349,7 +349,9 @@ int run_pipeline(const po::variables_map& given) {
     ReportData report =
         pipeline_report(session, record, synthetic, train_options, recipe, network);
     report.settings.push_back({"weights sha256", weights_sha256});
-    report.settings.push_back({"classifier", "linear (multinomial logistic regression)"});
+    report.settings.push_back({"classifier", std::string("linear (") +
+                                                 svm::linear_loss_description(linear_options.loss) +
+                                                 ")"});
     report.settings.push_back({"linear C", std::to_string(selected.C)});
     report.settings.push_back({"linear iterations", std::to_string(selected.model.iterations) +
                                                         (selected.model.converged ? " (converged)"

@@ -22,10 +22,33 @@ namespace {
 
 constexpr char kFormat[] = "cae-linear";
 constexpr char kFormatVersion[] = "1";
-constexpr char kObjective[] =
+// The "objective" metadata of each loss; files written before the squared
+// hinge existed carry the first.
+constexpr char kLogisticObjective[] =
     "multinomial logistic regression, L2: 1/2 |W|^2 + C sum cross-entropy (L-BFGS)";
+constexpr char kSquaredHingeObjective[] =
+    "one-vs-rest L2-SVM: 1/2 |W|^2 + C sum over rows and classes of squared hinge (L-BFGS)";
 constexpr int64_t kLargestExactInteger = int64_t{1} << 24;  // of a float
 constexpr int64_t kPredictBlockRows = 256;
+
+}  // namespace
+
+const char* linear_loss_name(LinearLoss loss) {
+  return loss == LinearLoss::SquaredHinge ? "squared-hinge" : "logistic";
+}
+
+const char* linear_loss_description(LinearLoss loss) {
+  return loss == LinearLoss::SquaredHinge ? "one-vs-rest L2-SVM (squared hinge)"
+                                          : "multinomial logistic regression";
+}
+
+LinearLoss linear_loss_from_name(const std::string& name) {
+  if (name == "logistic") return LinearLoss::Logistic;
+  if (name == "squared-hinge") return LinearLoss::SquaredHinge;
+  throw SvmError("the linear loss must be logistic or squared-hinge, got '" + name + "'");
+}
+
+namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw SvmError(path + ": not a valid cae linear model: " + what);
@@ -142,7 +165,8 @@ void save_linear_model(const LinearModel& model, const std::string& path,
   SafetensorsMetadata metadata(provenance.begin(), provenance.end());
   metadata["format"] = kFormat;
   metadata["format_version"] = kFormatVersion;
-  metadata["objective"] = kObjective;
+  metadata["objective"] =
+      model.objective == LinearLoss::SquaredHinge ? kSquaredHingeObjective : kLogisticObjective;
   metadata["C"] = exact_text(model.C);
   metadata["dim"] = std::to_string(model.dim);
   metadata["training_rows"] = std::to_string(model.training_rows);
@@ -163,6 +187,14 @@ LinearModel load_linear_model(const std::string& path) {
   const double dim = meta_number(file, "dim");
   if (dim < 1 || dim != std::floor(dim) || dim > 1e9) fail(path, "bad dim");
   model.dim = static_cast<int64_t>(dim);
+  const std::string& objective = meta(file, "objective");
+  if (objective == kLogisticObjective) {
+    model.objective = LinearLoss::Logistic;
+  } else if (objective == kSquaredHingeObjective) {
+    model.objective = LinearLoss::SquaredHinge;
+  } else {
+    fail(path, "unknown objective '" + objective + "'");
+  }
   model.C = meta_number(file, "C");
   model.loss = meta_number(file, "loss");
   model.training_rows = count(file, "training_rows", 1e15);

@@ -1,7 +1,7 @@
 // A linear classifier for training sets the kernel SVM cannot hold: one
-// weight vector per class (multinomial logistic regression), so its memory
-// is the features (rows x dim) plus classes x dim, where the one-vs-one
-// kernel SVM's grows with rows^2 (class-pair kernels).
+// weight vector per class (multinomial logistic regression, or one-vs-rest
+// L2-SVMs), so its memory is the features (rows x dim) plus classes x dim,
+// where the one-vs-one kernel SVM's grows with rows^2 (class-pair kernels).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,20 @@
 
 namespace cae::svm {
 
+// What the weights minimise, besides 1/2 |W|^2 (svm/linear_trainer.hpp):
+//   Logistic      C sum_i -log softmax(s_i)[y_i]  (multinomial logistic regression)
+//   SquaredHinge  C sum_i sum_c max(0, 1 - t_ic s_ic)^2, t_ic = +1 for c = y_i, else -1
+//                 (one L2-SVM per class against the rest, as Coates, Lee & Ng 2011)
+// Either way the highest score wins.
+enum class LinearLoss { Logistic, SquaredHinge };
+
+// "logistic", "squared-hinge": the option's words.
+const char* linear_loss_name(LinearLoss loss);
+// What the report says the classifier is.
+const char* linear_loss_description(LinearLoss loss);
+// Throws SvmError naming the words for anything else.
+LinearLoss linear_loss_from_name(const std::string& name);
+
 struct LinearModel {
   std::vector<int32_t> classes;  // labels, ascending; class index = position
   int64_t dim = 0;
@@ -23,11 +37,12 @@ struct LinearModel {
   std::vector<float> weights;  // [classes, dim]
   std::vector<float> bias;     // [classes]
   // How it was trained (stored with the model).
-  double C = 1.0;  // objective: 1/2 |W|^2 + C * sum of the rows' cross-entropy
+  LinearLoss objective = LinearLoss::Logistic;
+  double C = 1.0;  // objective: 1/2 |W|^2 + C * sum of the rows' losses
   int64_t training_rows = 0;
   int iterations = 0;
   bool converged = false;
-  double loss = 0.0;  // mean cross-entropy on the training rows at the end
+  double loss = 0.0;  // mean loss (of `objective`) on the training rows at the end
   // What produced the features it was trained on, checked by `cae evaluate`
   // as the kernel SVM's is (svm/feature_origin.hpp).
   FeatureOrigin origin;

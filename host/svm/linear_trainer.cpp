@@ -35,13 +35,15 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 // The objective divided by C N (the same minimiser):
-//   f(W, b) = mean cross-entropy + lambda / 2 |W|^2,  lambda = 1 / (C N),
-// and its gradient. theta = [W (classes x dim, row-major), b (classes)].
+//   f(W, b) = mean loss + lambda / 2 |W|^2,  lambda = 1 / (C N),
+// the loss the cross-entropy or the squared hinges (LinearLoss), and its
+// gradient. theta = [W (classes x dim, row-major), b (classes)].
 class Objective {
  public:
   Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
             std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
-            int threads, const RankShare& ranks, const std::vector<Context*>& devices)
+            int threads, const RankShare& ranks, const std::vector<Context*>& devices,
+            LinearLoss loss)
       : train_(train),
         rows_(rows),
         targets_(std::move(targets)),
@@ -49,7 +51,8 @@ class Objective {
         d_(train.dim),
         standardizer_(standardizer),
         threads_(threads),
-        ranks_(ranks) {
+        ranks_(ranks),
+        loss_(loss) {
     const int64_t blocks = (static_cast<int64_t>(rows_.size()) + kBlockRows - 1) / kBlockRows;
     groups_ = std::min(kMaxGroups, std::max<int64_t>(blocks, 1));
     blocks_ = blocks;
@@ -70,7 +73,7 @@ class Objective {
   // The penalty's weight for C: the objective is divided by C N.
   void set_C(double C) { lambda_ = 1.0 / (C * static_cast<double>(rows_.size())); }
 
-  // f(theta); fills `gradient` and the mean cross-entropy.
+  // f(theta); fills `gradient` and the mean loss.
   double evaluate(const std::vector<double>& theta, std::vector<double>& gradient,
                   double& mean_loss) {
     const std::vector<double> weights(theta.begin(), theta.begin() + k_ * d_);
@@ -97,7 +100,7 @@ class Objective {
       });
     }
     if (ranks_.spread()) share_groups();
-    // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = (p_i - e_{y_i}) / N.
+    // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = d loss_i / d s_i / N.
     std::vector<double> A(kd, 0.0);
     std::vector<double> r(static_cast<size_t>(k_), 0.0);
     double loss = 0.0;
@@ -142,13 +145,17 @@ class Objective {
   }
 
   // Rows [first, first + n) of rows_, in group g: their scores (n x classes)
-  // become the residuals R = (p - e_y) / N in place; the group's
-  // cross-entropy and residual sums grow by theirs.
+  // become the residuals R = d loss / d s / N in place; the group's loss and
+  // residual sums grow by theirs.
   void residuals_in_place(int64_t g, int64_t first, int64_t n, float* scores) {
     const double inverse_n = 1.0 / static_cast<double>(rows_.size());
     double* residual_sum = residual_sums_.data() + g * k_;
     for (int64_t i = 0; i < n; ++i) {
       float* s = scores + i * k_;
+      if (loss_ == LinearLoss::SquaredHinge) {
+        squared_hinge_in_place(g, targets_[static_cast<size_t>(first + i)], inverse_n, s);
+        continue;
+      }
       const double top = *std::max_element(s, s + k_);
       double sum = 0.0;
       for (int64_t c = 0; c < k_; ++c) sum += std::exp(double(s[c]) - top);
@@ -160,6 +167,21 @@ class Objective {
         s[c] = static_cast<float>(residual);
         residual_sum[c] += residual;
       }
+    }
+  }
+
+  // One row's scores s (classes) become its squared hinges' gradient / N:
+  // class c's score is pushed above 1 for the row's class y and below -1 for
+  // every other, loss max(0, 1 - t s_c)^2 with t = +1 for c = y, else -1.
+  void squared_hinge_in_place(int64_t g, int32_t y, double inverse_n, float* s) {
+    double* residual_sum = residual_sums_.data() + g * k_;
+    for (int64_t c = 0; c < k_; ++c) {
+      const double t = c == y ? 1.0 : -1.0;
+      const double margin = std::max(0.0, 1.0 - t * double(s[c]));
+      losses_[static_cast<size_t>(g)] += margin * margin;
+      const double residual = -2.0 * t * margin * inverse_n;
+      s[c] = static_cast<float>(residual);
+      residual_sum[c] += residual;
     }
   }
 
@@ -242,6 +264,7 @@ class Objective {
   std::vector<float> products_;        // [groups, classes, dim]
   std::vector<double> residual_sums_;  // [groups, classes]
   std::vector<double> losses_;         // [groups]
+  LinearLoss loss_;
 };
 
 // L-BFGS's search direction -H g from the stored pairs (the two-loop recursion).
@@ -308,7 +331,8 @@ LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>
   if (options.standardize) state_->standardizer = Standardizer::fit(train, rows, threads);
   state_->objective = std::make_unique<Objective>(train, rows, std::move(targets),
                                                   layout.class_count(), state_->standardizer,
-                                                  threads, options.ranks, options.devices);
+                                                  threads, options.ranks, options.devices,
+                                                  options.loss);
 }
 
 LinearTrainer::~LinearTrainer() = default;
@@ -323,6 +347,7 @@ LinearModel LinearTrainer::train(double C, const LinearModel* start) {
   LinearModel model;
   model.classes = state_->layout.labels;
   model.dim = train.dim;
+  model.objective = options.loss;
   model.C = C;
   model.training_rows = static_cast<int64_t>(state_->rows.size());
   model.standardizer = state_->standardizer;

@@ -1,6 +1,8 @@
 // Trains the linear classifier (svm/linear_model.hpp): multinomial logistic
 // regression with an L2 penalty,
 //     min_{W,b}  1/2 |W|^2 + C sum_i -log softmax(W z_i + b)[y_i],
+// or one L2-SVM per class against the rest (LinearLoss::SquaredHinge),
+//     min_{W,b}  1/2 |W|^2 + C sum_i sum_c max(0, 1 - t_ic (W z_i + b)_c)^2,
 // z_i the standardised features, by L-BFGS (10 pairs, backtracking line
 // search). Every pass over the rows is two SGEMMs per block of rows, on the
 // raw features (the standardisation is folded into the weights), so the only
@@ -20,12 +22,13 @@
 namespace cae::svm {
 
 struct LinearOptions {
+  LinearLoss loss = LinearLoss::Logistic;
   double C = 1.0;
   bool standardize = true;
   int threads = 0;            // 0: hardware threads
   int max_iterations = 200;   // L-BFGS iterations
   double tolerance = 1e-3;    // stop when |gradient| <= tolerance * |gradient at the start|
-  // Called after each iteration (iteration, mean training cross-entropy).
+  // Called after each iteration (iteration, mean training loss).
   std::function<void(int, double)> progress;
   // Under a launcher: every rank holds every row and passes over its share of
   // the rows' fixed groups; the groups' sums reach every rank and are added in

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The classifier stage's choices on tiny inputs: `--classifier linear` through
 # `cae svm`, `cae pipeline` and `cae evaluate` (model file told apart from an
-# SVM's), its C search, its passes on the backend (`--linear-on backend`),
-# bad values as one clear line, and the default
+# SVM's; either loss: logistic or one-vs-rest squared hinge), its C search,
+# its passes on the backend (`--linear-on backend`), bad values as one clear
+# line, and the default
 # (warm-started) `--search` choosing what `--search-exhaustive` chooses.
 # usage: classifier_cli_tests.sh CAE
 set -u
@@ -26,6 +27,25 @@ checks=$((checks + 1))
 pct=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
 awk -v a="$pct" 'BEGIN { exit !(a > 40 && a < 99.9) }' || fail "linear accuracy range" "$pct%"
 
+# One L2-SVM per class against the rest: its own objective in the file and
+# the log, an accuracy of the same order as the logistic model's.
+run "squared hinge" 0 "$CAE" svm --features F --classifier linear --linear-loss squared-hinge \
+  --out W/hinge.model
+expect "squared hinge" "linear: C 5, [0-9]+ L-BFGS iterations \((converged|iteration limit)\), training squared hinge [0-9.]+"
+checks=$((checks + 1))
+head -c 4096 W/hinge.model | grep -q 'one-vs-rest L2-SVM' || fail "squared hinge objective" "no one-vs-rest objective in the header"
+checks=$((checks + 1))
+pct_hinge=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
+awk -v a="$pct_hinge" -v b="$pct" 'BEGIN { exit !(a > 40 && a > b - 15) }' ||
+  fail "squared hinge accuracy" "$pct_hinge% against the logistic model's $pct%"
+checks=$((checks + 1))
+cmp -s W/hinge.model W/linear.model && fail "squared hinge" "the same model file as the logistic loss's"
+run "bad --linear-loss" 2 "$CAE" svm --features F --classifier linear --linear-loss hinge --out W/bad.model
+expect "bad --linear-loss" "--linear-loss must be logistic or squared-hinge, got 'hinge'"
+one_line "bad --linear-loss"
+run "--linear-loss with the SVM" 2 "$CAE" svm --features F --linear-loss squared-hinge --out W/bad.model
+expect "--linear-loss with the SVM" "--linear-loss applies to --classifier linear only"
+absent "refused --linear-loss writes nothing" W/bad.model
 run "linear search" 0 "$CAE" svm --features F --classifier linear --search --search-C 0.01,1,0.1 \
   --validation 60 --out W/linear-search.model
 expect "linear search" "validation: 60 of 480 training rows held out \(seed 1\)"

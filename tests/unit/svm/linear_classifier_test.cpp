@@ -1,5 +1,6 @@
-// The linear classifier: multinomial logistic regression by L-BFGS on raw
-// rows with the standardisation folded into the weights.
+// The linear classifier: multinomial logistic regression or one-vs-rest
+// L2-SVMs by L-BFGS on raw rows with the standardisation folded into the
+// weights.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -84,6 +85,81 @@ TEST_CASE("a warm start from another C converges to the same classifier") {
   CHECK_THROWS_AS(train_linear(other, all_rows(other), options, &small), SvmError);
 }
 
+// The squared-hinge objective of `model` at its own weights with weight
+// `nudged` moved by `by`, computed directly from its definition
+// (svm/linear_trainer.hpp): 1/2 |W|^2 + C sum_i sum_c max(0, 1 - t_ic s_ic)^2.
+double squared_hinge_objective(const LinearModel& model, const FeatureSet& train, size_t nudged,
+                               double by) {
+  std::vector<double> weights(model.weights.begin(), model.weights.end());
+  weights[nudged] += by;
+  const int64_t k = model.class_count(), d = model.dim;
+  double objective = 0.0;
+  for (const double w : weights) objective += 0.5 * w * w;
+  std::vector<float> z(static_cast<size_t>(d));
+  for (int64_t r = 0; r < train.rows; ++r) {
+    std::copy(train.row(r), train.row(r) + d, z.begin());
+    model.standardizer.apply(z.data(), 1);
+    for (int64_t c = 0; c < k; ++c) {
+      double score = model.bias[static_cast<size_t>(c)];
+      for (int64_t j = 0; j < d; ++j) score += weights[static_cast<size_t>(c * d + j)] * z[size_t(j)];
+      const double t = model.classes[static_cast<size_t>(c)] == train.labels[size_t(r)] ? 1.0 : -1.0;
+      const double margin = std::max(0.0, 1.0 - t * score);
+      objective += model.C * margin * margin;
+    }
+  }
+  return objective;
+}
+
+TEST_CASE("the squared-hinge linear classifier minimises one-vs-rest L2-SVM objectives") {
+  const FeatureSet train = test::clustered(4, 60, 10, 2.0, 7, 1);
+  const FeatureSet test = test::clustered(4, 40, 10, 2.0, 7, 2);
+  LinearOptions options;
+  options.threads = 2;
+  options.loss = LinearLoss::SquaredHinge;
+  options.C = 0.5;
+  options.tolerance = 1e-9;  // the minimum itself, so that any nudge of a weight costs
+  options.max_iterations = 2000;
+  const LinearModel model = train_linear(train, all_rows(train), options);
+  CHECK(model.objective == LinearLoss::SquaredHinge);
+  CHECK(model.iterations > 0);
+  CHECK(test::agreement(predict_linear(model, test, 2), test.labels) > 0.9);
+  // Its gradient is the objective's: the weights found are the minimum of the
+  // objective as defined. Along any weight, the parabola through the
+  // objective at the weight and a nudge either way has its vertex there
+  // (a gradient off by a factor would put it at another C's minimum).
+  const double at_minimum = squared_hinge_objective(model, train, 0, 0.0);
+  constexpr double kNudge = 0.01;
+  for (const size_t nudged : {size_t(0), size_t(7), size_t(23), model.weights.size() - 1}) {
+    CAPTURE(nudged);
+    const double below = squared_hinge_objective(model, train, nudged, -kNudge);
+    const double above = squared_hinge_objective(model, train, nudged, kNudge);
+    const double curvature = below + above - 2.0 * at_minimum;
+    REQUIRE(curvature > 0.0);
+    const double vertex = kNudge * (below - above) / (2.0 * curvature);
+    CHECK(std::fabs(vertex) <= 1e-4);
+  }
+  // Not the logistic model: another objective, other weights.
+  options.loss = LinearLoss::Logistic;
+  const LinearModel logistic = train_linear(train, all_rows(train), options);
+  CHECK(logistic.weights != model.weights);
+  CHECK(squared_hinge_objective(logistic, train, 0, 0.0) > at_minimum);
+  // The same on the backend's passes.
+  options.loss = LinearLoss::SquaredHinge;
+  options.devices = {&test::cpu_context()};
+  const LinearModel device = train_linear(train, all_rows(train), options);
+  CHECK(std::fabs(squared_hinge_objective(device, train, 0, 0.0) - at_minimum) <=
+        1e-4 * at_minimum);
+  // Its file says which objective it minimised.
+  const std::string path = temp_path("hinge");
+  save_linear_model(model, path);
+  CHECK(load_linear_model(path).objective == LinearLoss::SquaredHinge);
+  std::filesystem::remove(path);
+  CHECK(linear_loss_from_name("squared-hinge") == LinearLoss::SquaredHinge);
+  CHECK(linear_loss_from_name("logistic") == LinearLoss::Logistic);
+  CHECK_THROWS_WITH_AS(linear_loss_from_name("hinge"), doctest::Contains("logistic or squared-hinge"),
+                       SvmError);
+}
+
 TEST_CASE("the linear model file round-trips and is told apart from an SVM model") {
   const FeatureSet train = test::clustered(3, 30, 5, 2.0, 2, 1);
   const LinearModel model = train_linear(train, all_rows(train), LinearOptions{});
@@ -96,6 +172,7 @@ TEST_CASE("the linear model file round-trips and is told apart from an SVM model
   CHECK(loaded.classes == model.classes);
   CHECK(loaded.standardizer.mean() == model.standardizer.mean());
   CHECK(loaded.iterations == model.iterations);
+  CHECK(loaded.objective == LinearLoss::Logistic);
   CHECK(predict_linear(loaded, train) == predict_linear(model, train));
   TrainOptions svm_options;
   svm_options.threads = 1;
@@ -150,12 +227,15 @@ TEST_CASE("a linear model file with damaged metadata is refused") {
   const SafetensorsMetadata good{{"format", "cae-linear"}, {"format_version", "1"},
                                  {"C", "1"},           {"dim", "3"},
                                  {"training_rows", "10"}, {"iterations", "4"},
-                                 {"converged", "yes"}, {"loss", "0.5"}};
+                                 {"converged", "yes"}, {"loss", "0.5"},
+                                 {"objective",
+                                  "multinomial logistic regression, L2: 1/2 |W|^2 + C sum "
+                                  "cross-entropy (L-BFGS)"}};
   write_safetensors(path, tensors, good);
   CHECK(load_linear_model(path).weights == std::vector<float>{0, 1, 2, 3, 4, 5});
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"training_rows", "1e300"}, {"iterations", "-1"}, {"iterations", "2.5"},
-           {"C", "0"}, {"dim", "4"}, {"format", "cae-svm-ovo"}}) {
+           {"C", "0"}, {"dim", "4"}, {"format", "cae-svm-ovo"}, {"objective", "k-means"}}) {
     INFO(key << " = " << value);
     SafetensorsMetadata bad = good;
     bad[key] = value;
