@@ -58,6 +58,8 @@ bool linear_on_backend(const po::variables_map& vm) {
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm) {
   svm::LinearOptions options;
   options.C = svm.C;
+  // The kernel SVM's default C is four decades too weak a penalty for the
+  // linear classifier's objective (svm_selection.cpp, --search-C auto).
   options.standardize = svm.standardize;
   options.threads = svm.threads;
   options.max_iterations = option_in_range(vm, "linear-iterations", 1, 100000);
@@ -69,6 +71,7 @@ svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::T
   } else {
     throw UsageError("--linear-loss must be logistic or squared-hinge, got '" + loss + "'");
   }
+  if (vm["C"].defaulted()) options.C = options.loss == svm::LinearLoss::SquaredHinge ? 1e-4 : 1e-3;
   return options;
 }
 

@@ -9,7 +9,10 @@ namespace cae::cli {
 
 void add_svm_options(po::options_description& options) {
   options.add_options()
-      ("C", po::value<double>()->default_value(5.0)->value_name("C"), "SVM regularisation (5: chosen on the validation split, docs/PERF.md)")
+      ("C", po::value<double>()->default_value(5.0)->value_name("C"),
+       "SVM regularisation (5: chosen on the validation split, docs/PERF.md); not given with "
+       "--classifier linear: 0.001 (logistic) or 0.0001 (squared-hinge), chosen likewise "
+       "(docs/classifiers.md)")
       ("gamma", po::value<std::string>()->default_value("scale")->value_name("auto|scale|VALUE"),
        "RBF gamma: auto = 1/dim, scale = 1/(dim * variance), or a number")
       ("kernel", po::value<std::string>()->default_value("rbf")->value_name("rbf|linear"), "SVM kernel")

@@ -18,7 +18,7 @@ B="--backend cpu"
 python3 "$here/write_features.py" F 480 240 48 4 0.25 5 || { echo "setup: write_features.py failed"; exit 1; }
 
 run "linear" 0 "$CAE" svm --features F --classifier linear --out W/linear.model
-expect "linear" "linear: C 5, [0-9]+ L-BFGS iterations \(converged\)"
+expect "linear" "linear: C 0.001, [0-9]+ L-BFGS iterations \(converged\)"
 expect "linear" "test accuracy: [0-9.]+%"
 exists "linear model" W/linear.model
 checks=$((checks + 1))
@@ -31,7 +31,7 @@ awk -v a="$pct" 'BEGIN { exit !(a > 40 && a < 99.9) }' || fail "linear accuracy 
 # the log, an accuracy of the same order as the logistic model's.
 run "squared hinge" 0 "$CAE" svm --features F --classifier linear --linear-loss squared-hinge \
   --out W/hinge.model
-expect "squared hinge" "linear: C 5, [0-9]+ L-BFGS iterations \((converged|iteration limit)\), training squared hinge [0-9.]+"
+expect "squared hinge" "linear: C 0.0001, [0-9]+ L-BFGS iterations \((converged|iteration limit)\), training squared hinge [0-9.]+"
 checks=$((checks + 1))
 head -c 4096 W/hinge.model | grep -q 'one-vs-rest L2-SVM' || fail "squared hinge objective" "no one-vs-rest objective in the header"
 checks=$((checks + 1))
@@ -40,6 +40,13 @@ awk -v a="$pct_hinge" -v b="$pct" 'BEGIN { exit !(a > 40 && a > b - 15) }' ||
   fail "squared hinge accuracy" "$pct_hinge% against the logistic model's $pct%"
 checks=$((checks + 1))
 cmp -s W/hinge.model W/linear.model && fail "squared hinge" "the same model file as the logistic loss's"
+# --search-C auto: the linear classifier's own grid, four decades below the
+# kernel SVM's.
+run "linear search, its own grid" 0 "$CAE" svm --features F --classifier linear --search --validation 60 \
+  --out W/linear-auto.model
+expect "linear search, its own grid" "C 1e-05 +validation [0-9.]+%"
+expect "linear search, its own grid" "C 0.1 +validation [0-9.]+%"
+expect "linear search, its own grid" "search: chose C (1e-05|0.0001|0.001|0.01|0.1)$"
 run "bad --linear-loss" 2 "$CAE" svm --features F --classifier linear --linear-loss hinge --out W/bad.model
 expect "bad --linear-loss" "--linear-loss must be logistic or squared-hinge, got 'hinge'"
 one_line "bad --linear-loss"
@@ -57,7 +64,7 @@ expect "linear search" "validation accuracy: [0-9.]+% \(60 rows\)"
 # (the same accuracy here), and the same model file on one device or two.
 run "linear on the backend" 0 "$CAE" svm $B --features F --classifier linear --linear-on backend \
   --out W/linear-backend.model
-expect "linear on the backend" "linear: C 5, [0-9]+ L-BFGS iterations \(converged\)"
+expect "linear on the backend" "linear: C 0.001, [0-9]+ L-BFGS iterations \(converged\)"
 checks=$((checks + 1))
 pct_backend=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
 awk -v a="$pct" -v b="$pct_backend" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
