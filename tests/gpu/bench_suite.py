@@ -98,10 +98,10 @@ PARTS_HELP = (
     "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.6 (the README's two commands), "
     "ingredients-1 4.5, ingredients-2 6 and ingredients-3 1.2 (a whole `cae pipeline ... --search` per variant of "
     "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 6 (the best recipe with each "
-    "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 4 (the best recipe's "
+    "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 5 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel, "
     "`--search-exhaustive`, and the linear classifier's search with its passes on the host "
-    "and on the backend, on them), models 3.3, "
+    "and on the backend, and with the squared hinge on the backend, on them), models 3.3, "
     "conformance 6, ddp 2 (two GPUs), kernels 3 (Nsight Compute over one step of v4 at batches "
     "256 and 64). Merge the results of several commands with "
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")

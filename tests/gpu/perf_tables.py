@@ -395,7 +395,10 @@ SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
                 "linear-host": "linear classifier, passes on the host "
                                "(`--search --classifier linear`)",
                 "linear-backend": "linear classifier, passes on the backend "
-                                  "(`--search --classifier linear --linear-on backend`)"}
+                                  "(`--search --classifier linear --linear-on backend`)",
+                "linear-backend-hinge": "one-vs-rest L2-SVMs, passes on the backend "
+                                        "(`--search --classifier linear --linear-on backend "
+                                        "--linear-loss squared-hinge`)"}
 
 
 def render_search(results):
@@ -416,7 +419,10 @@ def render_search(results):
             chosen += f" ({r['iterations']} L-BFGS iterations)"
         # The linear classifier's own time covers the same span: the split to the winner's model.
         alone = r.get("linear_s" if linear else "search_s")
-        rows.append([label, str(r.get("candidates", "?")),
+        candidates = str(r.get("candidates", "?"))
+        if linear and r.get("Cs"):  # the grid searched: the linear classifier's C lies far from the SVM's
+            candidates += f" (C {r['Cs'][0]} to {r['Cs'][-1]})"
+        rows.append([label, candidates,
                      fmt_s(alone) if alone is not None else "?", fmt_s(r["wall_s"]),
                      f"{r['peak_rss_bytes'] / 2**30:.2f}", chosen,
                      f"{r['validation_accuracy']:.2f}%" if "validation_accuracy" in r else "?"])

@@ -30,7 +30,10 @@ SEARCHES = [("warm-started", []),
             # The linear classifier on the same features, its C searched, its
             # passes on the host (OpenBLAS) and on the backend (kernel_matrix).
             ("linear-host", ["--classifier", "linear"]),
-            ("linear-backend", ["--classifier", "linear", "--linear-on", "backend"])]
+            ("linear-backend", ["--classifier", "linear", "--linear-on", "backend"]),
+            # One L2-SVM per class against the rest, on the backend's passes.
+            ("linear-backend-hinge", ["--classifier", "linear", "--linear-on", "backend",
+                                      "--linear-loss", "squared-hinge"])]
 
 
 def split_recipe(options):
@@ -74,6 +77,9 @@ def parse_svm_output(text):
     m = re.search(r"^search: (\d+) values of C in ascending order", text, re.M)
     if m:
         found.update(candidates=int(m.group(1)), kind="linear")
+        tried = re.findall(r"^  C (\S+) +validation ", text, re.M)
+        if tried:
+            found.update(Cs=tried)
     m = re.search(r"^search: chose C (\S+)$", text, re.M)
     if m:
         found.update(C=m.group(1))

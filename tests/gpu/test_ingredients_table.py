@@ -108,14 +108,15 @@ class SearchPartTest(unittest.TestCase):
                 "validation: 5000 of 50000 training rows held out (seed 1); the classifier trains on the other 45000\n"
                 "search: 7 values of C in ascending order, each starting from the last one's weights\n"
                 "  C 0.1      validation 71.20%  (18 iterations)\n"
+                "  C 0.5      validation 74.10%  (23 iterations)\n"
                 "search: chose C 0.5\n"
                 "linear: C 0.5, 41 L-BFGS iterations (converged), training cross-entropy 0.6120, 3.4 s\n"
                 "validation accuracy: 74.10% (5000 rows)\n"
                 "test accuracy: 73.50% (7350/10000)\n")
         self.assertEqual(search_part.parse_svm_output(text), {
             "backend": "v4", "device": "NVIDIA H200", "validation_rows": 5000, "train_rows": 50000,
-            "candidates": 7, "kind": "linear", "C": "0.5", "validation_accuracy": 74.1,
-            "iterations": 41, "linear_s": 3.4})
+            "candidates": 7, "kind": "linear", "Cs": ["0.1", "0.5"], "C": "0.5",
+            "validation_accuracy": 74.1, "iterations": 41, "linear_s": 3.4})
 
     def test_npy_shape(self):
         with tempfile.NamedTemporaryFile("wb", suffix=".npy", delete=False) as f:

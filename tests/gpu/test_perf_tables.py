@@ -363,7 +363,8 @@ class NewPartsRenderTest(unittest.TestCase):
         results["parts"]["search"]["searches"].append(
             {"search": "linear-backend", "status": "measured", "candidates": 7, "wall_s": 9.0,
              "peak_rss_bytes": 3 * 2**30, "C": "0.5", "validation_accuracy": 74.1,
-             "validation_rows": 5000, "train_rows": 50000, "linear_s": 7.25, "iterations": 61})
+             "validation_rows": 5000, "train_rows": 50000, "linear_s": 7.25, "iterations": 61,
+             "Cs": ["1e-05", "0.1"]})
         results["parts"]["search"]["searches"].append(
             {"search": "linear-host", "status": "measured", "candidates": 7, "wall_s": 30.0,
              "peak_rss_bytes": 2 * 2**30, "C": "0.5", "validation_accuracy": 74.3})
@@ -371,7 +372,8 @@ class NewPartsRenderTest(unittest.TestCase):
         label = ("linear classifier, passes on the backend "
                  "(`--search --classifier linear --linear-on backend`)")
         self.assertEqual(rows_of(text, label),
-                         [[label, "7", "7.25", "9.00", "3.00", "C 0.5 (61 L-BFGS iterations)", "74.10%"]])
+                         [[label, "7 (C 1e-05 to 0.1)", "7.25", "9.00", "3.00", "C 0.5 (61 L-BFGS iterations)",
+                           "74.10%"]])
         # Its time not parsed: shown as unknown, never as another row's.
         label = "linear classifier, passes on the host (`--search --classifier linear`)"
         self.assertEqual(rows_of(text, label), [[label, "7", "?", "30.0", "2.00", "C 0.5", "74.30%"]])
