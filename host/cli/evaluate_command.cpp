@@ -110,7 +110,10 @@ int run_evaluate(const po::variables_map& vm) {
   add_backend_options_setting(session, report);
   report.stage_timings.emplace_back(
       "encode test", encode_clock.seconds());
-  if (linear) report.settings.push_back({"classifier", "linear"});
+  if (linear) {
+    report.settings.push_back(
+        {"classifier", std::string("linear (") + svm::linear_loss_description(linear->objective) + ")"});
+  }
   OutputSet set(out, "cae evaluate");  // the report's files replace the old ones together
   EvaluationOutcome outcome =
       linear ? evaluate_and_report(

@@ -129,6 +129,9 @@ grep -q "multinomial logistic regression" P/report.html || fail "report names th
 run "evaluate linear" 0 "$CAE" evaluate $B --weights P/model.safetensors --svm P/linear.model --data D --out R
 expect "evaluate linear" "test accuracy: [0-9.]+%"
 exists "evaluate report" R/report.html
+checks=$((checks + 1))
+grep -q "multinomial logistic regression" R/report.json ||
+  fail "evaluate linear report" "R/report.json does not name the linear classifier's objective"
 
 for command in svm pipeline; do
   run "$command help" 0 "$CAE" "$command" --help
