@@ -41,5 +41,5 @@ for rows in $svm_rows; do
 done
 for rows in $linear_rows; do
   features "$rows"
-  measure linear "$rows" --classifier linear --out "linear-$rows.model"
+  measure linear "$rows" --classifier linear --C 5 --out "linear-$rows.model"
 done
