@@ -5,6 +5,7 @@
 #include "ignored_options.hpp"
 #include "io/memory_budget.hpp"
 #include "option_checks.hpp"
+#include "svm/svm_error.hpp"
 
 namespace cae::cli {
 
@@ -58,19 +59,17 @@ bool linear_on_backend(const po::variables_map& vm) {
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm) {
   svm::LinearOptions options;
   options.C = svm.C;
-  // The kernel SVM's default C is four decades too weak a penalty for the
-  // linear classifier's objective (svm_selection.cpp, --search-C auto).
   options.standardize = svm.standardize;
   options.threads = svm.threads;
   options.max_iterations = option_in_range(vm, "linear-iterations", 1, 100000);
   const std::string loss = vm["linear-loss"].as<std::string>();
-  if (loss == "logistic") {
-    options.loss = svm::LinearLoss::Logistic;
-  } else if (loss == "squared-hinge") {
-    options.loss = svm::LinearLoss::SquaredHinge;
-  } else {
+  try {
+    options.loss = svm::linear_loss_from_name(loss);
+  } catch (const svm::SvmError&) {
     throw UsageError("--linear-loss must be logistic or squared-hinge, got '" + loss + "'");
   }
+  // The kernel SVM's default C is four decades too weak a penalty for the
+  // linear classifier's objective (svm_selection.cpp, --search-C auto).
   if (vm["C"].defaulted()) options.C = options.loss == svm::LinearLoss::SquaredHinge ? 1e-4 : 1e-3;
   return options;
 }

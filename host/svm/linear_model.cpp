@@ -33,10 +33,6 @@ constexpr int64_t kPredictBlockRows = 256;
 
 }  // namespace
 
-const char* linear_loss_name(LinearLoss loss) {
-  return loss == LinearLoss::SquaredHinge ? "squared-hinge" : "logistic";
-}
-
 const char* linear_loss_description(LinearLoss loss) {
   return loss == LinearLoss::SquaredHinge ? "one-vs-rest L2-SVM (squared hinge)"
                                           : "multinomial logistic regression";

@@ -21,11 +21,10 @@ namespace cae::svm {
 // Either way the highest score wins.
 enum class LinearLoss { Logistic, SquaredHinge };
 
-// "logistic", "squared-hinge": the option's words.
-const char* linear_loss_name(LinearLoss loss);
 // What the report says the classifier is.
 const char* linear_loss_description(LinearLoss loss);
-// Throws SvmError naming the words for anything else.
+// "logistic" or "squared-hinge" (the option's words); throws SvmError naming
+// them for anything else.
 LinearLoss linear_loss_from_name(const std::string& name);
 
 struct LinearModel {
