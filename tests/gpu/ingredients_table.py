@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1`, `-2` and `-3` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1` to `-4` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
 normalisation, sparse codes, the soft threshold, input whitening, the wider
-and deeper model presets), each with C and gamma chosen by --search on the
+and deeper model presets, sum-pooled composed recipes, the linear
+classifier), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
@@ -26,6 +27,10 @@ import shutil
 # with the mirror image, trained on flipped images; --search goes last.
 BASE = ["--features", "pyramid-flip", "--augment", "flip"]
 SEARCH = ["--search"]
+# The triangle code of every tap, the convolutions' maps summed over 4x4
+# cells (the latent stays max-pooled), averaged with the mirror image.
+SUMMED = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"
+LINEAR = ["--classifier", "linear", "--linear-on", "backend"]
 
 # (name, options added to BASE), one list per suite part. With the times of
 # one H100 (about 50 s per pipeline, 70 s for the wide preset, 100 s with
@@ -44,6 +49,17 @@ GROUPS = [
     # The encoder: the triangle code of every tap before its max-pool
     # (docs/features.md), in place of the base's plain maps.
     [("contrast-tri", ["--features", "pyramid-tri-flip", "--contrast-normalize"])],
+    # Density and width (docs/features.md, "Composed recipes"): the
+    # convolutions' maps sum-pooled over 4x4 cells instead of max-pooled, the
+    # wider first layer, and the linear classifier (C searched on its own
+    # grid) for the longer vectors.
+    [("contrast-tri-sum", ["--features", SUMMED, "--contrast-normalize"]),
+     ("contrast-tri-wide", ["--features", "pyramid-tri-flip", "--contrast-normalize",
+                            "--model", "wide"]),
+     ("contrast-tri-linear", ["--features", "pyramid-tri-flip", "--contrast-normalize"] + LINEAR),
+     ("contrast-tri-sum-linear", ["--features", SUMMED + "+sqrt", "--contrast-normalize"] + LINEAR),
+     ("contrast-tri-sum-wide-linear", ["--features", SUMMED + "+sqrt", "--contrast-normalize",
+                                       "--model", "wide"] + LINEAR)],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
@@ -100,7 +116,8 @@ def with_pipeline_outcome(record, step, run_dir):
                   validation_accuracy=percent(settings.get("validation accuracy")),
                   test_accuracy=round(100.0 * report["accuracy"], 2),
                   backend=report.get("backend"), device=report.get("device"),
-                  svm={k: settings.get(k) for k in ("svm C", "svm gamma", "features", "svm search s")})
+                  svm={k: settings.get(k) for k in ("svm C", "svm gamma", "linear C", "features",
+                                                      "svm search s")})
     return record
 
 

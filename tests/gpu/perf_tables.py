@@ -62,7 +62,7 @@ TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torc
 TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
-INGREDIENT_PARTS = ["ingredients-1", "ingredients-2", "ingredients-3"]
+INGREDIENT_PARTS = ["ingredients-1", "ingredients-2", "ingredients-3", "ingredients-4"]
 PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline", "pipeline-cpu"] + INGREDIENT_PARTS
          + ["ablation", "search", "models", "conformance", "ddp", "kernels"])
 PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "ablation", "models", "ddp",
@@ -313,6 +313,14 @@ def pipeline_table(results, header, measured_row, at=1):
     return table(header, rows), p
 
 
+def classifier_choice(svm):
+    """What the run's classifier chose: the kernel SVM's C and gamma, or the
+    linear classifier's C (its runs record "linear C" and no gamma)."""
+    if svm.get("linear C") is not None:
+        return f"linear, C {trim_number(svm.get('linear C'))}"
+    return f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"
+
+
 def svm_row(r):
     svm = r.get("svm", {})
     return [f"`{r['readme_command']}`", fmt_s(r["stages"].get("svm train", 0.0)),
@@ -508,7 +516,7 @@ def render_ingredients(results):
         rows.append([f"`{ingredient_command(r['readme_command'])}`" + (" (the winner)" if r is winner else ""),
                      f"{r['validation_accuracy']:.2f}%" if r.get("validation_accuracy") is not None else "-",
                      fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
-                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"])
+                     classifier_choice(svm)])
     for r in runs:
         if r.get("status") != "measured":
             rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header)))
@@ -586,7 +594,7 @@ def render_ablation(results):
         delta = "" if r is winner or va is None or base is None else f"{va - base:+.2f}"
         rows.append([f"`{r['readme_command']}`", r["change"], f"{va:.2f}%" if va is not None else "-",
                      delta, fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
-                     f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}"])
+                     classifier_choice(svm)])
     lines = [table(header, rows)]
     seeds = [r for r in measured(by_seed) if r.get("test_accuracy") is not None]
     if seeds:
@@ -633,7 +641,7 @@ def render_models(results):
         else:
             svm = r.get("svm", {})
             cells += [fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
-                      f"C {trim_number(svm.get('svm C'))}, gamma {trim_number(svm.get('svm gamma'))}",
+                      classifier_choice(svm),
                       r.get("validation_accuracy") or "-", f"{100 * r['accuracy']:.2f}%"]
         rows.append(cells)
     commands = "; ".join(f"`{r['readme_command']}`" for r in p["runs"] if "readme_command" in r)
