@@ -307,6 +307,28 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("(`ingredients-1`)", text)
         self.assertIn("(`ingredients-2`)", text)
 
+    def test_a_winner_by_less_than_the_seeds_spread_gives_way_to_a_faster_run(self):
+        results = with_ingredients(sample())
+        # A slower run 0.3 points ahead of BEST (75.84%, 66.5 s).
+        results["parts"]["ingredients-2"]["runs"].append(
+            ingredient_run("cae pipeline --features slow --search", 76.14, 74.0, wall=90.0))
+        self.assertIn("--features slow --search` (the winner)",
+                      perf_tables.render_ingredients(results))
+        # Training seeds whose validation accuracies spread by 0.41 points
+        # (sample standard deviation of 77.02, 76.20, 76.56): 0.3 is noise.
+        results["parts"]["ablation"] = with_header(results, {"status": "measured", "runs": [
+            {"variant": v, "status": "measured", "validation_accuracy": a}
+            for v, a in (("winner", 77.02), ("no-search", 70.0), ("winner-seed-2", 76.20),
+                         ("winner-seed-3", 76.56))]}, "full")
+        self.assertAlmostEqual(perf_tables.seed_spread(results), 0.4114, places=3)
+        text = perf_tables.render_ingredients(results)
+        self.assertIn(f"`{BEST}` (the winner)", text)
+        self.assertIn("within 0.41 points of the best", text)
+        # 0.5 points ahead is more than the spread: the slower run wins.
+        results["parts"]["ingredients-2"]["runs"][-1]["validation_accuracy"] = 76.34
+        self.assertIn("--features slow --search` (the winner)",
+                      perf_tables.render_ingredients(results))
+
     def test_ingredients_with_one_part_says_which_is_missing(self):
         text = perf_tables.render_ingredients(with_ingredients(sample(), second=False))
         self.assertIn("Not measured yet: part `ingredients-2`, `ingredients-3`, `ingredients-4`.", text)
