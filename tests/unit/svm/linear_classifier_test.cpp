@@ -136,7 +136,10 @@ TEST_CASE("the squared-hinge linear classifier minimises one-vs-rest L2-SVM obje
     const double curvature = below + above - 2.0 * at_minimum;
     REQUIRE(curvature > 0.0);
     const double vertex = kNudge * (below - above) / (2.0 * curvature);
-    CHECK(std::fabs(vertex) <= 1e-4);
+    // Where the solver stops within its tolerance depends on the host BLAS's
+    // rounding (up to 1.3e-4 on the machines it ran on); a gradient off by a
+    // factor of 2 puts the vertex at 6e-3 to 2e-2.
+    CHECK(std::fabs(vertex) <= 1e-3);
   }
   // Not the logistic model: another objective, other weights.
   options.loss = LinearLoss::Logistic;
