@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <initializer_list>
 #include <future>
+#include <initializer_list>
 #include <iostream>
 #include <map>
 #include <memory>
