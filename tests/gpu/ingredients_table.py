@@ -8,9 +8,10 @@ classifier), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
-Choices are made on the validation split: the winner is the variant with the
-best validation accuracy (tests/gpu/perf_tables.py renders the table and
-checks that the README's best recipe is that winner). Every pipeline also
+Choices are made on the validation split: the winner is the fastest variant
+within one seed standard deviation of the best validation accuracy
+(tests/gpu/perf_tables.py renders the table, picks the winner and checks that
+the README's best recipe is that winner). Every pipeline also
 scores the test set; only the winner's test accuracy is shown, since reading
 the others would turn the test set into a second validation set.
 
