@@ -162,12 +162,6 @@ BeforePage settle_stages(std::future<void>* classifier_saved, std::function<void
   };
 }
 
-// Gives a container's storage back now (clear() keeps the capacity).
-template <typename Container>
-void free_storage(Container& container) {
-  Container().swap(container);
-}
-
 // Prints the stage table, its "other" row brought up to now (publishing).
 int finish(EvaluationOutcome outcome, const BackendSession& session, bool synthetic,
            const std::string& data_dir) {
@@ -353,8 +347,8 @@ int run_pipeline(const po::variables_map& given) {
   // model's device tensors, then the exchange and the devices' contexts
   // (each before what it was made on).
   const auto release_run = [&] {
-    free_storage(train_features.values);
-    free_storage(test_features.values);
+    train_features = svm::FeatureSet();
+    test_features = svm::FeatureSet();
     data = DataSplits();
     model.reset();
     processes.reset();

@@ -362,6 +362,7 @@ class Suite:
             sys.exit(f"bench-suite: {self.cae} backends failed: is {self.build} a cae build?")
         self.found = parse_backends(listing)
         self.default_problem = default_backend_problem(self.found, default_backend(listing))
+        self.certified_untimed = False  # certify_default_untimed has run
         unknown = [b for b in (args.backends or []) if b not in self.found]
         if unknown:
             sys.exit(f"bench-suite: --backends names {', '.join(unknown)}, not found by "
@@ -378,7 +379,7 @@ class Suite:
         untimed, by a tiny `cae bench` (which certifies the default on first
         use like any command). Only the pipeline part times a first use, on a
         fresh install of its own."""
-        if getattr(self, "certified_untimed", False):
+        if self.certified_untimed:
             return
         self.certified_untimed = True
         step = self.step([self.cae, "bench", "--images", "64", "--batch", "64"],

@@ -309,7 +309,7 @@ class NewPartsRenderTest(unittest.TestCase):
 
     def test_a_winner_by_less_than_the_seeds_spread_gives_way_to_a_faster_run(self):
         results = with_ingredients(sample())
-        # A slower run 0.3 points ahead of BEST (75.84%, 66.5 s).
+        # A slower command 0.3 points ahead of BEST (75.84%, 66.5 s).
         results["parts"]["ingredients-2"]["runs"].append(
             ingredient_run("cae pipeline --features slow --search", 76.14, 74.0, wall=90.0))
         self.assertIn("--features slow --search` (the winner)",
