@@ -42,6 +42,9 @@ std::vector<int> parse_device_list(const std::string& text, int device_count,
 }
 
 void check_device_list_syntax(const std::string& text) {
+  // "all" means every device the backend has, unknown until it is loaded:
+  // expanding it against an unbounded count would build a list of 2^31.
+  if (text == "all") return;
   try {
     parse_device_list(text, std::numeric_limits<int>::max(), "");
   } catch (const UsageError& e) {

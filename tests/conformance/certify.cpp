@@ -38,6 +38,9 @@ std::string certification_refusal(const Options& options) {
   if (!options.record) reasons.push_back("--no-record");
   if (!options.filter.empty()) reasons.push_back("--filter runs only some checks");
   if (options.quick) reasons.push_back("--quick checks fewer and smaller shapes");
+  if (options.max_failures > 0) {
+    reasons.push_back("--max-failures may end the run before every check ran");
+  }
   if (options.models < kCertifyingModels) {
     reasons.push_back("--models " + std::to_string(options.models) +
                       " checks fewer random models than " + std::to_string(kCertifyingModels));

@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   std::string backend_name = options.backend;
   // From here on a backend that hangs (creating its context too), or a stop
   // signal, still ends with a verdict (watchdog.hpp).
-  conformance::start_watchdog(options.check_timeout, options.time_limit,
+  conformance::start_watchdog(options.check_timeout, options.time_limit, options.max_failures,
                               [&backend_name, &options](bool interrupted) {
                                 return summarise(backend_name, 0, options, !interrupted);
                               });

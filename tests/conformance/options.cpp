@@ -106,6 +106,11 @@ Options parse_options(int argc, char** argv) {
       options.check_timeout = parse_seconds("--check-timeout", value);
     } else if (take_value("--time-limit", argc, argv, i, value)) {
       options.time_limit = parse_seconds("--time-limit", value);
+    } else if (take_value("--max-failures", argc, argv, i, value)) {
+      options.max_failures = parse_unsigned("--max-failures", value);
+      if (options.max_failures == 0 || options.max_failures > 1000000) {
+        throw std::invalid_argument("--max-failures expects 1 to 1000000, got '" + value + "'");
+      }
     } else if (take_value("--json", argc, argv, i, value)) {
       if (value.empty()) throw std::invalid_argument("--json needs a file name");
       options.json = value;
@@ -167,6 +172,10 @@ Options:
                           backend (default 60; a check that declares no work
                           gets S). A check past its limit FAILS naming the op
                           and the time, and the suite ends with its summary
+  --max-failures N        end the run (one seed) after N failed checks, with
+                          its summary and --json as after a time limit: the
+                          verdict on a backend known to be wrong (a sweep
+                          over mutants) without running every check
   --time-limit S          time limit of the whole run (one seed), in seconds
                           (default 1800): past it the running check FAILS
                           and the suite ends the same way, so a backend slow
@@ -187,8 +196,8 @@ plugin file's SHA-256 beside the file (FILE.certified.json) or, when that
 folder is not writable, in ~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae
 uses only a certified backend as its default (`cae backends` shows each
 one's state); a sweep records all its seeds at the end. A run that checks
-less or allows more (--filter, --quick, --models below 2, --check-timeout
-above 60, --time-limit above 1800, doctest options) or another setting
+less or allows more (--filter, --quick, --models below 2, --max-failures,
+--check-timeout above 60, --time-limit above 1800, doctest options) or another setting
 (--backend-option) reports its verdict, says in one line that it is not a
 certification, and records nothing; so does a run whose plugin file
 changed while it ran.

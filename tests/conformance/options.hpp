@@ -24,6 +24,7 @@ struct Options {
   std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
   double check_timeout = 60.0;   // seconds per billion operations of a check (watchdog.hpp)
   double time_limit = 1800.0;    // seconds for the whole run (watchdog.hpp)
+  uint64_t max_failures = 0;     // > 0: end the run after this many failed checks (watchdog.hpp)
   bool record = true;            // --no-record: do not write a certification record
   bool help = false;
   std::vector<std::string> doctest_args;  // everything else, argv[0] first

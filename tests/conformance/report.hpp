@@ -78,10 +78,18 @@ void install_crash_report(const std::string& backend, uint64_t seed, const std::
 // with the work that scales its time limit.
 void set_running(const std::string& op, const std::string& what, double work = 0.0);
 
+// --max-failures (watchdog.hpp): once this many checks have failed, the next
+// check's set_running() waits there for the watchdog to end the run, so no
+// check after them starts. 0: no limit.
+void set_max_failures(uint64_t max_failures);
+
 struct RunningCheck {
   std::string op, what;
   double seconds = 0.0;  // since set_running
   double work = 0.0;
+  // Failed checks recorded before this one began: their explanations are
+  // printed, so the run may end here without cutting one short.
+  int failures_before = 0;
 };
 RunningCheck running_check();
 

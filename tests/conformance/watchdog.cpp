@@ -59,7 +59,8 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-void watch(double check_timeout, double time_limit, std::function<int(bool)> finish) {
+void watch(double check_timeout, double time_limit, uint64_t max_failures,
+           std::function<int(bool)> finish) {
   Watchdog& dog = watchdog();
   std::unique_lock<std::mutex> lock(dog.mutex);
   while (!dog.stopping) {
@@ -69,7 +70,9 @@ void watch(double check_timeout, double time_limit, std::function<int(bool)> fin
     const RunningCheck running = running_check();
     const double limit = check_limit(check_timeout, running.work);
     const double total = elapsed_seconds();
-    if (sig == 0 && running.seconds <= limit && total <= time_limit) continue;
+    const bool enough_failures =
+        max_failures > 0 && static_cast<uint64_t>(running.failures_before) >= max_failures;
+    if (sig == 0 && running.seconds <= limit && total <= time_limit && !enough_failures) continue;
     std::lock_guard<std::recursive_mutex> report(report_mutex());
     if (sig != 0) {
       record_from_watchdog(running.op, running.what,
@@ -77,6 +80,12 @@ void watch(double check_timeout, double time_limit, std::function<int(bool)> fin
                                seconds_text(running.seconds));
       explain("the suite was stopped; the checks after this one were not run");
       end_suite(finish, 128 + sig);
+    }
+    if (enough_failures) {
+      std::cout << "cae-conformance: " << running.failures_before
+                << " failed checks (--max-failures " << max_failures
+                << "): the suite stops here, the checks after them were not run" << std::endl;
+      end_suite(finish, 0);
     }
     if (total > time_limit) {
       record_from_watchdog(running.op, running.what,
@@ -106,12 +115,15 @@ double elapsed_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
-void start_watchdog(double check_timeout, double time_limit, std::function<int(bool)> finish) {
+void start_watchdog(double check_timeout, double time_limit, uint64_t max_failures,
+                    std::function<int(bool)> finish) {
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &action, nullptr);
-  watchdog().thread = std::thread(watch, check_timeout, time_limit, std::move(finish));
+  set_max_failures(max_failures);
+  watchdog().thread =
+      std::thread(watch, check_timeout, time_limit, max_failures, std::move(finish));
 }
 
 void stop_watchdog() {

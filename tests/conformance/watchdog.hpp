@@ -17,8 +17,14 @@
 // same way. The default leaves the cpu backend's run of one seed on two
 // busy cores shared with a second seed (three to four minutes, about four
 // times that under AddressSanitizer) more than twice what it needs.
+//
+// --max-failures N ends a run the same way once N checks have failed, at the
+// start of the next check (so every failure's explanation is printed): a
+// sweep over backends known to be wrong (tests/mutants) needs the verdict
+// and the first failures, not every check of every seed.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 namespace conformance {
@@ -35,7 +41,7 @@ double check_limit(double check_timeout, double work);
 // writes the JSON and returns the exit status; it runs with the report locked
 // (report.hpp), once, on the watchdog's thread when a limit or a signal ends
 // the suite; `interrupted` says a signal did (so no verdict on the backend).
-void start_watchdog(double check_timeout, double time_limit,
+void start_watchdog(double check_timeout, double time_limit, uint64_t max_failures,
                     std::function<int(bool interrupted)> finish);
 
 // Seconds since the run started (the first call).

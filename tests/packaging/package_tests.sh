@@ -6,8 +6,9 @@
 #     unpacked with dpkg-deb -x: in both, `cae backends` finds the cpu backend
 #     inside that prefix and nothing from the build tree;
 #   - examples/backend-template, as installed in each prefix, builds out of tree
-#     with find_package(cae), is listed from a --plugin-dir and passes
-#     cae-conformance; installed into the prefix, cae finds it without options;
+#     with find_package(cae), is listed from a --plugin-dir and passes that
+#     prefix's cae-conformance (in the moved prefix through its own CTest);
+#     installed into the prefix, cae finds it without options;
 #   - from the unpacked .deb, `cae pipeline --backend cpu` on a tiny synthetic set.
 # usage: package_tests.sh BUILD_DIR VERSION HAVE_CUDA(ON|OFF)
 set -u
@@ -187,16 +188,33 @@ template_in() {
   expect "$label: template listed" '^template +1\.0\.0 +ABI 1\.[0-9]+ +available: '
   expect "$label: template path" "^ +$drop/libcae-backend-template\.so$"
   paths_only_under "$prefix" "$drop" "$label: no build-tree backend beside the template"
-  run "$label: template certified" 0 "$prefix/bin/cae-conformance" \
-    --backend "$drop/libcae-backend-template.so"
-  expect "$label: conformance PASSED" 'cae-conformance: template: [0-9]+ checks, [0-9]+ passed, 0 failed.*PASSED'
 }
 template_in "$install_prefix" install
 template_in "$deb_prefix" deb
 
-# The template's own CTest (cae::conformance from the package) and its install
-# rule: installed into cae's prefix, cae finds it with no option at all.
-run "template ctest" 0 ctest --test-dir "$work/template-install" --output-on-failure
+# Each prefix's cae-conformance certifies the template built against it. The
+# moved prefix's run is the template's own CTest (cae::conformance from the
+# package: the same program on the same library); the .deb's runs beside it,
+# each on one core, since the template computes on one thread.
+passed='cae-conformance: template: [0-9]+ checks, [0-9]+ passed, 0 failed.*PASSED'
+"$deb_prefix/bin/cae-conformance" --backend "$work/drop-deb/libcae-backend-template.so" \
+  >"$work/deb-certification.log" 2>&1 &
+deb_certification=$!
+run "template ctest" 0 ctest --test-dir "$work/template-install" --output-on-failure -V
+expect "install: conformance PASSED (the template's CTest)" "$passed"
+wait "$deb_certification"
+deb_status=$?
+out=$(cat "$work/deb-certification.log")
+checks=$((checks + 1))
+if [ "$deb_status" != 0 ]; then
+  echo "FAIL [deb: template certified]: exit code $deb_status, expected 0"
+  echo "$out" | tail -n 40 | sed 's/^/    /'
+  failures=$((failures + 1))
+fi
+expect "deb: conformance PASSED" "$passed"
+
+# The template's install rule: installed into cae's prefix, cae finds it with
+# no option at all.
 run "template install" 0 cmake --install "$work/template-install" --prefix "$install_prefix"
 run "installed template listed" 0 "$install_prefix/bin/cae" backends
 expect "installed template listed" "^ +$install_prefix/lib/cae/plugins/libcae-backend-template\.so$"
