@@ -115,6 +115,11 @@ std::vector<float> encoder_linear_part(const TapCoding& coding, int channels) {
   return weights;
 }
 
+std::vector<float> encoder_bias(const TapCoding& coding, int channels) {
+  const float bias = coding.encoder == TapEncoder::SoftSplit ? -coding.alpha : 0.0f;
+  return std::vector<float>(size_t(coding.encoded_channels(channels)), bias);
+}
+
 void finish_encoded(float* values, size_t count, const TapCoding& coding) {
   switch (coding.encoder) {
     case TapEncoder::Identity:

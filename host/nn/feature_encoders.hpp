@@ -58,6 +58,10 @@ bool pools_before_finishing(const TapCoding& coding);
 // for the triangle code, [I; -I] for the polarity split.
 std::vector<float> encoder_linear_part(const TapCoding& coding, int channels);
 
+// The bias that makes the whole encoder max(0, linear part + bias): -alpha
+// on every channel of the polarity split, 0 for the triangle code.
+std::vector<float> encoder_bias(const TapCoding& coding, int channels);
+
 // The encoder's non-decreasing part, in place on `count` values of the
 // linear part's (pooled) output.
 void finish_encoded(float* values, size_t count, const TapCoding& coding);

@@ -30,7 +30,8 @@ std::string map_name(const Network& network, EncoderMap map);  // "conv1", ..., 
 // A map smaller than the grid is kept whole.
 // A tap with an encoder or sum pooling (TapCoding not plain) is downloaded
 // whole and encoded and pooled on the host, except on a backend across a bus
-// when its max pooling commutes with the encoder (nn/features.hpp).
+// when its max pooling commutes with the encoder or its sums are of whole
+// 2x2 blocks (nn/features.cpp).
 struct FeatureTap {
   EncoderMap map = 0;
   int grid = 1;    // the requested grid (8 = 8x8 cells)

@@ -47,23 +47,44 @@ bool encodes_on_device(const Context& context, EncoderPlacement placement) {
   return context.has_host_memory();
 }
 
+// Whether a sum-pooled tap is encoded and summed on the device: when its
+// cells are whole blocks of 2x2 halvings (a 32x32 map into 2x2 or 4x4 cells),
+// the encoded map (ReLU of the encoder's linear part, a 1x1 convolution) is
+// summed block by block with upsample2x_backward, whose gradient is exactly
+// the sum of each 2x2 block; the host sums what the halvings leave (a 96x96
+// map's 6x6 blocks into 2x2 cells). Windows that overlap (32 into 3 cells)
+// stay on the host, from the map as it is.
+bool sums_on_device(const FeatureTap& tap) {
+  return tap.coding.pooling == CellPooling::Sum && tap.max_pool_steps() > 0;
+}
+
 // One tap's work on the device: the encoder's linear part (when the device
-// encodes it), then the chain of 2x2 max-pools.
+// encodes it), then the chain of 2x2 max-pools, or for a sum-pooled tap the
+// whole encoder and the chain of 2x2 sums.
 struct DeviceTap {
   FeatureTap tap;
   bool linear_on_device = false;  // then the host only pools the rest and finishes
+  bool sums_on_device = false;    // encoded and 2x2-summed: the host sums the rest
   int channels = 0;               // of the pooled map the host downloads
-  int steps = 0;                  // 2x2 max-pools on the device
+  int steps = 0;                  // 2x2 max-pools (or sums) on the device
   Tensor weights, bias, mapped;   // the 1x1 convolution of the linear part
   std::vector<Tensor> chain;
 
   int size() const { return tap.size >> steps; }
   size_t map_floats() const { return size_t(channels) * size_t(size()) * size_t(size()); }
   // What the host applies to the downloaded map before pooling what is left:
-  // nothing when the device applied the encoder's linear part.
-  TapCoding host_coding() const { return linear_on_device ? TapCoding{} : tap.coding; }
+  // nothing when the device applied the encoder's linear part; a sum over
+  // each cell's blocks when the device encoded and summed.
+  TapCoding host_coding() const {
+    if (sums_on_device) {
+      TapCoding sum;
+      if (size() != tap.cells()) sum.pooling = CellPooling::Sum;
+      return sum;
+    }
+    return linear_on_device ? TapCoding{} : tap.coding;
+  }
   // Whether the downloaded map still needs the host (a pool or an encoder).
-  bool host_work() const { return size() != tap.cells() || !tap.coding.plain(); }
+  bool host_work() const { return size() != tap.cells() || !host_coding().plain(); }
 };
 
 // The device buffers of one batch size for a recipe: per tap, its device
@@ -87,16 +108,24 @@ class TapPooling {
       stage.tap = tap;
       stage.channels = tap.channels;
       stage.linear_on_device = device_encodes && pools_before_finishing(tap.coding);
-      if (stage.linear_on_device) {
+      stage.sums_on_device = device_encodes && sums_on_device(tap);
+      const bool encoder_on_device = stage.sums_on_device && tap.coding.encoder != TapEncoder::Identity;
+      if (stage.linear_on_device || encoder_on_device) {
         stage.channels = tap.coding.encoded_channels(tap.channels);
         stage.weights = context.alloc({stage.channels, tap.channels, 1, 1});
         stage.weights.upload(encoder_linear_part(tap.coding, tap.channels));
         stage.bias = context.alloc({stage.channels});
-        stage.bias.upload(std::vector<float>(size_t(stage.channels), 0.0f));
+        // Summed taps are encoded whole on the device (ReLU of the linear
+        // part plus the threshold); max-pooled ones are finished by the host.
+        stage.bias.upload(encoder_on_device ? encoder_bias(tap.coding, tap.channels)
+                                            : std::vector<float>(size_t(stage.channels), 0.0f));
         stage.mapped = context.alloc({batch, stage.channels, tap.size, tap.size});
       }
-      // Encoded on the host from the whole map unless the pools commute.
-      stage.steps = tap.coding.plain() || stage.linear_on_device ? tap.max_pool_steps() : 0;
+      // Encoded on the host from the whole map unless the pools commute or
+      // the device sums.
+      stage.steps = tap.coding.plain() || stage.linear_on_device || stage.sums_on_device
+                        ? tap.max_pool_steps()
+                        : 0;
       int size = tap.size;
       for (int step = 0; step < stage.steps; ++step) {
         size /= 2;
@@ -127,12 +156,17 @@ class TapPooling {
     for (DeviceTap& stage : taps_) {
       const FeatureTap& tap = stage.tap;
       const Tensor* pooled = &model.encoder_map(tap.map, batch());
-      if (stage.linear_on_device) {
-        context.conv2d_forward(*pooled, stage.weights, stage.bias, stage.mapped, false);
+      if (stage.weights) {
+        context.conv2d_forward(*pooled, stage.weights, stage.bias, stage.mapped,
+                               stage.sums_on_device);
         pooled = &stage.mapped;
       }
       for (Tensor& next : stage.chain) {
-        context.maxpool2x2_forward(*pooled, next);
+        if (stage.sums_on_device) {
+          context.upsample2x_backward(*pooled, next);
+        } else {
+          context.maxpool2x2_forward(*pooled, next);
+        }
         pooled = &next;
       }
       if (direct_rows_) {

@@ -244,12 +244,16 @@ TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, th
   CHECK(f.extract(recipe.name + "+sqrt", f.images) == rooted);
 }
 
-TEST_CASE("encoders the device applies before pooling give the host's features") {
+TEST_CASE("encoders and sums the device applies give the host's features") {
   Fixture f;
   // Triangle and polarity split under max pooling, on whole (4x4 of 32) and
-  // overlapping (3x3 of 8) cells, with flips and a square root after them.
+  // overlapping (3x3 of 8) cells, with flips and a square root after them;
+  // under sum pooling encoded and summed by 2x2 blocks on the device (every
+  // encoder, into 2x2 and 4x4 cells), and on the host where cells overlap.
   for (const char* name : {"pyramid-tri-flip", "conv1:soft0.2:max2+conv2:tri:max4+latent:tri:max3+sqrt",
-                           "conv2:tri:sum2+latent:soft0.1:max8"}) {
+                           "conv2:tri:sum2+latent:soft0.1:max8",
+                           "conv1:tri:sum2+conv2:soft0.1:sum4+latent:id:sum2+flip+sqrt",
+                           "conv1:soft0.05:sum4+conv2:tri:sum3+latent:id:sum8"}) {
     CAPTURE(name);
     const FeatureRecipe recipe = feature_recipe(name);
     const std::vector<float> host = extract_features(f.context, f.model, recipe, f.images, 2,
