@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1` to `-4` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1` to `-5` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
 normalisation, sparse codes, the soft threshold, input whitening, the wider
 and deeper model presets, sum-pooled composed recipes, the linear
-classifier), each with C (and gamma) chosen by --search on the
+classifier, the dense single-layer learners), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
@@ -32,6 +32,9 @@ SEARCH = ["--search"]
 # cells (the latent stays max-pooled), averaged with the mirror image.
 SUMMED = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"
 LINEAR = ["--classifier", "linear", "--linear-on", "backend"]
+# A one-layer model's map, triangle-coded and summed over its quadrants.
+DENSE = "conv1:tri:sum2+flip+sqrt"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (name, options added to BASE), one list per suite part. With the times of
 # one H100 (about 50 s per pipeline, 70 s for the wide preset, 100 s with
@@ -61,6 +64,14 @@ GROUPS = [
      ("contrast-tri-sum-linear", ["--features", SUMMED + "+sqrt", "--contrast-normalize"] + LINEAR),
      ("contrast-tri-sum-wide-linear", ["--features", SUMMED + "+sqrt", "--contrast-normalize",
                                        "--model", "wide"] + LINEAR)],
+    # The single-layer dense learners of the k-means papers, as autoencoders
+    # (examples/models/): 1,600 and 4,000 filters of 5x5 at stride 1, no
+    # pooling, a 5x5 decoder; their maps triangle-coded and summed over
+    # quadrants on the device, a signed square root, the linear classifier.
+    [("dense1600-tri-sum-linear", ["--model", "examples/models/dense1600.json", "--features",
+                                   DENSE, "--contrast-normalize"] + LINEAR),
+     ("dense4000-tri-sum-linear", ["--model", "examples/models/dense4000.json", "--features",
+                                   DENSE, "--contrast-normalize"] + LINEAR)],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
@@ -88,6 +99,12 @@ def as_written(options):
     if fills_in and "--defaults" not in given:
         return ["--defaults", "baseline"] + list(options)
     return list(options)
+
+
+def in_tree(option):
+    """An option naming a file of the source tree (examples/models/...), as
+    the README writes it from the tree's root, made absolute for the suite."""
+    return os.path.join(ROOT, option) if option.startswith("examples/") else option
 
 
 def percent(text):
@@ -130,7 +147,7 @@ def run_group(suite, group):
     for name, options in group:
         run_dir = os.path.join(suite.raw, f"ingredients-{name}")
         cmd = ([suite.cae, "pipeline", "--data", suite.args.data] + suite.s["pipeline_args"]
-               + pipeline_options(options) + ["--out", run_dir])
+               + [in_tree(o) for o in pipeline_options(options)] + ["--out", run_dir])
         suite.say(f"ingredients {name}: cae pipeline {' '.join(pipeline_options(options))}")
         step = suite.step(cmd, suite.s["pipeline_limit"], f"ingredients-{name}")
         records.append(variant_record(name, options, step, run_dir))

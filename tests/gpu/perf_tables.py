@@ -62,7 +62,7 @@ TORCH_NAMES = {"bf16-eager": "PyTorch eager bf16", "bf16-compile": "PyTorch torc
 TORCH_ORDER = ["bf16-eager", "bf16-compile", "bf16-compile-max"]
 
 # The suite's parts, in the order it runs them and the machine table lists them.
-INGREDIENT_PARTS = ["ingredients-1", "ingredients-2", "ingredients-3", "ingredients-4"]
+INGREDIENT_PARTS = list(ingredients_table.PARTS)
 PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline", "pipeline-cpu"] + INGREDIENT_PARTS
          + ["ablation", "search", "models", "conformance", "ddp", "kernels"])
 PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "ablation", "models", "ddp",
