@@ -104,7 +104,9 @@ for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backe
   usr/lib/cmake/cae/CaeBackendSdk.cmake usr/lib/cmake/cae/backend_exports.map \
   usr/share/doc/cae/README.md usr/share/doc/cae/abi.md usr/share/doc/cae/writing-a-backend.md \
   usr/share/doc/cae/cli.md usr/share/doc/cae/install.md \
-  usr/share/doc/cae/examples/backend-template/template_backend.c usr/share/doc/cae/copyright; do
+  usr/share/doc/cae/examples/backend-template/template_backend.c \
+  usr/share/doc/cae/examples/models/dense1600.json usr/share/doc/cae/examples/models/dense4000.json \
+  usr/share/doc/cae/copyright; do
   expect "deb contains $file" " \./$file$"
 done
 same "cae .deb: the cpu backend only" "libcae-backend-cpu.so" \
