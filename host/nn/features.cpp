@@ -54,7 +54,7 @@ bool encodes_on_device(const Context& context, EncoderPlacement placement) {
 // the sum of each 2x2 block; the host sums what the halvings leave (a 96x96
 // map's 6x6 blocks into 2x2 cells). Windows that overlap (32 into 3 cells)
 // stay on the host, from the map as it is.
-bool sums_on_device(const FeatureTap& tap) {
+bool sums_by_halving(const FeatureTap& tap) {
   return tap.coding.pooling == CellPooling::Sum && tap.max_pool_steps() > 0;
 }
 
@@ -108,7 +108,7 @@ class TapPooling {
       stage.tap = tap;
       stage.channels = tap.channels;
       stage.linear_on_device = device_encodes && pools_before_finishing(tap.coding);
-      stage.sums_on_device = device_encodes && sums_on_device(tap);
+      stage.sums_on_device = device_encodes && sums_by_halving(tap);
       const bool encoder_on_device = stage.sums_on_device && tap.coding.encoder != TapEncoder::Identity;
       if (stage.linear_on_device || encoder_on_device) {
         stage.channels = tap.coding.encoded_channels(tap.channels);

@@ -228,6 +228,13 @@ std::atomic<uint64_t> g_max_failures{0};
 
 void set_max_failures(uint64_t max_failures) { g_max_failures = max_failures; }
 
+uint64_t max_failures() { return g_max_failures; }
+
+bool failure_limit_reached(int failures) {
+  const uint64_t limit = g_max_failures;
+  return limit > 0 && static_cast<uint64_t>(failures) >= limit;
+}
+
 RunningCheck running_check() {
   Running& now = running();
   std::lock_guard<std::mutex> lock(now.mutex);
@@ -253,8 +260,7 @@ void set_running(const std::string& op, const std::string& what, double work) {
   copy_text(g_running, op + " " + what);
   copy_text(g_running_json,
             "\"op\": \"" + json_escaped(op) + "\", \"check\": \"" + json_escaped(what) + "\"");
-  const uint64_t max_failures = g_max_failures;
-  if (max_failures > 0 && static_cast<uint64_t>(failures_before) >= max_failures) {
+  if (failure_limit_reached(failures_before)) {
     // The watchdog ends the process within its next look (20 ms).
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }

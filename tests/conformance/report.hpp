@@ -82,6 +82,9 @@ void set_running(const std::string& op, const std::string& what, double work = 0
 // check's set_running() waits there for the watchdog to end the run, so no
 // check after them starts. 0: no limit.
 void set_max_failures(uint64_t max_failures);
+uint64_t max_failures();
+// Whether `failures` failed checks reach the --max-failures limit.
+bool failure_limit_reached(int failures);
 
 struct RunningCheck {
   std::string op, what;

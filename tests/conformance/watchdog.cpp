@@ -59,8 +59,7 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-void watch(double check_timeout, double time_limit, uint64_t max_failures,
-           std::function<int(bool)> finish) {
+void watch(double check_timeout, double time_limit, std::function<int(bool)> finish) {
   Watchdog& dog = watchdog();
   std::unique_lock<std::mutex> lock(dog.mutex);
   while (!dog.stopping) {
@@ -70,8 +69,7 @@ void watch(double check_timeout, double time_limit, uint64_t max_failures,
     const RunningCheck running = running_check();
     const double limit = check_limit(check_timeout, running.work);
     const double total = elapsed_seconds();
-    const bool enough_failures =
-        max_failures > 0 && static_cast<uint64_t>(running.failures_before) >= max_failures;
+    const bool enough_failures = failure_limit_reached(running.failures_before);
     if (sig == 0 && running.seconds <= limit && total <= time_limit && !enough_failures) continue;
     std::lock_guard<std::recursive_mutex> report(report_mutex());
     if (sig != 0) {
@@ -83,7 +81,7 @@ void watch(double check_timeout, double time_limit, uint64_t max_failures,
     }
     if (enough_failures) {
       std::cout << "cae-conformance: " << running.failures_before
-                << " failed checks (--max-failures " << max_failures
+                << " failed checks (--max-failures " << max_failures()
                 << "): the suite stops here, the checks after them were not run" << std::endl;
       end_suite(finish, 0);
     }
@@ -122,8 +120,7 @@ void start_watchdog(double check_timeout, double time_limit, uint64_t max_failur
   sigemptyset(&action.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &action, nullptr);
   set_max_failures(max_failures);
-  watchdog().thread =
-      std::thread(watch, check_timeout, time_limit, max_failures, std::move(finish));
+  watchdog().thread = std::thread(watch, check_timeout, time_limit, std::move(finish));
 }
 
 void stop_watchdog() {

@@ -25,10 +25,14 @@ run() {
   local name=$1 expected=$2
   shift 2
   out=$("$@" 2>&1)
-  local rc=$?
+  exit_code "$name" "$expected" $? "$*"
+}
+# exit_code NAME EXPECTED_RC RC COMMAND: counts the check; a wrong code fails
+# it with the command and the tail of $out.
+exit_code() {
   checks=$((checks + 1))
-  if [ "$rc" != "$expected" ]; then
-    echo "FAIL [$name]: exit code $rc, expected $expected, from: $*"
+  if [ "$3" != "$2" ]; then
+    echo "FAIL [$1]: exit code $3, expected $2, from: $4"
     echo "$out" | tail -n 40 | sed 's/^/    /'
     failures=$((failures + 1))
   fi
@@ -199,20 +203,15 @@ template_in "$deb_prefix" deb
 # package: the same program on the same library); the .deb's runs beside it,
 # each on one core, since the template computes on one thread.
 passed='cae-conformance: template: [0-9]+ checks, [0-9]+ passed, 0 failed.*PASSED'
-"$deb_prefix/bin/cae-conformance" --backend "$work/drop-deb/libcae-backend-template.so" \
-  >"$work/deb-certification.log" 2>&1 &
+deb_certify=("$deb_prefix/bin/cae-conformance" --backend "$work/drop-deb/libcae-backend-template.so")
+"${deb_certify[@]}" >"$work/deb-certification.log" 2>&1 &
 deb_certification=$!
 run "template ctest" 0 ctest --test-dir "$work/template-install" --output-on-failure -V
 expect "install: conformance PASSED (the template's CTest)" "$passed"
 wait "$deb_certification"
 deb_status=$?
 out=$(cat "$work/deb-certification.log")
-checks=$((checks + 1))
-if [ "$deb_status" != 0 ]; then
-  echo "FAIL [deb: template certified]: exit code $deb_status, expected 0"
-  echo "$out" | tail -n 40 | sed 's/^/    /'
-  failures=$((failures + 1))
-fi
+exit_code "deb: template certified" 0 "$deb_status" "${deb_certify[*]}"
 expect "deb: conformance PASSED" "$passed"
 
 # The template's install rule: installed into cae's prefix, cae finds it with
