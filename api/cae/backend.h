@@ -76,7 +76,7 @@ extern "C" {
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration. */
-#define CAE_ABI_MINOR 7
+#define CAE_ABI_MINOR 8
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -196,6 +196,35 @@ typedef enum cae_kernel_kind {
   CAE_KERNEL_LINEAR = 0, /* K[i,j] = <x_i, y_j> */
   CAE_KERNEL_RBF = 1     /* K[i,j] = exp(-gamma * ||x_i - y_j||^2) */
 } cae_kernel_kind;
+
+/* One dual problem of the one-vs-one kernel SVM (C-SVC on one class pair),
+ * for svm_dual_solve (ABI 1.8). The pair's rows are class a's n_a rows,
+ * labelled y = +1, then class b's n_b rows, labelled y = -1 (l = n_a + n_b
+ * in all); their kernel K [l, l] is given as four blocks of that order:
+ * kernel_aa [n_a, n_a], kernel_ab [n_a, n_b], kernel_ba [n_b, n_a] (K(b, a):
+ * the transpose of kernel_ab as the backend computed it) and kernel_bb
+ * [n_b, n_b], each as kernel_matrix wrote it, so a class's diagonal block can
+ * serve every pair of that class. The problem is
+ *     min_a 1/2 a'Qa - e'a   subject to  y'a = 0,  0 <= a_t <= C,
+ * Q_st = y_s y_t K_st. alpha and gradient [l] hold a feasible start and its
+ * gradient Q alpha - e (alpha = 0, gradient = -1: a cold start; a solution
+ * for a smaller C: a warm one, which needs nothing recomputed); the solver
+ * overwrites them with its solution and that solution's gradient. */
+typedef struct cae_svm_dual_problem {
+  size_t struct_size; /* set by the caller: sizeof(cae_svm_dual_problem) */
+  cae_tensor kernel_aa;
+  cae_tensor kernel_ab;
+  cae_tensor kernel_ba;
+  cae_tensor kernel_bb;
+  cae_tensor alpha;       /* [l], in and out */
+  cae_tensor gradient;    /* [l], in and out */
+  double C;               /* the box, > 0 */
+  double eps;             /* the stopping tolerance, > 0 */
+  int64_t max_iterations; /* >= 1 */
+  /* Written by the solver: */
+  int64_t iterations;     /* two-variable steps taken */
+  int32_t converged;      /* 1: the largest KKT violation is <= eps; 0: stopped at max_iterations */
+} cae_svm_dual_problem;
 
 /* Hyper-parameters of one Adam step (Kingma & Ba, with bias correction). */
 typedef struct cae_adam_params {
@@ -643,7 +672,26 @@ typedef struct cae_backend_table {
   cae_status (*group_join_within)(cae_context ctx, int32_t rank, int32_t world, const void* id,
                                   size_t bytes, int64_t timeout_ms, cae_group* out);
 
-  /* ABI 1.7 and later append members here. */
+  /* -- ABI 1.8: optional SVM dual solver (may be NULL) --
+   *
+   * Solves `count` (>= 1) independent problems (cae_svm_dual_problem, each
+   * with struct_size set) by sequential minimal optimisation: two variables
+   * at a time, the pair chosen by second-order working-set selection (Fan,
+   * Chen & Lin, 2005), the largest violating pair's gap
+   *     m(a) - M(a),  m = max over t that may move up of -y_t G_t,
+   *                   M = min over t that may move down of -y_t G_t,
+   * driven to eps or until max_iterations steps. On return (the call is
+   * synchronous: it waits for its work) every problem's alpha, gradient,
+   * iterations and converged are written; alpha is feasible (in [0, C],
+   * y'alpha = 0 within rounding) and gradient is Q alpha - e within the
+   * rounding of the steps' updates. Problems may share kernel tensors (a
+   * class's diagonal block), never an alpha or gradient tensor; a backend
+   * may solve them side by side. INVALID_ARGUMENT, naming the problem and
+   * what is wrong, for shapes that do not fit, C, eps or max_iterations out
+   * of range, or a start outside the box; nothing is written then. */
+  cae_status (*svm_dual_solve)(cae_context ctx, cae_svm_dual_problem* problems, int32_t count);
+
+  /* ABI 1.8 and later append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -680,6 +728,9 @@ typedef struct cae_backend_table {
 #define CAE_BACKEND_TABLE_SIZE_1_7                   \
   (offsetof(cae_backend_table, group_join_within) + \
    sizeof(((cae_backend_table*)0)->group_join_within))
+
+#define CAE_BACKEND_TABLE_SIZE_1_8 \
+  (offsetof(cae_backend_table, svm_dual_solve) + sizeof(((cae_backend_table*)0)->svm_dual_solve))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

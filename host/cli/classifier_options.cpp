@@ -38,7 +38,7 @@ ClassifierKind classifier_from(const po::variables_map& vm) {
     return ClassifierKind::Svm;
   }
   if (name == "linear") {
-    refuse_given_options(vm, {"gamma", "kernel", "svm-solver", "svm-kernel-values", "search-gamma"},
+    refuse_given_options(vm, {"gamma", "kernel", "svm-solver", "svm-kernel-values", "svm-on", "search-gamma"},
                          "applies to the kernel SVM only, not to --classifier linear");
     return ClassifierKind::Linear;
   }

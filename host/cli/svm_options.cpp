@@ -22,6 +22,8 @@ void add_svm_options(po::options_description& options) {
        "class-pair solver: smo (ours, on the float32 kernel: 4 bytes per entry) or libsvm (reference, 16 bytes per entry)")
       ("svm-kernel-values", po::value<std::string>()->default_value("auto")->value_name("auto|float32|unorm16"),
        "how the smo solver holds the kernel: float32 as computed, or unorm16 (rbf only: 16-bit fixed point, within 7.7e-6, half the bytes each SMO step reads and half the memory per class pair); auto = unorm16 for --search's candidates with rbf, float32 otherwise")
+      ("svm-on", po::value<std::string>()->default_value("auto")->value_name("auto|host|backend"),
+       "where smo solves the class pairs: host (the kernels come down, --svm-threads workers solve them) or backend (the kernels stay on the device and the backend solves every pair at once: svm_dual_solve); auto = backend where the backend offers that solver and memory of its own (a GPU), host otherwise")
       ("svm-threads", po::value<int>()->default_value(0)->value_name("N"), "SVM solver worker threads (0 = all cores, at most 1024)")
       ("memory-cap-gb", po::value<double>()->default_value(0)->value_name("GB"),
        "host memory the SVM pairs may hold (0 = smo: the classes' diagonal kernel blocks + (threads + 2) x the largest pair, at most 2 GiB of pairs; libsvm: min(24 GiB, half the RAM))");
@@ -43,6 +45,17 @@ svm::TrainOptions svm_options_from(const po::variables_map& vm) {
   }
   if (o.kernel_values != svm::KernelValues::Auto && o.solver != svm::SolverKind::Smo) {
     throw UsageError("--svm-kernel-values applies to --svm-solver smo only");
+  }
+  try {
+    o.solver_place = svm::parse_solver_place(vm["svm-on"].as<std::string>());
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--svm-on: ") + e.what());
+  }
+  if (o.solver_place == svm::SolverPlace::Backend && o.solver != svm::SolverKind::Smo) {
+    throw UsageError("--svm-on backend needs --svm-solver smo (the backend's solver is SMO)");
+  }
+  if (o.solver_place == svm::SolverPlace::Backend && o.kernel_values == svm::KernelValues::Unorm16) {
+    throw UsageError("--svm-on backend reads the float32 kernel the backend computed: it does not take --svm-kernel-values unorm16");
   }
   o.standardize = vm["standardize"].as<bool>();
   o.threads = option_in_range(vm, "svm-threads", 0, 1024);

@@ -229,7 +229,10 @@ namespace {
 // choice for a search's winner), in the options and in the model file.
 void record_kernel_values(SelectedSvm& selected, const svm::TrainOptions& options) {
   if (options.solver != svm::SolverKind::Smo) return;
-  selected.options.kernel_values = svm::solver_settings(options).kernel_values;
+  // The backend's solver reads the float32 kernel it computed.
+  selected.options.kernel_values = selected.stats.solved_on_backend
+                                       ? svm::KernelValues::Float32
+                                       : svm::solver_settings(options).kernel_values;
   selected.model.kernel_values = svm::kernel_values_name(selected.options.kernel_values);
 }
 
@@ -310,6 +313,15 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
 
 std::string svm_phase_summary(const svm::TrainStats& stats) {
   char line[256];
+  if (stats.solved_on_backend) {
+    std::snprintf(line, sizeof line,
+                  "svm phases: standardize %.2f s, gamma %.2f s, upload %.2f s, kernels %.2f s, "
+                  "pairs solved on the backend %.2f s (up to %d at once; of %.2f s)\n",
+                  stats.standardize_seconds, stats.gamma_seconds, stats.upload_seconds,
+                  stats.kernel_seconds, stats.solve_seconds, stats.peak_pairs_in_flight,
+                  stats.seconds);
+    return line;
+  }
   std::snprintf(line, sizeof line,
                 "svm phases: standardize %.2f s, gamma %.2f s, upload %.2f s, kernels %.2f s "
                 "(%d producer%s), waiting on the memory cap %.2f s, draining the solvers %.2f s "
@@ -343,7 +355,9 @@ std::vector<std::pair<std::string, std::string>> svm_phase_settings(const svm::T
           {"svm kernels s", seconds(stats.kernel_seconds)},
           {"svm kernel producers", std::to_string(stats.producers)},
           {"svm memory wait s", seconds(stats.memory_wait_seconds)},
-          {"svm drain s", seconds(stats.drain_seconds)}};
+          {"svm drain s", seconds(stats.drain_seconds)},
+          {"svm solved on", stats.solved_on_backend ? "backend" : "host"},
+          {"svm backend solve s", seconds(stats.solve_seconds)}};
 }
 
 }  // namespace cae::cli

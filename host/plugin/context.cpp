@@ -277,4 +277,14 @@ void Context::host_free(void* ptr) noexcept {
   if (ptr && has_host_memory()) table_->host_free(ctx_, ptr);
 }
 
+bool Context::has_svm_dual_solve() const { return CAE_TABLE_HAS(table_, svm_dual_solve); }
+
+void Context::svm_dual_solve(std::vector<cae_svm_dual_problem>& problems) {
+  CAE_REQUIRE_MEMBER(svm_dual_solve);
+  if (problems.empty()) return;
+  for (cae_svm_dual_problem& p : problems) p.struct_size = sizeof(cae_svm_dual_problem);
+  check(table_->svm_dual_solve(ctx_, problems.data(), static_cast<int32_t>(problems.size())),
+        "svm_dual_solve");
+}
+
 }  // namespace cae

@@ -116,6 +116,10 @@ class Context {
   bool has_host_memory() const;
   void* host_alloc(size_t bytes);
   void host_free(void* ptr) noexcept;
+  // ABI 1.8: the kernel SVM's dual problems solved by the backend
+  // (cae_svm_dual_problem; their struct_size is set here). Synchronous.
+  bool has_svm_dual_solve() const;
+  void svm_dual_solve(std::vector<cae_svm_dual_problem>& problems);
 
   cae_context handle() const { return ctx_; }
 

@@ -10,6 +10,7 @@
 #include "common/parallel.hpp"
 #include "svm/class_layout.hpp"
 #include "svm/kernel_blocks.hpp"
+#include "svm/device_pairs.hpp"
 #include "svm/diagonal_blocks.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
@@ -86,6 +87,33 @@ uint64_t kernel_svm_host_bytes(const std::vector<int64_t>& class_rows, int64_t d
   return kernels + rows * static_cast<uint64_t>(dim) * sizeof(float);
 }
 
+bool pairs_on_backend(const std::vector<Context*>& contexts, const TrainOptions& options) {
+  if (options.solver_place == SolverPlace::Host) return false;
+  const bool every_context_solves =
+      !contexts.empty() && std::all_of(contexts.begin(), contexts.end(), [](const Context* c) {
+        return backend_solves_pairs(*c);
+      });
+  if (options.solver_place == SolverPlace::Backend) {
+    if (options.solver != SolverKind::Smo) {
+      throw SvmError("the SVM's solver on the backend is SMO: --svm-on backend needs --svm-solver smo");
+    }
+    if (options.kernel_values == KernelValues::Unorm16) {
+      throw SvmError("the backend's SMO reads the float32 kernel it computed: --svm-on backend "
+                     "does not take --svm-kernel-values unorm16");
+    }
+    if (!every_context_solves) {
+      throw SvmError("--svm-on backend: the " +
+                     (contexts.empty() ? std::string("selected") : contexts.front()->backend_name()) +
+                     " backend does not solve the SVM's dual problems (svm_dual_solve, ABI 1.8)");
+    }
+    return true;
+  }
+  return options.solver == SolverKind::Smo && options.kernel_values != KernelValues::Unorm16 &&
+         every_context_solves &&
+         std::all_of(contexts.begin(), contexts.end(),
+                     [](const Context* c) { return c->has_host_memory(); });
+}
+
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
                    TrainStats* stats) {
   return train_ovo(std::vector<Context*>{&context}, train, options, stats);
@@ -119,7 +147,29 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
   const RankShare& ranks = options.ranks;
   take_rank_share(input, layout, ranks);
   std::vector<PairSolution> solutions;
-  if (has_pairs_here(input)) {
+  if (has_pairs_here(input) && pairs_on_backend(contexts, options)) {
+    DevicePairInput device;
+    device.train = &train;
+    device.layout = &layout;
+    device.standardizer = &standardizer;
+    device.specs = {spec};
+    device.ascending_Cs = {options.C};
+    device.eps = options.eps;
+    if (input.order_is_share) device.pairs = input.order;
+    device.progress = options.progress;
+    DevicePairTimes times;
+    auto solved = solve_pairs_on_backend(contexts, device, &times);
+    for (std::vector<SmoPairSolution>& chain : solved.front()) {
+      solutions.push_back(std::move(chain.front().solution));
+    }
+    timing.solved_on_backend = true;
+    timing.pairs = static_cast<int>(solutions.size());
+    timing.producers = static_cast<int>(contexts.size());
+    timing.upload_seconds = times.upload_seconds;
+    timing.kernel_seconds = times.kernel_seconds;
+    timing.solve_seconds = times.solve_seconds;
+    timing.peak_pairs_in_flight = times.largest_batch;
+  } else if (has_pairs_here(input)) {
     solutions = run_class_pairs(
         contexts, input,
         [&settings](size_t, const PairRows& pair, PairWorkspace& workspace,

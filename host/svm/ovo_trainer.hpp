@@ -31,6 +31,8 @@ struct TrainOptions {
   // How SMO holds the kernel (svm/kernel_values.hpp); auto: unorm16 for a
   // search's candidates with the RBF kernel, float32 for one training.
   KernelValues kernel_values = KernelValues::Auto;
+  // Where SMO runs (solver_kind.hpp); resolved by pairs_on_backend.
+  SolverPlace solver_place = SolverPlace::Auto;
   int64_t tile_rows = 0;  // device tile rows; 0: kDefaultTileRows
   bool verbose = false;   // let libsvm print
   // Called as pairs finish (done of total), one call at a time, from the
@@ -61,7 +63,19 @@ struct TrainStats {
   double kernel_seconds = 0.0;       // kernel_matrix calls and their downloads
   double memory_wait_seconds = 0.0;  // producers blocked on the memory cap (waiting for workers)
   double drain_seconds = 0.0;        // after the last kernel, waiting for the workers to finish
+  // The pairs solved on the backend (svm/device_pairs.hpp): then
+  // kernel_seconds is the kernels' time there, solve_seconds the solver's,
+  // and the host's worker and memory-cap figures are unused.
+  bool solved_on_backend = false;
+  double solve_seconds = 0.0;
 };
+
+// Whether `options` solve the pairs on the backend of `contexts`
+// (SolverPlace: auto decides here). Throws SvmError when backend is asked
+// for and cannot be had: another solver than smo, unorm16 kernel values
+// (the backend reads the float32 kernel it computed), or a backend without
+// svm_dual_solve.
+bool pairs_on_backend(const std::vector<Context*>& contexts, const TrainOptions& options);
 
 // libsvm: min(24 GiB, half the physical memory), as before SMO existed.
 // SMO: the classes' diagonal kernel blocks (`shared_bytes`, all of which may

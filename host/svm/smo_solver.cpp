@@ -18,6 +18,34 @@ namespace {
 constexpr double kTau = 1e-12;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// The decision offset: at the optimum y_t G_t = rho for every free variable
+// (averaged to spread rounding); with none free, the middle of the interval
+// the bounded variables' KKT conditions leave for it. Rows [0, positives)
+// have y = +1.
+double decision_offset(const std::vector<double>& alpha, const std::vector<double>& gradient,
+                       size_t positives, double C) {
+  double upper = kInfinity;
+  double lower = -kInfinity;
+  double free_sum = 0.0;
+  int64_t free_count = 0;
+  for (size_t t = 0; t < alpha.size(); ++t) {
+    const bool positive = t < positives;
+    const double yg = positive ? gradient[t] : -gradient[t];
+    const bool at_zero = alpha[t] <= 0.0;
+    const bool at_C = alpha[t] >= C;
+    const bool may_move_up = positive ? !at_C : !at_zero;
+    if (!at_zero && !at_C) {
+      free_sum += yg;
+      ++free_count;
+    } else if (may_move_up) {  // rho may not exceed y G here
+      upper = std::min(upper, yg);
+    } else {  // may only move down: rho may not be below y G
+      lower = std::max(lower, yg);
+    }
+  }
+  return free_count > 0 ? free_sum / static_cast<double>(free_count) : 0.5 * (upper + lower);
+}
+
 // The solver's state. Alphas, gradients, labels and the kernel's diagonal
 // are kept per row in the original order; the variables SMO still looks at
 // (the active set) also have a packed copy, in ascending row order, of what
@@ -271,29 +299,7 @@ class Smo {
     next_up_known_ = true;
   }
 
-  // The decision offset: at the optimum y_t G_t = rho for every free
-  // variable (averaged to spread rounding); with none free, the middle of
-  // the interval the bounded variables' KKT conditions leave for it.
-  double rho() const {
-    double upper = kInfinity;
-    double lower = -kInfinity;
-    double free_sum = 0.0;
-    int64_t free_count = 0;
-    for (size_t t = 0; t < l_; ++t) {
-      const double yg = y_[t] * gradient_[t];
-      const bool at_zero = alpha_[t] <= 0.0;
-      const bool at_C = alpha_[t] >= C_;
-      if (!at_zero && !at_C) {
-        free_sum += yg;
-        ++free_count;
-      } else if (may_move_up(t)) {  // rho may not exceed y G here
-        upper = std::min(upper, yg);
-      } else {  // may only move down: rho may not be below y G
-        lower = std::max(lower, yg);
-      }
-    }
-    return free_count > 0 ? free_sum / static_cast<double>(free_count) : 0.5 * (upper + lower);
-  }
+  double rho() const { return decision_offset(alpha_, gradient_, boundary_, C_); }
 
   const Kernel& K_;
   size_t l_;
@@ -402,6 +408,22 @@ SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings
                     const std::vector<double>& initial_alpha,
                     const std::vector<double>& initial_gradient) {
   return solve(kernel, settings, initial_alpha, initial_gradient);
+}
+
+SmoResult smo_result_of(std::vector<double> alpha, std::vector<double> gradient, int64_t positives,
+                        double C) {
+  if (alpha.size() != gradient.size() || positives < 0 ||
+      static_cast<size_t>(positives) > alpha.size()) {
+    throw SvmError("an SMO result needs one gradient per alpha and at most l positive rows");
+  }
+  SmoResult result;
+  result.rho = decision_offset(alpha, gradient, static_cast<size_t>(positives), C);
+  double twice_objective = 0.0;
+  for (size_t t = 0; t < alpha.size(); ++t) twice_objective += alpha[t] * (gradient[t] - 1.0);
+  result.objective = 0.5 * twice_objective;
+  result.alpha = std::move(alpha);
+  result.gradient = std::move(gradient);
+  return result;
 }
 
 }  // namespace cae::svm

@@ -68,6 +68,13 @@ SmoResult solve_smo(const PairKernelUnorm16& kernel, const SmoSettings& settings
 // The same on one dense row-major [l, l] kernel, rows [0, positives) labelled +1.
 SmoResult solve_smo(const float* kernel, int64_t l, int64_t positives, const SmoSettings& settings);
 
+// The result at `alpha` with its gradient G = Q alpha - e, rows [0, positives)
+// labelled +1: rho and the objective as solve_smo computes them (iterations
+// 0, converged false: the caller's to set). For a solution found elsewhere
+// (the backend's solver, device_pairs.hpp).
+SmoResult smo_result_of(std::vector<double> alpha, std::vector<double> gradient, int64_t positives,
+                        double C);
+
 // Host bytes solve_smo allocates per row: alpha, gradient, label and diagonal
 // per row; the packed copy of the active set (row, entry, y G, diagonal, two
 // flags); while reactivating, a sum, a flag and a row list.

@@ -13,4 +13,15 @@ enum class SolverKind { Smo, Libsvm };
 SolverKind parse_solver_kind(const std::string& text);
 const char* solver_kind_name(SolverKind kind);
 
+// Where SMO solves the class pairs: on the host's cores (the backend computes
+// the kernels, they come down), or on the backend (svm_dual_solve, ABI 1.8:
+// the kernels stay on the device, svm/device_pairs.hpp). Auto: the backend
+// where it offers the solver and has memory of its own (a GPU: its
+// page-locked host memory members say so), the host otherwise.
+enum class SolverPlace { Auto, Host, Backend };
+
+// "auto", "host" or "backend"; throws SvmError listing the choices otherwise.
+SolverPlace parse_solver_place(const std::string& text);
+const char* solver_place_name(SolverPlace place);
+
 }  // namespace cae::svm

@@ -15,6 +15,7 @@
 #include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
 #include "svm/class_layout.hpp"
+#include "svm/device_pairs.hpp"
 #include "svm/kernel_blocks.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/kernel_producers.hpp"
@@ -131,6 +132,18 @@ std::string search_phases(const TrainStats& stats, double scoring_seconds, bool 
                 stats.memory_wait_seconds, stats.drain_seconds, scoring_seconds,
                 scorer_of_its_own ? "on a context of their own" : "on the producer's context",
                 seconds, stats.threads);
+  return line;
+}
+
+// Where the search's wall time went when the backend solved the pairs.
+std::string backend_search_phases(const TrainStats& stats, double scoring_seconds, double seconds) {
+  char line[288];
+  std::snprintf(line, sizeof line,
+                "pairs solved on the backend (%d context%s): rows up %.2f s, kernels %.2f s, "
+                "solves %.2f s (up to %d pairs at once), validation scores %.2f s, of %.2f s",
+                stats.producers, stats.producers == 1 ? "" : "s", stats.upload_seconds,
+                stats.kernel_seconds, stats.solve_seconds, stats.peak_pairs_in_flight,
+                scoring_seconds, seconds);
   return line;
 }
 
@@ -264,7 +277,11 @@ SearchOutcome search_hyper_parameters_warm(
   // The scores' own context (see below) uploads the validation rows itself.
   // Across ranks the scores wait for every rank's pairs: they come last.
   const RankShare& ranks = base.ranks;
-  const bool scorer_of_its_own = contexts.front()->has_host_memory() && !ranks.spread();
+  // Pairs solved on the backend are solved in a few batches, then scored:
+  // no solve runs beside the scores, so they need no context of their own.
+  const bool on_backend = !ranks.spread() && pairs_on_backend(contexts, requested);
+  const bool scorer_of_its_own =
+      !on_backend && contexts.front()->has_host_memory() && !ranks.spread();
   std::optional<DeviceRows> held_out;
   if (!scorer_of_its_own) held_out.emplace(upload_held_out(*contexts.front()));
   const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
@@ -376,8 +393,28 @@ SearchOutcome search_hyper_parameters_warm(
     };
   }
   TrainStats stats;
+  if (on_backend) {
+    DevicePairInput device;
+    device.train = &train;
+    device.layout = &layout;
+    device.standardizer = &standardizer;
+    device.specs = specs;
+    device.ascending_Cs = ascending;
+    device.eps = base.eps;
+    DevicePairTimes times;
+    std::vector<std::vector<std::vector<SmoPairSolution>>> solved =
+        solve_pairs_on_backend(contexts, device, &times);
+    for (size_t g = 0; g < gammas.size(); ++g) chains[g] = std::move(solved[g]);
+    stats.solved_on_backend = true;
+    stats.pairs = static_cast<int>(pairs.size());
+    stats.producers = static_cast<int>(contexts.size());
+    stats.upload_seconds = times.upload_seconds;
+    stats.kernel_seconds = times.kernel_seconds;
+    stats.solve_seconds = times.solve_seconds;
+    stats.peak_pairs_in_flight = times.largest_batch;
+  }
   try {
-    if (has_pairs_here(input)) run_class_pairs(
+    if (!on_backend && has_pairs_here(input)) run_class_pairs(
         contexts, input,
         [&](size_t g, const PairRows& rows, PairWorkspace& workspace, const PairDiagonals& diagonal) {
           try {
@@ -430,7 +467,9 @@ SearchOutcome search_hyper_parameters_warm(
       gamma_seconds;
   // The last candidate carries the search's phases.
   SearchResult& last = grid[total - 1];
-  last.phases = search_phases(stats, scoring_seconds, scorer_of_its_own, search_seconds);
+  last.phases = stats.solved_on_backend
+                    ? backend_search_phases(stats, scoring_seconds, search_seconds)
+                    : search_phases(stats, scoring_seconds, scorer_of_its_own, search_seconds);
   if (progress) progress(++done, total, last);
   stats.gamma = best->gamma_value;
   stats.unconverged_pairs = best_unconverged;

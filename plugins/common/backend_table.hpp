@@ -116,6 +116,12 @@
      const cae_graph_run_params* params))                                                          \
   X(void, graph_destroy, (cae_context ctx, cae_graph graph))
 
+// ABI 1.8's SVM dual solver. A backend that solves the kernel SVM's class
+// pairs declares it with CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS() and names
+// CAE_SVM_SOLVER_MEMBER_SET in CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_SVM_SOLVER_MEMBERS(X) \
+  X(cae_status, svm_dual_solve, (cae_context ctx, cae_svm_dual_problem * problems, int32_t count))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -140,6 +146,10 @@
 #define CAE_DECLARE_BACKEND_GRAPH_MEMBERS()                \
   CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_GRAPH_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS()                \
+  CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
   CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
@@ -191,6 +201,7 @@
 #define CAE_HOST_MEMORY_MEMBER_SET CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_OPTIONS_MEMBER_SET CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_GRAPH_MEMBER_SET CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_SVM_SOLVER_MEMBER_SET CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -222,6 +233,7 @@ CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -232,7 +244,8 @@ constexpr size_t kListedOffsets[] = {
                 CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                     CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                         CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                            CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                            CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                                CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

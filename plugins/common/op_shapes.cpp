@@ -1,5 +1,9 @@
 #include "op_shapes.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 namespace cae_plugin {
 namespace {
 
@@ -111,6 +115,66 @@ KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, i
   CAE_REQUIRE(kind != CAE_KERNEL_RBF || gamma > 0.0f,
           named(op, "RBF gamma must be > 0, got ") + std::to_string(gamma));
   return {x[0], y[0], x[1]};
+}
+
+void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
+  const std::string name = "svm_dual_solve: problem " + std::to_string(index);
+  CAE_REQUIRE(problem != nullptr, name + " is NULL");
+  CAE_REQUIRE(problem->struct_size >= sizeof(cae_svm_dual_problem),
+              name + ": struct_size " + std::to_string(problem->struct_size) +
+                  " is smaller than the ABI 1.8 problem (" +
+                  std::to_string(sizeof(cae_svm_dual_problem)) + " bytes)");
+}
+
+SvmDualDims check_svm_dual_problem(int32_t index, const cae_svm_dual_problem& problem,
+                                   const SvmDualShapes& shapes) {
+  const std::string op = "svm_dual_solve: problem " + std::to_string(index);
+  const char* name = op.c_str();
+  require_rank(name, "kernel_aa", shapes.aa, 2);
+  require_rank(name, "kernel_bb", shapes.bb, 2);
+  const SvmDualDims d{shapes.aa[0], shapes.bb[0]};
+  auto square = [&](const char* what, const Shape& s, int64_t rows, int64_t cols) {
+    require_rank(name, what, s, 2);
+    CAE_REQUIRE(s[0] == rows && s[1] == cols,
+                op + ": " + what + " " + s.str() + " must be [" + std::to_string(rows) + "," +
+                    std::to_string(cols) + "]");
+  };
+  square("kernel_aa", shapes.aa, d.n_a, d.n_a);
+  square("kernel_bb", shapes.bb, d.n_b, d.n_b);
+  square("kernel_ab", shapes.ab, d.n_a, d.n_b);
+  square("kernel_ba", shapes.ba, d.n_b, d.n_a);
+  for (const auto& [what, s] : {std::pair<const char*, const Shape*>{"alpha", &shapes.alpha},
+                                std::pair<const char*, const Shape*>{"gradient", &shapes.gradient}}) {
+    CAE_REQUIRE(s->ndim == 1 && (*s)[0] == d.rows(),
+                op + ": " + what + " " + s->str() + " must be [" + std::to_string(d.rows()) + "]");
+  }
+  CAE_REQUIRE(std::isfinite(problem.C) && problem.C > 0.0,
+              op + ": C must be a positive number, got " + std::to_string(problem.C));
+  CAE_REQUIRE(std::isfinite(problem.eps) && problem.eps > 0.0,
+              op + ": eps must be a positive number, got " + std::to_string(problem.eps));
+  CAE_REQUIRE(problem.max_iterations >= 1,
+              op + ": max_iterations must be >= 1, got " + std::to_string(problem.max_iterations));
+  return d;
+}
+
+void check_svm_dual_start(int32_t index, const SvmDualDims& dims, double C, const float* alpha,
+                          const float* gradient) {
+  const std::string op = "svm_dual_solve: problem " + std::to_string(index);
+  double balance = 0.0;  // y'alpha
+  double scale = 0.0;    // sum |alpha|, what rounding of y'alpha is relative to
+  for (int64_t t = 0; t < dims.rows(); ++t) {
+    const double a = alpha[t];
+    CAE_REQUIRE(std::isfinite(a) && a >= 0.0 && a <= C,
+                op + ": alpha[" + std::to_string(t) + "] = " + std::to_string(a) +
+                    " lies outside [0, C = " + std::to_string(C) + "]");
+    CAE_REQUIRE(std::isfinite(gradient[t]),
+                op + ": gradient[" + std::to_string(t) + "] is not a finite number");
+    balance += t < dims.n_a ? a : -a;
+    scale += a;
+  }
+  CAE_REQUIRE(std::fabs(balance) <= 1e-4 * std::max(scale, 1.0),
+              op + ": alpha is not balanced: y'alpha = " + std::to_string(balance) +
+                  " (the classes' sums must be equal)");
 }
 
 void check_sgd(const Shape& param, const Shape& grad, const Shape* velocity, float learning_rate,

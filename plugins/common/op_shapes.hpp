@@ -41,6 +41,25 @@ struct KernelDims {
 KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, int32_t kind,
                                float gamma);
 
+// svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
+// max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba
+// [n_b,n_a], kernel_bb [n_b,n_b], alpha and gradient [n_a+n_b]). Returns
+// {n_a, n_b}.
+struct SvmDualDims {
+  int64_t n_a, n_b;
+  int64_t rows() const { return n_a + n_b; }
+};
+struct SvmDualShapes {
+  Shape aa, ab, ba, bb, alpha, gradient;
+};
+void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem);
+SvmDualDims check_svm_dual_problem(int32_t index, const cae_svm_dual_problem& problem,
+                                   const SvmDualShapes& shapes);
+// The start's contents: alpha in [0, C], y'alpha = 0 within rounding,
+// gradient finite (no NaN or Inf anywhere).
+void check_svm_dual_start(int32_t index, const SvmDualDims& dims, double C, const float* alpha,
+                          const float* gradient);
+
 void check_sgd(const Shape& param, const Shape& grad, const Shape* velocity, float learning_rate,
                float momentum, float weight_decay);
 void check_adam(const Shape& param, const Shape& grad, const Shape& m, const Shape& v,

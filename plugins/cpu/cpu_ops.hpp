@@ -16,5 +16,7 @@ namespace cae_cpu {
 CAE_DECLARE_BACKEND_MEMBERS();
 // cpu_group.cpp: the ABI 1.1 collectives.
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();
+// cpu_svm_dual.cpp: the ABI 1.8 SVM dual solver.
+CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 
 }  // namespace cae_cpu

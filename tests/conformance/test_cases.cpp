@@ -20,6 +20,7 @@ TEST_CASE("mse_loss") { check_mse_loss(); }
 TEST_CASE("sgd_step") { check_sgd_step(); }
 TEST_CASE("adam_step") { check_adam_step(); }
 TEST_CASE("kernel_matrix") { check_kernel_matrix(); }
+TEST_CASE("svm_dual_solve") { check_svm_dual(); }
 TEST_CASE("errors") { check_errors(); }
 TEST_CASE("memory") { check_memory(); }
 TEST_CASE("group") { check_group(); }

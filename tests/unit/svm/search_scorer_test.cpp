@@ -42,6 +42,7 @@ TEST_CASE("the warm search scores on a context of its own where copies have thei
   const ValidationSplit split = split_for_validation(train, 60, 9);
   TrainOptions base;
   base.threads = 2;
+  base.solver_place = SolverPlace::Host;  // the host's solvers, beside which the scorer runs
   const std::vector<double> Cs = {0.05, 1.0, 10.0};
   const std::vector<GammaPolicy> gammas = {GammaPolicy::parse("0.03"), GammaPolicy::parse("scale"),
                                            GammaPolicy::parse("0.4")};
@@ -78,6 +79,7 @@ TEST_CASE("a warm search that fails with its scorer waiting ends with the error,
   const ValidationSplit split = split_for_validation(train, 30, 2);
   TrainOptions base;
   base.threads = 2;
+  base.solver_place = SolverPlace::Host;
   base.memory_cap_bytes = 1;  // no pair fits: the run fails before any gamma is solved
   CHECK_THROWS_WITH_AS(search_hyper_parameters_warm({&cpu_with_host_memory()}, train, split, base,
                                                     {1.0}, {GammaPolicy::parse("scale")}),

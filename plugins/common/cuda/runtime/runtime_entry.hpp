@@ -49,6 +49,8 @@ namespace entry {
 // namespace (plugins/v3/v3_backend.cpp, plugins/v4/v4_backend.cpp), which
 // takes the members above from here with `using namespace cae_cuda::entry`.
 CAE_DECLARE_BACKEND_MEMBERS();
+// ABI 1.8's SVM dual solver (entry_svm.cpp), which v3 and v4 both offer.
+CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda

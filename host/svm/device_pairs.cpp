@@ -1,0 +1,291 @@
+#include "svm/device_pairs.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "plugin/per_device.hpp"
+#include "svm/kernel_producers.hpp"
+#include "svm/smo_solver.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+constexpr uint64_t kFloat = sizeof(float);
+// What the solver holds per row beside alpha and gradient (a CUDA backend:
+// alpha, y G and the diagonal in double).
+constexpr uint64_t kSolverBytesPerRow = 3 * sizeof(double);
+// Of the memory the device reports free after the rows are up, the share the
+// batches' kernels may take: the rest is left to the backend's own buffers
+// (cuBLAS's workspace, the solver's state) and to other users of the device.
+constexpr double kFreeShare = 0.6;
+// Where a backend reports no memory (a host backend may not), this much.
+constexpr uint64_t kUnreportedBudget = uint64_t{4} << 30;
+
+struct Job {
+  size_t stage = 0;
+  size_t pair = 0;  // index into the pair list
+};
+
+int64_t rows_of(const ClassLayout& layout, int32_t c) {
+  return static_cast<int64_t>(layout.rows[static_cast<size_t>(c)].size());
+}
+
+uint64_t job_bytes(const ClassLayout& layout, const ClassPair& pair) {
+  const uint64_t a = static_cast<uint64_t>(rows_of(layout, pair.first));
+  const uint64_t b = static_cast<uint64_t>(rows_of(layout, pair.second));
+  return 2 * a * b * kFloat + (a + b) * (2 * kFloat + kSolverBytesPerRow);
+}
+
+cae_kernel_kind kind_of(const KernelSpec& spec) {
+  return spec.kind == KernelKind::Rbf ? CAE_KERNEL_RBF : CAE_KERNEL_LINEAR;
+}
+
+// libsvm's iteration limit, as the host's solver takes it (SmoSettings).
+int64_t iteration_limit(int64_t rows) { return std::max<int64_t>(10000000, 100 * rows); }
+
+// One device's share of the jobs.
+class DeviceSolver {
+ public:
+  DeviceSolver(Context& context, const DevicePairInput& input, const std::vector<ClassPair>& pairs,
+               std::vector<Job> jobs)
+      : context_(context), input_(input), pairs_(pairs), jobs_(std::move(jobs)) {}
+
+  // Solves every job into out[stage][pair][c].
+  void run(std::vector<std::vector<std::vector<SmoPairSolution>>>& out, DevicePairTimes& times,
+           const std::function<void(int)>& batch_done) {
+    if (jobs_.empty()) return;
+    auto phase = Clock::now();
+    upload_class_rows();
+    times.upload_seconds += seconds_since(phase);
+    const uint64_t free_bytes = context_.device_info().memory_free_bytes;
+    const uint64_t budget =
+        free_bytes > 0 ? static_cast<uint64_t>(kFreeShare * static_cast<double>(free_bytes))
+                       : kUnreportedBudget;
+    size_t next = 0;
+    while (next < jobs_.size()) {
+      // The batch: as many jobs as fit, at least one.
+      const size_t first = next;
+      uint64_t bytes = 0;
+      std::map<size_t, bool> stages;  // stages whose diagonal blocks the batch needs
+      while (next < jobs_.size()) {
+        const Job& job = jobs_[next];
+        uint64_t need = job_bytes(*input_.layout, pairs_[job.pair]);
+        if (!diagonals_.count(job.stage) && !stages.count(job.stage)) need += diagonal_bytes();
+        if (next > first && bytes + need > budget) break;
+        bytes += need;
+        stages[job.stage] = true;
+        ++next;
+      }
+      phase = Clock::now();
+      for (const auto& entry : stages) compute_diagonals(entry.first);
+      std::vector<Batched> batch;
+      for (size_t k = first; k < next; ++k) batch.push_back(prepare(jobs_[k]));
+      context_.synchronize();
+      times.kernel_seconds += seconds_since(phase);
+      phase = Clock::now();
+      solve(batch, out);
+      const double solve_seconds = seconds_since(phase);
+      times.solve_seconds += solve_seconds;
+      ++times.batches;
+      times.largest_batch = std::max(times.largest_batch, static_cast<int>(batch.size()));
+      for (const Batched& b : batch) {
+        for (SmoPairSolution& s : out[b.job.stage][b.job.pair]) {
+          s.seconds = solve_seconds / static_cast<double>(batch.size());
+        }
+      }
+      batch.clear();
+      // A stage's diagonal blocks go once its last job is solved.
+      for (auto it = diagonals_.begin(); it != diagonals_.end();) {
+        const bool pending = std::any_of(jobs_.begin() + static_cast<std::ptrdiff_t>(next),
+                                         jobs_.end(), [&](const Job& j) { return j.stage == it->first; });
+        it = pending ? std::next(it) : diagonals_.erase(it);
+      }
+      batch_done(static_cast<int>(next - first));
+    }
+  }
+
+ private:
+  struct Batched {
+    Job job;
+    Tensor ab, ba, alpha, gradient;
+  };
+
+  std::vector<int32_t> classes() const {
+    std::vector<bool> used(static_cast<size_t>(input_.layout->class_count()), false);
+    for (const Job& job : jobs_) {
+      used[static_cast<size_t>(pairs_[job.pair].first)] = true;
+      used[static_cast<size_t>(pairs_[job.pair].second)] = true;
+    }
+    std::vector<int32_t> out;
+    for (size_t c = 0; c < used.size(); ++c) {
+      if (used[c]) out.push_back(static_cast<int32_t>(c));
+    }
+    return out;
+  }
+
+  uint64_t diagonal_bytes() const {
+    uint64_t bytes = 0;
+    for (const int32_t c : classes()) {
+      const uint64_t n = static_cast<uint64_t>(rows_of(*input_.layout, c));
+      bytes += n * n * kFloat;
+    }
+    return bytes;
+  }
+
+  // Each class's standardised rows as one tensor [n_c, dim].
+  void upload_class_rows() {
+    const ClassLayout& layout = *input_.layout;
+    rows_.resize(static_cast<size_t>(layout.class_count()));
+    for (const int32_t c : classes()) {
+      const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
+      rows_[static_cast<size_t>(c)].emplace(upload_rows_of_class(rows));
+    }
+  }
+  DeviceRows upload_rows_of_class(const std::vector<int64_t>& rows) {
+    return svm::upload_rows(context_, *input_.train, rows, *input_.standardizer,
+                       std::max<int64_t>(1, static_cast<int64_t>(rows.size())));
+  }
+  const Tensor& rows_tensor(int32_t c) const {
+    return rows_[static_cast<size_t>(c)]->tiles().front().tensor;
+  }
+
+  void compute_diagonals(size_t stage) {
+    if (diagonals_.count(stage)) return;
+    std::vector<Tensor>& blocks = diagonals_[stage];
+    blocks.resize(rows_.size());
+    const KernelSpec& spec = input_.specs[stage];
+    for (const int32_t c : classes()) {
+      const int64_t n = rows_of(*input_.layout, c);
+      Tensor& k = blocks[static_cast<size_t>(c)];
+      k = context_.alloc({n, n});
+      context_.kernel_matrix(rows_tensor(c), rows_tensor(c), k, kind_of(spec), spec.gamma);
+    }
+  }
+
+  Batched prepare(const Job& job) {
+    const ClassPair& pair = pairs_[job.pair];
+    const KernelSpec& spec = input_.specs[job.stage];
+    const int64_t a = rows_of(*input_.layout, pair.first);
+    const int64_t b = rows_of(*input_.layout, pair.second);
+    Batched out{job, context_.alloc({a, b}), context_.alloc({b, a}), context_.alloc({a + b}),
+                context_.alloc({a + b})};
+    context_.kernel_matrix(rows_tensor(pair.first), rows_tensor(pair.second), out.ab, kind_of(spec),
+                           spec.gamma);
+    context_.kernel_matrix(rows_tensor(pair.second), rows_tensor(pair.first), out.ba, kind_of(spec),
+                           spec.gamma);
+    out.alpha.upload(std::vector<float>(static_cast<size_t>(a + b), 0.0f));
+    out.gradient.upload(std::vector<float>(static_cast<size_t>(a + b), -1.0f));
+    return out;
+  }
+
+  void solve(std::vector<Batched>& batch,
+             std::vector<std::vector<std::vector<SmoPairSolution>>>& out) {
+    std::vector<cae_svm_dual_problem> problems(batch.size());
+    for (const double C : input_.ascending_Cs) {
+      for (size_t k = 0; k < batch.size(); ++k) {
+        const Batched& b = batch[k];
+        const ClassPair& pair = pairs_[b.job.pair];
+        const std::vector<Tensor>& diagonal = diagonals_.at(b.job.stage);
+        cae_svm_dual_problem& p = problems[k];
+        p = cae_svm_dual_problem{};
+        p.kernel_aa = diagonal[static_cast<size_t>(pair.first)].handle();
+        p.kernel_ab = b.ab.handle();
+        p.kernel_ba = b.ba.handle();
+        p.kernel_bb = diagonal[static_cast<size_t>(pair.second)].handle();
+        p.alpha = b.alpha.handle();
+        p.gradient = b.gradient.handle();
+        p.C = C;
+        p.eps = input_.eps;
+        p.max_iterations = iteration_limit(b.alpha.count());
+      }
+      context_.svm_dual_solve(problems);
+      for (size_t k = 0; k < batch.size(); ++k) {
+        const Batched& b = batch[k];
+        const ClassPair& pair = pairs_[b.job.pair];
+        PairRows rows;
+        rows.pair = pair;
+        rows.rows[0] = &input_.layout->rows[static_cast<size_t>(pair.first)];
+        rows.rows[1] = &input_.layout->rows[static_cast<size_t>(pair.second)];
+        const std::vector<float> alpha = b.alpha.download();
+        const std::vector<float> gradient = b.gradient.download();
+        SmoResult result = smo_result_of(std::vector<double>(alpha.begin(), alpha.end()),
+                                         std::vector<double>(gradient.begin(), gradient.end()),
+                                         rows.count(0), C);
+        result.iterations = problems[k].iterations;
+        result.converged = problems[k].converged == 1;
+        out[b.job.stage][b.job.pair].push_back(pair_solution_of(rows, result));
+      }
+    }
+  }
+
+  Context& context_;
+  const DevicePairInput& input_;
+  const std::vector<ClassPair>& pairs_;
+  std::vector<Job> jobs_;
+  std::vector<std::optional<DeviceRows>> rows_;
+  std::map<size_t, std::vector<Tensor>> diagonals_;
+};
+
+}  // namespace
+
+bool backend_solves_pairs(const Context& context) { return context.has_svm_dual_solve(); }
+
+std::vector<std::vector<std::vector<SmoPairSolution>>> solve_pairs_on_backend(
+    const std::vector<Context*>& contexts, const DevicePairInput& input, DevicePairTimes* times) {
+  if (contexts.empty()) throw SvmError("the SVM needs at least one backend context");
+  for (const Context* context : contexts) {
+    if (!backend_solves_pairs(*context)) {
+      throw SvmError("the " + context->backend_name() +
+                     " backend does not solve the SVM's dual problems (svm_dual_solve, ABI 1.8)");
+    }
+  }
+  if (input.specs.empty() || input.ascending_Cs.empty()) {
+    throw SvmError("the SVM's pairs need at least one kernel and one C");
+  }
+  if (!std::is_sorted(input.ascending_Cs.begin(), input.ascending_Cs.end())) {
+    throw SvmError("alpha seeding needs the Cs ascending");
+  }
+  const std::vector<ClassPair> pairs =
+      input.pairs.empty() ? class_pairs(input.layout->class_count()) : input.pairs;
+  std::vector<std::vector<Job>> jobs(contexts.size());
+  for (size_t stage = 0; stage < input.specs.size(); ++stage) {
+    for (size_t k = 0; k < pairs.size(); ++k) jobs[k % contexts.size()].push_back({stage, k});
+  }
+  std::vector<std::vector<std::vector<SmoPairSolution>>> out(
+      input.specs.size(), std::vector<std::vector<SmoPairSolution>>(pairs.size()));
+  std::vector<DevicePairTimes> device_times(contexts.size());
+  const int total = static_cast<int>(input.specs.size() * pairs.size());
+  int done = 0;
+  std::mutex progress_mutex;
+  run_per_device(contexts.size(), [&](size_t d) {
+    DeviceSolver solver(*contexts[d], input, pairs, jobs[d]);
+    solver.run(out, device_times[d], [&](int finished) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      done += finished;
+      if (input.progress) input.progress(done, total);
+    });
+  });
+  if (times) {
+    for (const DevicePairTimes& t : device_times) {
+      times->upload_seconds += t.upload_seconds;
+      times->kernel_seconds += t.kernel_seconds;
+      times->solve_seconds += t.solve_seconds;
+      times->batches += t.batches;
+      times->largest_batch = std::max(times->largest_batch, t.largest_batch);
+    }
+  }
+  return out;
+}
+
+}  // namespace cae::svm
