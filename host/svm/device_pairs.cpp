@@ -58,8 +58,8 @@ int64_t iteration_limit(int64_t rows) { return std::max<int64_t>(10000000, 100 *
 class DeviceSolver {
  public:
   DeviceSolver(Context& context, const DevicePairInput& input, const std::vector<ClassPair>& pairs,
-               std::vector<Job> jobs)
-      : context_(context), input_(input), pairs_(pairs), jobs_(std::move(jobs)) {}
+               std::vector<Job> jobs, const std::vector<DeviceRows>* resident)
+      : context_(context), input_(input), pairs_(pairs), jobs_(std::move(jobs)), resident_(resident) {}
 
   // Solves every job into out[stage][pair][c].
   void run(std::vector<std::vector<std::vector<SmoPairSolution>>>& out, DevicePairTimes& times,
@@ -143,22 +143,27 @@ class DeviceSolver {
     return bytes;
   }
 
-  // Each class's standardised rows as one tensor [n_c, dim].
+  // Each class's standardised rows as one tensor [n_c, dim]: the caller's
+  // where it holds the class in one tile, else uploaded.
   void upload_class_rows() {
     const ClassLayout& layout = *input_.layout;
     rows_.resize(static_cast<size_t>(layout.class_count()));
+    tensors_.assign(rows_.size(), nullptr);
     for (const int32_t c : classes()) {
-      const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
-      rows_[static_cast<size_t>(c)].emplace(upload_rows_of_class(rows));
+      const size_t k = static_cast<size_t>(c);
+      if (resident_ && k < resident_->size() && (*resident_)[k].tiles().size() == 1) {
+        tensors_[k] = &(*resident_)[k].tiles().front().tensor;
+        continue;
+      }
+      rows_[k].emplace(upload_rows_of_class(layout.rows[k]));
+      tensors_[k] = &rows_[k]->tiles().front().tensor;
     }
   }
   DeviceRows upload_rows_of_class(const std::vector<int64_t>& rows) {
     return svm::upload_rows(context_, *input_.train, rows, *input_.standardizer,
                        std::max<int64_t>(1, static_cast<int64_t>(rows.size())));
   }
-  const Tensor& rows_tensor(int32_t c) const {
-    return rows_[static_cast<size_t>(c)]->tiles().front().tensor;
-  }
+  const Tensor& rows_tensor(int32_t c) const { return *tensors_[static_cast<size_t>(c)]; }
 
   void compute_diagonals(size_t stage) {
     if (diagonals_.count(stage)) return;
@@ -233,7 +238,9 @@ class DeviceSolver {
   const DevicePairInput& input_;
   const std::vector<ClassPair>& pairs_;
   std::vector<Job> jobs_;
-  std::vector<std::optional<DeviceRows>> rows_;
+  const std::vector<DeviceRows>* resident_;
+  std::vector<std::optional<DeviceRows>> rows_;  // the classes uploaded here
+  std::vector<const Tensor*> tensors_;           // every class's rows, [n_c, dim]
   std::map<size_t, std::vector<Tensor>> diagonals_;
 };
 
@@ -269,7 +276,8 @@ std::vector<std::vector<std::vector<SmoPairSolution>>> solve_pairs_on_backend(
   int done = 0;
   std::mutex progress_mutex;
   run_per_device(contexts.size(), [&](size_t d) {
-    DeviceSolver solver(*contexts[d], input, pairs, jobs[d]);
+    DeviceSolver solver(*contexts[d], input, pairs, jobs[d],
+                        d < input.resident_rows.size() ? input.resident_rows[d] : nullptr);
     solver.run(out, device_times[d], [&](int finished) {
       std::lock_guard<std::mutex> lock(progress_mutex);
       done += finished;

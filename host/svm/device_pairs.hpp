@@ -38,6 +38,10 @@ struct DevicePairInput {
   double eps = 1e-3;
   // The pairs to solve (a rank's share), each at most once; empty: every pair.
   std::vector<ClassPair> pairs;
+  // Every class's rows already on each context (one entry per context, in
+  // class order, as the search keeps them): a class held in one tile is used
+  // as it is; empty, or a class in several tiles: uploaded here.
+  std::vector<const std::vector<DeviceRows>*> resident_rows;
   // Called after each batch (done of total jobs, a job being one pair of one
   // stage), on the calling thread or a device's.
   std::function<void(int done, int total)> progress;

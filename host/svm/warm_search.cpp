@@ -401,6 +401,7 @@ SearchOutcome search_hyper_parameters_warm(
     device.specs = specs;
     device.ascending_Cs = ascending;
     device.eps = base.eps;
+    device.resident_rows = resident_rows;
     DevicePairTimes times;
     std::vector<std::vector<std::vector<SmoPairSolution>>> solved =
         solve_pairs_on_backend(contexts, device, &times);

@@ -50,9 +50,10 @@ struct SolverProblem {
   int64_t max_iterations;
 };
 
+// Two full words, no padding: the copy back reads only bytes the kernel wrote.
 struct SolverOutcome {
   int64_t iterations;
-  int32_t converged;
+  int64_t converged;
 };
 
 // K(t, u) from the four blocks (rows of a, then of b).
@@ -257,7 +258,7 @@ void svm_dual_solve(Context& ctx, const SvmDualTask* tasks, int32_t count) {
   CAE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
   for (int32_t k = 0; k < count; ++k) {
     tasks[k].outcome->iterations = results[static_cast<size_t>(k)].iterations;
-    tasks[k].outcome->converged = results[static_cast<size_t>(k)].converged;
+    tasks[k].outcome->converged = static_cast<int32_t>(results[static_cast<size_t>(k)].converged);
   }
 }
 
