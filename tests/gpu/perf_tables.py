@@ -397,8 +397,11 @@ def render_pipeline(results):
 # ---------------------------------------------------------------- the search alone
 
 SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
-                "warm-started-float32": "warm-started, kernel in float32 "
-                                        "(`--search --svm-kernel-values float32`)",
+                "warm-started-host": "warm-started, pairs solved on the host "
+                                     "(`--search --svm-on host`)",
+                "warm-started-host-float32": "warm-started, pairs solved on the host, kernel in "
+                                             "float32 (`--search --svm-on host "
+                                             "--svm-kernel-values float32`)",
                 "exhaustive": "exhaustive (`--search --search-exhaustive`)",
                 "linear-host": "linear classifier, passes on the host "
                                "(`--search --classifier linear`)",
@@ -445,12 +448,13 @@ def render_search(results):
                      if same else
                      "The searches choose different candidates: the default search is not the "
                      "exhaustive one's equal here.")
-    if any(r.get("search") == "warm-started-float32" for r in p.get("searches", [])):
-        lines.append("The default search and the exhaustive one hold the RBF kernel as unorm16 "
-                     "(`--svm-kernel-values auto`: 16-bit fixed point, half the bytes each SMO "
-                     "step reads and half the memory each pair holds, so more pairs are solved "
-                     "at once, docs/classifiers.md); the float32 row is the default search on "
-                     "the kernel as the backend computed it.")
+    if any(r.get("search") == "warm-started-host" for r in p.get("searches", [])):
+        lines.append("The default search and the exhaustive one solve the class pairs on the "
+                     "backend where it offers the solver (`--svm-on auto`: the kernels stay on "
+                     "the device, docs/classifiers.md); the host rows solve them on the host's "
+                     "cores, on the kernel as unorm16 (`--svm-kernel-values auto` there: 16-bit "
+                     "fixed point, half the bytes each SMO step reads and half the memory each "
+                     "pair holds) and as the float32 the backend computed.")
     lines.append(search_features_note(p, ok))
     added = f" `{p['added_options']}` added to `cae train`." if p.get("added_options") else ""
     lines.append(f"{footer(p, 'search')}{quick_note(p)}{added}")

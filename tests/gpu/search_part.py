@@ -25,7 +25,10 @@ EXTRACT_OPTIONS = {"--features", "--feature-threshold"}
 SVM_FLAGS = {"--search"}
 
 SEARCHES = [("warm-started", []),
-            ("warm-started-float32", ["--svm-kernel-values", "float32"]),
+            # The pairs solved by the host's SMO workers (the kernels come
+            # down), on the kernel as unorm16 (its default there) and float32.
+            ("warm-started-host", ["--svm-on", "host"]),
+            ("warm-started-host-float32", ["--svm-on", "host", "--svm-kernel-values", "float32"]),
             ("exhaustive", ["--search-exhaustive"]),
             # The linear classifier on the same features, its C searched, its
             # passes on the host (OpenBLAS) and on the backend (kernel_matrix).

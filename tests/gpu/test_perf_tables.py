@@ -362,7 +362,7 @@ class NewPartsRenderTest(unittest.TestCase):
             "commands": {"train": "cae train --augment flip", "extract": "cae extract --features pyramid-flip"},
             "train_rows": 50000, "dim": 8192, "searches": [
                 dict(common, search="warm-started", search_s=12.34, wall_s=20.0, C="5"),
-                dict(common, search="warm-started-float32", search_s=18.5, wall_s=26.0, C="5"),
+                dict(common, search="warm-started-host", search_s=18.5, wall_s=26.0, C="5"),
                 dict(common, search="exhaustive", search_s=95.0, wall_s=103.0, C=exhaustive_C)]})
         return results
 
@@ -371,10 +371,10 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertEqual(rows_of(text, "warm-started (`--search`)"),
                          [["warm-started (`--search`)", "15", "12.3", "20.0", "4.00", "C 5, gamma 0.000125", "75.84%"]])
         self.assertEqual(rows_of(text, "exhaustive (`--search --search-exhaustive`)")[0][2], "95.0")
-        self.assertEqual(rows_of(text, "warm-started, kernel in float32 "
-                                       "(`--search --svm-kernel-values float32`)")[0][2], "18.5")
+        self.assertEqual(rows_of(text, "warm-started, pairs solved on the host "
+                                       "(`--search --svm-on host`)")[0][2], "18.5")
         self.assertIn("All SVM searches choose the same candidate.", text)
-        self.assertIn("the float32 row is the default search on the kernel", text)
+        self.assertIn("the host rows solve them on the host's cores", text)
         self.assertIn("50,000 training rows of 8,192 dimensions", text)
         self.assertIn("fitted on 45,000 of them and scored on the 5,000 held out", text)
         self.assertIn("(10,000 in 1.20 s)", text)
