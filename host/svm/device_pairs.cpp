@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "plugin/per_device.hpp"
 #include "svm/kernel_producers.hpp"
@@ -59,7 +60,12 @@ class DeviceSolver {
  public:
   DeviceSolver(Context& context, const DevicePairInput& input, const std::vector<ClassPair>& pairs,
                std::vector<Job> jobs, const std::vector<DeviceRows>* resident)
-      : context_(context), input_(input), pairs_(pairs), jobs_(std::move(jobs)), resident_(resident) {}
+      : context_(context),
+        input_(input),
+        pairs_(pairs),
+        jobs_(std::move(jobs)),
+        classes_(classes_of_jobs()),
+        resident_(resident) {}
 
   // Solves every job into out[stage][pair][c].
   void run(std::vector<std::vector<std::vector<SmoPairSolution>>>& out, DevicePairTimes& times,
@@ -77,18 +83,18 @@ class DeviceSolver {
       // The batch: as many jobs as fit, at least one.
       const size_t first = next;
       uint64_t bytes = 0;
-      std::map<size_t, bool> stages;  // stages whose diagonal blocks the batch needs
+      std::set<size_t> stages;  // stages whose diagonal blocks the batch needs
       while (next < jobs_.size()) {
         const Job& job = jobs_[next];
         uint64_t need = job_bytes(*input_.layout, pairs_[job.pair]);
         if (!diagonals_.count(job.stage) && !stages.count(job.stage)) need += diagonal_bytes();
         if (next > first && bytes + need > budget) break;
         bytes += need;
-        stages[job.stage] = true;
+        stages.insert(job.stage);
         ++next;
       }
       phase = Clock::now();
-      for (const auto& entry : stages) compute_diagonals(entry.first);
+      for (const size_t stage : stages) compute_diagonals(stage);
       std::vector<Batched> batch;
       for (size_t k = first; k < next; ++k) batch.push_back(prepare(jobs_[k]));
       context_.synchronize();
@@ -121,7 +127,8 @@ class DeviceSolver {
     Tensor ab, ba, alpha, gradient;
   };
 
-  std::vector<int32_t> classes() const {
+  // The classes this device's pairs need, ascending.
+  std::vector<int32_t> classes_of_jobs() const {
     std::vector<bool> used(static_cast<size_t>(input_.layout->class_count()), false);
     for (const Job& job : jobs_) {
       used[static_cast<size_t>(pairs_[job.pair].first)] = true;
@@ -136,7 +143,7 @@ class DeviceSolver {
 
   uint64_t diagonal_bytes() const {
     uint64_t bytes = 0;
-    for (const int32_t c : classes()) {
+    for (const int32_t c : classes_) {
       const uint64_t n = static_cast<uint64_t>(rows_of(*input_.layout, c));
       bytes += n * n * kFloat;
     }
@@ -149,7 +156,7 @@ class DeviceSolver {
     const ClassLayout& layout = *input_.layout;
     rows_.resize(static_cast<size_t>(layout.class_count()));
     tensors_.assign(rows_.size(), nullptr);
-    for (const int32_t c : classes()) {
+    for (const int32_t c : classes_) {
       const size_t k = static_cast<size_t>(c);
       if (resident_ && k < resident_->size() && (*resident_)[k].tiles().size() == 1) {
         tensors_[k] = &(*resident_)[k].tiles().front().tensor;
@@ -170,7 +177,7 @@ class DeviceSolver {
     std::vector<Tensor>& blocks = diagonals_[stage];
     blocks.resize(rows_.size());
     const KernelSpec& spec = input_.specs[stage];
-    for (const int32_t c : classes()) {
+    for (const int32_t c : classes_) {
       const int64_t n = rows_of(*input_.layout, c);
       Tensor& k = blocks[static_cast<size_t>(c)];
       k = context_.alloc({n, n});
@@ -238,6 +245,7 @@ class DeviceSolver {
   const DevicePairInput& input_;
   const std::vector<ClassPair>& pairs_;
   std::vector<Job> jobs_;
+  std::vector<int32_t> classes_;
   const std::vector<DeviceRows>* resident_;
   std::vector<std::optional<DeviceRows>> rows_;  // the classes uploaded here
   std::vector<const Tensor*> tensors_;           // every class's rows, [n_c, dim]

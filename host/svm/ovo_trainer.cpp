@@ -114,6 +114,17 @@ bool pairs_on_backend(const std::vector<Context*>& contexts, const TrainOptions&
                      [](const Context* c) { return c->has_host_memory(); });
 }
 
+void record_backend_pairs(const DevicePairTimes& times, int pairs, int contexts,
+                          TrainStats& stats) {
+  stats.solved_on_backend = true;
+  stats.pairs = pairs;
+  stats.producers = contexts;
+  stats.upload_seconds = times.upload_seconds;
+  stats.kernel_seconds = times.kernel_seconds;
+  stats.solve_seconds = times.solve_seconds;
+  stats.peak_pairs_in_flight = times.largest_batch;
+}
+
 OvoModel train_ovo(Context& context, const FeatureSet& train, const TrainOptions& options,
                    TrainStats* stats) {
   return train_ovo(std::vector<Context*>{&context}, train, options, stats);
@@ -162,13 +173,8 @@ OvoModel train_ovo(const std::vector<Context*>& contexts, const FeatureSet& trai
     for (std::vector<SmoPairSolution>& chain : solved.front()) {
       solutions.push_back(std::move(chain.front().solution));
     }
-    timing.solved_on_backend = true;
-    timing.pairs = static_cast<int>(solutions.size());
-    timing.producers = static_cast<int>(contexts.size());
-    timing.upload_seconds = times.upload_seconds;
-    timing.kernel_seconds = times.kernel_seconds;
-    timing.solve_seconds = times.solve_seconds;
-    timing.peak_pairs_in_flight = times.largest_batch;
+    record_backend_pairs(times, static_cast<int>(solutions.size()),
+                         static_cast<int>(contexts.size()), timing);
   } else if (has_pairs_here(input)) {
     solutions = run_class_pairs(
         contexts, input,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugin/context.hpp"
+#include "svm/device_pairs.hpp"
 #include "svm/features.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/kernel_values.hpp"
@@ -76,6 +77,10 @@ struct TrainStats {
 // (the backend reads the float32 kernel it computed), or a backend without
 // svm_dual_solve.
 bool pairs_on_backend(const std::vector<Context*>& contexts, const TrainOptions& options);
+
+// Records in `stats` that `pairs` pairs were solved on the backend of
+// `contexts` contexts, taking `times`.
+void record_backend_pairs(const DevicePairTimes& times, int pairs, int contexts, TrainStats& stats);
 
 // libsvm: min(24 GiB, half the physical memory), as before SMO existed.
 // SMO: the classes' diagonal kernel blocks (`shared_bytes`, all of which may

@@ -406,13 +406,8 @@ SearchOutcome search_hyper_parameters_warm(
     std::vector<std::vector<std::vector<SmoPairSolution>>> solved =
         solve_pairs_on_backend(contexts, device, &times);
     for (size_t g = 0; g < gammas.size(); ++g) chains[g] = std::move(solved[g]);
-    stats.solved_on_backend = true;
-    stats.pairs = static_cast<int>(pairs.size());
-    stats.producers = static_cast<int>(contexts.size());
-    stats.upload_seconds = times.upload_seconds;
-    stats.kernel_seconds = times.kernel_seconds;
-    stats.solve_seconds = times.solve_seconds;
-    stats.peak_pairs_in_flight = times.largest_batch;
+    record_backend_pairs(times, static_cast<int>(pairs.size()), static_cast<int>(contexts.size()),
+                         stats);
   }
   try {
     if (!on_backend && has_pairs_here(input)) run_class_pairs(

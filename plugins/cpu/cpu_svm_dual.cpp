@@ -20,26 +20,12 @@
 #include "cpu_ops.hpp"
 #include "cpu_parallel.hpp"
 #include "op_shapes.hpp"
+#include "svm_dual.hpp"
 
 namespace cae_cpu {
 namespace {
 
-constexpr double kTau = 1e-12;  // libsvm's floor for a non-positive curvature
-
-struct Problem {
-  const float* aa;
-  const float* ab;
-  const float* ba;
-  const float* bb;
-  float* alpha;
-  float* gradient;
-  int64_t n_a;
-  int64_t n_b;
-  double C;
-  double eps;
-  int64_t max_iterations;
-  cae_svm_dual_problem* outcome;
-};
+using Problem = cae_plugin::SvmDualWork;
 
 // Row t of K: its values against a's rows, then against b's.
 struct Row {
@@ -93,7 +79,7 @@ void solve(const Problem& p) {
       const double b = m - value;
       if (b <= 0.0) continue;
       double a = diagonal[i] + diagonal[t] - 2.0 * Ki[t];
-      if (a <= 0.0) a = kTau;
+      if (a <= 0.0) a = cae_plugin::kSvmDualTau;
       const double gain = b * b / a;
       if (gain >= best_gain) {
         best_gain = gain;
@@ -105,23 +91,12 @@ void solve(const Problem& p) {
       break;
     }
     if (iterations == p.max_iterations) break;
-    double a = diagonal[i] + diagonal[j] - 2.0 * Ki[j];
-    if (a <= 0.0) a = kTau;
-    const double room_i = positive(i) ? p.C - alpha[i] : alpha[i];
-    const double room_j = positive(j) ? alpha[j] : p.C - alpha[j];
-    double s = (m + yg[j]) / a;
-    bool i_hits = false, j_hits = false;
-    if (s >= room_i) {
-      s = room_i;
-      i_hits = true;
-    }
-    if (s >= room_j) {
-      s = room_j;
-      j_hits = true;
-      i_hits = s >= room_i;
-    }
-    alpha[i] = i_hits ? (positive(i) ? p.C : 0.0) : alpha[i] + (positive(i) ? s : -s);
-    alpha[j] = j_hits ? (positive(j) ? 0.0 : p.C) : alpha[j] - (positive(j) ? s : -s);
+    const cae_plugin::SvmDualStep moved = cae_plugin::svm_dual_step(
+        alpha[i], positive(i), alpha[j], positive(j), p.C, m + yg[j],
+        diagonal[i] + diagonal[j] - 2.0 * Ki[j]);
+    alpha[i] = moved.alpha_i;
+    alpha[j] = moved.alpha_j;
+    const double s = moved.s;
     const Row Kj = row_of(p, j);
     for (int64_t t = 0; t < l; ++t) yg[t] += s * (Ki[t] - Kj[t]);
     ++iterations;
@@ -156,15 +131,7 @@ cae_status svm_dual_solve(cae_context ctx, cae_svm_dual_problem* problems, int32
       cae_tensor_s& tg = tensor_arg(c, p.gradient, op, "gradient");
       const cae_plugin::SvmDualDims d = cae_plugin::check_svm_dual_problem(
           k, p, {aa.shape, ab.shape, ba.shape, bb.shape, ta.shape, tg.shape});
-      CAE_REQUIRE(&ta != &tg, std::string(op) + ": problem " + std::to_string(k) +
-                                  " names one tensor as its alpha and its gradient");
-      for (int32_t other = 0; other < k; ++other) {
-        const Problem& q = work[static_cast<size_t>(other)];
-        CAE_REQUIRE(q.alpha != ta.data() && q.gradient != tg.data() && q.alpha != tg.data() &&
-                        q.gradient != ta.data(),
-                    std::string(op) + ": problems " + std::to_string(other) + " and " +
-                        std::to_string(k) + " share an alpha or gradient tensor");
-      }
+      cae_plugin::check_svm_dual_own_tensors(problems, k);
       cae_plugin::check_svm_dual_start(k, d, p.C, ta.data(), tg.data());
       work[static_cast<size_t>(k)] = {aa.data(), ab.data(), ba.data(), bb.data(), ta.data(),
                                       tg.data(), d.n_a,     d.n_b,     p.C,       p.eps,

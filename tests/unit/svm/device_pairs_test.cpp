@@ -21,25 +21,6 @@
 namespace cae::svm {
 namespace {
 
-cae_status malloc_host(cae_context, size_t bytes, void** out) {
-  *out = std::malloc(bytes);
-  return *out ? CAE_STATUS_OK : CAE_STATUS_OUT_OF_MEMORY;
-}
-void free_host(cae_context, void* ptr) { std::free(ptr); }
-
-// The cpu backend with host memory members: what auto takes for a device of
-// its own.
-Context& cpu_like_a_gpu() {
-  static const cae_backend_table table = [] {
-    cae_backend_table copy = test::cpu_context().table();
-    copy.host_alloc = malloc_host;
-    copy.host_free = free_host;
-    return copy;
-  }();
-  static Context context(table, 0, 2);
-  return context;
-}
-
 // The cpu backend without the solver.
 Context& cpu_without_solver() {
   static const cae_backend_table table = [] {
@@ -116,16 +97,16 @@ TEST_CASE("the warm search on the backend's pairs chooses as the host's does") {
 TEST_CASE("auto solves on the backend only where it has the solver and memory of its own") {
   TrainOptions options;
   CHECK_FALSE(pairs_on_backend({&test::cpu_context()}, options));  // host memory: the host's
-  CHECK(pairs_on_backend({&cpu_like_a_gpu()}, options));
+  CHECK(pairs_on_backend({&test::cpu_with_host_memory()}, options));
   CHECK_FALSE(pairs_on_backend({&cpu_without_solver()}, options));
   options.solver = SolverKind::Libsvm;
-  CHECK_FALSE(pairs_on_backend({&cpu_like_a_gpu()}, options));
+  CHECK_FALSE(pairs_on_backend({&test::cpu_with_host_memory()}, options));
   options.solver = SolverKind::Smo;
   options.kernel_values = KernelValues::Unorm16;
-  CHECK_FALSE(pairs_on_backend({&cpu_like_a_gpu()}, options));
+  CHECK_FALSE(pairs_on_backend({&test::cpu_with_host_memory()}, options));
   options.kernel_values = KernelValues::Auto;
   options.solver_place = SolverPlace::Host;
-  CHECK_FALSE(pairs_on_backend({&cpu_like_a_gpu()}, options));
+  CHECK_FALSE(pairs_on_backend({&test::cpu_with_host_memory()}, options));
 }
 
 TEST_CASE("backend is refused, with the reason, where it cannot be had") {

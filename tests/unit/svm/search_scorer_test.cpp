@@ -1,13 +1,13 @@
 // Where the warm search scores its gammas: on a context and thread of their
 // own when the backend offers page-locked host memory (its copies have an
 // engine of their own), else on the producer's context between its kernels.
-// The cpu backend offers none, so here it is given some: its table with a
-// host_alloc that is plain malloc. Both ways must give the same search.
+// The cpu backend offers none, so here it is given some
+// (test::cpu_with_host_memory: a host_alloc that is plain malloc). Both ways
+// must give the same search.
 #include "svm/warm_search.hpp"
 
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -17,27 +17,9 @@
 namespace cae::svm {
 namespace {
 
-cae_status malloc_host(cae_context, size_t bytes, void** out) {
-  *out = std::malloc(bytes);
-  return *out ? CAE_STATUS_OK : CAE_STATUS_OUT_OF_MEMORY;
-}
-void free_host(cae_context, void* ptr) { std::free(ptr); }
-
-// The cpu backend, offering host memory.
-Context& cpu_with_host_memory() {
-  static const cae_backend_table table = [] {
-    cae_backend_table copy = test::cpu_context().table();
-    copy.host_alloc = malloc_host;
-    copy.host_free = free_host;
-    return copy;
-  }();
-  static Context context(table, 0, 2);
-  return context;
-}
-
 TEST_CASE("the warm search scores on a context of its own where copies have their own engine") {
   REQUIRE(!test::cpu_context().has_host_memory());
-  REQUIRE(cpu_with_host_memory().has_host_memory());
+  REQUIRE(test::cpu_with_host_memory().has_host_memory());
   const FeatureSet train = test::clustered(4, 60, 8, 0.9, 33, 3);
   const ValidationSplit split = split_for_validation(train, 60, 9);
   TrainOptions base;
@@ -50,7 +32,7 @@ TEST_CASE("the warm search scores on a context of its own where copies have thei
       search_hyper_parameters_warm({&test::cpu_context()}, train, split, base, Cs, gammas);
   size_t calls = 0;
   const SearchOutcome own = search_hyper_parameters_warm(
-      {&cpu_with_host_memory()}, train, split, base, Cs, gammas,
+      {&test::cpu_with_host_memory()}, train, split, base, Cs, gammas,
       [&](size_t done, size_t total, const SearchResult&) {
         CHECK(done == ++calls);  // in order, from one thread at a time
         CHECK(total == Cs.size() * gammas.size());
@@ -81,7 +63,7 @@ TEST_CASE("a warm search that fails with its scorer waiting ends with the error,
   base.threads = 2;
   base.solver_place = SolverPlace::Host;
   base.memory_cap_bytes = 1;  // no pair fits: the run fails before any gamma is solved
-  CHECK_THROWS_WITH_AS(search_hyper_parameters_warm({&cpu_with_host_memory()}, train, split, base,
+  CHECK_THROWS_WITH_AS(search_hyper_parameters_warm({&test::cpu_with_host_memory()}, train, split, base,
                                                     {1.0}, {GammaPolicy::parse("scale")}),
                        doctest::Contains("memory cap"), SvmError);
 }

@@ -1,6 +1,7 @@
 #include "test_data.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <random>
 
@@ -63,6 +64,25 @@ const Registry& test_registry() {
 
 Context& cpu_context() {
   static Context context(test_registry().select("cpu").table(), 0, 2);
+  return context;
+}
+
+namespace {
+cae_status malloc_host(cae_context, size_t bytes, void** out) {
+  *out = std::malloc(bytes);
+  return *out ? CAE_STATUS_OK : CAE_STATUS_OUT_OF_MEMORY;
+}
+void free_host(cae_context, void* ptr) { std::free(ptr); }
+}  // namespace
+
+Context& cpu_with_host_memory() {
+  static const cae_backend_table table = [] {
+    cae_backend_table copy = cpu_context().table();
+    copy.host_alloc = malloc_host;
+    copy.host_free = free_host;
+    return copy;
+  }();
+  static Context context(table, 0, 2);
   return context;
 }
 

@@ -21,6 +21,9 @@ FeatureSet clustered(int classes, int per_class, int dim, double spread, uint64_
 
 // A context of the cpu backend from this build tree (the same one each call).
 Context& cpu_context();
+// The same backend offering page-locked host memory (its host_alloc is
+// malloc): what the host takes for a device with memory of its own.
+Context& cpu_with_host_memory();
 // A context of its own (for a test's thread standing in for another rank).
 std::unique_ptr<Context> new_cpu_context();
 

@@ -21,8 +21,9 @@ cae_status svm_dual_solve(cae_context ctx, cae_svm_dual_problem* problems, int32
     Context& c = enter(ctx, op);
     CAE_REQUIRE(count >= 1, std::string(op) + ": count must be >= 1, got " + std::to_string(count));
     CAE_REQUIRE(problems != nullptr, std::string(op) + ": problems is NULL");
-    std::vector<SvmDualTask> tasks(static_cast<size_t>(count));
-    std::vector<float> alpha, gradient;
+    std::vector<cae_plugin::SvmDualWork> work(static_cast<size_t>(count));
+    std::vector<cae_plugin::SvmDualDims> dims(work.size());
+    std::vector<cae_tensor_s*> written;  // each problem's alpha and gradient
     for (int32_t k = 0; k < count; ++k) {
       cae_svm_dual_problem& p = problems[k];
       cae_plugin::check_svm_dual_header(k, &p);
@@ -34,32 +35,31 @@ cae_status svm_dual_solve(cae_context ctx, cae_svm_dual_problem* problems, int32
       cae_tensor_s& tg = tensor_arg(c, p.gradient, op, "gradient");
       const cae_plugin::SvmDualDims d = cae_plugin::check_svm_dual_problem(
           k, p, {aa.shape, ab.shape, ba.shape, bb.shape, ta.shape, tg.shape});
-      for (int32_t other = 0; other < k; ++other) {
-        const cae_svm_dual_problem& q = problems[other];
-        CAE_REQUIRE(q.alpha != p.alpha && q.gradient != p.gradient && q.alpha != p.gradient &&
-                        q.gradient != p.alpha,
-                    std::string(op) + ": problems " + std::to_string(other) + " and " +
-                        std::to_string(k) + " share an alpha or gradient tensor");
+      cae_plugin::check_svm_dual_own_tensors(problems, k);
+      dims[static_cast<size_t>(k)] = d;
+      work[static_cast<size_t>(k)] = {aa.data, ab.data, ba.data, bb.data, ta.data, tg.data,
+                                      d.n_a,   d.n_b,   p.C,     p.eps,   p.max_iterations, &p};
+      written.push_back(&ta);
+      written.push_back(&tg);
+    }
+    // Every start comes down in one wait, then is checked on the host.
+    std::vector<std::vector<float>> starts(2 * work.size());
+    for (size_t k = 0; k < work.size(); ++k) {
+      for (size_t side = 0; side < 2; ++side) {
+        std::vector<float>& start = starts[2 * k + side];
+        start.resize(static_cast<size_t>(dims[k].rows()));
+        CAE_CUDA_CHECK(cudaMemcpyAsync(start.data(), side == 0 ? work[k].alpha : work[k].gradient,
+                                       start.size() * sizeof(float), cudaMemcpyDeviceToHost,
+                                       c.stream));
       }
-      CAE_REQUIRE(p.alpha != p.gradient,
-                  std::string(op) + ": problem " + std::to_string(k) +
-                      " names one tensor as its alpha and its gradient");
-      alpha.resize(static_cast<size_t>(d.rows()));
-      gradient.resize(static_cast<size_t>(d.rows()));
-      CAE_CUDA_CHECK(cudaMemcpyAsync(alpha.data(), ta.data, alpha.size() * sizeof(float),
-                                     cudaMemcpyDeviceToHost, c.stream));
-      CAE_CUDA_CHECK(cudaMemcpyAsync(gradient.data(), tg.data, gradient.size() * sizeof(float),
-                                     cudaMemcpyDeviceToHost, c.stream));
-      CAE_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-      cae_plugin::check_svm_dual_start(k, d, p.C, alpha.data(), gradient.data());
-      tasks[static_cast<size_t>(k)] = {aa.data, ab.data, ba.data, bb.data, ta.data, tg.data,
-                                       d.n_a,   d.n_b,   p.C,     p.eps,   p.max_iterations, &p};
     }
-    cae_cuda::svm_dual_solve(c, tasks.data(), count);
-    for (int32_t k = 0; k < count; ++k) {
-      c.wrote(tensor_arg(c, problems[k].alpha, op, "alpha"));
-      c.wrote(tensor_arg(c, problems[k].gradient, op, "gradient"));
+    CAE_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+    for (size_t k = 0; k < work.size(); ++k) {
+      cae_plugin::check_svm_dual_start(static_cast<int32_t>(k), dims[k], work[k].C,
+                                       starts[2 * k].data(), starts[2 * k + 1].data());
     }
+    cae_cuda::svm_dual_solve(c, work.data(), count);
+    for (cae_tensor_s* t : written) c.wrote(*t);
   });
 }
 

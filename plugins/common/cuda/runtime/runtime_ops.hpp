@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "op_shapes.hpp"
+#include "svm_dual.hpp"
 #include "runtime_context.hpp"
 
 namespace cae_cuda {
@@ -67,24 +68,8 @@ void row_squares(Context& ctx, const float* m, int64_t rows, int64_t cols, float
 void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
                    const cae_plugin::KernelDims& dims, int32_t kind, float gamma);
 
-// svm_dual_solve.cu: one checked problem of svm_dual_solve, its tensors'
-// device addresses; `outcome` (host memory) gets its iterations and
-// converged flag.
-struct SvmDualTask {
-  const float* aa;
-  const float* ab;
-  const float* ba;
-  const float* bb;
-  float* alpha;
-  float* gradient;
-  int64_t n_a;
-  int64_t n_b;
-  double C;
-  double eps;
-  int64_t max_iterations;
-  cae_svm_dual_problem* outcome;
-};
-// Solves every task, side by side, and waits for them.
-void svm_dual_solve(Context& ctx, const SvmDualTask* tasks, int32_t count);
+// svm_dual_solve.cu: the checked problems (their tensors' device
+// addresses), solved side by side; waits for them and writes each outcome.
+void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* work, int32_t count);
 
 }  // namespace cae_cuda

@@ -33,7 +33,6 @@ namespace {
 
 constexpr unsigned kSolverThreads = 512;
 constexpr unsigned kWarps = kSolverThreads / 32;
-constexpr double kTau = 1e-12;  // libsvm's floor for a non-positive curvature
 
 struct SolverProblem {
   const float* aa;
@@ -173,7 +172,7 @@ __global__ void __launch_bounds__(kSolverThreads)
       const double b = m - value;
       if (b > 0.0) {
         double a = diagonal[i] + diagonal[t] - 2.0 * double(Ki.at(t, p.n_a));
-        if (a <= 0.0) a = kTau;
+        if (a <= 0.0) a = cae_plugin::kSvmDualTau;
         gain = better(gain, {b * b / a, t});
       }
     }
@@ -185,25 +184,12 @@ __global__ void __launch_bounds__(kSolverThreads)
     if (iterations == p.max_iterations) break;
     const int64_t j = gain.index;
     if (threadIdx.x == 0) {
-      const bool pi = i < p.n_a, pj = j < p.n_a;
-      double a = diagonal[i] + diagonal[j] - 2.0 * double(Ki.at(j, p.n_a));
-      if (a <= 0.0) a = kTau;
-      const double room_i = pi ? p.C - alpha[i] : alpha[i];
-      const double room_j = pj ? alpha[j] : p.C - alpha[j];
-      double s = (m + yg[j]) / a;
-      bool i_hits = false, j_hits = false;
-      if (s >= room_i) {
-        s = room_i;
-        i_hits = true;
-      }
-      if (s >= room_j) {
-        s = room_j;
-        j_hits = true;
-        i_hits = s >= room_i;
-      }
-      alpha[i] = i_hits ? (pi ? p.C : 0.0) : alpha[i] + (pi ? s : -s);
-      alpha[j] = j_hits ? (pj ? 0.0 : p.C) : alpha[j] - (pj ? s : -s);
-      step = s;
+      const cae_plugin::SvmDualStep moved = cae_plugin::svm_dual_step(
+          alpha[i], i < p.n_a, alpha[j], j < p.n_a, p.C, m + yg[j],
+          diagonal[i] + diagonal[j] - 2.0 * double(Ki.at(j, p.n_a)));
+      alpha[i] = moved.alpha_i;
+      alpha[j] = moved.alpha_j;
+      step = moved.s;
     }
     __syncthreads();
     const double s = step;
@@ -226,7 +212,7 @@ __global__ void __launch_bounds__(kSolverThreads)
 
 }  // namespace
 
-void svm_dual_solve(Context& ctx, const SvmDualTask* tasks, int32_t count) {
+void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* tasks, int32_t count) {
   // Per problem: its state (3 doubles a row); then the descriptors and outcomes.
   std::vector<size_t> state_at(static_cast<size_t>(count));
   size_t doubles = 0;
@@ -243,7 +229,7 @@ void svm_dual_solve(Context& ctx, const SvmDualTask* tasks, int32_t count) {
   auto* outcomes = reinterpret_cast<SolverOutcome*>(reinterpret_cast<char*>(problems) + problems_bytes);
   std::vector<SolverProblem> host(static_cast<size_t>(count));
   for (int32_t k = 0; k < count; ++k) {
-    const SvmDualTask& t = tasks[k];
+    const cae_plugin::SvmDualWork& t = tasks[k];
     host[static_cast<size_t>(k)] = {t.aa,  t.ab,  t.ba,  t.bb, t.alpha, t.gradient,
                                     states + state_at[static_cast<size_t>(k)],
                                     t.n_a, t.n_b, t.C,   t.eps, t.max_iterations};
