@@ -5,7 +5,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <algorithm>
 #include <filesystem>
+#include <future>
 #include <utility>
 
 #include "io/confined_folder.hpp"
@@ -96,8 +98,47 @@ AtomicFile::~AtomicFile() { discard(); }
 void AtomicFile::write(const void* data, size_t bytes) {
   if (file_ == nullptr) throw IoError("cannot write " + final_path_ + ": file already closed");
   if (bytes == 0) return;
-  if (std::fwrite(data, 1, bytes, file_) != bytes) fail("write", errno);
-  hash_.update(data, bytes);
+  if (bytes < kChunkBytes) {
+    if (std::fwrite(data, 1, bytes, file_) != bytes) fail("write", errno);
+    hash_.update(data, bytes);
+    written_ += bytes;
+    return;
+  }
+  // A large write goes in chunks: each chunk is hashed on a second thread
+  // while it is written, and its write-back to the disk starts at once, so
+  // that commit()'s fsync finds little left. In one piece, an SVM model's
+  // 1.3 GB of support vectors was hashed, then copied, then synced, one
+  // after the other: about 3 s on an H200's host.
+  const auto* bytes_at = static_cast<const unsigned char*>(data);
+  std::future<void> hashed;  // the chunk being hashed; hash_ takes them in order
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min(kChunkBytes, bytes - done);
+    if (hashed.valid()) hashed.get();
+    hashed = std::async(std::launch::async, [this, chunk = bytes_at + done, n] {
+      hash_.update(chunk, n);
+    });
+    if (std::fwrite(bytes_at + done, 1, n, file_) != n || std::fflush(file_) != 0) {
+      const int error = errno;
+      hashed.get();  // before fail(): the thread reads the caller's data
+      fail("write", error);
+    }
+    start_write_back(written_, n);
+    written_ += n;
+    done += n;
+  }
+  hashed.get();
+}
+
+void AtomicFile::start_write_back(uint64_t offset, size_t bytes) {
+#ifdef __linux__
+  // Only a start: commit()'s fsync is what makes the data durable, so a
+  // filesystem that refuses this loses nothing but the head start.
+  (void)::sync_file_range(::fileno(file_), static_cast<off_t>(offset), static_cast<off_t>(bytes),
+                          SYNC_FILE_RANGE_WRITE);
+#else
+  (void)offset;
+  (void)bytes;
+#endif
 }
 
 void AtomicFile::commit() {

@@ -12,6 +12,7 @@
 // whole set is published.
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -37,6 +38,10 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
+  // Writes of at least this many bytes are hashed on a second thread and
+  // written back to the disk chunk by chunk.
+  static constexpr size_t kChunkBytes = size_t{64} << 20;
+
   void write(const void* data, size_t bytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
 
@@ -50,11 +55,14 @@ class AtomicFile {
  private:
   [[noreturn]] void fail(const std::string& step, int errno_value);
   void discard() noexcept;
+  // Asks the kernel to start writing [offset, offset + bytes) to the disk.
+  void start_write_back(uint64_t offset, size_t bytes);
 
   std::string final_path_;
   std::string temp_path_;
   Staging staging_;
   Sha256 hash_;  // of everything written, for the output set's manifest
+  uint64_t written_ = 0;  // bytes written so far: where the next write starts
   FILE* file_ = nullptr;
   bool temp_exists_ = false;  // whether temp_path_ is ours to remove
   int cleanup_slot_ = -1;     // removes temp_path_ if a signal ends the process

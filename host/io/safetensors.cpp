@@ -41,24 +41,24 @@ int64_t element_count(const std::vector<int64_t>& shape) {
   return count;
 }
 
-std::string build_header(const std::string& path, const std::vector<NamedTensor>& tensors,
+std::string build_header(const std::string& path, const std::vector<TensorView>& tensors,
                          const SafetensorsMetadata& metadata) {
   Json header = Json::object();
   std::set<std::string> names;
   uint64_t offset = 0;
-  for (const NamedTensor& tensor : tensors) {
+  for (const TensorView& tensor : tensors) {
     const std::string where = "cannot write " + path + ": tensor '" + tensor.name + "'";
     if (tensor.name.empty()) throw IoError("cannot write " + path + ": a tensor has no name");
     if (tensor.name == kMetadataKey) throw IoError(where + ": the name is reserved");
     if (!names.insert(tensor.name).second) throw IoError(where + ": the name is used twice");
     const int64_t count = element_count(tensor.shape);
-    if (count < 0 || static_cast<uint64_t>(count) != tensor.data.size()) {
+    if (count < 0 || static_cast<uint64_t>(count) != tensor.count) {
       throw IoError(where + " has shape " + shape_text(tensor.shape) + " but " +
-                    std::to_string(tensor.data.size()) + " values");
+                    std::to_string(tensor.count) + " values");
     }
     // What is written must load again: the reader refuses non-finite values.
-    require_finite(tensor.data.data(), tensor.data.size(), where);
-    const uint64_t end = offset + tensor.data.size() * sizeof(float);
+    require_finite(tensor.data, tensor.count, where);
+    const uint64_t end = offset + tensor.count * sizeof(float);
     header[tensor.name] = {
         {"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, end}}};
     offset = end;
@@ -173,16 +173,23 @@ const NamedTensor& SafetensorsFile::at(const std::string& name) const {
   throw IoError(path + ": has no tensor '" + name + "'");
 }
 
-void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+void write_safetensors(const std::string& path, const std::vector<TensorView>& tensors,
                        const SafetensorsMetadata& metadata) {
   const std::string header = build_header(path, tensors, metadata);
   AtomicFile file(path);
   file.write(encode_length(header.size()));
   file.write(header);
-  for (const NamedTensor& tensor : tensors) {
-    file.write(tensor.data.data(), tensor.data.size() * sizeof(float));
-  }
+  for (const TensorView& tensor : tensors) file.write(tensor.data, tensor.count * sizeof(float));
   file.commit();
+}
+
+void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+                       const SafetensorsMetadata& metadata) {
+  std::vector<TensorView> views;
+  for (const NamedTensor& tensor : tensors) {
+    views.push_back({tensor.name, tensor.shape, tensor.data.data(), tensor.data.size()});
+  }
+  write_safetensors(path, views, metadata);
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {

@@ -17,6 +17,15 @@ struct NamedTensor {
   std::vector<float> data;  // product(shape) values, row-major
 };
 
+// A tensor to write whose values live elsewhere: a model's gigabyte of
+// support vectors is written from where it is, not copied into a NamedTensor.
+struct TensorView {
+  std::string name;
+  std::vector<int64_t> shape;
+  const float* data = nullptr;
+  size_t count = 0;  // values at data: product(shape)
+};
+
 using SafetensorsMetadata = std::map<std::string, std::string>;
 
 struct SafetensorsFile {
@@ -35,6 +44,8 @@ struct SafetensorsFile {
 // are empty, repeated or "__metadata__", for data that does not match its
 // shape, and for NaN or infinity (which the reader would refuse).
 void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+                       const SafetensorsMetadata& metadata = {});
+void write_safetensors(const std::string& path, const std::vector<TensorView>& tensors,
                        const SafetensorsMetadata& metadata = {});
 
 // Reads and validates the whole file; every problem is a one-line IoError.

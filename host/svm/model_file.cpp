@@ -32,7 +32,14 @@ std::vector<float> integers_as_floats(const std::vector<Integer>& values, const 
   return out;
 }
 
-std::vector<NamedTensor> model_tensors(const OvoModel& model) {
+// The model's tensors in file order: the small ones built here, the support
+// vectors (a gigabyte at 38,000 x 8,192) written from the model itself.
+struct ModelTensors {
+  std::vector<NamedTensor> built;
+  std::vector<TensorView> in_order;
+};
+
+ModelTensors model_tensors(const OvoModel& model) {
   const int64_t pair_count = static_cast<int64_t>(model.pairs.size());
   std::vector<float> pair_classes, rho, offsets{0.0f};
   std::vector<int64_t> support;
@@ -49,7 +56,7 @@ std::vector<NamedTensor> model_tensors(const OvoModel& model) {
   integers_as_floats(std::vector<int64_t>{total}, "support list length");
   std::vector<NamedTensor> tensors;
   tensors.push_back({"classes", {model.class_count()}, integers_as_floats(model.classes, "label")});
-  tensors.push_back({"sv_rows", {model.sv_count, model.dim}, model.sv_rows});
+  tensors.push_back({"sv_rows", {model.sv_count, model.dim}, {}});  // a view below
   tensors.push_back({"sv_class", {model.sv_count}, integers_as_floats(model.sv_class, "class")});
   tensors.push_back(
       {"sv_source", {model.sv_count}, integers_as_floats(model.sv_source, "training row")});
@@ -62,7 +69,15 @@ std::vector<NamedTensor> model_tensors(const OvoModel& model) {
     tensors.push_back({"standardizer_mean", {model.dim}, model.standardizer.mean()});
     tensors.push_back({"standardizer_scale", {model.dim}, model.standardizer.scale()});
   }
-  return tensors;
+  ModelTensors out;
+  out.built = std::move(tensors);
+  for (const NamedTensor& tensor : out.built) {
+    const bool rows = tensor.name == "sv_rows";
+    out.in_order.push_back({tensor.name, tensor.shape,
+                            rows ? model.sv_rows.data() : tensor.data.data(),
+                            rows ? model.sv_rows.size() : tensor.data.size()});
+  }
+  return out;
 }
 
 // --- reading ---
@@ -231,7 +246,8 @@ void save_model(const OvoModel& model, const std::string& path) {
                                {"dim", std::to_string(model.dim)}};
   write_feature_origin(model.origin, metadata);
   if (!model.kernel_values.empty()) metadata["kernel_values"] = model.kernel_values;
-  write_safetensors(path, model_tensors(model), metadata);
+  const ModelTensors tensors = model_tensors(model);
+  write_safetensors(path, tensors.in_order, metadata);
 }
 
 OvoModel load_model(const std::string& path) { return model_from(read_safetensors(path)); }

@@ -7,25 +7,24 @@
 #include "svm/kernel_blocks.hpp"
 #include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
+#include "svm/weighted_kernel_sums.hpp"
 
 namespace cae::svm {
 
 namespace {
 
-// Decision values of `rows` test rows from their kernel rows k [rows, sv_count].
-void decide(const OvoModel& model, const float* k, int64_t rows, float* out) {
-  const size_t pair_count = model.pairs.size();
-  for (int64_t i = 0; i < rows; ++i) {
-    const float* k_row = k + i * model.sv_count;
-    for (size_t p = 0; p < pair_count; ++p) {
-      const PairDecision& decision = model.pairs[p];
-      double sum = 0.0;
-      for (size_t s = 0; s < decision.support.size(); ++s) {
-        sum += static_cast<double>(decision.coef[s]) * k_row[decision.support[s]];
-      }
-      out[static_cast<size_t>(i) * pair_count + p] = static_cast<float>(sum - decision.rho);
+// [pairs, sv_count]: each pair's coefficients at its support vectors' places
+// (zero elsewhere), the weights of its decision value.
+std::vector<float> pair_weights(const OvoModel& model) {
+  std::vector<float> weights(model.pairs.size() * static_cast<size_t>(model.sv_count), 0.0f);
+  for (size_t p = 0; p < model.pairs.size(); ++p) {
+    const PairDecision& decision = model.pairs[p];
+    float* row = weights.data() + p * static_cast<size_t>(model.sv_count);
+    for (size_t s = 0; s < decision.support.size(); ++s) {
+      row[decision.support[s]] = decision.coef[s];
     }
   }
+  return weights;
 }
 
 }  // namespace
@@ -45,8 +44,9 @@ int32_t vote(const OvoModel& model, const float* decision_values, std::vector<in
 
 namespace {
 
-// Rows [begin, end) of `features` on one context: their kernel rows against
-// every support vector, decision values and labels into `result`. progress
+// Rows [begin, end) of `features` on one context: their decision values,
+// computed on the device against every support vector, and labels into
+// `result`. progress
 // (when given) gets rows done within the range.
 void predict_rows(Context& context, const OvoModel& model, const FeatureSet& features,
                   const PredictOptions& options, int64_t begin, int64_t end, Prediction& result,
@@ -54,27 +54,30 @@ void predict_rows(Context& context, const OvoModel& model, const FeatureSet& fea
   const size_t pair_count = model.pairs.size();
   const int threads = resolve_thread_count(options.threads);
   const int64_t sv_tile = options.sv_tile_rows ? options.sv_tile_rows : kDefaultTileRows;
+  // The device holds K [tile rows, support tile] per step.
   const int64_t tile_rows =
       options.tile_rows
           ? options.tile_rows
-          : std::clamp<int64_t>(
-                static_cast<int64_t>(kPredictTileBytes / sizeof(float)) / model.sv_count, 1,
-                kDefaultTileRows);
+          : std::clamp<int64_t>(static_cast<int64_t>(kPredictTileBytes / sizeof(float)) /
+                                    std::min(sv_tile, model.sv_count),
+                                1, kDefaultTileRows);
 
   const DeviceRows support(context, model.sv_count, model.dim, sv_tile,
                            [&](int64_t first, int64_t n, float* out) {
                              std::copy(model.sv_row(first), model.sv_row(first + n), out);
                            });
-  KernelBlocks blocks(context, {model.kernel, model.gamma});
-  std::vector<float> k;
+  const std::vector<float> weights = pair_weights(model);
+  WeightedKernelSums decision_sums(context, support, weights.data(),
+                                   static_cast<int64_t>(pair_count), {model.kernel, model.gamma});
+  std::vector<double> sums;
   std::vector<float> decisions;
   for (int64_t first = begin; first < end; first += tile_rows) {
     const int64_t n = std::min(tile_rows, end - first);
     const DeviceRows tile(context, n, model.dim, n, [&](int64_t at, int64_t count, float* out) {
       copy_standardized_rows(features, model.standardizer, first + at, count, out);
     });
-    k.resize(static_cast<size_t>(n * model.sv_count));
-    blocks.compute(tile, support, k.data());
+    sums.assign(pair_count * static_cast<size_t>(n), 0.0);  // [pairs, n]
+    decision_sums.add_to(tile, sums.data());
 
     float* out = nullptr;  // this tile's decision values, [n, pairs]
     if (options.keep_decision_values) {
@@ -84,12 +87,14 @@ void predict_rows(Context& context, const OvoModel& model, const FeatureSet& fea
       out = decisions.data();
     }
     parallel_chunks(threads, n, [&](int64_t chunk_begin, int64_t chunk_end) {
-      decide(model, k.data() + chunk_begin * model.sv_count, chunk_end - chunk_begin,
-             out + static_cast<size_t>(chunk_begin) * pair_count);
       std::vector<int> votes;
       for (int64_t i = chunk_begin; i < chunk_end; ++i) {
-        result.labels[static_cast<size_t>(first + i)] =
-            vote(model, out + static_cast<size_t>(i) * pair_count, votes);
+        float* row = out + static_cast<size_t>(i) * pair_count;
+        for (size_t p = 0; p < pair_count; ++p) {
+          row[p] = static_cast<float>(sums[p * static_cast<size_t>(n) + static_cast<size_t>(i)] -
+                                      model.pairs[p].rho);
+        }
+        result.labels[static_cast<size_t>(first + i)] = vote(model, row, votes);
       }
     });
     if (progress) progress(first + n - begin);

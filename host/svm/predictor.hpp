@@ -1,6 +1,7 @@
 // One-vs-one prediction: the backend computes K(test rows, support vectors)
-// tile by tile; the host combines each pair's decision value and votes as
-// libsvm's svm_predict does.
+// tile by tile and multiplies it by the pairs' coefficients
+// (svm/weighted_kernel_sums.hpp); the host adds the tiles' products,
+// subtracts each pair's rho and votes as libsvm's svm_predict does.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace cae::svm {
 
 struct PredictOptions {
   int threads = 0;           // host threads for the voting; 0: hardware threads
-  int64_t tile_rows = 0;     // test rows per kernel tile; 0: as many as fit kTileBytes
+  int64_t tile_rows = 0;     // test rows per kernel tile; 0: as many as fit kPredictTileBytes
   int64_t sv_tile_rows = 0;  // support vectors per device tile; 0: kDefaultTileRows
   bool keep_decision_values = false;
   // Called on the calling thread after each tile (rows done of total).
@@ -28,7 +29,7 @@ struct Prediction {
   std::vector<float> decision_values;
 };
 
-// Host bytes one tile of kernel values may take when tile_rows is 0.
+// Device bytes one tile of kernel values may take when tile_rows is 0.
 constexpr uint64_t kPredictTileBytes = uint64_t{256} << 20;
 
 // `features` are raw (the model's standardizer is applied here). Throws

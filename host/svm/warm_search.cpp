@@ -1,7 +1,5 @@
 #include "svm/warm_search.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +22,7 @@
 #include "svm/predictor.hpp"
 #include "svm/smo_solver.hpp"
 #include "svm/svm_error.hpp"
+#include "svm/weighted_kernel_sums.hpp"
 
 namespace cae::svm {
 
@@ -39,9 +38,9 @@ size_t pair_index(const ClassPair& pair, int32_t classes) {
 }
 
 // Decision values of the validation rows for every pair and every C:
-// decisions[a][v * pairs + p] for C number `a` of the chain. One kernel block
-// per class, K(class rows, validation rows), multiplied by the coefficients
-// of every pair of that class and every C at once (one SGEMM).
+// decisions[a][v * pairs + p] for C number `a` of the chain. Per class, the
+// coefficients of every pair of that class and every C at once weigh
+// K(validation rows, class rows) on the device (svm/weighted_kernel_sums.hpp).
 std::vector<std::vector<double>> validation_decisions(
     Context& context, const ClassLayout& layout, const std::vector<DeviceRows>& class_rows,
     const DeviceRows& held_out, const KernelSpec& spec,
@@ -52,9 +51,8 @@ std::vector<std::vector<double>> validation_decisions(
   const int64_t nv = held_out.rows();
   std::vector<std::vector<double>> decisions(
       chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0));
-  KernelBlocks blocks(context, spec);
   std::vector<float> weights;
-  std::vector<float> products;
+  std::vector<double> products;
   for (int32_t c = 0; c < classes; ++c) {
     const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
     const int64_t n = static_cast<int64_t>(rows.size());
@@ -75,22 +73,17 @@ std::vector<std::vector<double>> validation_decisions(
         }
       }
     }
-    const std::unique_ptr<float[]> kernel =
-        blocks.compute(class_rows[static_cast<size_t>(c)], held_out);  // [n, nv]
-    products.resize(static_cast<size_t>(m * nv));
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
-                static_cast<int>(nv), static_cast<int>(n), 1.0f, weights.data(),
-                static_cast<int>(n), kernel.get(), static_cast<int>(nv), 0.0f, products.data(),
-                static_cast<int>(nv));
+    WeightedKernelSums sums(context, class_rows[static_cast<size_t>(c)], weights.data(), m, spec);
+    products.assign(static_cast<size_t>(m * nv), 0.0);  // [mine x chain, nv]
+    sums.add_to(held_out, products.data());
     for (size_t q = 0; q < mine.size(); ++q) {
       for (size_t a = 0; a < chain_length; ++a) {
-        const float* row = products.data() + (q * chain_length + a) * static_cast<size_t>(nv);
+        const double* row = products.data() + (q * chain_length + a) * static_cast<size_t>(nv);
         std::vector<double>& out = decisions[a];
         for (int64_t v = 0; v < nv; ++v) out[static_cast<size_t>(v) * pairs.size() + mine[q]] += row[v];
       }
     }
   }
-  blocks.release();
   for (size_t p = 0; p < pairs.size(); ++p) {
     for (size_t a = 0; a < chain_length; ++a) {
       const double rho = chains[p][a].solution.rho;

@@ -4,7 +4,9 @@
 
 #include <filesystem>
 
+#include "io/output_set.hpp"
 #include "io/scratch_dir.hpp"
+#include "io/sha256.hpp"
 
 namespace fs = std::filesystem;
 using cae::AtomicFile;
@@ -118,4 +120,28 @@ TEST_CASE("ensure_directory creates parents, accepts an existing one and rejects
       cae::ensure_directory(dir.file("file/sub")),
       doctest::Contains(("cannot create directory " + dir.file("file/sub") + ": ").c_str()),
       IoError);
+}
+
+TEST_CASE("a write larger than a chunk lands whole and in order, and the set records its hash") {
+  ScratchDir dir;
+  const std::string path = dir.file("big.bin");
+  // Two whole chunks and a partial one, each byte telling its place.
+  std::string big(2 * AtomicFile::kChunkBytes + 12345, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 2654435761u) >> 13);
+  {
+    cae::OutputSet set(dir.path(), "cae test");
+    AtomicFile file(path);
+    file.write("head");
+    file.write(big.data(), big.size());
+    file.write("tail");
+    file.commit();
+    set.publish();
+  }
+  const std::string expected = "head" + big + "tail";
+  CHECK(cae::test::read_bytes(path) == expected);
+  cae::Sha256 hash;
+  hash.update(expected.data(), expected.size());
+  const std::string manifest = cae::test::read_bytes(dir.file("cae-set.json"));
+  CHECK(manifest.find(hash.hex()) != std::string::npos);
+  CHECK(manifest.find(std::to_string(expected.size())) != std::string::npos);
 }

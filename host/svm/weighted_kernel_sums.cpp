@@ -1,0 +1,69 @@
+#include "svm/weighted_kernel_sums.hpp"
+
+#include <algorithm>
+
+#include "svm/kernel_params.hpp"
+#include "svm/svm_error.hpp"
+
+namespace cae::svm {
+namespace {
+
+// `tensor` as a [rows, cols] tensor, reallocated only when the shape changes.
+Tensor& shaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols) {
+  if (!tensor || tensor.dims() != std::vector<int64_t>{rows, cols}) {
+    tensor = Tensor();  // the old buffer goes before the new one comes
+    tensor = context.alloc({rows, cols});
+  }
+  return tensor;
+}
+
+}  // namespace
+
+WeightedKernelSums::WeightedKernelSums(Context& context, const DeviceRows& rows,
+                                       const float* weights, int64_t weight_rows, KernelSpec spec)
+    : context_(context), rows_(rows), weight_rows_(weight_rows), spec_(spec) {
+  if (weight_rows <= 0) {
+    throw SvmError("weighted kernel sums need at least one weight row, got " +
+                   std::to_string(weight_rows));
+  }
+  const int64_t width = rows.rows();
+  for (const DeviceRows::Tile& tile : rows.tiles()) {
+    // The tile's columns of every weight row, made contiguous.
+    staging_.resize(static_cast<size_t>(weight_rows * tile.count));
+    for (int64_t q = 0; q < weight_rows; ++q) {
+      const float* from = weights + q * width + tile.first;
+      std::copy(from, from + tile.count, staging_.begin() + q * tile.count);
+    }
+    Tensor tensor = context.alloc({weight_rows, tile.count});
+    tensor.upload(staging_);
+    weights_.push_back(std::move(tensor));
+  }
+}
+
+void WeightedKernelSums::add_to(const DeviceRows& queries, double* sums) {
+  if (queries.dim() != rows_.dim()) {
+    throw SvmError("kernel between rows of dimension " + std::to_string(queries.dim()) + " and " +
+                   std::to_string(rows_.dim()));
+  }
+  const cae_kernel_kind kind = backend_kernel_kind(spec_.kind);
+  const int64_t width = queries.rows();
+  for (const DeviceRows::Tile& query : queries.tiles()) {
+    for (size_t t = 0; t < rows_.tiles().size(); ++t) {
+      const DeviceRows::Tile& row = rows_.tiles()[t];
+      Tensor& kernel = shaped(context_, kernel_, query.count, row.count);
+      context_.kernel_matrix(query.tensor, row.tensor, kernel, kind, spec_.gamma);
+      // [weights, row tile] x [query tile, row tile]^T: the linear kernel's product.
+      Tensor& products = shaped(context_, products_, weight_rows_, query.count);
+      context_.kernel_matrix(weights_[t], kernel, products, CAE_KERNEL_LINEAR, 0.0f);
+      staging_.resize(static_cast<size_t>(weight_rows_ * query.count));
+      products.download(staging_.data(), staging_.size());
+      for (int64_t q = 0; q < weight_rows_; ++q) {
+        const float* from = staging_.data() + q * query.count;
+        double* to = sums + q * width + query.first;
+        for (int64_t i = 0; i < query.count; ++i) to[i] += from[i];
+      }
+    }
+  }
+}
+
+}  // namespace cae::svm
