@@ -156,19 +156,20 @@ class DeviceSolver {
     const ClassLayout& layout = *input_.layout;
     rows_.resize(static_cast<size_t>(layout.class_count()));
     tensors_.assign(rows_.size(), nullptr);
+    RowStaging staging(context_);
     for (const int32_t c : classes_) {
       const size_t k = static_cast<size_t>(c);
       if (resident_ && k < resident_->size() && (*resident_)[k].tiles().size() == 1) {
         tensors_[k] = &(*resident_)[k].tiles().front().tensor;
         continue;
       }
-      rows_[k].emplace(upload_rows_of_class(layout.rows[k]));
+      rows_[k].emplace(upload_rows_of_class(layout.rows[k], staging));
       tensors_[k] = &rows_[k]->tiles().front().tensor;
     }
   }
-  DeviceRows upload_rows_of_class(const std::vector<int64_t>& rows) {
+  DeviceRows upload_rows_of_class(const std::vector<int64_t>& rows, RowStaging& staging) {
     return svm::upload_rows(context_, *input_.train, rows, *input_.standardizer,
-                       std::max<int64_t>(1, static_cast<int64_t>(rows.size())));
+                            std::max<int64_t>(1, static_cast<int64_t>(rows.size())), &staging);
   }
   const Tensor& rows_tensor(int32_t c) const { return *tensors_[static_cast<size_t>(c)]; }
 

@@ -2,34 +2,44 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
 
+float* RowStaging::floats(size_t count) {
+  if (buffer_.size() < count) {
+    buffer_ = HostBuffer();  // the old block goes back before the larger one is taken
+    buffer_ = HostBuffer(context_, count);
+  }
+  return buffer_.data();
+}
+
 DeviceRows::DeviceRows(Context& context, int64_t count, int64_t dim, int64_t tile_rows,
-                       const Fill& fill)
+                       const Fill& fill, RowStaging* staging)
     : rows_(count), dim_(dim) {
   if (count <= 0 || dim <= 0 || tile_rows <= 0) {
     throw SvmError("cannot upload " + std::to_string(count) + " rows of dimension " +
                    std::to_string(dim) + " in tiles of " + std::to_string(tile_rows));
   }
-  std::vector<float> host;
+  std::optional<RowStaging> own;
+  if (staging == nullptr) staging = &own.emplace(context);
+  float* host = staging->floats(static_cast<size_t>(std::min(tile_rows, count) * dim));
   for (int64_t first = 0; first < count; first += tile_rows) {
     const int64_t n = std::min(tile_rows, count - first);
-    host.resize(static_cast<size_t>(n * dim));
     parallel_chunks(resolve_thread_count(0), n, [&](int64_t begin, int64_t end) {
-      fill(first + begin, end - begin, host.data() + static_cast<size_t>(begin * dim));
+      fill(first + begin, end - begin, host + static_cast<size_t>(begin * dim));
     });
     Tile tile{first, n, context.alloc({n, dim})};
-    tile.tensor.upload(host);
+    tile.tensor.upload(host, static_cast<size_t>(n * dim));
     tiles_.push_back(std::move(tile));
   }
 }
 
 DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vector<int64_t>& indices,
-                       const Standardizer& standardizer, int64_t tile_rows) {
+                       const Standardizer& standardizer, int64_t tile_rows, RowStaging* staging) {
   const size_t dim = static_cast<size_t>(set.dim);
   // DeviceRows already calls this on every core, each with a range of its
   // own: splitting each range again would start threads from threads.
@@ -40,7 +50,8 @@ DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vecto
                         std::memcpy(out + static_cast<size_t>(i) * dim, row, dim * sizeof(float));
                       }
                       standardizer.apply(out, n);
-                    });
+                    },
+                    staging);
 }
 
 Tensor& KernelBlocks::output(int64_t n, int64_t m) {

@@ -205,8 +205,9 @@ std::vector<DeviceRows> upload_class_rows(Context& context, const FeatureSet& tr
                                           const ClassLayout& layout,
                                           const Standardizer& standardizer, int64_t tile_rows) {
   std::vector<DeviceRows> class_rows;
+  RowStaging staging(context);
   for (const std::vector<int64_t>& rows : layout.rows) {
-    class_rows.push_back(upload_rows(context, train, rows, standardizer, tile_rows));
+    class_rows.push_back(upload_rows(context, train, rows, standardizer, tile_rows, &staging));
   }
   return class_rows;
 }

@@ -62,10 +62,13 @@ void predict_rows(Context& context, const OvoModel& model, const FeatureSet& fea
                                     std::min(sv_tile, model.sv_count),
                                 1, kDefaultTileRows);
 
-  const DeviceRows support(context, model.sv_count, model.dim, sv_tile,
-                           [&](int64_t first, int64_t n, float* out) {
-                             std::copy(model.sv_row(first), model.sv_row(first + n), out);
-                           });
+  RowStaging staging(context);
+  const DeviceRows support(
+      context, model.sv_count, model.dim, sv_tile,
+      [&](int64_t first, int64_t n, float* out) {
+        std::copy(model.sv_row(first), model.sv_row(first + n), out);
+      },
+      &staging);
   const std::vector<float> weights = pair_weights(model);
   WeightedKernelSums decision_sums(context, support, weights.data(),
                                    static_cast<int64_t>(pair_count), {model.kernel, model.gamma});
@@ -73,9 +76,12 @@ void predict_rows(Context& context, const OvoModel& model, const FeatureSet& fea
   std::vector<float> decisions;
   for (int64_t first = begin; first < end; first += tile_rows) {
     const int64_t n = std::min(tile_rows, end - first);
-    const DeviceRows tile(context, n, model.dim, n, [&](int64_t at, int64_t count, float* out) {
-      copy_standardized_rows(features, model.standardizer, first + at, count, out);
-    });
+    const DeviceRows tile(
+        context, n, model.dim, n,
+        [&](int64_t at, int64_t count, float* out) {
+          copy_standardized_rows(features, model.standardizer, first + at, count, out);
+        },
+        &staging);
     sums.assign(pair_count * static_cast<size_t>(n), 0.0);  // [pairs, n]
     decision_sums.add_to(tile, sums.data());
 
