@@ -315,11 +315,13 @@ int run_pipeline(const po::variables_map& given) {
   // Each rank encodes its share of each split; rank 0 receives the test rows
   // and every rank the training rows: each solves its share of the SVM's
   // class pairs (or of the linear classifier's rows) on them.
-  std::vector<float> train_rows = nn::extract_features(
-      session.contexts(), weights, recipe, data.train, 256, &std::cout, "encode train", 0,
-      processes.get(), RowsTo::EveryRank);
-  std::vector<float> test_rows = nn::extract_features(
-      session.contexts(), weights, recipe, data.test, 256, &std::cout, "encode test", 0, processes.get());
+  std::vector<float> train_rows, test_rows;
+  {
+    const nn::FeatureExtractor extractor(session.contexts(), weights);
+    train_rows = extractor.extract(recipe, data.train, 256, &std::cout, "encode train",
+                                   processes.get(), RowsTo::EveryRank);
+    test_rows = extractor.extract(recipe, data.test, 256, &std::cout, "encode test", processes.get());
+  }
   svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
   svm_options.ranks = {processes.get(), session.context.get()};
   linear_options.ranks = svm_options.ranks;

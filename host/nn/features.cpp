@@ -277,24 +277,24 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
   return features;
 }
 
-namespace {
+FeatureExtractor::FeatureExtractor(const std::vector<Context*>& devices,
+                                   const Parameters& parameters, int streams_per_device)
+    : devices_(devices),
+      parameters_(parameters),
+      // Several contexts per device overlap one's copies with another's compute.
+      contexts_(devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device)),
+      copies_(contexts_.all(), parameters) {}
 
-// extract_features over the images of `range` only: row i is image range.begin + i.
-std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
-                                        const Parameters& parameters, const FeatureRecipe& recipe,
-                                        const ImageSet& images, RowRange range, int batch_size,
-                                        std::ostream* log, const std::string& label,
-                                        int streams_per_device) {
-  // Several contexts per device overlap one's copies with another's compute.
-  const ExtractionContexts extraction(
-      devices, devices.empty() ? 1 : extraction_streams(*devices[0], streams_per_device));
-  const std::vector<Context*>& contexts = extraction.all();
-  const ModelCopies copies(contexts, parameters);
+// The images of `range` only: row i is image range.begin + i.
+std::vector<float> FeatureExtractor::extract_rows(const FeatureRecipe& recipe,
+                                                  const ImageSet& images, RowRange range,
+                                                  int batch_size, std::ostream* log,
+                                                  const std::string& label) const {
   const size_t count = range.size();
-  std::vector<float> features(count * size_t(recipe.dim(parameters.network)));
+  std::vector<float> features(count * size_t(recipe.dim(parameters_.network)));
   auto progress = progress_for(count, log, label);
   std::atomic<int64_t> done{0};
-  encode_in_parallel(contexts, copies.models(), recipe, images, range, batch_size,
+  encode_in_parallel(contexts_.all(), copies_.models(), recipe, images, range, batch_size,
                      HostMemory::kPinnedWhenOffered, features.data(), [&](size_t worker, size_t n) {
                        done += int64_t(n);
                        // The reporter is not thread-safe: only the calling thread draws it.
@@ -307,22 +307,25 @@ std::vector<float> extract_feature_rows(const std::vector<Context*>& devices,
   return features;
 }
 
-}  // namespace
+std::vector<float> FeatureExtractor::extract(const FeatureRecipe& recipe, const ImageSet& images,
+                                             int batch_size, std::ostream* log,
+                                             const std::string& label, ProcessGroup* ranks,
+                                             RowsTo rows_to) const {
+  if (!ranks) return extract_rows(recipe, images, {0, images.size()}, batch_size, log, label);
+  const std::vector<float> share =
+      extract_rows(recipe, images, rank_rows(images.size(), ranks->rank(), ranks->world()),
+                   batch_size, log, label);
+  return gather_rows(*ranks, *devices_.front(), share, images.size(),
+                     size_t(recipe.dim(parameters_.network)), rows_to);
+}
 
 std::vector<float> extract_features(const std::vector<Context*>& devices,
                                     const Parameters& parameters, const FeatureRecipe& recipe,
                                     const ImageSet& images, int batch_size, std::ostream* log,
                                     const std::string& label, int streams_per_device,
                                     ProcessGroup* ranks, RowsTo rows_to) {
-  if (!ranks) {
-    return extract_feature_rows(devices, parameters, recipe, images, {0, images.size()},
-                                batch_size, log, label, streams_per_device);
-  }
-  const std::vector<float> share = extract_feature_rows(
-      devices, parameters, recipe, images, rank_rows(images.size(), ranks->rank(), ranks->world()),
-      batch_size, log, label, streams_per_device);
-  return gather_rows(*ranks, *devices.front(), share, images.size(),
-                     size_t(recipe.dim(parameters.network)), rows_to);
+  return FeatureExtractor(devices, parameters, streams_per_device)
+      .extract(recipe, images, batch_size, log, label, ranks, rows_to);
 }
 
 ModelCopies::ModelCopies(const std::vector<Context*>& contexts, const Parameters& parameters) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/parallel.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -107,11 +108,16 @@ OvoModel assemble_model(const FeatureSet& train, const ClassLayout& layout,
   for (size_t k = 0; k < union_rows.size(); ++k) {
     const int64_t row = union_rows[k];
     union_index[static_cast<size_t>(row)] = static_cast<int32_t>(k);
-    copy_standardized_rows(train, standardizer, row, 1,
-                           model.sv_rows.data() + k * static_cast<size_t>(model.dim));
     model.sv_class.push_back(class_of_row[static_cast<size_t>(row)]);
     model.sv_source.push_back(row);
   }
+  // A gigabyte of standardised rows at 38,000 support vectors: on every core.
+  parallel_chunks(resolve_thread_count(0), model.sv_count, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      copy_standardized_rows(train, standardizer, union_rows[static_cast<size_t>(k)], 1,
+                             model.sv_rows.data() + k * model.dim);
+    }
+  });
 
   // Pairs in one-vs-one order, their support lists mapped into the union.
   std::sort(solutions.begin(), solutions.end(), [](const PairSolution& a, const PairSolution& b) {
