@@ -75,8 +75,9 @@ extern "C" {
  * table whose major differs from its own. */
 #define CAE_ABI_MAJOR 1
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
- * it reads, or to an enumeration. */
-#define CAE_ABI_MINOR 8
+ * it reads, or to an enumeration, or when a member accepts what it used to
+ * refuse (1.9: svm_dual_solve's kernel_ba may be NULL). */
+#define CAE_ABI_MINOR 9
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -204,7 +205,9 @@ typedef enum cae_kernel_kind {
  * kernel_aa [n_a, n_a], kernel_ab [n_a, n_b], kernel_ba [n_b, n_a] (K(b, a):
  * the transpose of kernel_ab as the backend computed it) and kernel_bb
  * [n_b, n_b], each as kernel_matrix wrote it, so a class's diagonal block can
- * serve every pair of that class. The problem is
+ * serve every pair of that class. Since ABI 1.9 kernel_ba may be NULL: the
+ * backend then takes K(b, a) as kernel_ab's transpose, and the host spares
+ * computing it, half of every pair's own kernel (a 1.8 backend refuses NULL). The problem is
  *     min_a 1/2 a'Qa - e'a   subject to  y'a = 0,  0 <= a_t <= C,
  * Q_st = y_s y_t K_st. alpha and gradient [l] hold a feasible start and its
  * gradient Q alpha - e (alpha = 0, gradient = -1: a cold start; a solution
@@ -691,7 +694,8 @@ typedef struct cae_backend_table {
    * of range, or a start outside the box; nothing is written then. */
   cae_status (*svm_dual_solve)(cae_context ctx, cae_svm_dual_problem* problems, int32_t count);
 
-  /* ABI 1.8 and later append members here. */
+  /* ABI 1.9 appended nothing (svm_dual_solve accepts a NULL kernel_ba).
+   * Later minors append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -731,6 +735,9 @@ typedef struct cae_backend_table {
 
 #define CAE_BACKEND_TABLE_SIZE_1_8 \
   (offsetof(cae_backend_table, svm_dual_solve) + sizeof(((cae_backend_table*)0)->svm_dual_solve))
+
+/* ABI 1.9 widened what svm_dual_solve accepts, not the table. */
+#define CAE_BACKEND_TABLE_SIZE_1_9 CAE_BACKEND_TABLE_SIZE_1_8
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -162,6 +162,24 @@ BeforePage settle_stages(std::future<void>* classifier_saved, std::function<void
   };
 }
 
+// Where the "extract features" stage's seconds go.
+struct FeaturePhases {
+  double report_model = 0;  // the autoencoder the report's reconstructions use
+  double setup = 0;         // extraction contexts and model copies
+  double train = 0;         // encoding the training images (and receiving them from ranks)
+  double test = 0;
+  double records = 0;       // feature sets, weights identity, features.json
+};
+
+std::string features_phase_line(const FeaturePhases& p) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "features phases: report model %.2f s, extraction setup %.2f s, encode train "
+                "%.2f s, encode test %.2f s, feature sets and features.json %.2f s\n",
+                p.report_model, p.setup, p.train, p.test, p.records);
+  return line;
+}
+
 // Prints the stage table, its "other" row brought up to now (publishing).
 int finish(EvaluationOutcome outcome, const BackendSession& session, bool synthetic,
            const std::string& data_dir) {
@@ -308,19 +326,26 @@ int run_pipeline(const po::variables_map& given) {
   timings.emplace_back("train", stage.seconds());
 
   stage.restart();
+  // The stage's parts, for the "features phases" line.
+  FeaturePhases phases;
+  Stopwatch phase;
   std::optional<nn::Autoencoder> model;  // released with the device's contexts, before exit
   model.emplace(context, trained.final_state.parameters, train_options.execution);
   model->set_sparsity(train_options.sparsity);  // the report's reconstructions decode as trained
   const nn::Parameters& weights = trained.final_state.parameters;
+  phases.report_model = phase.lap();
   // Each rank encodes its share of each split; rank 0 receives the test rows
   // and every rank the training rows: each solves its share of the SVM's
   // class pairs (or of the linear classifier's rows) on them.
   std::vector<float> train_rows, test_rows;
   {
     const nn::FeatureExtractor extractor(session.contexts(), weights);
+    phases.setup = phase.lap();
     train_rows = extractor.extract(recipe, data.train, 256, &std::cout, "encode train",
                                    processes.get(), RowsTo::EveryRank);
+    phases.train = phase.lap();
     test_rows = extractor.extract(recipe, data.test, 256, &std::cout, "encode test", processes.get());
+    phases.test = phase.lap();
   }
   svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
   svm_options.ranks = {processes.get(), session.context.get()};
@@ -344,6 +369,8 @@ int run_pipeline(const po::variables_map& given) {
   // What either classifier records of its features (svm/feature_origin.hpp).
   const svm::FeatureOrigin origin{recipe.name, weights_sha256, train_options.checkpoint_path,
                                   data_record_json(record).dump()};
+  phases.records = phase.lap();
+  std::cout << features_phase_line(phases) << std::flush;
   timings.emplace_back("extract features", stage.seconds());
   // Once the report's figures are made: the features, the images, the
   // model's device tensors, then the exchange and the devices' contexts

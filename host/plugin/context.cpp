@@ -279,6 +279,10 @@ void Context::host_free(void* ptr) noexcept {
 
 bool Context::has_svm_dual_solve() const { return CAE_TABLE_HAS(table_, svm_dual_solve); }
 
+bool Context::svm_dual_transposes() const {
+  return has_svm_dual_solve() && table_->abi_minor >= 9;
+}
+
 void Context::svm_dual_solve(std::vector<cae_svm_dual_problem>& problems) {
   CAE_REQUIRE_MEMBER(svm_dual_solve);
   if (problems.empty()) return;

@@ -119,6 +119,8 @@ class Context {
   // ABI 1.8: the kernel SVM's dual problems solved by the backend
   // (cae_svm_dual_problem; their struct_size is set here). Synchronous.
   bool has_svm_dual_solve() const;
+  // ABI 1.9: a problem's kernel_ba may be NULL (the backend transposes kernel_ab).
+  bool svm_dual_transposes() const;
   void svm_dual_solve(std::vector<cae_svm_dual_problem>& problems);
 
   cae_context handle() const { return ctx_; }

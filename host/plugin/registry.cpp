@@ -153,6 +153,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_7;
     case 8:
       return CAE_BACKEND_TABLE_SIZE_1_8;
+    case 9:
+      return CAE_BACKEND_TABLE_SIZE_1_9;
     default:
       return 0;
   }

@@ -12,6 +12,14 @@ class Stopwatch {
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
+  // Seconds since the last lap (or the start), and a new lap begins: for a
+  // stage's consecutive parts.
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+    return seconds;
+  }
 
  private:
   std::chrono::steady_clock::time_point start_;

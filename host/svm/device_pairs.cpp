@@ -42,6 +42,9 @@ int64_t rows_of(const ClassLayout& layout, int32_t c) {
   return static_cast<int64_t>(layout.rows[static_cast<size_t>(c)].size());
 }
 
+// K(a, b) and K(b, a) (the host's, or the transpose an ABI 1.9 backend
+// makes inside the call: the same bytes while the pair is solved), alpha,
+// gradient and the solver's state.
 uint64_t job_bytes(const ClassLayout& layout, const ClassPair& pair) {
   const uint64_t a = static_cast<uint64_t>(rows_of(layout, pair.first));
   const uint64_t b = static_cast<uint64_t>(rows_of(layout, pair.second));
@@ -191,12 +194,18 @@ class DeviceSolver {
     const KernelSpec& spec = input_.specs[job.stage];
     const int64_t a = rows_of(*input_.layout, pair.first);
     const int64_t b = rows_of(*input_.layout, pair.second);
-    Batched out{job, context_.alloc({a, b}), context_.alloc({b, a}), context_.alloc({a + b}),
+    Batched out{job, context_.alloc({a, b}), Tensor(), context_.alloc({a + b}),
                 context_.alloc({a + b})};
     context_.kernel_matrix(rows_tensor(pair.first), rows_tensor(pair.second), out.ab, kind_of(spec),
                            spec.gamma);
-    context_.kernel_matrix(rows_tensor(pair.second), rows_tensor(pair.first), out.ba, kind_of(spec),
-                           spec.gamma);
+    // K(b, a) is K(a, b)'s transpose: a backend of ABI 1.9 makes it from
+    // K(a, b) in a memory pass, where computing it was half of the pair's
+    // own kernel work (the whole product again).
+    if (!context_.svm_dual_transposes()) {
+      out.ba = context_.alloc({b, a});
+      context_.kernel_matrix(rows_tensor(pair.second), rows_tensor(pair.first), out.ba,
+                             kind_of(spec), spec.gamma);
+    }
     out.alpha.upload(std::vector<float>(static_cast<size_t>(a + b), 0.0f));
     out.gradient.upload(std::vector<float>(static_cast<size_t>(a + b), -1.0f));
     return out;
@@ -214,7 +223,7 @@ class DeviceSolver {
         p = cae_svm_dual_problem{};
         p.kernel_aa = diagonal[static_cast<size_t>(pair.first)].handle();
         p.kernel_ab = b.ab.handle();
-        p.kernel_ba = b.ba.handle();
+        p.kernel_ba = b.ba ? b.ba.handle() : nullptr;
         p.kernel_bb = diagonal[static_cast<size_t>(pair.second)].handle();
         p.alpha = b.alpha.handle();
         p.gradient = b.gradient.handle();

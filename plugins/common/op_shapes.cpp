@@ -142,7 +142,7 @@ SvmDualDims check_svm_dual_problem(int32_t index, const cae_svm_dual_problem& pr
   square("kernel_aa", shapes.aa, d.n_a, d.n_a);
   square("kernel_bb", shapes.bb, d.n_b, d.n_b);
   square("kernel_ab", shapes.ab, d.n_a, d.n_b);
-  square("kernel_ba", shapes.ba, d.n_b, d.n_a);
+  if (shapes.ba) square("kernel_ba", *shapes.ba, d.n_b, d.n_a);
   for (const auto& [what, s] : {std::pair<const char*, const Shape*>{"alpha", &shapes.alpha},
                                 std::pair<const char*, const Shape*>{"gradient", &shapes.gradient}}) {
     CAE_REQUIRE(s->ndim == 1 && (*s)[0] == d.rows(),

@@ -50,7 +50,9 @@ struct SvmDualDims {
   int64_t rows() const { return n_a + n_b; }
 };
 struct SvmDualShapes {
-  Shape aa, ab, ba, bb, alpha, gradient;
+  Shape aa, ab;
+  const Shape* ba;  // nullptr: kernel_ba is NULL, K(b, a) is kernel_ab's transpose (ABI 1.9)
+  Shape bb, alpha, gradient;
 };
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem);
 SvmDualDims check_svm_dual_problem(int32_t index, const cae_svm_dual_problem& problem,

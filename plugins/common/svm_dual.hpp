@@ -26,7 +26,7 @@ namespace cae_plugin {
 struct SvmDualWork {
   const float* aa;
   const float* ab;
-  const float* ba;
+  const float* ba;  // nullptr: K(b, a) is ab's transpose (ABI 1.9), made by the backend
   const float* bb;
   float* alpha;
   float* gradient;

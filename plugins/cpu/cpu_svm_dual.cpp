@@ -41,7 +41,17 @@ Row row_of(const Problem& p, int64_t t) {
   return {p.ba + r * p.n_a, p.bb + r * p.n_b, p.n_a};
 }
 
-void solve(const Problem& p) {
+void solve(const Problem& given) {
+  // K(b, a) where the caller gave only K(a, b) (ABI 1.9): its transpose.
+  Problem p = given;
+  std::vector<float> transposed;
+  if (p.ba == nullptr) {
+    transposed.resize(static_cast<size_t>(p.n_a * p.n_b));
+    for (int64_t a = 0; a < p.n_a; ++a) {
+      for (int64_t b = 0; b < p.n_b; ++b) transposed[b * p.n_a + a] = p.ab[a * p.n_b + b];
+    }
+    p.ba = transposed.data();
+  }
   const int64_t l = p.n_a + p.n_b;
   std::vector<double> alpha(static_cast<size_t>(l)), yg(alpha.size()), diagonal(alpha.size());
   auto positive = [&](int64_t t) { return t < p.n_a; };
@@ -125,16 +135,18 @@ cae_status svm_dual_solve(cae_context ctx, cae_svm_dual_problem* problems, int32
       cae_plugin::check_svm_dual_header(k, &p);
       const cae_tensor_s& aa = tensor_arg(c, p.kernel_aa, op, "kernel_aa");
       const cae_tensor_s& ab = tensor_arg(c, p.kernel_ab, op, "kernel_ab");
-      const cae_tensor_s& ba = tensor_arg(c, p.kernel_ba, op, "kernel_ba");
+      // NULL (ABI 1.9): K(b, a) is kernel_ab's transpose, made by solve().
+      const cae_tensor_s* ba =
+          p.kernel_ba ? &tensor_arg(c, p.kernel_ba, op, "kernel_ba") : nullptr;
       const cae_tensor_s& bb = tensor_arg(c, p.kernel_bb, op, "kernel_bb");
       cae_tensor_s& ta = tensor_arg(c, p.alpha, op, "alpha");
       cae_tensor_s& tg = tensor_arg(c, p.gradient, op, "gradient");
       const cae_plugin::SvmDualDims d = cae_plugin::check_svm_dual_problem(
-          k, p, {aa.shape, ab.shape, ba.shape, bb.shape, ta.shape, tg.shape});
+          k, p, {aa.shape, ab.shape, ba ? &ba->shape : nullptr, bb.shape, ta.shape, tg.shape});
       cae_plugin::check_svm_dual_own_tensors(problems, k);
       cae_plugin::check_svm_dual_start(k, d, p.C, ta.data(), tg.data());
-      work[static_cast<size_t>(k)] = {aa.data(), ab.data(), ba.data(), bb.data(), ta.data(),
-                                      tg.data(), d.n_a,     d.n_b,     p.C,       p.eps,
+      work[static_cast<size_t>(k)] = {aa.data(), ab.data(), ba ? ba->data() : nullptr,
+                                      bb.data(), ta.data(), tg.data(), d.n_a, d.n_b, p.C, p.eps,
                                       p.max_iterations, &p};
     }
     parallel_for(c.threads, count, [&](int64_t k) { solve(work[static_cast<size_t>(k)]); });

@@ -8,7 +8,9 @@
 //     says it converged;
 // on two overlapping classes (so that some alphas are free, some at C), for a
 // cold start, a warm start at a larger C from the first solution, and a batch
-// of problems sharing their diagonal blocks; and refusals (C = 0, a start
+// of problems sharing their diagonal blocks; with ABI 1.9, kernel_ba NULL
+// (K(b, a) taken as kernel_ab's transpose) beside the same problem with it
+// given, which must take the same steps; and refusals (C = 0, a start
 // outside the box, shapes that do not fit) that write nothing.
 #include <doctest/doctest.h>
 
@@ -183,6 +185,25 @@ void solve_batch(const std::string& label) {
   }
 }
 
+// ABI 1.9: the same pair twice in one call, once with kernel_ba and once
+// with NULL in its place. The transpose holds the same values as the block
+// given, so both must take the same steps to the same alphas.
+void solve_transposed(int64_t a, int64_t b, const std::string& label) {
+  Random rng = random_for(kOp, label);
+  const Problem p = make_problem(rng, a, b);
+  OnDevice given = upload(p), transposed = upload(p);
+  std::vector<cae_svm_dual_problem> problems{described(given, given.aa, 2.0),
+                                             described(transposed, transposed.aa, 2.0)};
+  problems[1].kernel_ba = nullptr;
+  ctx().svm_dual_solve(problems);
+  check_solution(p, transposed, problems[1], 2.0, label + " kernel_ba NULL, C 2");
+  const bool same = download(given.alpha) == download(transposed.alpha) &&
+                    problems[0].iterations == problems[1].iterations;
+  record(same, kOp, label + ": kernel_ba NULL takes the steps of kernel_ba given",
+         std::to_string(problems[1].iterations) + " steps against " +
+             std::to_string(problems[0].iterations));
+}
+
 void check_refusals() {
   Random rng = random_for(kOp, "refusals");
   const Problem p = make_problem(rng, 5, 7);
@@ -223,6 +244,13 @@ void check_svm_dual() {
     guarded(kOp, label, [&] { solve_one(a, b, label); });
   }
   SUBCASE("batch") { guarded(kOp, "batch", [] { solve_batch("three pairs sharing a block"); }); }
+  if (table().abi_minor >= 9) {
+    SUBCASE("kernel_ba NULL") {
+      const int64_t a = suite().quick ? 60 : 400, b = suite().quick ? 45 : 300;
+      const std::string label = std::to_string(a) + " + " + std::to_string(b) + " rows";
+      guarded(kOp, label, [&] { solve_transposed(a, b, label); });
+    }
+  }
 }
 
 }  // namespace conformance

@@ -264,16 +264,21 @@ TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members 
   CHECK(y.download() == std::vector<float>{0, 2});
 }
 
-TEST_CASE("a 1.8 table's size is known: one that declares 1.8 with a 1.7 size is warned about") {
+TEST_CASE("a 1.9 table's size is known: one that declares 1.9 with a 1.7 size is warned about") {
   LoadOutcome outcome = load_plugin_file(STUB_GOOD);
   REQUIRE(outcome.ok);
   cae_backend_table table = *outcome.plugin.table;
-  REQUIRE(table.abi_minor == 8);
-  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_8);
+  REQUIRE(table.abi_minor == 9);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_9);
   CHECK(table_size_mismatch(table).empty());
   table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_7);
-  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_8) +
-                                                 " bytes of a 1.8 table"));
+  CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_9) +
+                                                 " bytes of a 1.9 table"));
+  // A 1.8 table has 1.9's size (1.9 widened what svm_dual_solve accepts).
+  table.abi_minor = 8;
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_8);
+  CHECK(table_size_mismatch(table).empty());
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_7);
   // A 1.7 table, a 1.6 table and a 1.5 one (the same size as 1.6: 1.6
   // appended to graph structs only) are known too.
   table.abi_minor = 7;

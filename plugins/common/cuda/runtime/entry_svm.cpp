@@ -1,4 +1,4 @@
-// The SVM dual solver's entry point (ABI 1.8): every problem checked (shapes,
+// The SVM dual solver's entry point (ABI 1.8; 1.9's NULL kernel_ba): every problem checked (shapes,
 // settings, then the start's contents) before any is solved, so a refused
 // call writes nothing; then all of them in one launch (svm_dual_solve.cu).
 #include <cuda_runtime.h>
@@ -29,16 +29,19 @@ cae_status svm_dual_solve(cae_context ctx, cae_svm_dual_problem* problems, int32
       cae_plugin::check_svm_dual_header(k, &p);
       const cae_tensor_s& aa = tensor_arg(c, p.kernel_aa, op, "kernel_aa");
       const cae_tensor_s& ab = tensor_arg(c, p.kernel_ab, op, "kernel_ab");
-      const cae_tensor_s& ba = tensor_arg(c, p.kernel_ba, op, "kernel_ba");
+      // NULL (ABI 1.9): K(b, a) is kernel_ab's transpose, made in svm_dual_solve.cu.
+      const cae_tensor_s* ba =
+          p.kernel_ba ? &tensor_arg(c, p.kernel_ba, op, "kernel_ba") : nullptr;
       const cae_tensor_s& bb = tensor_arg(c, p.kernel_bb, op, "kernel_bb");
       cae_tensor_s& ta = tensor_arg(c, p.alpha, op, "alpha");
       cae_tensor_s& tg = tensor_arg(c, p.gradient, op, "gradient");
       const cae_plugin::SvmDualDims d = cae_plugin::check_svm_dual_problem(
-          k, p, {aa.shape, ab.shape, ba.shape, bb.shape, ta.shape, tg.shape});
+          k, p, {aa.shape, ab.shape, ba ? &ba->shape : nullptr, bb.shape, ta.shape, tg.shape});
       cae_plugin::check_svm_dual_own_tensors(problems, k);
       dims[static_cast<size_t>(k)] = d;
-      work[static_cast<size_t>(k)] = {aa.data, ab.data, ba.data, bb.data, ta.data, tg.data,
-                                      d.n_a,   d.n_b,   p.C,     p.eps,   p.max_iterations, &p};
+      work[static_cast<size_t>(k)] = {aa.data, ab.data, ba ? ba->data : nullptr, bb.data,
+                                      ta.data, tg.data, d.n_a, d.n_b, p.C, p.eps,
+                                      p.max_iterations, &p};
       written.push_back(&ta);
       written.push_back(&tg);
     }

@@ -19,6 +19,7 @@
 // reductions of a step.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstdint>
 #include <vector>
@@ -210,27 +211,69 @@ __global__ void __launch_bounds__(kSolverThreads)
   if (threadIdx.x == 0) outcomes[blockIdx.x] = {iterations, converged ? 1 : 0};
 }
 
+constexpr unsigned kTransposeTile = 32;
+constexpr unsigned kTransposeRows = 8;  // threads per tile column: each moves 4 values
+
+// out [cols, rows] = in [rows, cols] transposed, through a shared tile so that
+// both the reads and the writes are whole rows (the padding column keeps the
+// tile's column reads off one bank).
+__global__ void __launch_bounds__(kTransposeTile * kTransposeRows)
+    transpose_kernel(const float* in, float* out, int64_t rows, int64_t cols) {
+  begin_after_prior_kernels();
+  __shared__ float tile[kTransposeTile][kTransposeTile + 1];
+  const int64_t col0 = int64_t(blockIdx.x) * kTransposeTile;
+  for (int64_t row0 = int64_t(blockIdx.y) * kTransposeTile; row0 < rows;
+       row0 += int64_t(gridDim.y) * kTransposeTile) {
+    for (unsigned j = threadIdx.y; j < kTransposeTile; j += kTransposeRows) {
+      const int64_t r = row0 + j, c = col0 + threadIdx.x;
+      if (r < rows && c < cols) tile[j][threadIdx.x] = in[r * cols + c];
+    }
+    __syncthreads();
+    for (unsigned j = threadIdx.y; j < kTransposeTile; j += kTransposeRows) {
+      const int64_t c = col0 + j, r = row0 + threadIdx.x;
+      if (r < rows && c < cols) out[c * rows + r] = tile[threadIdx.x][j];
+    }
+    __syncthreads();  // the tile is refilled for the next rows
+  }
+}
+
 }  // namespace
 
 void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* tasks, int32_t count) {
-  // Per problem: its state (3 doubles a row); then the descriptors and outcomes.
+  // Per problem: its state (3 doubles a row), then K(b, a) where the caller
+  // gave only K(a, b) (ABI 1.9); then the descriptors and outcomes.
   std::vector<size_t> state_at(static_cast<size_t>(count));
-  size_t doubles = 0;
+  std::vector<size_t> transpose_at(static_cast<size_t>(count));
+  size_t doubles = 0, transposed_floats = 0;
   for (int32_t k = 0; k < count; ++k) {
     state_at[static_cast<size_t>(k)] = doubles;
     doubles += static_cast<size_t>(3 * (tasks[k].n_a + tasks[k].n_b));
+    transpose_at[static_cast<size_t>(k)] = transposed_floats;
+    if (tasks[k].ba == nullptr) transposed_floats += static_cast<size_t>(tasks[k].n_a * tasks[k].n_b);
   }
   const size_t problems_bytes = sizeof(SolverProblem) * static_cast<size_t>(count);
   const size_t outcomes_bytes = sizeof(SolverOutcome) * static_cast<size_t>(count);
-  DeviceMemory memory(doubles * sizeof(double) + problems_bytes + outcomes_bytes, ctx.memory,
-                      "svm_dual_solve's state");
+  DeviceMemory memory(doubles * sizeof(double) + transposed_floats * sizeof(float) +
+                          problems_bytes + outcomes_bytes,
+                      ctx.memory, "svm_dual_solve's state");
   double* states = memory.as<double>();
-  auto* problems = reinterpret_cast<SolverProblem*>(states + doubles);
+  float* transposed = reinterpret_cast<float*>(states + doubles);
+  auto* problems = reinterpret_cast<SolverProblem*>(transposed + transposed_floats);
   auto* outcomes = reinterpret_cast<SolverOutcome*>(reinterpret_cast<char*>(problems) + problems_bytes);
   std::vector<SolverProblem> host(static_cast<size_t>(count));
   for (int32_t k = 0; k < count; ++k) {
     const cae_plugin::SvmDualWork& t = tasks[k];
-    host[static_cast<size_t>(k)] = {t.aa,  t.ab,  t.ba,  t.bb, t.alpha, t.gradient,
+    const float* ba = t.ba;
+    if (ba == nullptr) {
+      float* out = transposed + transpose_at[static_cast<size_t>(k)];
+      const unsigned column_tiles = static_cast<unsigned>((t.n_b + kTransposeTile - 1) / kTransposeTile);
+      const unsigned row_tiles = static_cast<unsigned>(
+          std::min<int64_t>((t.n_a + kTransposeTile - 1) / kTransposeTile, 65535));
+      launch(ctx, "transpose_kernel", transpose_kernel, dim3(column_tiles, row_tiles),
+             dim3(kTransposeTile, kTransposeRows), 0, t.ab, out, t.n_a, t.n_b);
+      ba = out;
+    }
+    host[static_cast<size_t>(k)] = {t.aa,  t.ab,  ba,    t.bb, t.alpha, t.gradient,
                                     states + state_at[static_cast<size_t>(k)],
                                     t.n_a, t.n_b, t.C,   t.eps, t.max_iterations};
   }
