@@ -289,9 +289,12 @@ FeatureExtractor::FeatureExtractor(const std::vector<Context*>& devices,
 std::vector<float> FeatureExtractor::extract_rows(const FeatureRecipe& recipe,
                                                   const ImageSet& images, RowRange range,
                                                   int batch_size, std::ostream* log,
-                                                  const std::string& label) const {
+                                                  const std::string& label,
+                                                  std::vector<float> storage) const {
   const size_t count = range.size();
-  std::vector<float> features(count * size_t(recipe.dim(parameters_.network)));
+  const size_t floats = count * size_t(recipe.dim(parameters_.network));
+  std::vector<float> features = std::move(storage);
+  if (features.size() != floats) features = std::vector<float>(floats);
   auto progress = progress_for(count, log, label);
   std::atomic<int64_t> done{0};
   encode_in_parallel(contexts_.all(), copies_.models(), recipe, images, range, batch_size,
@@ -310,11 +313,14 @@ std::vector<float> FeatureExtractor::extract_rows(const FeatureRecipe& recipe,
 std::vector<float> FeatureExtractor::extract(const FeatureRecipe& recipe, const ImageSet& images,
                                              int batch_size, std::ostream* log,
                                              const std::string& label, ProcessGroup* ranks,
-                                             RowsTo rows_to) const {
-  if (!ranks) return extract_rows(recipe, images, {0, images.size()}, batch_size, log, label);
+                                             RowsTo rows_to, std::vector<float> storage) const {
+  if (!ranks) {
+    return extract_rows(recipe, images, {0, images.size()}, batch_size, log, label,
+                        std::move(storage));
+  }
   const std::vector<float> share =
       extract_rows(recipe, images, rank_rows(images.size(), ranks->rank(), ranks->world()),
-                   batch_size, log, label);
+                   batch_size, log, label, {});
   return gather_rows(*ranks, *devices_.front(), share, images.size(),
                      size_t(recipe.dim(parameters_.network)), rows_to);
 }

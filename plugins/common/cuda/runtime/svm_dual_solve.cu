@@ -211,6 +211,8 @@ __global__ void __launch_bounds__(kSolverThreads)
   if (threadIdx.x == 0) outcomes[blockIdx.x] = {iterations, converged ? 1 : 0};
 }
 
+constexpr size_t round_up(size_t value, size_t step) { return (value + step - 1) / step * step; }
+
 constexpr unsigned kTransposeTile = 32;
 constexpr unsigned kTransposeRows = 8;  // threads per tile column: each moves 4 values
 
@@ -249,7 +251,11 @@ void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* tasks, int32_t 
     state_at[static_cast<size_t>(k)] = doubles;
     doubles += static_cast<size_t>(3 * (tasks[k].n_a + tasks[k].n_b));
     transpose_at[static_cast<size_t>(k)] = transposed_floats;
-    if (tasks[k].ba == nullptr) transposed_floats += static_cast<size_t>(tasks[k].n_a * tasks[k].n_b);
+    // Each transpose takes a multiple of 32 floats, so the descriptors after
+    // them stay aligned for their pointers and doubles (n_a n_b may be odd).
+    if (tasks[k].ba == nullptr) {
+      transposed_floats += round_up(static_cast<size_t>(tasks[k].n_a * tasks[k].n_b), 32);
+    }
   }
   const size_t problems_bytes = sizeof(SolverProblem) * static_cast<size_t>(count);
   const size_t outcomes_bytes = sizeof(SolverOutcome) * static_cast<size_t>(count);
