@@ -170,5 +170,30 @@ TEST_CASE("features over several contexts per device (streams) equal one context
   CHECK(extraction_streams(*one[0], 3) == 3);
 }
 
+TEST_CASE("one extractor encodes several sets, into storage given or its own, as the function does") {
+  const ImageSet train = test::small_image_set(13, 5);
+  const ImageSet test_images = test::small_image_set(7, 6);
+  const Parameters weights = Parameters::he_normal(cae::nn::Network::seed(), 2);
+  auto one = test::make_contexts(test::cpu_table(), 1);
+  const FeatureRecipe& recipe = feature_recipe("pyramid-flip");
+  const size_t dim = size_t(recipe.dim(weights.network));
+  const FeatureExtractor extractor(test::pointers(one), weights, 2);
+  // Storage of the rows' size is filled in place (stale values overwritten);
+  // storage of another size is replaced by memory of the right size.
+  std::vector<float> storage(13 * dim, -7.0f);
+  const float* given = storage.data();
+  const auto a = extractor.extract(recipe, train, 4, nullptr, "", nullptr, RowsTo::Rank0,
+                                   std::move(storage));
+  CHECK(a.data() == given);
+  const auto b = extractor.extract(recipe, test_images, 4, nullptr, "", nullptr, RowsTo::Rank0,
+                                   std::vector<float>(3, 1.0f));
+  REQUIRE(b.size() == 7 * dim);
+  CHECK(max_relative_difference(
+            a, extract_features(test::pointers(one), weights, recipe, train, 4, nullptr, "", 2)) <
+        1e-6);
+  CHECK(max_relative_difference(b, extract_features(test::pointers(one), weights, recipe,
+                                                    test_images, 4, nullptr, "", 2)) < 1e-6);
+}
+
 }  // namespace
 }  // namespace cae::nn
