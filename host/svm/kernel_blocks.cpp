@@ -54,12 +54,12 @@ DeviceRows upload_rows(Context& context, const FeatureSet& set, const std::vecto
                     staging);
 }
 
-Tensor& KernelBlocks::output(int64_t n, int64_t m) {
-  if (!output_ || output_.dims() != std::vector<int64_t>{n, m}) {
-    output_ = Tensor();  // free the old buffer before allocating the new one
-    output_ = context_.alloc({n, m});
+Tensor& reshaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols) {
+  if (!tensor || tensor.dims() != std::vector<int64_t>{rows, cols}) {
+    tensor = Tensor();
+    tensor = context.alloc({rows, cols});
   }
-  return output_;
+  return tensor;
 }
 
 void KernelBlocks::compute(const DeviceRows& x, const DeviceRows& y, float* out, int64_t ld) {
@@ -72,7 +72,7 @@ void KernelBlocks::compute(const DeviceRows& x, const DeviceRows& y, float* out,
   const cae_kernel_kind kind = backend_kernel_kind(spec_.kind);
   for (const DeviceRows::Tile& xt : x.tiles()) {
     for (const DeviceRows::Tile& yt : y.tiles()) {
-      Tensor& k = output(xt.count, yt.count);
+      Tensor& k = reshaped(context_, output_, xt.count, yt.count);
       context_.kernel_matrix(xt.tensor, yt.tensor, k, kind, spec_.gamma);
       float* corner = out + xt.first * width + yt.first;
       const size_t values = static_cast<size_t>(xt.count * yt.count);

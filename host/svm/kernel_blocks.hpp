@@ -37,6 +37,11 @@ class RowStaging {
   HostBuffer buffer_;
 };
 
+// `tensor` as a [rows, cols] tensor of `context`, reallocated only when its
+// shape changes (kernel tiles repeat their shapes); the old buffer is freed
+// before the new one is allocated.
+Tensor& reshaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols);
+
 // `count` rows of `dim` floats on the device, in tiles.
 class DeviceRows {
  public:
@@ -91,8 +96,6 @@ class KernelBlocks {
   void release();
 
  private:
-  Tensor& output(int64_t n, int64_t m);
-
   Context& context_;
   KernelSpec spec_;
   Tensor output_;               // reused while tile shapes repeat

@@ -3,6 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "io/safetensors.hpp"
 #include "svm/exact_text.hpp"
@@ -32,11 +36,23 @@ std::vector<float> integers_as_floats(const std::vector<Integer>& values, const 
   return out;
 }
 
-// The model's tensors in file order: the small ones built here, the support
-// vectors (a gigabyte at 38,000 x 8,192) written from the model itself.
-struct ModelTensors {
-  std::vector<NamedTensor> built;
-  std::vector<TensorView> in_order;
+// The model's tensors in file order, as views: what the file needs in
+// another form is built and kept here, the rest (the support vectors, a
+// gigabyte at 38,000 x 8,192) is written from the model itself.
+class ModelTensors {
+ public:
+  void view(std::string name, std::vector<int64_t> shape, const std::vector<float>& values) {
+    in_order_.push_back({std::move(name), std::move(shape), values.data(), values.size()});
+  }
+  void own(std::string name, std::vector<int64_t> shape, std::vector<float> values) {
+    built_.push_back(std::move(values));  // a deque: earlier views stay valid
+    view(std::move(name), std::move(shape), built_.back());
+  }
+  const std::vector<TensorView>& in_order() const { return in_order_; }
+
+ private:
+  std::deque<std::vector<float>> built_;
+  std::vector<TensorView> in_order_;
 };
 
 ModelTensors model_tensors(const OvoModel& model) {
@@ -54,30 +70,21 @@ ModelTensors model_tensors(const OvoModel& model) {
   }
   const int64_t total = static_cast<int64_t>(support.size());
   integers_as_floats(std::vector<int64_t>{total}, "support list length");
-  std::vector<NamedTensor> tensors;
-  tensors.push_back({"classes", {model.class_count()}, integers_as_floats(model.classes, "label")});
-  tensors.push_back({"sv_rows", {model.sv_count, model.dim}, {}});  // a view below
-  tensors.push_back({"sv_class", {model.sv_count}, integers_as_floats(model.sv_class, "class")});
-  tensors.push_back(
-      {"sv_source", {model.sv_count}, integers_as_floats(model.sv_source, "training row")});
-  tensors.push_back({"pair_classes", {pair_count, 2}, std::move(pair_classes)});
-  tensors.push_back({"pair_rho", {pair_count}, std::move(rho)});
-  tensors.push_back({"pair_offsets", {pair_count + 1}, std::move(offsets)});
-  tensors.push_back({"pair_support", {total}, integers_as_floats(support, "support index")});
-  tensors.push_back({"pair_coef", {total}, std::move(coef)});
+  ModelTensors tensors;
+  tensors.own("classes", {model.class_count()}, integers_as_floats(model.classes, "label"));
+  tensors.view("sv_rows", {model.sv_count, model.dim}, model.sv_rows);
+  tensors.own("sv_class", {model.sv_count}, integers_as_floats(model.sv_class, "class"));
+  tensors.own("sv_source", {model.sv_count}, integers_as_floats(model.sv_source, "training row"));
+  tensors.own("pair_classes", {pair_count, 2}, std::move(pair_classes));
+  tensors.own("pair_rho", {pair_count}, std::move(rho));
+  tensors.own("pair_offsets", {pair_count + 1}, std::move(offsets));
+  tensors.own("pair_support", {total}, integers_as_floats(support, "support index"));
+  tensors.own("pair_coef", {total}, std::move(coef));
   if (!model.standardizer.empty()) {
-    tensors.push_back({"standardizer_mean", {model.dim}, model.standardizer.mean()});
-    tensors.push_back({"standardizer_scale", {model.dim}, model.standardizer.scale()});
+    tensors.view("standardizer_mean", {model.dim}, model.standardizer.mean());
+    tensors.view("standardizer_scale", {model.dim}, model.standardizer.scale());
   }
-  ModelTensors out;
-  out.built = std::move(tensors);
-  for (const NamedTensor& tensor : out.built) {
-    const bool rows = tensor.name == "sv_rows";
-    out.in_order.push_back({tensor.name, tensor.shape,
-                            rows ? model.sv_rows.data() : tensor.data.data(),
-                            rows ? model.sv_rows.size() : tensor.data.size()});
-  }
-  return out;
+  return tensors;
 }
 
 // --- reading ---
@@ -247,7 +254,7 @@ void save_model(const OvoModel& model, const std::string& path) {
   write_feature_origin(model.origin, metadata);
   if (!model.kernel_values.empty()) metadata["kernel_values"] = model.kernel_values;
   const ModelTensors tensors = model_tensors(model);
-  write_safetensors(path, tensors.in_order, metadata);
+  write_safetensors(path, tensors.in_order(), metadata);
 }
 
 OvoModel load_model(const std::string& path) { return model_from(read_safetensors(path)); }

@@ -6,19 +6,6 @@
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
-namespace {
-
-// `tensor` as a [rows, cols] tensor, reallocated only when the shape changes.
-Tensor& shaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols) {
-  if (!tensor || tensor.dims() != std::vector<int64_t>{rows, cols}) {
-    tensor = Tensor();  // the old buffer goes before the new one comes
-    tensor = context.alloc({rows, cols});
-  }
-  return tensor;
-}
-
-}  // namespace
-
 WeightedKernelSums::WeightedKernelSums(Context& context, const DeviceRows& rows,
                                        const float* weights, int64_t weight_rows, KernelSpec spec)
     : context_(context), rows_(rows), weight_rows_(weight_rows), spec_(spec) {
@@ -50,10 +37,10 @@ void WeightedKernelSums::add_to(const DeviceRows& queries, double* sums) {
   for (const DeviceRows::Tile& query : queries.tiles()) {
     for (size_t t = 0; t < rows_.tiles().size(); ++t) {
       const DeviceRows::Tile& row = rows_.tiles()[t];
-      Tensor& kernel = shaped(context_, kernel_, query.count, row.count);
+      Tensor& kernel = reshaped(context_, kernel_, query.count, row.count);
       context_.kernel_matrix(query.tensor, row.tensor, kernel, kind, spec_.gamma);
       // [weights, row tile] x [query tile, row tile]^T: the linear kernel's product.
-      Tensor& products = shaped(context_, products_, weight_rows_, query.count);
+      Tensor& products = reshaped(context_, products_, weight_rows_, query.count);
       context_.kernel_matrix(weights_[t], kernel, products, CAE_KERNEL_LINEAR, 0.0f);
       staging_.resize(static_cast<size_t>(weight_rows_ * query.count));
       products.download(staging_.data(), staging_.size());
