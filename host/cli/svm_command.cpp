@@ -240,7 +240,8 @@ Command svm_command() {
           "naming --classifier linear, whose memory grows as rows x dim. docs/classifiers.md\n"
           "gives both curves and the search.\n\n"
           "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank reads\n"
-          "the features and solves its share of the class pairs on its own device and host\n"
+          "the features and solves its share of the class pairs on its own device (and on\n"
+          "its host threads where --svm-on says host)\n"
           "(the linear classifier: its share of the rows, the sums exchanged through the\n"
           "backend), and rank 0 writes the model (the same file as one process makes) and\n"
           "predicts (docs/distributed.md).\n"};

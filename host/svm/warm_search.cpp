@@ -272,7 +272,8 @@ SearchOutcome search_hyper_parameters_warm(
   const RankShare& ranks = base.ranks;
   // Pairs solved on the backend are solved in a few batches, then scored:
   // no solve runs beside the scores, so they need no context of their own.
-  const bool on_backend = !ranks.spread() && pairs_on_backend(contexts, requested);
+  // Across ranks each rank's backend solves its share of the pairs.
+  const bool on_backend = pairs_on_backend(contexts, requested);
   const bool scorer_of_its_own =
       !on_backend && contexts.front()->has_host_memory() && !ranks.spread();
   std::optional<DeviceRows> held_out;
@@ -395,12 +396,20 @@ SearchOutcome search_hyper_parameters_warm(
     device.ascending_Cs = ascending;
     device.eps = base.eps;
     device.resident_rows = resident_rows;
+    if (input.order_is_share) device.pairs = input.order;
+    const std::vector<ClassPair>& solved_pairs = input.order_is_share ? input.order : pairs;
     DevicePairTimes times;
-    std::vector<std::vector<std::vector<SmoPairSolution>>> solved =
-        solve_pairs_on_backend(contexts, device, &times);
-    for (size_t g = 0; g < gammas.size(); ++g) chains[g] = std::move(solved[g]);
-    record_backend_pairs(times, static_cast<int>(pairs.size()), static_cast<int>(contexts.size()),
-                         stats);
+    if (has_pairs_here(input)) {
+      std::vector<std::vector<std::vector<SmoPairSolution>>> solved =
+          solve_pairs_on_backend(contexts, device, &times);
+      for (size_t g = 0; g < gammas.size(); ++g) {
+        for (size_t k = 0; k < solved_pairs.size(); ++k) {
+          chains[g][pair_index(solved_pairs[k], layout.class_count())] = std::move(solved[g][k]);
+        }
+      }
+    }
+    record_backend_pairs(times, static_cast<int>(solved_pairs.size()),
+                         static_cast<int>(contexts.size()), stats);
   }
   try {
     if (!on_backend && has_pairs_here(input)) run_class_pairs(

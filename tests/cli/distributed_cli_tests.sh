@@ -10,9 +10,10 @@
 # without --rank or --world-size; launchers that disagree, options against a
 # launcher and malformed values are one-line errors; a rank killed mid-run
 # ends the other within --group-timeout. `cae extract`, `cae svm` (its
-# class pairs spread over the ranks, with and without a search; the linear
-# classifier's rows) and `cae pipeline` across two ranks give one process's
-# features, models and predictions.
+# class pairs spread over the ranks, with and without a search, solved on
+# the host and on the backend; the linear classifier's rows) and `cae
+# pipeline` across two ranks give one process's features, models and
+# predictions.
 # (mpirun: mpirun_cli_tests.sh.)
 # usage: distributed_cli_tests.sh CAE HAVE_MPI(0|1)
 set -u
@@ -282,6 +283,19 @@ expect "svm search across ranks reports its choice" "^search: chose C [0-9.]+, g
 checks=$((checks + 1))
 cmp -s "$work/svm-search-devices.model" "$work/svm-search-ranks.model" ||
   fail "svm search: 2 ranks' model = one process on 2 devices" "the model files differ"
+# The same search with the pairs solved by the backend (svm_dual_solve): each
+# rank's backend solves its share, as one process's devices share them.
+run "svm search on the backend, one process on 2 devices" 0 "$CAE" "${svm[@]}" "${svm_search[@]}" \
+  --svm-on backend --devices 0,1 --out "$work/svm-backend-devices.model"
+expect "one process's search solves its pairs on the backend" "pairs solved on the backend \\(2 contexts\\)"
+torchrun_pair "svm search on the backend" "$work/svm-backend.id" "$work/svm-backend-ranks.model" \
+  "${svm[@]}" "${svm_search[@]}" --svm-on backend
+out=$rank0_out
+expect "svm search on the backend across ranks reports its choice" "^search: chose C [0-9.]+, gamma"
+expect "each rank solves its pairs on its backend" "pairs solved on the backend \\(1 context\\)"
+checks=$((checks + 1))
+cmp -s "$work/svm-backend-devices.model" "$work/svm-backend-ranks.model" ||
+  fail "svm search on the backend: 2 ranks' model = one process on 2 devices" "the model files differ"
 # The linear classifier: each rank passes over its share of the rows' fixed
 # groups and the groups' sums are exchanged; one process needs no backend.
 linear=(svm --features "$work/feat-devices" --classifier linear --validation 10 --search --search-C 0.1,10)
