@@ -67,7 +67,7 @@ PARTS = (["epoch-64", "epoch-256", "torch-max", "pipeline", "pipeline-cpu"] + IN
          + ["ablation", "search", "models", "conformance", "ddp", "kernels"])
 PERF_BLOCKS = ["epoch", "extract", "svm", "search", "pipeline", "ingredients", "ablation", "models", "ddp",
                "conformance", "flops", "bound", "kernels", "machine"]
-README_BLOCKS = ["expect", "run-it"]
+README_BLOCKS = ["expect", "run-it", "tests-time"]
 
 
 class ResultsError(Exception):
@@ -1209,7 +1209,37 @@ def render_run_it(results):
     return " ".join(sentences) + " Building before the first run is not included."
 
 
-RENDERERS = {"epoch": render_epoch, "extract": render_extract, "svm": render_svm,
+# The stages of `.ci/run` that are the README's test command; the rest
+# (the sanitized build and tests) are CI's own.
+README_TEST_STAGES = ("install", "configure + build", "tests")
+
+
+def render_tests_time(results):
+    """How long the README's test command took from a fresh clone on the
+    machine CI runs on (a passing `.ci/run`, .ci/record_times.py), then
+    CI's whole run."""
+    p = part(results, "ci")
+    if not p or p.get("status") != "measured":
+        return ("Not measured yet on the current code: a passing `.ci/run` writes "
+                "build/ci-times.json, which `tests/gpu/perf_tables.py update` merges.")
+    m = p["machine"]
+    stages = p["stages"]
+    mine = [s for s in stages if s["name"] in README_TEST_STAGES]
+    after = [s for s in stages if s["name"] not in README_TEST_STAGES]
+    where = (f"On {results_cores(p)} CPU cores ({m.get('cpu', 'unknown CPU')})"
+             + (f" with {m['gpus']} GPU{'s' if m['gpus'] != 1 else ''}" if m.get("gpus") else
+                " without a GPU"))
+    text = (f"{where}, from a {p.get('mode', 'fresh clone')}, this command took "
+            f"{fmt_count(sum(s['seconds'] for s in mine))} s ("
+            + ", ".join(f"{s['name']} {fmt_count(s['seconds'])} s" for s in mine) + ")")
+    if after:
+        text += ("; CI's `.ci/run` then adds "
+                 + ", ".join(f"{s['name']} {fmt_count(s['seconds'])} s" for s in after)
+                 + f", {fmt_count(p['total_s'])} s in all")
+    return text + f" (measured on {p['date'][:10]} at commit {m.get('commit', '?')})."
+
+
+RENDERERS = {"tests-time": render_tests_time, "epoch": render_epoch, "extract": render_extract, "svm": render_svm,
              "search": render_search, "pipeline": render_pipeline, "ingredients": render_ingredients, "ablation": render_ablation, "models": render_models, "ddp": render_ddp, "conformance": render_conformance,
              "flops": render_flops, "bound": render_bound, "kernels": render_kernels,
              "machine": render_machine, "expect": render_expect, "run-it": render_run_it}

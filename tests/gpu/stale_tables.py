@@ -21,6 +21,8 @@ PART_CODE = {
     "conformance": ["tests/conformance/", "tests/reference/"],
     "ddp": ["host/", "tests/gpu/torch_ddp_reference.py"],
     "kernels": ["host/nn/", "tests/gpu/kernel_profile.py"],
+    # CI builds and tests everything.
+    "ci": ["api/", "host/", "plugins/", "tests/", ".ci/", "packaging/", "cmake/", "CMakeLists.txt"],
 }
 
 

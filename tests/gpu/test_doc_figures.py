@@ -69,7 +69,8 @@ class CheckTest(unittest.TestCase):
         self.write("docs/PERF.md", "# Perf\n\n" + "".join(
             f"<!-- generated:{n} -->\n\n<!-- end:{n} -->\n\n" for n in perf_tables.PERF_BLOCKS))
         self.write("README.md", "<!-- generated:expect -->\n\n<!-- end:expect -->\n"
-                   "<!-- generated:run-it -->\n\n<!-- end:run-it -->\n")
+                   "<!-- generated:run-it -->\n\n<!-- end:run-it -->\n"
+                   "<!-- generated:tests-time -->\n\n<!-- end:tests-time -->\n")
         self.write("plugins/v4/kernel.cu", "// v1\n")
         self.write("constants.json", json.dumps({"constants": {"128 MiB": "a documented limit"}}))
         with contextlib.redirect_stdout(io.StringIO()):

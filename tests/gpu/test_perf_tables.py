@@ -502,6 +502,46 @@ class RunItRenderTest(unittest.TestCase):
         self.assertTrue(perf_tables.render_run_it(self.results(None)).startswith("Not measured yet"))
 
 
+class TestsTimeRenderTest(unittest.TestCase):
+    """The README's test command: the stages of a passing `.ci/run` that are
+    the command, summed, then CI's own stages and the whole run."""
+
+    def results(self, stages):
+        results = perf_tables.empty_results()
+        results["parts"]["ci"] = {"status": "measured", "date": "2026-12-03T05:00:00+00:00",
+                                  "mode": "fresh clone", "stages": stages,
+                                  "total_s": sum(s["seconds"] for s in stages),
+                                  "machine": {"gpu": None, "gpus": 0, "cpu": "Xeon", "cores": 2,
+                                              "commit": "abc1234"}}
+        return results
+
+    def test_the_commands_stages_summed_then_cis_own(self):
+        text = perf_tables.render_tests_time(self.results([
+            {"name": "install", "seconds": 3}, {"name": "configure + build", "seconds": 344},
+            {"name": "tests", "seconds": 399}, {"name": "sanitized build + tests", "seconds": 705}]))
+        self.assertEqual(
+            text, "On 2 CPU cores (Xeon) without a GPU, from a fresh clone, this command took 746 s "
+            "(install 3 s, configure + build 344 s, tests 399 s); CI's `.ci/run` then adds "
+            "sanitized build + tests 705 s, 1,451 s in all (measured on 2026-12-03 at commit abc1234).")
+
+    def test_no_record_says_how_to_make_one(self):
+        self.assertTrue(perf_tables.render_tests_time(perf_tables.empty_results())
+                        .startswith("Not measured yet"))
+
+    def test_the_record_ci_writes_renders(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), ".ci"))
+        import record_times
+        stages = [record_times.parse_stage(s) for s in ("install=1", "configure + build=2", "tests=3")]
+        results = record_times.record(stages, "fresh clone", tempfile.mkdtemp())
+        perf_tables.validate(results, "record")
+        self.assertEqual(results["parts"]["ci"]["total_s"], 6)
+        self.assertIn("this command took 6 s (install 1 s, configure + build 2 s, tests 3 s)",
+                      perf_tables.render_tests_time(results))
+        for bad in ("tests", "=3", "tests=-1", "tests=1.5", "tests=nan"):
+            with self.assertRaises(ValueError, msg=bad):
+                record_times.parse_stage(bad)
+
+
 class FilesTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
@@ -515,7 +555,8 @@ class FilesTest(unittest.TestCase):
                 f"<!-- generated:{n} -->\nstale {n}\n<!-- end:{n} -->\n\nbetween\n\n" for n in perf_tables.PERF_BLOCKS))
         with open(self.readme, "w") as f:
             f.write("intro\n<!-- generated:expect -->\nabout 33 s\n<!-- end:expect -->\n"
-                    "<!-- generated:run-it -->\nabout 49 s\n<!-- end:run-it -->\noutro\n")
+                    "<!-- generated:run-it -->\nabout 49 s\n<!-- end:run-it -->\n"
+                    "<!-- generated:tests-time -->\nabout 746 s\n<!-- end:tests-time -->\noutro\n")
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -531,7 +572,7 @@ class FilesTest(unittest.TestCase):
         with open(self.readme) as f:
             text = f.read()
         self.assertTrue(text.startswith("intro\n<!-- generated:expect -->\nNot measured yet"))
-        self.assertTrue(text.endswith("<!-- end:run-it -->\noutro\n"))
+        self.assertTrue(text.endswith("<!-- end:tests-time -->\noutro\n"))
         self.assertIn("<!-- generated:run-it -->\nNot measured yet", text)
         with open(self.perf) as f:
             perf = f.read()
