@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "data/batcher.hpp"
 #include "nn/input_batch.hpp"
 #include "nn/latent_sparsity.hpp"
+#include "nn/test_evaluation.hpp"
 #include "nn/transformed_images.hpp"
 #include "nn/model_replicas.hpp"
 #include "nn/interrupt.hpp"
@@ -40,34 +42,7 @@ double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& 
 
 double reconstruction_mse(Context& context, Autoencoder& model, const ImageSet& images,
                           int batch_size, const TransformedImages& transformed) {
-  if (images.size() == 0) return 0.0;
-  const Network& network = model.network();
-  network.require_images(images.channels, images.side, "the test set");
-  const size_t image_floats = size_t(network.image_floats());
-  std::vector<float> host(size_t(batch_size) * image_floats);
-  Tensor loss = context.alloc({1});
-  Tensor input, output;  // reallocated only when the batch size changes (the tail)
-  double sum = 0;
-  for (size_t start = 0; start < images.size(); start += size_t(batch_size)) {
-    size_t n = std::min(images.size() - start, size_t(batch_size));
-    std::vector<size_t> indices(n);
-    for (size_t i = 0; i < n; ++i) indices[i] = start + i;
-    if (transformed.empty()) {
-      fill_input_batch(images, indices, model.input_transform(), host.data());
-    } else {
-      transformed.fill(indices, {}, host.data());
-    }
-    if (!input || input.dims()[0] != int64_t(n)) {
-      input = context.alloc(network.image_dims(int64_t(n)));
-      output = context.alloc(input.dims());
-    }
-    input.upload(host.data(), n * image_floats);
-    model.reconstruct(input, output, &loss);
-    float value = 0;
-    loss.download(&value, 1);
-    sum += double(value) * double(n);
-  }
-  return sum / double(images.size());
+  return TestEvaluation(context, model, images, batch_size, transformed).mse(model);
 }
 
 TrainOutcome train_autoencoder(Context& context, const ImageSet& train, const ImageSet& test,
@@ -154,6 +129,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   const bool use_cached_train = !cached_train.empty();
   const TransformedImages cached_test =
       primary ? TransformedImages(test, transform, false) : TransformedImages();
+  std::optional<TestEvaluation> test_evaluation;
+  if (primary) test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
   InterruptGuard interrupts;
 
   auto snapshot = [&]() {
@@ -249,9 +226,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
     // The replicas are identical: one rank's evaluation speaks for all.
-    record.test_mse =
-        primary ? reconstruction_mse(context, model, test, options.eval_batch_size, cached_test)
-                : 0.0;
+    record.test_mse = primary ? test_evaluation->mse(model) : 0.0;
     require_finite_loss(record.test_mse, epoch + 1, options);
     outcome.epochs.push_back(record);
 
