@@ -18,8 +18,9 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
   // Chunks small enough that apply() keeps each on the thread that has it.
   constexpr size_t kChunk = InputTransform::kContrastImagesPerThread;
   dim_ = images.image_bytes();
-  rows_.resize(images.size() * dim_);
-  if (with_mirrors) mirrored_rows_.resize(rows_.size());
+  count_ = images.size();
+  rows_.reset(new float[count_ * dim_]);
+  if (with_mirrors) mirrored_rows_.reset(new float[count_ * dim_]);
   // Chunks are independent (rows of their own): contrast normalisation alone
   // is split over the cores by chunk (110,000 images with mirrors took a
   // second on one); whitening's SGEMM already uses them all.
@@ -32,10 +33,10 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
       const size_t n = std::min(kChunk, images.size() - start);
       indices.resize(n);
       for (size_t i = 0; i < n; ++i) indices[i] = start + i;
-      float* rows = rows_.data() + start * dim_;
+      float* rows = rows_.get() + start * dim_;
       fill_batch(images, indices, rows);
       if (with_mirrors) {
-        float* mirrored = mirrored_rows_.data() + start * dim_;
+        float* mirrored = mirrored_rows_.get() + start * dim_;
         mirror_images(rows, mirrored, n, images.channels, images.side);
         transform->apply(mirrored, n);
       }
@@ -46,15 +47,14 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
 
 void TransformedImages::fill(const std::vector<size_t>& indices, const std::vector<bool>& mirrored,
                              float* out) const {
-  const size_t count = rows_.size() / std::max<size_t>(dim_, 1);
   for (size_t b = 0; b < indices.size(); ++b) {
-    if (indices[b] >= count) {
+    if (indices[b] >= count_) {
       throw std::out_of_range("TransformedImages: image " + std::to_string(indices[b]) +
-                              " is past the end of a set of " + std::to_string(count));
+                              " is past the end of a set of " + std::to_string(count_));
     }
     const bool mirror = b < mirrored.size() && mirrored[b];
-    if (mirror && mirrored_rows_.empty()) throw std::logic_error("TransformedImages: no mirrors kept");
-    const float* source = (mirror ? mirrored_rows_ : rows_).data() + indices[b] * dim_;
+    if (mirror && !mirrored_rows_) throw std::logic_error("TransformedImages: no mirrors kept");
+    const float* source = (mirror ? mirrored_rows_ : rows_).get() + indices[b] * dim_;
     std::copy_n(source, dim_, out + b * dim_);
   }
 }
