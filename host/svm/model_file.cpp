@@ -1,5 +1,6 @@
 #include "svm/model_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/parallel.hpp"
 #include "io/safetensors.hpp"
 #include "svm/exact_text.hpp"
 #include "svm/svm_error.hpp"
@@ -41,7 +43,8 @@ std::vector<float> integers_as_floats(const std::vector<Integer>& values, const 
 // gigabyte at 38,000 x 8,192) is written from the model itself.
 class ModelTensors {
  public:
-  void view(std::string name, std::vector<int64_t> shape, const std::vector<float>& values) {
+  template <class Values>  // a std::vector<float> or an UninitializedBuffer<float>
+  void view(std::string name, std::vector<int64_t> shape, const Values& values) {
     in_order_.push_back({std::move(name), std::move(shape), values.data(), values.size()});
   }
   void own(std::string name, std::vector<int64_t> shape, std::vector<float> values) {
@@ -195,7 +198,17 @@ OvoModel model_from(SafetensorsFile file) {
   }
   model.classes = reader.integers<int32_t>("classes", {class_count});
   model.sv_count = reader.length("sv_rows");
-  model.sv_rows = reader.take("sv_rows", {model.sv_count, model.dim});
+  {
+    // Copied on every core into the model's own uninitialised buffer (the
+    // file's tensor is freed at the end of the block).
+    const std::vector<float> rows = reader.take("sv_rows", {model.sv_count, model.dim});
+    model.sv_rows.resize(rows.size());
+    const int64_t per_row = model.dim;
+    parallel_chunks(resolve_thread_count(0), model.sv_count, [&](int64_t begin, int64_t end) {
+      std::copy(rows.begin() + begin * per_row, rows.begin() + end * per_row,
+                model.sv_rows.begin() + begin * per_row);
+    });
+  }
   model.sv_class = reader.integers<int32_t>("sv_class", {model.sv_count});
   model.sv_source = reader.integers<int64_t>("sv_source", {model.sv_count});
 

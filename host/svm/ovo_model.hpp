@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/uninitialized_buffer.hpp"
 #include "svm/class_layout.hpp"
 #include "svm/feature_origin.hpp"
 #include "svm/features.hpp"
@@ -34,7 +35,7 @@ struct OvoModel {
   // grouped by class (class index non-decreasing), as libsvm's model file
   // stores them.
   int64_t sv_count = 0;
-  std::vector<float> sv_rows;      // [sv_count, dim]
+  UninitializedBuffer<float> sv_rows;  // [sv_count, dim]
   std::vector<int32_t> sv_class;   // class index of each support vector
   std::vector<int64_t> sv_source;  // its training row (informational; -1 when unknown)
 
