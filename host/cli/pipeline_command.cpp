@@ -455,9 +455,21 @@ int run_pipeline(const po::variables_map& given) {
 
   stage.restart();
   auto progress = attach_svm_progress(svm_options);
-  SelectedSvm selected =
-      select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout);
-  selected.model.origin = origin;
+  // Writing the model (1.1 GB at 32,000 support vectors x 8,192 floats: about
+  // a second, its SHA-256 for the output set's manifest included) starts as
+  // soon as the model is final: beside its validation scores, the test
+  // prediction and the report, which only read it. `selected` is declared
+  // first, so an exception waits for the write (the future's destructor)
+  // before the model goes; get() below rethrows a failed write.
+  SelectedSvm selected;
+  std::future<void> model_saved;
+  select_and_train_svm(session.contexts(), train_features, svm_options, validation, std::cout,
+                       selected, [&](svm::OvoModel& model) {
+                         model.origin = origin;
+                         model_saved = std::async(std::launch::async, [&model, &out] {
+                           svm::save_model(model, out + "/" + kSvmFile);
+                         });
+                       });
   const svm::TrainStats& stats = selected.stats;
   const svm::OvoModel& svm_model = selected.model;
   svm_options = selected.options;
@@ -468,11 +480,6 @@ int run_pipeline(const po::variables_map& given) {
               static_cast<long long>(stats.support_vectors), stats.gamma,
               double(stats.peak_reserved_bytes) / (1u << 30));
   std::cout << svm_phase_summary(stats) << std::flush;
-  // Writing the model (1.1 GB at 32,000 support vectors x 8,192 floats: about
-  // a second) overlaps the test prediction and the report, which only read
-  // it. get() below waits for it, so a failed write still fails the command.
-  std::future<void> model_saved = std::async(
-      std::launch::async, [&svm_model, &out] { svm::save_model(svm_model, out + "/" + kSvmFile); });
   timings.emplace_back("svm train", stage.seconds());
 
   ReportData report =

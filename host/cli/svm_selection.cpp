@@ -242,12 +242,21 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
                                  const svm::FeatureSet& train, const svm::TrainOptions& base,
                                  const ValidationChoice& choice, std::ostream& log) {
   SelectedSvm selected;
+  select_and_train_svm(contexts, train, base, choice, log, selected, {});
+  return selected;
+}
+
+void select_and_train_svm(const std::vector<Context*>& contexts, const svm::FeatureSet& train,
+                          const svm::TrainOptions& base, const ValidationChoice& choice,
+                          std::ostream& log, SelectedSvm& selected, const ModelReady& ready) {
+  selected = SelectedSvm();
   selected.options = base;
   selected.validation_rows = validation_rows(choice.rows, train.rows);
   if (selected.validation_rows == 0) {
     selected.model = svm::train_ovo(contexts, train, base, &selected.stats);
     record_kernel_values(selected, base);
-    return selected;
+    if (ready) ready(selected.model);
+    return;
   }
   const svm::ValidationSplit split =
       split_and_say(train, selected.validation_rows, choice, "the SVM", log);
@@ -300,15 +309,16 @@ SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
     selected.stats = outcome.best_stats;
     selected.validation_accuracy = best.validation_accuracy;
     record_kernel_values(selected, svm::search_options(base));
+    if (ready) ready(selected.model);
   } else {
     selected.model =
         svm::train_ovo(contexts, train, split.fit_rows, selected.options, &selected.stats);
+    record_kernel_values(selected, base);
+    if (ready) ready(selected.model);
     const svm::Prediction predicted = svm::predict(contexts, selected.model, split.validation);
     selected.validation_accuracy = svm::accuracy(predicted.labels, split.validation.labels);
-    record_kernel_values(selected, base);
   }
   say_validation_accuracy(selected.validation_accuracy, split.validation.rows, log);
-  return selected;
 }
 
 std::string svm_phase_summary(const svm::TrainStats& stats) {

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <iosfwd>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,17 @@ struct SelectedSvm {
 SelectedSvm select_and_train_svm(const std::vector<Context*>& contexts,
                                  const svm::FeatureSet& train, const svm::TrainOptions& base,
                                  const ValidationChoice& choice, std::ostream& log);
+
+// Called once the model is final, before it is scored on the validation
+// split, so that writing it (a gigabyte) can run beside the scoring and the
+// test prediction: both only read it, and it is not moved afterwards.
+using ModelReady = std::function<void(svm::OvoModel& model)>;
+
+// The same into `selected`, which the caller keeps where it is while
+// `ready`'s work may read its model.
+void select_and_train_svm(const std::vector<Context*>& contexts, const svm::FeatureSet& train,
+                          const svm::TrainOptions& base, const ValidationChoice& choice,
+                          std::ostream& log, SelectedSvm& selected, const ModelReady& ready);
 
 // Where the SVM training time went, as one line ("svm phases: ...") and as
 // report settings ("svm standardize s" -> "0.52", ...), so a run says what
