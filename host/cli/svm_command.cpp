@@ -1,6 +1,7 @@
 // `cae svm`: one-vs-one libsvm on extracted features, kernels on the backend.
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -194,8 +195,13 @@ int run_svm(const po::variables_map& vm) {
                  "reaching --eps; the model is usable but not optimal (try a smaller C)\n",
                  stats.unconverged_pairs);
   }
-  svm::save_model(model, out);
-  std::cout << "model: " << out << "\n";
+  // The model file (a gigabyte of support vectors at CIFAR-10's size, with
+  // its SHA-256) is written beside the libsvm export and the test
+  // prediction, which only read the model; get() waits for it and rethrows
+  // a failed write, and an exception before it waits in the future's
+  // destructor.
+  std::future<void> saved =
+      std::async(std::launch::async, [&model, &out] { svm::save_model(model, out); });
   if (vm.count("export-libsvm")) {
     svm::export_libsvm_model(model, vm["export-libsvm"].as<std::string>());
     std::cout << "libsvm model: " << vm["export-libsvm"].as<std::string>()
@@ -208,6 +214,8 @@ int run_svm(const po::variables_map& vm) {
                 prediction_time.seconds());
     print_test_accuracy(predicted, *test);
   }
+  saved.get();
+  std::cout << "model: " << out << "\n";
   return 0;
 }
 
