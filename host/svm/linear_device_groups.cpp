@@ -83,18 +83,37 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
                            const std::function<void(int64_t, float*)>& residuals,
                            float* products) {
   const size_t kd = static_cast<size_t>(classes_ * dim_);
+  const size_t k = static_cast<size_t>(classes_);
+  // Each device queues every group's scores before reading any back, and
+  // every group's product before reading any back, where one group at a
+  // time made the host wait for the device twice per group (128 times a
+  // pass at CIFAR-10's 64 groups); the residuals' uploads wait only as
+  // long as the backend's upload does. The GEMMs, their operands and the
+  // order the host sums the products in are unchanged, so the pass's result
+  // is the same to the bit.
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     Tensor weights = context.alloc({classes_, dim_});
     weights.upload(folded.weights);
-    std::vector<float> scores, transposed;
+    std::vector<Group*> mine;
     for (const std::unique_ptr<Group>& group : groups_) {
-      if (group->context != c) continue;
-      const size_t n = static_cast<size_t>(group->rows);
-      const size_t k = static_cast<size_t>(classes_);
+      if (group->context == c) mine.push_back(group.get());
+    }
+    for (Group* group : mine) {
       context.kernel_matrix(group->x, weights, group->scores, CAE_KERNEL_LINEAR, 0.0f);
-      scores.resize(n * k);
-      group->scores.download(scores.data(), scores.size());
+    }
+    // All scores come down before any residual goes up: a download waits
+    // for everything queued before it, the products' GEMMs included.
+    std::vector<std::vector<float>> all_scores(mine.size());
+    for (size_t m = 0; m < mine.size(); ++m) {
+      all_scores[m].resize(static_cast<size_t>(mine[m]->rows) * k);
+      mine[m]->scores.download(all_scores[m].data(), all_scores[m].size());
+    }
+    std::vector<float> transposed;
+    for (size_t m = 0; m < mine.size(); ++m) {
+      Group* group = mine[m];
+      const size_t n = static_cast<size_t>(group->rows);
+      std::vector<float>& scores = all_scores[m];
       for (size_t i = 0; i < n; ++i) {
         for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
       }
@@ -106,6 +125,8 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
       group->residuals.upload(transposed);
       context.kernel_matrix(group->residuals, group->transposed, group->product,
                             CAE_KERNEL_LINEAR, 0.0f);
+    }
+    for (Group* group : mine) {
       group->product.download(products + static_cast<size_t>(group->index) * kd, kd);
     }
   });
