@@ -14,7 +14,6 @@ import datetime
 import json
 import os
 import sys
-import tempfile
 from types import SimpleNamespace
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -63,11 +62,8 @@ def main(argv):
     except ValueError as e:
         print(f"record_times: {e}", file=sys.stderr)
         return 2
-    text = json.dumps(record(stages, args.mode, args.build), indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.out)), prefix=".tmp-")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, args.out)
+    results = record(stages, args.mode, args.build)
+    perf_tables.write_atomically(args.out, json.dumps(results, indent=1) + "\n")
     return 0
 
 

@@ -6,6 +6,14 @@
 #include "nn/input_batch.hpp"
 
 namespace cae::nn {
+namespace {
+
+size_t positive_batch(int batch_size) {
+  if (batch_size <= 0) throw std::invalid_argument("the test set's batch size must be positive");
+  return size_t(batch_size);
+}
+
+}  // namespace
 
 TestEvaluation::TestEvaluation(Context& context, const Autoencoder& model, const ImageSet& images,
                                int batch_size, const TransformedImages& transformed,
@@ -13,10 +21,9 @@ TestEvaluation::TestEvaluation(Context& context, const Autoencoder& model, const
     : context_(context),
       images_(images),
       transformed_(transformed),
-      batch_size_(batch_size > 0 ? size_t(batch_size) : 0),
+      batch_size_(positive_batch(batch_size)),
       batches_(0),
       image_floats_(size_t(model.network().image_floats())) {
-  if (batch_size <= 0) throw std::invalid_argument("the test set's batch size must be positive");
   if (images.size() == 0) return;
   model.network().require_images(images.channels, images.side, "the test set");
   batches_ = (images.size() + batch_size_ - 1) / batch_size_;
