@@ -77,7 +77,7 @@ extern "C" {
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration, or when a member accepts what it used to
  * refuse (1.9: svm_dual_solve's kernel_ba may be NULL). */
-#define CAE_ABI_MINOR 9
+#define CAE_ABI_MINOR 10
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -694,8 +694,24 @@ typedef struct cae_backend_table {
    * of range, or a start outside the box; nothing is written then. */
   cae_status (*svm_dual_solve)(cae_context ctx, cae_svm_dual_problem* problems, int32_t count);
 
-  /* ABI 1.9 appended nothing (svm_dual_solve accepts a NULL kernel_ba).
-   * Later minors append members here. */
+  /* ABI 1.9 appended nothing (svm_dual_solve accepts a NULL kernel_ba). */
+
+  /* -- optional member of ABI 1.10 (may be NULL) -- */
+
+  /* The RBF kernel from the linear one, for several gammas over the same
+   * rows (a C and gamma search): `linear` [n,m] holds what
+   * kernel_matrix(x, y, linear, CAE_KERNEL_LINEAR, 0) wrote on this backend;
+   * K [n,m] gets, bit for bit, what kernel_matrix(x, y, k, CAE_KERNEL_RBF,
+   * gamma) would write, at the cost of a memory pass instead of the product.
+   * x and y (the same tensor for a square block, as given to kernel_matrix)
+   * supply the rows' squared norms. k may be `linear` itself (in place).
+   * INVALID_ARGUMENT for shapes that do not fit or gamma not > 0 and finite;
+   * nothing is written then. A backend offers it only where its RBF kernel
+   * is the linear product plus an element-wise pass, so that the two agree. */
+  cae_status (*kernel_rbf_from_linear)(cae_context ctx, cae_tensor x, cae_tensor y,
+                                       cae_tensor linear, cae_tensor k, float gamma);
+
+  /* Later minors append members here. */
 } cae_backend_table;
 
 /* The smallest table the host accepts for ABI 1.x: everything up to and
@@ -738,6 +754,10 @@ typedef struct cae_backend_table {
 
 /* ABI 1.9 widened what svm_dual_solve accepts, not the table. */
 #define CAE_BACKEND_TABLE_SIZE_1_9 CAE_BACKEND_TABLE_SIZE_1_8
+
+#define CAE_BACKEND_TABLE_SIZE_1_10                      \
+  (offsetof(cae_backend_table, kernel_rbf_from_linear) + \
+   sizeof(((cae_backend_table*)0)->kernel_rbf_from_linear))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

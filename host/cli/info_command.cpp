@@ -41,10 +41,12 @@ void print_members(const cae_backend_table* t) {
       {"memory_stats", CAE_TABLE_HAS(t, memory_stats)},
       {"host_alloc", CAE_TABLE_HAS(t, host_alloc) && CAE_TABLE_HAS(t, host_free)},
       {"graph_compile", has_graph_members(*t)},
+      {"svm_dual_solve", CAE_TABLE_HAS(t, svm_dual_solve)},
+      {"kernel_rbf_from_linear", CAE_TABLE_HAS(t, kernel_rbf_from_linear)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {
-    std::cout << "  " << m.name << std::string(22 - std::string(m.name).size(), ' ')
+    std::cout << "  " << m.name << std::string(24 - std::string(m.name).size(), ' ')
               << (m.present ? "supported" : "unsupported") << "\n";
   }
 }

@@ -229,6 +229,18 @@ void Context::kernel_matrix(const Tensor& x, const Tensor& y, Tensor& k, cae_ker
         "kernel_matrix");
 }
 
+bool Context::has_kernel_rbf_from_linear() const {
+  return CAE_TABLE_HAS(table_, kernel_rbf_from_linear);
+}
+
+void Context::kernel_rbf_from_linear(const Tensor& x, const Tensor& y, const Tensor& linear,
+                                     Tensor& k, float gamma) {
+  CAE_REQUIRE_MEMBER(kernel_rbf_from_linear);
+  check(table_->kernel_rbf_from_linear(ctx_, x.handle(), y.handle(), linear.handle(), k.handle(),
+                                       gamma),
+        "kernel_rbf_from_linear");
+}
+
 void Context::synchronize() { check(table_->synchronize(ctx_), "synchronize"); }
 
 bool Context::has_timer() const {

@@ -122,6 +122,11 @@ class Context {
   // ABI 1.9: a problem's kernel_ba may be NULL (the backend transposes kernel_ab).
   bool svm_dual_transposes() const;
   void svm_dual_solve(std::vector<cae_svm_dual_problem>& problems);
+  // ABI 1.10: the RBF kernel of x and y from the LINEAR kernel_matrix of the
+  // same tensors (`linear`; k may be it), as kernel_matrix would write it.
+  bool has_kernel_rbf_from_linear() const;
+  void kernel_rbf_from_linear(const Tensor& x, const Tensor& y, const Tensor& linear, Tensor& k,
+                              float gamma);
 
   cae_context handle() const { return ctx_; }
 

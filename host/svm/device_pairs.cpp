@@ -85,7 +85,7 @@ class DeviceSolver {
     while (next < jobs_.size()) {
       // The batch: as many jobs as fit, at least one.
       const size_t first = next;
-      uint64_t bytes = 0;
+      uint64_t bytes = reuses_products() ? largest_product_bytes() : 0;
       std::set<size_t> stages;  // stages whose diagonal blocks the batch needs
       while (next < jobs_.size()) {
         const Job& job = jobs_[next];
@@ -97,9 +97,8 @@ class DeviceSolver {
         ++next;
       }
       phase = Clock::now();
-      for (const size_t stage : stages) compute_diagonals(stage);
-      std::vector<Batched> batch;
-      for (size_t k = first; k < next; ++k) batch.push_back(prepare(jobs_[k]));
+      compute_diagonals(stages);
+      std::vector<Batched> batch = prepare_batch(first, next);
       context_.synchronize();
       times.kernel_seconds += seconds_since(phase);
       phase = Clock::now();
@@ -176,36 +175,95 @@ class DeviceSolver {
   }
   const Tensor& rows_tensor(int32_t c) const { return *tensors_[static_cast<size_t>(c)]; }
 
-  void compute_diagonals(size_t stage) {
-    if (diagonals_.count(stage)) return;
-    std::vector<Tensor>& blocks = diagonals_[stage];
-    blocks.resize(rows_.size());
-    const KernelSpec& spec = input_.specs[stage];
-    for (const int32_t c : classes_) {
-      const int64_t n = rows_of(*input_.layout, c);
-      Tensor& k = blocks[static_cast<size_t>(c)];
-      k = context_.alloc({n, n});
-      context_.kernel_matrix(rows_tensor(c), rows_tensor(c), k, kind_of(spec), spec.gamma);
+  // With more than one RBF kernel over the same rows (a search's gammas) on
+  // a backend of ABI 1.10, each block's product is computed once and every
+  // gamma's kernel made from it in a memory pass (kernel_rbf_from_linear:
+  // the same values as kernel_matrix's, bit for bit). A product is most of
+  // a block's work: three gammas took three times the FP32 GEMMs.
+  bool reuses_products() const {
+    if (input_.specs.size() < 2 || !context_.has_kernel_rbf_from_linear()) return false;
+    return std::all_of(input_.specs.begin(), input_.specs.end(),
+                       [](const KernelSpec& spec) { return spec.kind == KernelKind::Rbf; });
+  }
+  // The product a batch holds besides its kernels while it makes them.
+  uint64_t largest_product_bytes() const {
+    uint64_t largest = 0;
+    for (const int32_t a : classes_) {
+      for (const int32_t b : classes_) {
+        largest = std::max(largest, static_cast<uint64_t>(rows_of(*input_.layout, a)) *
+                                        static_cast<uint64_t>(rows_of(*input_.layout, b)) * kFloat);
+      }
+    }
+    return largest;
+  }
+
+  // K(x, y) of every stage in `stages` into `out` (allocated here, [n, m]).
+  void kernels_of(const Tensor& x, const Tensor& y, const std::vector<size_t>& stages,
+                  std::vector<Tensor*> out) {
+    const int64_t n = x.dims()[0], m = y.dims()[0];
+    for (Tensor* k : out) *k = context_.alloc({n, m});
+    if (!reuses_products() || stages.size() < 2) {
+      for (size_t s = 0; s < stages.size(); ++s) {
+        const KernelSpec& spec = input_.specs[stages[s]];
+        context_.kernel_matrix(x, y, *out[s], kind_of(spec), spec.gamma);
+      }
+      return;
+    }
+    Tensor product = context_.alloc({n, m});
+    context_.kernel_matrix(x, y, product, CAE_KERNEL_LINEAR, 0.0f);
+    for (size_t s = 0; s < stages.size(); ++s) {
+      context_.kernel_rbf_from_linear(x, y, product, *out[s], input_.specs[stages[s]].gamma);
     }
   }
 
+  void compute_diagonals(const std::set<size_t>& wanted) {
+    std::vector<size_t> stages;
+    for (const size_t stage : wanted) {
+      if (!diagonals_.count(stage)) stages.push_back(stage);
+    }
+    if (stages.empty()) return;
+    for (const size_t stage : stages) diagonals_[stage].resize(rows_.size());
+    for (const int32_t c : classes_) {
+      std::vector<Tensor*> out;
+      for (const size_t stage : stages) out.push_back(&diagonals_[stage][static_cast<size_t>(c)]);
+      kernels_of(rows_tensor(c), rows_tensor(c), stages, out);
+    }
+  }
+
+  // Jobs [first, end): each pair's K(a, b) for all its stages in the batch
+  // together (one product for them all where reuses_products()).
+  std::vector<Batched> prepare_batch(size_t first, size_t end) {
+    std::vector<Batched> batch;
+    for (size_t k = first; k < end; ++k) batch.push_back(prepare(jobs_[k]));
+    std::map<size_t, std::vector<size_t>> by_pair;  // pair -> its jobs' places in `batch`
+    for (size_t k = 0; k < batch.size(); ++k) by_pair[batch[k].job.pair].push_back(k);
+    for (const auto& [pair_index, places] : by_pair) {
+      const ClassPair& pair = pairs_[pair_index];
+      std::vector<size_t> stages;
+      std::vector<Tensor*> out;
+      for (const size_t k : places) {
+        stages.push_back(batch[k].job.stage);
+        out.push_back(&batch[k].ab);
+      }
+      kernels_of(rows_tensor(pair.first), rows_tensor(pair.second), stages, out);
+      // K(b, a) is K(a, b)'s transpose: a backend of ABI 1.9 makes it from
+      // K(a, b) in a memory pass, where computing it was half of the pair's
+      // own kernel work (the whole product again).
+      if (!context_.svm_dual_transposes()) {
+        std::vector<Tensor*> transposed;
+        for (const size_t k : places) transposed.push_back(&batch[k].ba);
+        kernels_of(rows_tensor(pair.second), rows_tensor(pair.first), stages, transposed);
+      }
+    }
+    return batch;
+  }
+
+  // A job's solver state (alpha 0, gradient -1); its kernels come from prepare_batch.
   Batched prepare(const Job& job) {
     const ClassPair& pair = pairs_[job.pair];
-    const KernelSpec& spec = input_.specs[job.stage];
     const int64_t a = rows_of(*input_.layout, pair.first);
     const int64_t b = rows_of(*input_.layout, pair.second);
-    Batched out{job, context_.alloc({a, b}), Tensor(), context_.alloc({a + b}),
-                context_.alloc({a + b})};
-    context_.kernel_matrix(rows_tensor(pair.first), rows_tensor(pair.second), out.ab, kind_of(spec),
-                           spec.gamma);
-    // K(b, a) is K(a, b)'s transpose: a backend of ABI 1.9 makes it from
-    // K(a, b) in a memory pass, where computing it was half of the pair's
-    // own kernel work (the whole product again).
-    if (!context_.svm_dual_transposes()) {
-      out.ba = context_.alloc({b, a});
-      context_.kernel_matrix(rows_tensor(pair.second), rows_tensor(pair.first), out.ba,
-                             kind_of(spec), spec.gamma);
-    }
+    Batched out{job, Tensor(), Tensor(), context_.alloc({a + b}), context_.alloc({a + b})};
     out.alpha.upload(std::vector<float>(static_cast<size_t>(a + b), 0.0f));
     out.gradient.upload(std::vector<float>(static_cast<size_t>(a + b), -1.0f));
     return out;

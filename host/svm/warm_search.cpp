@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <numeric>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -37,22 +38,27 @@ size_t pair_index(const ClassPair& pair, int32_t classes) {
   return first * (2 * k - first - 1) / 2 + static_cast<size_t>(pair.second - pair.first - 1);
 }
 
-// Decision values of the validation rows for every pair and every C:
-// decisions[a][v * pairs + p] for C number `a` of the chain. Per class, the
-// coefficients of every pair of that class and every C at once weigh
-// K(validation rows, class rows) on the device (svm/weighted_kernel_sums.hpp).
-std::vector<std::vector<double>> validation_decisions(
+// Decision values of the validation rows for every pair and every C, for
+// several gammas: decisions[g][a][v * pairs + p] for gamma g and C number
+// `a` of the chain. Per class, the coefficients of every pair of that class
+// and every C at once weigh K(validation rows, class rows) on the device
+// (svm/weighted_kernel_sums.hpp), the gammas' kernels made from one product
+// where the backend can (WeightedKernelSums::add_to_each).
+using Chains = std::vector<std::vector<SmoPairSolution>>;  // [pair][C]
+std::vector<std::vector<std::vector<double>>> validation_decisions(
     Context& context, const ClassLayout& layout, const std::vector<DeviceRows>& class_rows,
-    const DeviceRows& held_out, const KernelSpec& spec,
-    const std::vector<std::vector<SmoPairSolution>>& chains) {
+    const DeviceRows& held_out, const std::vector<KernelSpec>& specs,
+    const std::vector<const Chains*>& chains) {
   const int32_t classes = layout.class_count();
   const std::vector<ClassPair> pairs = class_pairs(classes);
-  const size_t chain_length = chains.front().size();
+  const size_t gammas = specs.size();
+  const size_t chain_length = chains.front()->front().size();
   const int64_t nv = held_out.rows();
-  std::vector<std::vector<double>> decisions(
-      chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0));
+  std::vector<std::vector<std::vector<double>>> decisions(
+      gammas, std::vector<std::vector<double>>(
+                  chain_length, std::vector<double>(static_cast<size_t>(nv) * pairs.size(), 0.0)));
   std::vector<float> weights;
-  std::vector<double> products;
+  std::vector<std::vector<double>> products(gammas);
   for (int32_t c = 0; c < classes; ++c) {
     const std::vector<int64_t>& rows = layout.rows[static_cast<size_t>(c)];
     const int64_t n = static_cast<int64_t>(rows.size());
@@ -62,32 +68,48 @@ std::vector<std::vector<double>> validation_decisions(
     }
     // weights [mine x chain, n]: each solution's coefficients on class c's rows.
     const int64_t m = static_cast<int64_t>(mine.size() * chain_length);
-    weights.assign(static_cast<size_t>(m * n), 0.0f);
-    for (size_t q = 0; q < mine.size(); ++q) {
-      for (size_t a = 0; a < chain_length; ++a) {
-        const PairSolution& s = chains[mine[q]][a].solution;
-        float* out = weights.data() + (q * chain_length + a) * static_cast<size_t>(n);
-        for (size_t k = 0; k < s.support.size(); ++k) {
-          const auto at = std::lower_bound(rows.begin(), rows.end(), s.support[k]);
-          if (at != rows.end() && *at == s.support[k]) out[at - rows.begin()] = s.coef[k];
+    std::vector<std::unique_ptr<WeightedKernelSums>> sums;
+    std::vector<WeightedKernelSums*> each;
+    std::vector<double*> outputs;
+    for (size_t g = 0; g < gammas; ++g) {
+      weights.assign(static_cast<size_t>(m * n), 0.0f);
+      for (size_t q = 0; q < mine.size(); ++q) {
+        for (size_t a = 0; a < chain_length; ++a) {
+          const PairSolution& s = (*chains[g])[mine[q]][a].solution;
+          float* out = weights.data() + (q * chain_length + a) * static_cast<size_t>(n);
+          for (size_t k = 0; k < s.support.size(); ++k) {
+            const auto at = std::lower_bound(rows.begin(), rows.end(), s.support[k]);
+            if (at != rows.end() && *at == s.support[k]) out[at - rows.begin()] = s.coef[k];
+          }
+        }
+      }
+      sums.push_back(std::make_unique<WeightedKernelSums>(
+          context, class_rows[static_cast<size_t>(c)], weights.data(), m, specs[g]));
+      each.push_back(sums.back().get());
+      products[g].assign(static_cast<size_t>(m * nv), 0.0);  // [mine x chain, nv]
+      outputs.push_back(products[g].data());
+    }
+    WeightedKernelSums::add_to_each(each, held_out, outputs);
+    for (size_t g = 0; g < gammas; ++g) {
+      for (size_t q = 0; q < mine.size(); ++q) {
+        for (size_t a = 0; a < chain_length; ++a) {
+          const double* row = products[g].data() + (q * chain_length + a) * static_cast<size_t>(nv);
+          std::vector<double>& out = decisions[g][a];
+          for (int64_t v = 0; v < nv; ++v) {
+            out[static_cast<size_t>(v) * pairs.size() + mine[q]] += row[v];
+          }
         }
       }
     }
-    WeightedKernelSums sums(context, class_rows[static_cast<size_t>(c)], weights.data(), m, spec);
-    products.assign(static_cast<size_t>(m * nv), 0.0);  // [mine x chain, nv]
-    sums.add_to(held_out, products.data());
-    for (size_t q = 0; q < mine.size(); ++q) {
-      for (size_t a = 0; a < chain_length; ++a) {
-        const double* row = products.data() + (q * chain_length + a) * static_cast<size_t>(nv);
-        std::vector<double>& out = decisions[a];
-        for (int64_t v = 0; v < nv; ++v) out[static_cast<size_t>(v) * pairs.size() + mine[q]] += row[v];
-      }
-    }
   }
-  for (size_t p = 0; p < pairs.size(); ++p) {
-    for (size_t a = 0; a < chain_length; ++a) {
-      const double rho = chains[p][a].solution.rho;
-      for (int64_t v = 0; v < nv; ++v) decisions[a][static_cast<size_t>(v) * pairs.size() + p] -= rho;
+  for (size_t g = 0; g < gammas; ++g) {
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      for (size_t a = 0; a < chain_length; ++a) {
+        const double rho = (*chains[g])[p][a].solution.rho;
+        for (int64_t v = 0; v < nv; ++v) {
+          decisions[g][a][static_cast<size_t>(v) * pairs.size() + p] -= rho;
+        }
+      }
     }
   }
   return decisions;
@@ -304,14 +326,8 @@ SearchOutcome search_hyper_parameters_warm(
   const auto search_start = Clock::now();
   double scored_until = 0.0;  // seconds into the search when the last gamma was scored
   double scoring_seconds = 0.0;
-  // Scores gamma g's candidates (all its pairs solved) on the validation rows,
-  // on `context`, where the class rows and the validation rows are.
-  auto score = [&](size_t g, Context& context, const std::vector<DeviceRows>& class_rows,
-                   const DeviceRows& validation_rows) {
-    const auto scoring_start = Clock::now();
-    const std::vector<std::vector<double>> decisions = validation_decisions(
-        context, layout, class_rows, validation_rows, specs[g], chains[g]);
-    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
+  // Gamma g's candidates from their decision values: accuracies, the best so far.
+  auto score_gamma = [&](size_t g, const std::vector<std::vector<double>>& decisions) {
     const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
     // The gamma's share of the wall time: since the previous gamma was scored.
     const double seconds = now - scored_until + (g == 0 ? upload_seconds + gamma_seconds : 0.0);
@@ -346,6 +362,22 @@ SearchOutcome search_hyper_parameters_warm(
       }
     }
   };
+  // Gammas [first, end)'s candidates (all their pairs solved) scored on the
+  // validation rows, on `context`, where the class rows and the validation
+  // rows are: their decision values in one pass (one product per tile pair
+  // for them all, where the backend can), then each gamma's accuracies.
+  auto score = [&](size_t first, size_t end, Context& context,
+                   const std::vector<DeviceRows>& class_rows, const DeviceRows& validation_rows) {
+    const auto scoring_start = Clock::now();
+    std::vector<KernelSpec> scored_specs(specs.begin() + static_cast<std::ptrdiff_t>(first),
+                                         specs.begin() + static_cast<std::ptrdiff_t>(end));
+    std::vector<const Chains*> scored_chains;
+    for (size_t g = first; g < end; ++g) scored_chains.push_back(&chains[g]);
+    const std::vector<std::vector<std::vector<double>>> all_decisions = validation_decisions(
+        context, layout, class_rows, validation_rows, scored_specs, scored_chains);
+    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
+    for (size_t g = first; g < end; ++g) score_gamma(g, all_decisions[g - first]);
+  };
   // Gammas are scored in order, each once all its pairs are solved. With a
   // backend whose copies have an engine of their own (it offers page-locked
   // host memory), on a context and thread of their own, beside the producer:
@@ -354,7 +386,7 @@ SearchOutcome search_hyper_parameters_warm(
   // producer mostly waits for the workers to free memory), else once every
   // kernel is made, while the workers finish the rest.
   size_t scored = 0;
-  auto score_here = [&](size_t g) { score(g, *contexts.front(), resident[0], *held_out); };
+  auto score_here = [&](size_t g) { score(g, g + 1, *contexts.front(), resident[0], *held_out); };
   std::thread scorer;
   std::exception_ptr scoring_error;
   if (scorer_of_its_own) {
@@ -368,7 +400,7 @@ SearchOutcome search_hyper_parameters_warm(
         const DeviceRows validation_rows = upload_held_out(context);
         for (; scored < gammas.size(); ++scored) {
           if (!countdown.wait_for(scored)) return;
-          score(scored, context, class_rows, validation_rows);
+          score(scored, scored + 1, context, class_rows, validation_rows);
         }
       } catch (...) {
         scoring_error = std::current_exception();
@@ -454,8 +486,10 @@ SearchOutcome search_hyper_parameters_warm(
   if (scorer.joinable()) {
     scorer.join();
     if (scoring_error) std::rethrow_exception(scoring_error);
-  } else {
-    while (scored < gammas.size()) score_here(scored++);
+  } else if (scored < gammas.size()) {
+    // What is left (every gamma, when the backend solved the pairs) in one pass.
+    score(scored, gammas.size(), *contexts.front(), resident[0], *held_out);
+    scored = gammas.size();
   }
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;

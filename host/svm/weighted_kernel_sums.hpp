@@ -31,7 +31,19 @@ class WeightedKernelSums {
 
   int64_t weight_rows() const { return weight_rows_; }
 
+  // each[i]->add_to(queries, sums[i]) for sums of several kernels over the
+  // same rows (a search's gammas, on one context): where the backend makes
+  // an RBF kernel from the linear one (ABI 1.10), each tile pair's product
+  // is computed once for them all. The sums are add_to's, bit for bit.
+  static void add_to_each(const std::vector<WeightedKernelSums*>& each, const DeviceRows& queries,
+                          const std::vector<double*>& sums);
+
  private:
+  void check_queries(const DeviceRows& queries) const;
+  // sums += weights of row tile t x `kernel` [query tile, row tile]^T.
+  void accumulate(size_t t, const DeviceRows::Tile& query, const Tensor& kernel, int64_t width,
+                  double* sums);
+
   Context& context_;
   const DeviceRows& rows_;
   int64_t weight_rows_ = 0;

@@ -122,6 +122,14 @@
 #define CAE_BACKEND_SVM_SOLVER_MEMBERS(X) \
   X(cae_status, svm_dual_solve, (cae_context ctx, cae_svm_dual_problem * problems, int32_t count))
 
+// ABI 1.10's RBF kernel from the linear one. A backend whose RBF kernel is
+// its linear product plus an element-wise pass declares it with
+// CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS() and names
+// CAE_KERNEL_REUSE_MEMBER_SET in CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_KERNEL_REUSE_MEMBERS(X)                                     \
+  X(cae_status, kernel_rbf_from_linear,                                         \
+    (cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor linear, cae_tensor k, float gamma))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -150,6 +158,10 @@
 #define CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS()                \
   CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS()                \
+  CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
   CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
@@ -202,6 +214,8 @@
 #define CAE_OPTIONS_MEMBER_SET CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_GRAPH_MEMBER_SET CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_SVM_SOLVER_MEMBER_SET CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_KERNEL_REUSE_MEMBER_SET \
+  CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -234,6 +248,7 @@ CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -245,7 +260,8 @@ constexpr size_t kListedOffsets[] = {
                     CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                         CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
                             CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+                                CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                                    CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

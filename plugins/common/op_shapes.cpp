@@ -117,6 +117,24 @@ KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, i
   return {x[0], y[0], x[1]};
 }
 
+KernelDims check_kernel_rbf_from_linear(const Shape& x, const Shape& y, const Shape& linear,
+                                        const Shape& k, float gamma) {
+  const char* op = "kernel_rbf_from_linear";
+  require_rank(op, "x", x, 2);
+  require_rank(op, "y", y, 2);
+  require_rank(op, "linear", linear, 2);
+  require_rank(op, "k", k, 2);
+  CAE_REQUIRE(x[1] == y[1], named(op, "x ") + x.str() + " and y " + y.str() +
+                            " differ in feature dimension");
+  const std::string wanted = "[" + std::to_string(x[0]) + "," + std::to_string(y[0]) + "]";
+  CAE_REQUIRE(linear[0] == x[0] && linear[1] == y[0],
+              named(op, "linear ") + linear.str() + " must be " + wanted);
+  CAE_REQUIRE(k[0] == x[0] && k[1] == y[0], named(op, "k ") + k.str() + " must be " + wanted);
+  CAE_REQUIRE(gamma > 0.0f && std::isfinite(gamma),
+              named(op, "gamma must be > 0 and finite, got ") + std::to_string(gamma));
+  return {x[0], y[0], x[1]};
+}
+
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
   const std::string name = "svm_dual_solve: problem " + std::to_string(index);
   CAE_REQUIRE(problem != nullptr, name + " is NULL");

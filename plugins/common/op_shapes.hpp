@@ -40,6 +40,10 @@ struct KernelDims {
 };
 KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, int32_t kind,
                                float gamma);
+// kernel_rbf_from_linear (ABI 1.10): linear and k [n,m] for x [n,d], y [m,d];
+// gamma > 0 and finite.
+KernelDims check_kernel_rbf_from_linear(const Shape& x, const Shape& y, const Shape& linear,
+                                        const Shape& k, float gamma);
 
 // svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
 // max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba

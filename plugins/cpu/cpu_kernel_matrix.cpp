@@ -4,12 +4,18 @@
 // the squared norms summed in double and the distance clamped at 0 (rounding
 // can make it slightly negative for near-identical rows).
 //
+// kernel_rbf_from_linear (ABI 1.10) makes the RBF kernel from a LINEAR one
+// this function wrote, through the same element-wise formula: a search over
+// several gammas pays for the product once.
+//
 // K is cut into fixed tiles, each one GEMM on one thread: a tile's values do
 // not depend on the thread count, and OpenBLAS packs one block of Y per tile
 // that is reused over all the tile's rows of X.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 
 #include "cpu_blas.hpp"
 #include "cpu_blas_memory.hpp"
@@ -34,6 +40,27 @@ void squared_norms(int threads, const float* rows, int64_t count, int64_t dim, d
   });
 }
 
+// One RBF value from its linear product and the rows' squared norms: the one
+// formula of kernel_matrix and kernel_rbf_from_linear, so that the two agree
+// bit for bit.
+inline float rbf_of_product(float product, double x_norm, double y_norm, float gamma) {
+  const double distance = x_norm + y_norm - 2.0 * product;
+  return std::exp(-gamma * static_cast<float>(std::max(distance, 0.0)));
+}
+
+// The rows' squared norms for an RBF kernel, in the context's scratch: y's
+// are x's when the two are one tensor.
+std::pair<double*, double*> rbf_norms(cae_context_s& c, const char* op, const cae_tensor_s& X,
+                                      const cae_tensor_s& Y, const cae_plugin::KernelDims& d) {
+  const bool same = &X == &Y;
+  double* norms = c.scratch.doubles.reserve(static_cast<size_t>(same ? d.n : d.n + d.m), op,
+                                            "squared norms");
+  squared_norms(c.threads, X.data(), d.n, d.d, norms);
+  double* y_norms = same ? norms : norms + d.n;
+  if (!same) squared_norms(c.threads, Y.data(), d.m, d.d, y_norms);
+  return {norms, y_norms};
+}
+
 }  // namespace
 
 cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor k, int32_t kind,
@@ -50,15 +77,7 @@ cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor
 
     double* x_norms = nullptr;
     double* y_norms = nullptr;
-    if (rbf) {
-      const bool same = &X == &Y;
-      double* norms = c.scratch.doubles.reserve(static_cast<size_t>(same ? d.n : d.n + d.m), op,
-                                                "squared norms");
-      x_norms = norms;
-      squared_norms(c.threads, X.data(), d.n, d.d, x_norms);
-      y_norms = same ? x_norms : norms + d.n;
-      if (!same) squared_norms(c.threads, Y.data(), d.m, d.d, y_norms);
-    }
+    if (rbf) std::tie(x_norms, y_norms) = rbf_norms(c, op, X, Y, d);
 
     const int64_t row_tiles = (d.n + kTileRows - 1) / kTileRows;
     const int64_t column_tiles = (d.m + kTileColumns - 1) / kTileColumns;
@@ -75,9 +94,30 @@ cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor
       for (int64_t i = 0; i < rows; ++i) {
         float* row = out + i * d.m;
         for (int64_t j = 0; j < columns; ++j) {
-          const double distance = x_norms[i0 + i] + y_norms[j0 + j] - 2.0 * row[j];
-          row[j] = std::exp(-gamma * static_cast<float>(std::max(distance, 0.0)));
+          row[j] = rbf_of_product(row[j], x_norms[i0 + i], y_norms[j0 + j], gamma);
         }
+      }
+    });
+  });
+}
+
+cae_status kernel_rbf_from_linear(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor linear,
+                                  cae_tensor k, float gamma) {
+  return cae_plugin::guard(ctx, [&] {
+    const char* op = "kernel_rbf_from_linear";
+    cae_context_s& c = context_arg(ctx, op);
+    const cae_tensor_s& X = tensor_arg(c, x, op, "x");
+    const cae_tensor_s& Y = tensor_arg(c, y, op, "y");  // may be X
+    const cae_tensor_s& L = tensor_arg(c, linear, op, "linear");
+    const cae_tensor_s& K = tensor_arg(c, k, op, "k");  // may be L
+    const auto d =
+        cae_plugin::check_kernel_rbf_from_linear(X.shape, Y.shape, L.shape, K.shape, gamma);
+    const auto [x_norms, y_norms] = rbf_norms(c, op, X, Y, d);
+    const float* in = L.data();
+    float* out = K.data();
+    parallel_for(c.threads, d.n, [&](int64_t i) {
+      for (int64_t j = 0; j < d.m; ++j) {
+        out[i * d.m + j] = rbf_of_product(in[i * d.m + j], x_norms[i], y_norms[j], gamma);
       }
     });
   });

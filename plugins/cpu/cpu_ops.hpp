@@ -18,5 +18,7 @@ CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_GROUP_MEMBERS();
 // cpu_svm_dual.cpp: the ABI 1.8 SVM dual solver.
 CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
+// cpu_kernel_matrix.cpp: the ABI 1.10 RBF kernel from the linear one.
+CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 
 }  // namespace cae_cpu

@@ -196,7 +196,8 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, graph_run),
         CAE_MEMBER(cae_backend_table, graph_destroy),
         CAE_MEMBER(cae_backend_table, group_join_within),
-        CAE_MEMBER(cae_backend_table, svm_dual_solve)}},
+        CAE_MEMBER(cae_backend_table, svm_dual_solve),
+        CAE_MEMBER(cae_backend_table, kernel_rbf_from_linear)}},
   };
 }
 

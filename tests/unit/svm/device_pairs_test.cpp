@@ -21,15 +21,22 @@
 namespace cae::svm {
 namespace {
 
-// The cpu backend without the solver.
-Context& cpu_without_solver() {
+// The cpu backend with one optional member taken away (kMember: a pointer
+// to a member of cae_backend_table): without the solver, or without ABI
+// 1.10's kernel from the product (every gamma's kernel computed in full).
+template <auto kMember>
+Context& cpu_without() {
   static const cae_backend_table table = [] {
     cae_backend_table copy = test::cpu_context().table();
-    copy.svm_dual_solve = nullptr;
+    copy.*kMember = nullptr;
     return copy;
   }();
   static Context context(table, 0, 2);
   return context;
+}
+Context& cpu_without_solver() { return cpu_without<&cae_backend_table::svm_dual_solve>(); }
+Context& cpu_without_kernel_reuse() {
+  return cpu_without<&cae_backend_table::kernel_rbf_from_linear>();
 }
 
 double agreement(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
@@ -92,6 +99,39 @@ TEST_CASE("the warm search on the backend's pairs chooses as the host's does") {
   CHECK(spread);
   CHECK(backend.results.back().phases.find("pairs solved on the backend") != std::string::npos);
   CHECK(backend.best_stats.solved_on_backend);
+}
+
+TEST_CASE("a search's gammas made from one product give the search of full kernels, bit for bit") {
+  const FeatureSet train = test::clustered(4, 60, 8, 0.9, 41, 3);
+  const ValidationSplit split = split_for_validation(train, 60, 5);
+  TrainOptions base;
+  base.threads = 2;
+  base.solver_place = SolverPlace::Backend;
+  const std::vector<double> Cs = {0.5, 4.0};
+  const std::vector<GammaPolicy> gammas = {GammaPolicy::parse("0.02"), GammaPolicy::parse("0.2"),
+                                           GammaPolicy::parse("scale")};
+  REQUIRE(test::cpu_context().has_kernel_rbf_from_linear());
+  REQUIRE_FALSE(cpu_without_kernel_reuse().has_kernel_rbf_from_linear());
+  const SearchOutcome reused =
+      search_hyper_parameters_warm({&test::cpu_context()}, train, split, base, Cs, gammas);
+  const SearchOutcome full =
+      search_hyper_parameters_warm({&cpu_without_kernel_reuse()}, train, split, base, Cs, gammas);
+  REQUIRE(reused.results.size() == full.results.size());
+  bool spread = false;
+  for (size_t i = 0; i < full.results.size(); ++i) {
+    INFO("candidate " << i);
+    CHECK(reused.results[i].candidate.C == full.results[i].candidate.C);
+    CHECK(reused.results[i].validation_accuracy == full.results[i].validation_accuracy);
+    CHECK(reused.results[i].solver_iterations == full.results[i].solver_iterations);
+    spread = spread || full.results[i].validation_accuracy != full.results[0].validation_accuracy;
+  }
+  CHECK(spread);
+  REQUIRE(reused.best_model.sv_count == full.best_model.sv_count);
+  REQUIRE(reused.best_model.pairs.size() == full.best_model.pairs.size());
+  for (size_t p = 0; p < full.best_model.pairs.size(); ++p) {
+    CHECK(reused.best_model.pairs[p].rho == full.best_model.pairs[p].rho);
+    CHECK(reused.best_model.pairs[p].coef == full.best_model.pairs[p].coef);
+  }
 }
 
 TEST_CASE("auto solves on the backend only where it has the solver and memory of its own") {

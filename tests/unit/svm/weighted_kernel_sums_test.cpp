@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 
 #include "svm/svm_error.hpp"
@@ -56,6 +57,45 @@ TEST_CASE("weighted kernel sums on the backend equal the host's, tiles of any si
         CHECK(got[size_t(r * queries + i)] == doctest::Approx(expected).epsilon(1e-5));
       }
     }
+  }
+}
+
+TEST_CASE("several gammas' sums from one product each equal their own sums, bit for bit") {
+  Context& context = test::cpu_context();
+  REQUIRE(context.has_kernel_rbf_from_linear());
+  std::mt19937_64 random(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int64_t dim = 11, rows = 61, queries = 29, weight_rows = 3;
+  std::vector<float> x(size_t(rows * dim)), q(size_t(queries * dim));
+  for (float& v : x) v = normal(random);
+  for (float& v : q) v = normal(random);
+  const DeviceRows row_tiles = device_rows(context, x, rows, dim, 25);      // 25 25 11
+  const DeviceRows query_tiles = device_rows(context, q, queries, dim, 12);  // 12 12 5
+  const std::vector<float> gammas = {0.01f, 0.04f, 0.16f};
+  std::vector<std::vector<float>> weights;
+  std::vector<std::unique_ptr<WeightedKernelSums>> together, apart;
+  std::vector<WeightedKernelSums*> each;
+  std::vector<std::vector<double>> got(gammas.size()), want(gammas.size());
+  std::vector<double*> outputs;
+  for (size_t g = 0; g < gammas.size(); ++g) {
+    weights.emplace_back(size_t(weight_rows * rows));
+    for (float& v : weights.back()) v = normal(random);
+    const KernelSpec spec{KernelKind::Rbf, gammas[g]};
+    together.push_back(
+        std::make_unique<WeightedKernelSums>(context, row_tiles, weights[g].data(), weight_rows, spec));
+    apart.push_back(
+        std::make_unique<WeightedKernelSums>(context, row_tiles, weights[g].data(), weight_rows, spec));
+    each.push_back(together.back().get());
+    got[g].assign(size_t(weight_rows * queries), 0.5);
+    want[g].assign(size_t(weight_rows * queries), 0.5);
+    outputs.push_back(got[g].data());
+    apart.back()->add_to(query_tiles, want[g].data());
+  }
+  WeightedKernelSums::add_to_each(each, query_tiles, outputs);
+  for (size_t g = 0; g < gammas.size(); ++g) {
+    CAPTURE(g);
+    CHECK(got[g] == want[g]);
+    CHECK(got[g] != want[(g + 1) % gammas.size()]);  // each gamma its own sums
   }
 }
 

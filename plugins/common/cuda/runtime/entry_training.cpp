@@ -128,5 +128,21 @@ cae_status kernel_matrix(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor
   });
 }
 
+cae_status kernel_rbf_from_linear(cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor linear,
+                                  cae_tensor k, float gamma) {
+  return guard(ctx, [&] {
+    const char* op = "kernel_rbf_from_linear";
+    Context& c = enter(ctx, op);
+    const cae_tensor_s& tx = tensor_arg(c, x, op, "x");
+    const cae_tensor_s& ty = tensor_arg(c, y, op, "y");  // may be x
+    const cae_tensor_s& tl = tensor_arg(c, linear, op, "linear");
+    cae_tensor_s& tk = tensor_arg(c, k, op, "k");  // may be linear
+    const cae_plugin::KernelDims dims =
+        cae_plugin::check_kernel_rbf_from_linear(tx.shape, ty.shape, tl.shape, tk.shape, gamma);
+    cae_cuda::kernel_rbf_from_linear(c, tx.data, ty.data, tl.data, tk.data, dims, gamma);
+    c.wrote(tk);
+  });
+}
+
 }  // namespace entry
 }  // namespace cae_cuda

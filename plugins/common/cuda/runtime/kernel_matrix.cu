@@ -2,6 +2,8 @@
 // TF32: RBF distances are differences of large dot products), then for RBF
 // the squared row norms and an in-place epilogue
 //   K[i][j] = exp(-gamma * max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)).
+// kernel_rbf_from_linear (ABI 1.10) runs that epilogue alone on the product
+// a LINEAR call left: a search over several gammas multiplies once.
 #include <string>
 
 #include "device_memory.hpp"
@@ -13,17 +15,33 @@ namespace cae_cuda {
 namespace {
 
 __global__ void __launch_bounds__(kThreads)
-    rbf_kernel(float* k, const float* x_norms, const float* y_norms, int64_t rows, int64_t cols,
-               float gamma, bool same_matrix) {
+    rbf_kernel(const float* products, float* k, const float* x_norms, const float* y_norms,
+               int64_t rows, int64_t cols, float gamma, bool same_matrix) {
   begin_after_prior_kernels();
   const int64_t count = rows * cols, step = int64_t(gridDim.x) * kThreads;
   for (int64_t e = int64_t(blockIdx.x) * kThreads + threadIdx.x; e < count; e += step) {
     const int64_t i = e / cols, j = e - i * cols;
-    float distance = x_norms[i] + y_norms[j] - 2.0f * k[e];
+    float distance = x_norms[i] + y_norms[j] - 2.0f * products[e];
     distance = distance > 0.0f ? distance : 0.0f;  // rounding can make it slightly negative
     if (same_matrix && i == j) distance = 0.0f;
     k[e] = expf(-gamma * distance);
   }
+}
+
+// K from the products in `products` (K itself in place): the rows' squared
+// norms, then the element-wise pass. The one RBF epilogue of kernel_matrix
+// and kernel_rbf_from_linear, so that the two agree bit for bit.
+void rbf_from_products(Context& ctx, const float* x, const float* y, const float* products,
+                       float* k, const cae_plugin::KernelDims& dims, float gamma) {
+  const bool same_matrix = x == y;
+  ScratchLayout layout;
+  const size_t x_at = layout.add(dims.n);
+  const size_t y_at = same_matrix ? x_at : layout.add(dims.m);
+  float* base = ctx.scratch.get(layout.total());
+  row_squares(ctx, x, dims.n, dims.d, base + x_at);
+  if (!same_matrix) row_squares(ctx, y, dims.m, dims.d, base + y_at);
+  launch(ctx, "rbf_kernel", rbf_kernel, cae_plugin::cuda::grid_for(dims.n * dims.m, kThreads),
+         kThreads, 0, products, k, base + x_at, base + y_at, dims.n, dims.m, gamma, same_matrix);
 }
 
 }  // namespace
@@ -46,16 +64,12 @@ void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
   if (!ctx.gemm.run(g, "kernel_matrix: K = X Y^T")) {
     cae_plugin::fail(CAE_STATUS_DEVICE_ERROR, "kernel_matrix: cuBLASLt offers no FP32 algorithm");
   }
-  if (kind != CAE_KERNEL_RBF) return;
-  const bool same_matrix = x == y;
-  ScratchLayout layout;
-  const size_t x_at = layout.add(dims.n);
-  const size_t y_at = same_matrix ? x_at : layout.add(dims.m);
-  float* base = ctx.scratch.get(layout.total());
-  row_squares(ctx, x, dims.n, dims.d, base + x_at);
-  if (!same_matrix) row_squares(ctx, y, dims.m, dims.d, base + y_at);
-  launch(ctx, "rbf_kernel", rbf_kernel, cae_plugin::cuda::grid_for(dims.n * dims.m, kThreads),
-         kThreads, 0, k, base + x_at, base + y_at, dims.n, dims.m, gamma, same_matrix);
+  if (kind == CAE_KERNEL_RBF) rbf_from_products(ctx, x, y, k, k, dims, gamma);
+}
+
+void kernel_rbf_from_linear(Context& ctx, const float* x, const float* y, const float* linear,
+                            float* k, const cae_plugin::KernelDims& dims, float gamma) {
+  rbf_from_products(ctx, x, y, linear, k, dims, gamma);
 }
 
 }  // namespace cae_cuda

@@ -51,6 +51,8 @@ namespace entry {
 CAE_DECLARE_BACKEND_MEMBERS();
 // ABI 1.8's SVM dual solver (entry_svm.cpp), which v3 and v4 both offer.
 CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
+// ABI 1.10's RBF kernel from the linear one (entry_training.cpp).
+CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda

@@ -67,6 +67,9 @@ void row_squares(Context& ctx, const float* m, int64_t rows, int64_t cols, float
 // kernel_matrix.cu
 void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
                    const cae_plugin::KernelDims& dims, int32_t kind, float gamma);
+// K = the RBF kernel_matrix writes, from the product `linear` (may be k).
+void kernel_rbf_from_linear(Context& ctx, const float* x, const float* y, const float* linear,
+                            float* k, const cae_plugin::KernelDims& dims, float gamma);
 
 // svm_dual_solve.cu: the checked problems (their tensors' device
 // addresses), solved side by side; waits for them and writes each outcome.
