@@ -493,6 +493,13 @@ def ingredient_runs(results):
     return parts, [r for _, p in parts for r in p.get("runs", [])]
 
 
+def wall_source(p):
+    """What a part's wall times depend on besides the command: the code (the
+    commit) and the GPU. Times from two sources do not compare."""
+    m = p.get("machine") or {}
+    return (m.get("commit"), m.get("gpu"))
+
+
 def seed_spread(results):
     """The sample standard deviation, in points, of the best recipe's
     validation accuracy over its training seeds (the ablation part's winner
@@ -504,18 +511,38 @@ def seed_spread(results):
     return statistics.stdev(values) if len(values) >= 2 else 0.0
 
 
-def ingredients_winner(runs, tolerance=0.0):
+class Decision:
+    """The ingredients table's verdict: `close`, the runs whose validation
+    accuracy lies within the tolerance of the best; `winner`, the fastest of
+    them, or None while their wall times come from different commits or GPUs
+    (`sources`, part name -> (commit, GPU), says which): a pipeline measured
+    at an older commit is slower for reasons that have nothing to do with its
+    options, so the comparison waits until they are measured at one commit."""
+
+    def __init__(self, close, winner, sources):
+        self.close, self.winner, self.sources = close, winner, sources
+
+    def undecided(self):
+        return bool(self.close) and self.winner is None
+
+
+def ingredients_decision(parts, tolerance=0.0):
     """The fastest run (least wall time; the first of a tie) among those whose
-    validation accuracy lies within `tolerance` points of the best, or None.
-    With the seeds' spread as the tolerance this is the one-standard-error
-    rule: a recipe better by less than the noise of a training seed does not
-    replace a faster one."""
-    ok = [r for r in measured(runs) if r.get("validation_accuracy") is not None]
+    validation accuracy lies within `tolerance` points of the best, all timed
+    at one commit on one GPU (see Decision). With the seeds' spread as the
+    tolerance this is the one-standard-error rule: a recipe better by less
+    than the noise of a training seed does not replace a faster one."""
+    ok = [(name, p, r) for name, p in parts for r in measured(p.get("runs", []))
+          if r.get("validation_accuracy") is not None]
     if not ok:
-        return None
-    best = max(r["validation_accuracy"] for r in ok)
-    close = [r for r in ok if r["validation_accuracy"] >= best - tolerance - 1e-9]
-    return min(close, key=lambda r: r["wall_s"])
+        return Decision([], None, {})
+    best = max(r["validation_accuracy"] for _, _, r in ok)
+    close = [(name, p, r) for name, p, r in ok if r["validation_accuracy"] >= best - tolerance - 1e-9]
+    sources = {name: wall_source(p) for name, p, _ in close}
+    runs = [r for _, _, r in close]
+    if len(set(sources.values())) > 1:
+        return Decision(runs, None, sources)
+    return Decision(runs, min(runs, key=lambda r: r["wall_s"]), sources)
 
 
 def ingredient_command(command):
@@ -531,13 +558,16 @@ def render_ingredients(results):
     if not parts:
         return skipped_line(results, INGREDIENT_PARTS[0])
     spread = seed_spread(results)
-    winner = ingredients_winner(runs, spread)
+    decision = ingredients_decision(parts, spread)
+    winner = decision.winner
     ranked = sorted(measured(runs), key=lambda r: -(r.get("validation_accuracy") or -1.0))
     header = ["command", "validation accuracy", "wall (s)", "peak RSS (GiB)", "C and gamma chosen"]
     rows = []
     for r in ranked:
         svm = r.get("svm", {})
-        rows.append([f"`{ingredient_command(r['readme_command'])}`" + (" (the winner)" if r is winner else ""),
+        mark = (" (the winner)" if r is winner else
+                " (within the noise)" if decision.undecided() and any(r is c for c in decision.close) else "")
+        rows.append([f"`{ingredient_command(r['readme_command'])}`" + mark,
                      f"{r['validation_accuracy']:.2f}%" if r.get("validation_accuracy") is not None else "-",
                      fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
                      classifier_choice(svm)])
@@ -545,6 +575,16 @@ def render_ingredients(results):
         if r.get("status") != "measured":
             rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header)))
     lines = [table(header, rows)]
+    if decision.undecided():
+        timed = ", ".join(f"`{name}` at {source[0] or '?'} on {source[1] or 'no GPU'}"
+                          for name, source in sorted(decision.sources.items()))
+        lines.append(f"Sorted by validation accuracy (the validation split of the training set). "
+                     f"No winner is named yet: the commands marked \"within the noise\" lie "
+                     f"within {spread:.2f} points of the best (the standard deviation of the best "
+                     f"recipe's validation accuracy over its training seeds, the ablation part), "
+                     f"so the fastest of them wins, but their wall times were measured on "
+                     f"different code or GPUs ({timed}) and do not compare; no test accuracy "
+                     f"is read until those parts are measured at one commit.")
     if winner:
         rule = ("the command with the best validation accuracy" if spread == 0.0 else
                 f"the fastest command whose validation accuracy lies within {spread:.2f} points "
@@ -579,24 +619,29 @@ BEST_RECIPE = re.compile(r"best recipe cae knows is\s*`([^`]+)`")
 def recipe_problems(results, readme_text):
     """Why the README's best recipe is not the ingredients table's winner
     (an empty list when it is, or when no full-mode table exists)."""
-    parts, runs = ingredient_runs(results)
-    winner = ingredients_winner(runs, seed_spread(results))
-    if not winner or any(p.get("mode") != "full" for _, p in parts):
+    parts, _ = ingredient_runs(results)
+    decision = ingredients_decision(parts, seed_spread(results))
+    if not decision.close or any(p.get("mode") != "full" for _, p in parts):
         return []
+    # Until the close runs are timed at one commit, any of them may be the
+    # winner: the README's recipe must be one of them.
+    allowed = ([decision.winner["readme_command"]] if decision.winner else
+               [r["readme_command"] for r in decision.close])
+    verdict = (f"the validation winner `{allowed[0]}`" if decision.winner else
+               "one of the commands within the noise of the validation best (" +
+               ", ".join(f"`{c}`" for c in allowed) + ")")
     problems = []
     named = BEST_RECIPE.search(readme_text)
     if not named:
         problems.append("README.md names no best recipe (\"The best recipe cae knows is `...`\")")
-    elif named.group(1) != winner["readme_command"]:
-        problems.append(f"README.md's best recipe `{named.group(1)}` is not the validation winner "
-                        f"`{winner['readme_command']}`")
+    elif named.group(1) not in allowed:
+        problems.append(f"README.md's best recipe `{named.group(1)}` is not {verdict}")
     # `cae pipeline` alone runs the best recipe by default (its options are
     # checked against the README's written-out recipe above).
     best = [r for r in (part(results, "pipeline") or {}).get("runs", []) if r.get("name") == "best"
             and r["readme_command"] != "cae pipeline"]
-    if best and best[0]["readme_command"] != winner["readme_command"]:
-        problems.append(f"the pipeline part's best recipe `{best[0]['readme_command']}` is not the "
-                        f"validation winner `{winner['readme_command']}`")
+    if best and best[0]["readme_command"] not in allowed:
+        problems.append(f"the pipeline part's best recipe `{best[0]['readme_command']}` is not {verdict}")
     return problems
 
 

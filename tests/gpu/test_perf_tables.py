@@ -329,6 +329,41 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("--features slow --search` (the winner)",
                       perf_tables.render_ingredients(results))
 
+    def test_close_runs_timed_at_different_commits_name_no_winner(self):
+        results = with_ingredients(sample())
+        # A faster command 0.1 points behind BEST, in a part measured at
+        # another commit: which is faster is not known, so neither wins.
+        results["parts"]["ingredients-2"]["runs"].append(
+            ingredient_run("cae pipeline --features fast --search", 75.74, 74.0, wall=20.0))
+        results["parts"]["ingredients-2"]["machine"] = dict(
+            results["parts"]["ingredients-2"]["machine"], commit="0123456789ab")
+        results["parts"]["ablation"] = with_header(results, {"status": "measured", "runs": [
+            {"variant": v, "status": "measured", "validation_accuracy": a}
+            for v, a in (("winner", 77.02), ("winner-seed-2", 76.20), ("winner-seed-3", 76.56))]}, "full")
+        text = perf_tables.render_ingredients(results)
+        self.assertNotIn("(the winner)", text)
+        self.assertIn(f"`{BEST}` (within the noise)", text)
+        self.assertIn("--features fast --search` (within the noise)", text)
+        self.assertIn("No winner is named yet", text)
+        self.assertIn("`ingredients-2` at 0123456789ab", text)
+        self.assertNotIn("74.57%", text)  # no test accuracy read
+        # The README may name any close command, not one outside the noise.
+        readme = "The best recipe cae knows is\n`{}`:\n"
+        best = next(r for r in results["parts"]["pipeline"]["runs"] if r.get("name") == "best")
+        best["readme_command"] = BEST
+        self.assertEqual(perf_tables.recipe_problems(results, readme.format(BEST)), [])
+        self.assertEqual(perf_tables.recipe_problems(
+            results, readme.format("cae pipeline --features fast --search")), [])
+        problems = perf_tables.recipe_problems(
+            results, readme.format("cae pipeline --features pyramid-flip --augment flip --search"))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("within the noise of the validation best", problems[0])
+        # Measured at one commit, the faster one wins again.
+        results["parts"]["ingredients-2"]["machine"] = results["parts"]["ingredients-1"]["machine"]
+        self.assertIn("--features fast --search` (the winner)", perf_tables.render_ingredients(results))
+        self.assertIn("is not the validation winner",
+                      perf_tables.recipe_problems(results, readme.format(BEST))[0])
+
     def test_ingredients_with_one_part_says_which_is_missing(self):
         text = perf_tables.render_ingredients(with_ingredients(sample(), second=False))
         self.assertIn("Not measured yet: part `ingredients-2`, `ingredients-3`, `ingredients-4`, `ingredients-5`.", text)
