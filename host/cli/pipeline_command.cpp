@@ -272,6 +272,7 @@ int run_pipeline(const po::variables_map& given) {
     require_network_input(network, *images, data_dir);
   }
   nn::require_sparsity_fits(network, train_options.sparsity);
+  require_whitening_fits(train_options.input, network.image_side());
   // What the classifier stage needs of the data is checked now, not after
   // training (the same checks as `cae svm`).
   const std::vector<int32_t> labels(data.train.labels.begin(), data.train.labels.end());

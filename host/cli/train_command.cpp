@@ -39,9 +39,7 @@ void refuse_changed_settings(const po::variables_map& vm, const nn::TrainOptions
       {"input-noise", given.input_noise != float(stored.input_noise)},
       {"lr-schedule", given.lr_schedule != nn::parse_lr_schedule(stored.lr_schedule)},
       {"sparsity", nn::sparsity_name(given.sparsity) != stored.sparsity},
-      {"whiten", given.input.whitening != stored_input.whitening ||
-                     (given.input.whitening != Whitening::None &&
-                      given.input.whitening_epsilon != stored_input.whitening_epsilon)},
+      {"whiten", whitening_name(given.input) != whitening_name(stored_input)},
       {"contrast-normalize", given.input.contrast_normalize != stored_input.contrast_normalize}};
   for (const auto& [name, changed] : differs) {
     if (changed && option_given(vm, name)) {
@@ -120,6 +118,7 @@ int run_train(const po::variables_map& vm) {
   if (!resume.empty()) require_trained_input(resume, start, record);
   require_network_input(start.parameters.network, train_images, data.location);
   nn::require_sparsity_fits(start.parameters.network, options.sparsity);
+  require_whitening_fits(options.input, train_images.side);
   if (start.state.batches_done > 0 && uint64_t(start.state.samples) != train_images.size()) {
     // Mid-epoch resumption replays the epoch's order, which depends on the set's size.
     throw UsageError(resume + " stopped in the middle of an epoch over " +
@@ -180,7 +179,7 @@ Command train_command() {
           "cae train [--backend B] [--devices LIST|all] [--data PATH] [--data-format F] [--unlabelled] [--samples N] [--epochs E] "
           "[--model seed|wide|deep|FILE.json] [--batch 64] [--optimizer adam|sgd] [--lr R] [--momentum M] [--seed S] "
           "[--augment none|flip|flip-crop] [--input-noise SIGMA] [--lr-schedule constant|cosine|step] "
-          "[--whiten none|zca[:EPS]|pca[:EPS]] [--contrast-normalize] [--sparsity none|l1:LAMBDA|wta-spatial] "
+          "[--whiten none|zca[:EPS]|pca[:EPS]|patch[S][:EPS]] [--contrast-normalize] [--sparsity none|l1:LAMBDA|wta-spatial] "
           "[--execution auto|graph|ops] [--out CKPT] [--resume CKPT] "
           "[--rank R --world-size W --nccl-id-file PATH]",
           "Train the convolutional autoencoder (no labels used); checkpoint after every epoch",

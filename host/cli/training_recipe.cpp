@@ -48,10 +48,12 @@ void add_training_options(po::options_description& options) {
        "denoising: Gaussian noise of this deviation added to the input only (0 = none)")
       ("lr-schedule", po::value<std::string>()->default_value("constant")->value_name("constant|cosine|step"),
        "learning rate over the run's epochs: constant, cosine (from --lr down to 0), or step (/10 at half the run, /100 at three quarters)")
-      ("whiten", po::value<std::string>()->default_value("none")->value_name("none|zca[:EPS]|pca[:EPS]"),
+      ("whiten", po::value<std::string>()->default_value("none")->value_name("none|zca[:EPS]|pca[:EPS]|patch[S][:EPS]"),
        "whiten the input images, learned on the training images and stored in the checkpoint: ZCA "
-       "(the whitened image closest to the original) or PCA (components laid out as an image); EPS "
-       "(default 0.1) is added to the covariance's eigenvalues, in units of the mean pixel variance")
+       "(the whitened image closest to the original), PCA (components laid out as an image), or "
+       "patch: ZCA of S x S patches (odd S, default 5; each patch's mean removed) applied as a "
+       "convolution, every pixel the centre of its whitened patch; EPS (default 0.1) is added to "
+       "the covariance's eigenvalues, in units of the mean pixel variance")
       ("contrast-normalize", po::bool_switch(),
        "per image: subtract its mean, divide by sqrt(its variance + 10/255^2) (before --whiten); stored in the checkpoint")
       ("sparsity", po::value<std::string>()->default_value("none")->value_name("none|l1:LAMBDA|wta-spatial"),

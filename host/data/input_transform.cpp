@@ -10,12 +10,9 @@
 
 #include "common/parallel.hpp"
 #include "data/batcher.hpp"
-
-// LAPACK's symmetric eigensolver (divide and conquer), from OpenBLAS, which
-// carries LAPACK: Debian ships no LAPACKE header with it.
-extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a,
-                        const int* lda, double* w, double* work, const int* lwork, int* iwork,
-                        const int* liwork, int* info);
+#include "data/covariance_sums.hpp"
+#include "data/patch_whitening.hpp"
+#include "data/symmetric_eigen.hpp"
 
 namespace cae {
 namespace {
@@ -24,34 +21,6 @@ constexpr size_t kLearnBatch = 256;
 constexpr char kMeanTensor[] = "input.mean";
 constexpr char kMatrixTensor[] = "input.whitening";
 constexpr char kInverseTensor[] = "input.unwhitening";
-
-// Eigenvalues (ascending) and eigenvectors (columns of `vectors`, row-major
-// n x n: vectors[r * n + c] is component r of eigenvector c) of a symmetric
-// matrix.
-void symmetric_eigen(std::vector<double> matrix, int n, std::vector<double>& values,
-                     std::vector<double>& vectors) {
-  values.assign(size_t(n), 0.0);
-  int lwork = -1, liwork = -1, info = 0, iwork_size = 0;
-  double work_size = 0;
-  // Row-major symmetric is column-major symmetric: "U" of one is "L" of the other.
-  dsyevd_("V", "U", &n, matrix.data(), &n, values.data(), &work_size, &lwork, &iwork_size, &liwork,
-          &info);
-  if (info != 0) throw std::runtime_error("whitening: the eigensolver's workspace query failed");
-  lwork = int(work_size);
-  liwork = iwork_size;
-  std::vector<double> work(size_t(std::max(lwork, 1)));
-  std::vector<int> iwork(size_t(std::max(liwork, 1)));
-  dsyevd_("V", "U", &n, matrix.data(), &n, values.data(), work.data(), &lwork, iwork.data(),
-          &liwork, &info);
-  if (info != 0) {
-    throw std::runtime_error("whitening: the covariance's eigendecomposition did not converge");
-  }
-  // LAPACK returns column-major eigenvectors: column c at matrix[c * n ...].
-  vectors.assign(size_t(n) * size_t(n), 0.0);
-  for (int c = 0; c < n; ++c) {
-    for (int r = 0; r < n; ++r) vectors[size_t(r) * size_t(n) + size_t(c)] = matrix[size_t(c) * size_t(n) + size_t(r)];
-  }
-}
 
 void require_epsilon(double epsilon, const std::string& text) {
   if (!(epsilon >= 0.0 && epsilon <= kMaxWhiteningEpsilon)) {
@@ -73,6 +42,26 @@ std::string number_text(double value) {
 
 }  // namespace
 
+namespace {
+
+// "patch", "patch5": sets the patch size, or throws naming the value.
+void parse_patch_size(const std::string& kind, const std::string& text, InputTransformSpec& spec) {
+  const std::string digits = kind.substr(5);
+  if (digits.empty()) return;
+  const bool numeric = digits.size() <= 2 && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  const int size = numeric ? std::stoi(digits) : 0;
+  if (!numeric || size < 1 || size > kMaxWhiteningPatch || size % 2 == 0) {
+    throw std::invalid_argument("--whiten '" + text + "': the patch size '" + digits +
+                                "' is not an odd number from 1 to " +
+                                std::to_string(kMaxWhiteningPatch));
+  }
+  spec.whitening_patch = size;
+}
+
+}  // namespace
+
 InputTransformSpec parse_whitening(const std::string& text) {
   InputTransformSpec spec;
   const size_t colon = text.find(':');
@@ -81,10 +70,14 @@ InputTransformSpec parse_whitening(const std::string& text) {
     spec.whitening = Whitening::Zca;
   } else if (kind == "pca") {
     spec.whitening = Whitening::Pca;
+  } else if (kind.rfind("patch", 0) == 0) {
+    spec.whitening = Whitening::Patch;
+    parse_patch_size(kind, text, spec);
   } else if (kind == "none" && colon == std::string::npos) {
     return spec;
   } else {
-    throw std::invalid_argument("--whiten '" + text + "' is not none, zca[:EPS] or pca[:EPS]");
+    throw std::invalid_argument("--whiten '" + text +
+                                "' is not none, zca[:EPS], pca[:EPS] or patch[S][:EPS]");
   }
   if (colon != std::string::npos) {
     const std::string value = text.substr(colon + 1);
@@ -96,6 +89,14 @@ InputTransformSpec parse_whitening(const std::string& text) {
     require_epsilon(epsilon, text);
     spec.whitening_epsilon = epsilon;
   }
+  // Each patch's mean is removed, so the patches' covariance is singular:
+  // only EPS > 0 makes their whitening defined.
+  if (spec.whitening == Whitening::Patch && !(spec.whitening_epsilon > 0)) {
+    throw std::invalid_argument("--whiten '" + text +
+                                "': patch whitening needs EPS > 0 (each patch's mean is removed, "
+                                "so their covariance is singular), e.g. patch" +
+                                std::to_string(spec.whitening_patch) + ":0.1");
+  }
   return spec;
 }
 
@@ -104,8 +105,18 @@ std::string whitening_name(const InputTransformSpec& spec) {
     case Whitening::None: return "none";
     case Whitening::Zca: return "zca:" + number_text(spec.whitening_epsilon);
     case Whitening::Pca: return "pca:" + number_text(spec.whitening_epsilon);
+    case Whitening::Patch:
+      return "patch" + std::to_string(spec.whitening_patch) + ":" + number_text(spec.whitening_epsilon);
   }
   return "none";
+}
+
+void require_whitening_fits(const InputTransformSpec& spec, int side) {
+  if (spec.whitening == Whitening::Patch && spec.whitening_patch > side) {
+    const std::string s = std::to_string(spec.whitening_patch), n = std::to_string(side);
+    throw std::invalid_argument("--whiten patch" + s + ": a " + s + "x" + s +
+                                " patch does not fit the " + n + "x" + n + " images");
+  }
 }
 
 std::string describe_input_transform(const InputTransformSpec& spec) {
@@ -148,6 +159,10 @@ void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>*
     }
   }
   if (spec.whitening == Whitening::None || count == 0) return;
+  if (spec.whitening == Whitening::Patch) {
+    patch.apply(images, count);
+    return;
+  }
   std::vector<float> centred(images, images + count * dim);
   for (size_t i = 0; i < count; ++i) {
     for (size_t k = 0; k < dim; ++k) centred[i * dim + k] -= mean[k];
@@ -160,7 +175,9 @@ void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>*
 
 void InputTransform::restore(float* images, size_t count,
                              const std::vector<ImageScale>& scales) const {
-  if (spec.whitening != Whitening::None && count > 0) {
+  if (spec.whitening == Whitening::Patch) {
+    patch.restore(images, count);
+  } else if (spec.whitening != Whitening::None && count > 0) {
     std::vector<float> whitened(images, images + count * dim);
     const int n = int(count), d = int(dim);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, d, d, 1.0f, whitened.data(), d,
@@ -178,42 +195,43 @@ void InputTransform::restore(float* images, size_t count,
   }
 }
 
-InputTransform learn_input_transform(const ImageSet& images, const InputTransformSpec& spec) {
-  InputTransform transform;
-  transform.spec = spec;
-  transform.dim = images.image_bytes();
-  if (spec.whitening == Whitening::None) return transform;
-  if (images.size() == 0) throw std::runtime_error("whitening: no training images to learn it on");
-  const size_t d = transform.dim;
-  // Sums in double: 50,000 images of values near 1 would lose the
-  // covariance's small eigenvalues in float.
-  std::vector<double> sum(d, 0.0), covariance(d * d, 0.0);
+void for_each_learning_batch(const ImageSet& images, bool contrast,
+                             const std::function<void(const float*, size_t, size_t)>& visit) {
+  const size_t d = images.image_bytes();
   std::vector<float> batch(kLearnBatch * d);
-  std::vector<double> rows(kLearnBatch * d);
   std::vector<size_t> indices;
   for (size_t start = 0; start < images.size(); start += kLearnBatch) {
     const size_t n = std::min(kLearnBatch, images.size() - start);
     indices.resize(n);
     for (size_t i = 0; i < n; ++i) indices[i] = start + i;
     fill_batch(images, indices, batch.data());
-    if (spec.contrast_normalize) contrast_normalize(batch.data(), n, d);
+    if (contrast) contrast_normalize(batch.data(), n, d);
+    visit(batch.data(), start, n);
+  }
+}
+
+InputTransform learn_input_transform(const ImageSet& images, const InputTransformSpec& spec) {
+  InputTransform transform;
+  transform.spec = spec;
+  transform.dim = images.image_bytes();
+  if (spec.whitening == Whitening::None) return transform;
+  if (spec.whitening == Whitening::Patch) {
+    transform.patch = learn_patch_whitening(images, spec.whitening_patch, spec.whitening_epsilon,
+                                            spec.contrast_normalize);
+    return transform;
+  }
+  if (images.size() == 0) throw std::runtime_error("whitening: no training images to learn it on");
+  const size_t d = transform.dim;
+  CovarianceSums sums(d);
+  std::vector<double> rows(kLearnBatch * d);
+  for_each_learning_batch(images, spec.contrast_normalize, [&](const float* batch, size_t, size_t n) {
     for (size_t k = 0; k < n * d; ++k) rows[k] = batch[k];
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t k = 0; k < d; ++k) sum[k] += rows[i * d + k];
-    }
-    // covariance (upper triangle, row-major) += rows^T rows
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, int(d), int(n), 1.0, rows.data(), int(d),
-                1.0, covariance.data(), int(d));
-  }
-  const double count = double(images.size());
+    sums.add(rows.data(), n);
+  });
+  const double count = sums.count();
+  const std::vector<double>& sum = sums.sums();
   double trace = 0;
-  for (size_t r = 0; r < d; ++r) {
-    for (size_t c = r; c < d; ++c) {
-      const double value = covariance[r * d + c] / count - (sum[r] / count) * (sum[c] / count);
-      covariance[r * d + c] = covariance[c * d + r] = value;
-    }
-    trace += covariance[r * d + r];
-  }
+  const std::vector<double> covariance = sums.covariance(trace);
   const double epsilon = spec.whitening_epsilon * trace / double(d);
   std::vector<double> values, vectors;
   symmetric_eigen(covariance, int(d), values, vectors);
@@ -266,6 +284,10 @@ InputTransform learn_input_transform(const ImageSet& images, const InputTransfor
 
 std::vector<NamedTensor> InputTransform::tensors() const {
   if (spec.whitening == Whitening::None) return {};
+  if (spec.whitening == Whitening::Patch) {
+    const int64_t c = patch.channels, s = patch.patch;
+    return {{kMeanTensor, {c}, patch.mean}, {kMatrixTensor, {c, c, s, s}, patch.filter}};
+  }
   const int64_t d = int64_t(dim);
   return {{kMeanTensor, {d}, mean}, {kMatrixTensor, {d, d}, matrix}, {kInverseTensor, {d, d}, inverse}};
 }
@@ -297,8 +319,10 @@ InputTransform read_input_transform(const SafetensorsMetadata& metadata,
       const InputTransformSpec parsed = parse_whitening(whiten->second);
       transform.spec.whitening = parsed.whitening;
       transform.spec.whitening_epsilon = parsed.whitening_epsilon;
+      transform.spec.whitening_patch = parsed.whitening_patch;
     } catch (const std::invalid_argument&) {
-      fail("checkpoint metadata 'whiten' is '" + whiten->second + "', not none, zca:EPS or pca:EPS");
+      fail("checkpoint metadata 'whiten' is '" + whiten->second +
+           "', not none, zca:EPS, pca:EPS or patchS:EPS");
     }
   }
   std::vector<NamedTensor> kept;
@@ -320,15 +344,33 @@ InputTransform read_input_transform(const SafetensorsMetadata& metadata,
     fail("lacks tensor " + std::string(name) + " that its whitening needs");
     return std::vector<float>{};
   };
-  if (whitened) {
+  if (transform.spec.whitening == Whitening::Patch) {
+    // The channels come from the filter's shape; the images must be square
+    // planes of them.
+    const auto filter = std::find_if(found.begin(), found.end(),
+                                     [](const NamedTensor& t) { return t.name == kMatrixTensor; });
+    const int64_t s = transform.spec.whitening_patch;
+    const int64_t c = filter != found.end() && !filter->shape.empty() ? filter->shape[0] : 0;
+    const int64_t side = c > 0 ? int64_t(std::lround(std::sqrt(double(image_values) / double(c)))) : 0;
+    if (filter != found.end() && (c <= 0 || size_t(c * side * side) != image_values || side < s)) {
+      fail("tensor " + std::string(kMatrixTensor) + " is not a patch whitening filter for " +
+           std::to_string(image_values) + "-value images");
+    }
+    transform.patch.channels = int(c);
+    transform.patch.side = int(side);
+    transform.patch.patch = int(s);
+    transform.patch.filter = take(kMatrixTensor, {c, c, s, s});
+    transform.patch.mean = take(kMeanTensor, {c});
+  } else if (whitened) {
     const int64_t d = int64_t(image_values);
     transform.mean = take(kMeanTensor, {d});
     transform.matrix = take(kMatrixTensor, {d, d});
     transform.inverse = take(kInverseTensor, {d, d});
   }
   for (const NamedTensor& t : found) {
+    const bool patch = transform.spec.whitening == Whitening::Patch;
     const bool known = whitened && (t.name == kMeanTensor || t.name == kMatrixTensor ||
-                                    t.name == kInverseTensor);
+                                    (t.name == kInverseTensor && !patch));
     if (!known) fail("tensor " + t.name + " is not part of the checkpoint's input transform");
   }
   return transform;

@@ -13,6 +13,9 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
                                      bool with_mirrors) {
   if (!transform || !transform->spec.active() || images.on_disk()) return;
   const bool whitens = transform->spec.whitening != Whitening::None;
+  // Dense whitening's SGEMM uses every core itself; contrast normalisation
+  // and patch whitening's convolution run one chunk per thread.
+  const bool dense = whitens && transform->spec.whitening != Whitening::Patch;
   const size_t bytes = images.size() * images.image_bytes() * sizeof(float) * (with_mirrors ? 2 : 1);
   if (!whitens && bytes > kMaxContrastOnlyBytes) return;
   // Chunks small enough that apply() keeps each on the thread that has it.
@@ -25,7 +28,7 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
   // is split over the cores by chunk (110,000 images with mirrors took a
   // second on one); whitening's SGEMM already uses them all.
   const size_t chunks = (images.size() + kChunk - 1) / kChunk;
-  parallel_chunks(whitens ? 1 : resolve_thread_count(0), int64_t(chunks),
+  parallel_chunks(dense ? 1 : resolve_thread_count(0), int64_t(chunks),
                   [&](int64_t first_chunk, int64_t end_chunk) {
     std::vector<size_t> indices;
     for (size_t chunk = size_t(first_chunk); chunk < size_t(end_chunk); ++chunk) {

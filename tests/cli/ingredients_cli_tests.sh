@@ -14,6 +14,15 @@ source "$(dirname "$0")/test_lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$work" || exit 1
 
+# same_accuracy NAME DIR1 DIR2: the two runs' reports give the same test accuracy.
+same_accuracy() {
+  checks=$((checks + 1))
+  local first second
+  first=$(grep -oE '"accuracy": [0-9.e-]+' "$2/report.json" | head -1)
+  second=$(grep -oE '"accuracy": [0-9.e-]+' "$3/report.json" | head -1)
+  [ -n "$first" ] && [ "$first" = "$second" ] || fail "$1" "$2: $first, $3: $second"
+}
+
 B="--backend cpu"
 T="--epochs 1 --batch 32 --validation 40"
 python3 "$HERE/write_small_images.py" NP 200 8 5 || { echo "FAIL [writing the image set]"; exit 1; }
@@ -58,11 +67,7 @@ cmp -s E1/train_features.npy E3/train_features.npy && fail "transform applied" "
 # the pipeline's own features are the extracted ones: evaluate agrees with it.
 run "evaluate whitened" 0 "$CAE" evaluate $B --weights R/model.safetensors --svm R/svm.model --data NP --out V
 expect "evaluate whitened" "test accuracy: [0-9.]+%"
-pipeline_accuracy=$(grep -oE '"accuracy": [0-9.e-]+' R/report.json | head -1)
-evaluate_accuracy=$(grep -oE '"accuracy": [0-9.e-]+' V/report.json | head -1)
-checks=$((checks + 1))
-[ -n "$pipeline_accuracy" ] && [ "$pipeline_accuracy" = "$evaluate_accuracy" ] ||
-  fail "evaluate = pipeline" "pipeline $pipeline_accuracy, evaluate $evaluate_accuracy"
+same_accuracy "evaluate = pipeline" R V
 
 # pca, sparse codes and the soft threshold, recorded where they change results.
 run "pipeline pca + l1 + threshold" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --whiten pca:0.05 \
@@ -101,13 +106,31 @@ grep -q '"sparsity": "wta-spatial"' W/features.json || fail "features.json wta" 
 run "info wta" 0 "$CAE" info --weights W/model.safetensors
 expect "info wta" "sparsity: +wta-spatial"
 run "evaluate wta" 0 "$CAE" evaluate $B --weights W/model.safetensors --svm W/svm.model --data NP --out VW
-checks=$((checks + 1))
-[ "$(grep -oE '"accuracy": [0-9.e-]+' W/report.json | head -1)" = "$(grep -oE '"accuracy": [0-9.e-]+' VW/report.json | head -1)" ] ||
-  fail "evaluate wta = pipeline" "the accuracies differ"
+same_accuracy "evaluate wta = pipeline" W VW
 python3 "$HERE/write_small_images.py" N12 60 12 6 || { echo "FAIL [writing the 12x12 set]"; exit 1; }
 error "wta on 3x3 latent maps" 1 "--sparsity wta-spatial needs latent maps whose side is a power of two \(this network's latent maps are 3 x 3\)" \
   "$CAE" train $B --data N12 --epochs 1 --sparsity wta-spatial --out X4.safetensors
 absent "no checkpoint of the refused wta run" X4.safetensors
+
+# Patch whitening: learned on the training images' patches, stored in the
+# checkpoint (a filter per channel), applied by extract and evaluate as by
+# the pipeline; the report's reconstructions come back through its inverse.
+run "pipeline patch + contrast" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --whiten patch3 --contrast-normalize \
+  --out PW
+expect "pipeline patch + contrast" "input transform: contrast-normalized, patch3:0.1 whitening, learned on 160 images"
+checks=$((checks + 1))
+head -c 8192 PW/model.safetensors | grep -q '"whiten":"patch3:0.1"' || fail "patch checkpoint" "no whiten patch3:0.1 in the metadata"
+checks=$((checks + 1))
+head -c 8192 PW/model.safetensors | grep -q '"input.unwhitening"' && fail "patch checkpoint" "a patch filter needs no stored inverse"
+run "info patch" 0 "$CAE" info --weights PW/model.safetensors
+expect "info patch" "input transform: contrast-normalized, patch3:0.1 whitening"
+run "evaluate patch" 0 "$CAE" evaluate $B --weights PW/model.safetensors --svm PW/svm.model --data NP --out VP
+same_accuracy "evaluate patch = pipeline" PW VP
+error "resume other patch size" 2 "--whiten cannot change a resumed run" \
+  "$CAE" train $B --data NP --resume PW/model.safetensors --epochs 2 --whiten patch5 --contrast-normalize --out RP.safetensors
+error "patch larger than the images" 1 "--whiten patch9: a 9x9 patch does not fit the 8x8 images" \
+  "$CAE" train $B --data NP --epochs 1 --whiten patch9 --out X5.safetensors
+absent "no checkpoint of the refused patch run" X5.safetensors
 
 # A resumed run keeps its transform and penalty: other values are refused.
 error "resume other whitening" 2 "--whiten cannot change a resumed run" \
@@ -138,9 +161,7 @@ run "pipeline composed" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --
 checks=$((checks + 1))
 grep -q '"conv2:tri:sum2+latent:id:sum2 (' RC/report.json || fail "report composed" "no canonical recipe in report.json"
 run "evaluate composed" 0 "$CAE" evaluate $B --weights RC/model.safetensors --svm RC/svm.model --data NP --out VC
-checks=$((checks + 1))
-[ "$(grep -oE '"accuracy": [0-9.e-]+' RC/report.json | head -1)" = "$(grep -oE '"accuracy": [0-9.e-]+' VC/report.json | head -1)" ] ||
-  fail "evaluate composed = pipeline" "the accuracies differ"
+same_accuracy "evaluate composed = pipeline" RC VC
 error "composed: a map the model lacks" 2 "--features: feature recipe 'conv3:tri:sum2': the model 'seed' has no conv3 \(its maps: conv1, conv2, latent\)" \
   "$CAE" pipeline $B --data NP $T --features conv3:tri --out X1
 error "composed: a bad term" 2 "--features: feature recipe term 'conv1:soft': 'soft' needs a threshold" \
@@ -153,8 +174,12 @@ error "whiten NaN" 2 "--whiten 'zca:nan': EPS must be a finite number" \
   "$CAE" train $B --data NP --whiten zca:nan --out X2.safetensors
 error "whiten Inf" 2 "--whiten 'pca:inf': EPS must be a finite number" \
   "$CAE" train $B --data NP --whiten pca:inf --out X2.safetensors
-error "whiten unknown kind" 2 "--whiten 'white' is not none, zca\[:EPS\] or pca\[:EPS\]" \
+error "whiten unknown kind" 2 "--whiten 'white' is not none, zca\[:EPS\], pca\[:EPS\] or patch\[S\]\[:EPS\]" \
   "$CAE" pipeline $B --data NP $T --whiten white --out X1
+error "whiten even patch" 2 "--whiten 'patch4': the patch size '4' is not an odd number from 1 to 15" \
+  "$CAE" pipeline $B --data NP $T --whiten patch4 --out X1
+error "whiten patch without EPS" 2 "--whiten 'patch5:0': patch whitening needs EPS > 0" \
+  "$CAE" train $B --data NP --whiten patch5:0 --out X2.safetensors
 error "sparsity zero" 2 "--sparsity 'l1:0': LAMBDA must be a finite number above 0" \
   "$CAE" pipeline $B --data NP $T --sparsity l1:0 --out X1
 error "sparsity unknown" 2 "--sparsity 'l2:1' is not none, l1:LAMBDA or wta-spatial" \

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1` to `-5` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1` to `-6` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
-normalisation, sparse codes, the soft threshold, input whitening, the wider
+normalisation, sparse codes, the soft threshold, input and patch whitening, the wider
 and deeper model presets, sum-pooled composed recipes, the linear
 classifier, the dense single-layer learners), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
@@ -72,6 +72,16 @@ GROUPS = [
                                    DENSE, "--contrast-normalize"] + LINEAR),
      ("dense4000-tri-sum-linear", ["--model", "examples/models/dense4000.json", "--features",
                                    DENSE, "--contrast-normalize"] + LINEAR)],
+    # Patch whitening (docs/features.md): the first layer's neighbourhoods
+    # whitened instead of whole images, on the triangle-coded recipe; the
+    # patch size and EPS varied, with and without contrast normalisation.
+    [("contrast-tri-patch5", ["--features", "pyramid-tri-flip", "--contrast-normalize",
+                              "--whiten", "patch5"]),
+     ("contrast-tri-patch3", ["--features", "pyramid-tri-flip", "--contrast-normalize",
+                              "--whiten", "patch3"]),
+     ("contrast-tri-patch5-0.01", ["--features", "pyramid-tri-flip", "--contrast-normalize",
+                                   "--whiten", "patch5:0.01"]),
+     ("tri-patch5", ["--features", "pyramid-tri-flip", "--whiten", "patch5"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 

@@ -10,7 +10,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "data/batcher.hpp"
+#include "image_values.hpp"
 
 namespace cae {
 namespace {
@@ -41,14 +41,6 @@ ImageSet correlated_images(size_t count, uint64_t seed) {
     set.labels.push_back(uint8_t(i % 10));
   }
   return set;
-}
-
-std::vector<float> all_images(const ImageSet& set) {
-  std::vector<size_t> indices(set.size());
-  for (size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-  std::vector<float> values(set.size() * set.image_bytes());
-  fill_batch(set, indices, values.data());
-  return values;
 }
 
 // The largest deviation of the values' covariance from the identity, and of
