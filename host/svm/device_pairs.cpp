@@ -209,11 +209,10 @@ class DeviceSolver {
       }
       return;
     }
-    Tensor product = context_.alloc({n, m});
-    context_.kernel_matrix(x, y, product, CAE_KERNEL_LINEAR, 0.0f);
-    for (size_t s = 0; s < stages.size(); ++s) {
-      context_.kernel_rbf_from_linear(x, y, product, *out[s], input_.specs[stages[s]].gamma);
-    }
+    std::vector<GammaKernel> kernels;
+    for (size_t s = 0; s < stages.size(); ++s) kernels.push_back({input_.specs[stages[s]].gamma, out[s]});
+    Tensor product;
+    rbf_kernels_from_one_product(context_, x, y, product, kernels);
   }
 
   void compute_diagonals(const std::set<size_t>& wanted) {

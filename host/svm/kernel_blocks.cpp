@@ -62,6 +62,13 @@ Tensor& reshaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols) {
   return tensor;
 }
 
+void rbf_kernels_from_one_product(Context& context, const Tensor& x, const Tensor& y,
+                                  Tensor& product, const std::vector<GammaKernel>& kernels) {
+  Tensor& linear = reshaped(context, product, x.dims()[0], y.dims()[0]);
+  context.kernel_matrix(x, y, linear, CAE_KERNEL_LINEAR, 0.0f);
+  for (const GammaKernel& k : kernels) context.kernel_rbf_from_linear(x, y, linear, *k.kernel, k.gamma);
+}
+
 void KernelBlocks::compute(const DeviceRows& x, const DeviceRows& y, float* out, int64_t ld) {
   if (x.dim() != y.dim()) {
     throw SvmError("kernel between rows of dimension " + std::to_string(x.dim()) + " and " +

@@ -42,6 +42,19 @@ class RowStaging {
 // before the new one is allocated.
 Tensor& reshaped(Context& context, Tensor& tensor, int64_t rows, int64_t cols);
 
+// The RBF kernels of several gammas between the same x [n, dim] and y
+// [m, dim] from one product: `product` (reshaped here to [n, m]) receives
+// x y^T once, then each kernel ([n, m], allocated by the caller) is made from
+// it (ABI 1.10's kernel_rbf_from_linear: bit for bit the RBF kernel_matrix
+// would give, for one product's work instead of one per gamma). For callers
+// that checked Context::has_kernel_rbf_from_linear.
+struct GammaKernel {
+  float gamma;
+  Tensor* kernel;
+};
+void rbf_kernels_from_one_product(Context& context, const Tensor& x, const Tensor& y,
+                                  Tensor& product, const std::vector<GammaKernel>& kernels);
+
 // `count` rows of `dim` floats on the device, in tiles.
 class DeviceRows {
  public:

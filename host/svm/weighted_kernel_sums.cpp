@@ -83,16 +83,16 @@ void WeightedKernelSums::add_to_each(const std::vector<WeightedKernelSums*>& eac
   }
   each.front()->check_queries(queries);
   Tensor product;  // [query tile, row tile]: the tile pair's linear kernel
+  std::vector<GammaKernel> kernels(each.size());
   for (const DeviceRows::Tile& query : queries.tiles()) {
     for (size_t t = 0; t < rows.tiles().size(); ++t) {
       const DeviceRows::Tile& row = rows.tiles()[t];
-      Tensor& linear = reshaped(context, product, query.count, row.count);
-      context.kernel_matrix(query.tensor, row.tensor, linear, CAE_KERNEL_LINEAR, 0.0f);
       for (size_t i = 0; i < each.size(); ++i) {
-        WeightedKernelSums& one = *each[i];
-        Tensor& kernel = reshaped(context, one.kernel_, query.count, row.count);
-        context.kernel_rbf_from_linear(query.tensor, row.tensor, linear, kernel, one.spec_.gamma);
-        one.accumulate(t, query, kernel, queries.rows(), sums[i]);
+        kernels[i] = {each[i]->spec_.gamma, &reshaped(context, each[i]->kernel_, query.count, row.count)};
+      }
+      rbf_kernels_from_one_product(context, query.tensor, row.tensor, product, kernels);
+      for (size_t i = 0; i < each.size(); ++i) {
+        each[i]->accumulate(t, query, *kernels[i].kernel, queries.rows(), sums[i]);
       }
     }
   }
