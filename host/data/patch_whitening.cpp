@@ -117,13 +117,17 @@ void PatchWhitening::apply(float* images, size_t count) const {
 
 void PatchWhitening::restore(float* images, size_t count) const {
   const size_t n = image_values(), plane = size_t(side) * size_t(side);
-  for (size_t i = 0; i < count; ++i) {
-    float* image = images + i * n;
-    solve_one(*this, image);
-    for (int c = 0; c < channels; ++c) {
-      for (size_t k = 0; k < plane; ++k) image[size_t(c) * plane + k] += mean[size_t(c)];
+  // Each image's solve is a few hundred convolutions: one image per thread.
+  const int threads = int(std::min<size_t>(size_t(resolve_thread_count(0)), count));
+  parallel_chunks(std::max(threads, 1), int64_t(count), [&](int64_t begin, int64_t end) {
+    for (size_t i = size_t(begin); i < size_t(end); ++i) {
+      float* image = images + i * n;
+      solve_one(*this, image);
+      for (int c = 0; c < channels; ++c) {
+        for (size_t k = 0; k < plane; ++k) image[size_t(c) * plane + k] += mean[size_t(c)];
+      }
     }
-  }
+  });
 }
 
 PatchWhitening learn_patch_whitening(const ImageSet& images, int patch, double epsilon,
