@@ -116,16 +116,11 @@ TEST_CASE("the inverse of the transform recovers the input") {
     for (bool contrast : {false, true}) {
       CAPTURE(int(kind));
       CAPTURE(contrast);
-      const InputTransform transform = learn_input_transform(set, spec(kind, 0.1, contrast));
-      const std::vector<float> original = all_images(set);
-      std::vector<float> values = original;
-      std::vector<ImageScale> scales;
-      transform.apply(values.data(), set.size(), &scales);
-      CHECK(values != original);
-      transform.restore(values.data(), set.size(), scales);
+      const RoundTrip trip = through_and_back(learn_input_transform(set, spec(kind, 0.1, contrast)), set);
+      CHECK(trip.changed);
       double worst = 0;
-      for (size_t i = 0; i < values.size(); ++i) {
-        worst = std::max(worst, double(std::abs(values[i] - original[i])));
+      for (size_t i = 0; i < trip.original.size(); ++i) {
+        worst = std::max(worst, double(std::abs(trip.restored[i] - trip.original[i])));
       }
       CHECK(worst < 1e-4);
     }

@@ -160,13 +160,10 @@ TEST_CASE("patch whitening's inverse gives the images back but for their mean") 
     CAPTURE(contrast);
     InputTransformSpec spec = parse_whitening("patch3:0.1");
     spec.contrast_normalize = contrast;
-    const InputTransform transform = learn_input_transform(set, spec);
-    const std::vector<float> original = all_images(set);
-    std::vector<float> values = original;
-    std::vector<ImageScale> scales;
-    transform.apply(values.data(), set.size(), &scales);
-    CHECK(values != original);
-    transform.restore(values.data(), set.size(), scales);
+    const RoundTrip trip = through_and_back(learn_input_transform(set, spec), set);
+    CHECK(trip.changed);
+    const std::vector<float>& values = trip.restored;
+    const std::vector<float>& original = trip.original;
     // Each patch's mean is removed, so an image's overall level is the one
     // thing the transform (nearly) loses: compare the images about their means.
     const size_t d = set.image_bytes();
