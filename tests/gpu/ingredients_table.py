@@ -74,14 +74,19 @@ GROUPS = [
                                    DENSE, "--contrast-normalize"] + LINEAR)],
     # Patch whitening (docs/features.md): the first layer's neighbourhoods
     # whitened instead of whole images, on the triangle-coded recipe; the
-    # patch size and EPS varied, with and without contrast normalisation.
+    # patch size and EPS varied, with and without contrast normalisation,
+    # and under the dense single layer.
     [("contrast-tri-patch5", ["--features", "pyramid-tri-flip", "--contrast-normalize",
                               "--whiten", "patch5"]),
      ("contrast-tri-patch3", ["--features", "pyramid-tri-flip", "--contrast-normalize",
                               "--whiten", "patch3"]),
      ("contrast-tri-patch5-0.01", ["--features", "pyramid-tri-flip", "--contrast-normalize",
                                    "--whiten", "patch5:0.01"]),
-     ("tri-patch5", ["--features", "pyramid-tri-flip", "--whiten", "patch5"])],
+     ("tri-patch5", ["--features", "pyramid-tri-flip", "--whiten", "patch5"]),
+     # The k-means papers' setting: whitened 5x5 patches under a dense
+     # single layer of 5x5 filters.
+     ("dense1600-patch5-tri-sum-linear", ["--model", "examples/models/dense1600.json", "--features",
+                                          DENSE, "--contrast-normalize", "--whiten", "patch5"] + LINEAR)],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
