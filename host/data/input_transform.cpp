@@ -40,10 +40,6 @@ std::string number_text(double value) {
   return text;
 }
 
-}  // namespace
-
-namespace {
-
 // "patch", "patch5": sets the patch size, or throws naming the value.
 void parse_patch_size(const std::string& kind, const std::string& text, InputTransformSpec& spec) {
   const std::string digits = kind.substr(5);
@@ -112,11 +108,9 @@ std::string whitening_name(const InputTransformSpec& spec) {
 }
 
 void require_whitening_fits(const InputTransformSpec& spec, int side) {
-  if (spec.whitening == Whitening::Patch && spec.whitening_patch > side) {
-    const std::string s = std::to_string(spec.whitening_patch), n = std::to_string(side);
-    throw std::invalid_argument("--whiten patch" + s + ": a " + s + "x" + s +
-                                " patch does not fit the " + n + "x" + n + " images");
-  }
+  if (spec.whitening != Whitening::Patch) return;
+  const std::string misfit = patch_misfit(spec.whitening_patch, side);
+  if (!misfit.empty()) throw std::invalid_argument(misfit);
 }
 
 std::string describe_input_transform(const InputTransformSpec& spec) {
@@ -215,12 +209,12 @@ InputTransform learn_input_transform(const ImageSet& images, const InputTransfor
   transform.spec = spec;
   transform.dim = images.image_bytes();
   if (spec.whitening == Whitening::None) return transform;
+  if (images.size() == 0) throw std::runtime_error("whitening: no training images to learn it on");
   if (spec.whitening == Whitening::Patch) {
     transform.patch = learn_patch_whitening(images, spec.whitening_patch, spec.whitening_epsilon,
                                             spec.contrast_normalize);
     return transform;
   }
-  if (images.size() == 0) throw std::runtime_error("whitening: no training images to learn it on");
   const size_t d = transform.dim;
   CovarianceSums sums(d);
   std::vector<double> rows(kLearnBatch * d);
@@ -367,8 +361,8 @@ InputTransform read_input_transform(const SafetensorsMetadata& metadata,
     transform.matrix = take(kMatrixTensor, {d, d});
     transform.inverse = take(kInverseTensor, {d, d});
   }
+  const bool patch = transform.spec.whitening == Whitening::Patch;
   for (const NamedTensor& t : found) {
-    const bool patch = transform.spec.whitening == Whitening::Patch;
     const bool known = whitened && (t.name == kMeanTensor || t.name == kMatrixTensor ||
                                     (t.name == kInverseTensor && !patch));
     if (!known) fail("tensor " + t.name + " is not part of the checkpoint's input transform");

@@ -15,8 +15,6 @@
 namespace cae {
 namespace {
 
-// Images per thread below which apply() stays on the calling thread.
-constexpr size_t kImagesPerThread = 32;
 // Conjugate gradients: enough for the condition numbers EPS >= 1e-3 gives on
 // natural images; the reconstructions it serves are pictures.
 constexpr int kRestoreIterations = 300;
@@ -71,7 +69,7 @@ void solve_one(const PatchWhitening& t, float* image) {
   p = r;
   double rr = dot(r, r);
   const double stop = rr * kRestoreTolerance * kRestoreTolerance;
-  for (int it = 0; it < kRestoreIterations && rr > stop && rr > 0; ++it) {
+  for (int it = 0; it < kRestoreIterations && rr > stop; ++it) {
     std::fill(q.begin(), q.end(), 0.0f);
     convolve(t, p.data(), q.data(), false);
     const double qq = dot(q, q);
@@ -106,13 +104,12 @@ void PatchWhitening::apply(float* images, size_t count) const {
       convolve(*this, centred.data(), image, false);
     }
   };
-  const int threads = int(std::min<size_t>(size_t(resolve_thread_count(0)), count / kImagesPerThread));
-  if (threads <= 1) {
-    some(0, count);
-  } else {
-    parallel_chunks(threads, int64_t(count),
-                    [&](int64_t begin, int64_t end) { some(size_t(begin), size_t(end)); });
-  }
+  // Split like contrast normalisation: a chunk of the cached training set
+  // (TransformedImages, already one per thread) stays on its thread.
+  const int threads = int(std::min<size_t>(size_t(resolve_thread_count(0)),
+                                           count / InputTransform::kContrastImagesPerThread));
+  parallel_chunks(std::max(threads, 1), int64_t(count),
+                  [&](int64_t begin, int64_t end) { some(size_t(begin), size_t(end)); });
 }
 
 void PatchWhitening::restore(float* images, size_t count) const {
@@ -130,19 +127,21 @@ void PatchWhitening::restore(float* images, size_t count) const {
   });
 }
 
+std::string patch_misfit(int patch, int side) {
+  if (patch <= side) return "";
+  const std::string s = std::to_string(patch), n = std::to_string(side);
+  return "--whiten patch" + s + ": a " + s + "x" + s + " patch does not fit the " + n + "x" + n +
+         " images";
+}
+
 PatchWhitening learn_patch_whitening(const ImageSet& images, int patch, double epsilon,
                                      bool contrast) {
   PatchWhitening t;
   t.channels = images.channels;
   t.side = images.side;
   t.patch = patch;
-  const std::string name = "--whiten patch" + std::to_string(patch);
-  if (patch > images.side) {
-    throw std::runtime_error(name + ": a " + std::to_string(patch) + "x" + std::to_string(patch) +
-                             " patch does not fit the " + std::to_string(images.side) + "x" +
-                             std::to_string(images.side) + " images");
-  }
-  if (images.size() == 0) throw std::runtime_error("whitening: no training images to learn it on");
+  const std::string misfit = patch_misfit(patch, images.side);
+  if (!misfit.empty()) throw std::runtime_error(misfit);
   const size_t d = images.image_bytes(), plane = size_t(t.side) * size_t(t.side);
   const int per_patch = t.channels * patch * patch;
   const size_t p = size_t(per_patch);
@@ -183,7 +182,8 @@ PatchWhitening learn_patch_whitening(const ImageSet& images, int patch, double e
   const std::vector<double> covariance = sums.covariance(trace);
   const double e = epsilon * trace / double(p);
   if (!(e > 1e-12)) {
-    throw std::runtime_error(name + ": the patches carry no variance to whiten (constant images?)");
+    throw std::runtime_error("--whiten patch" + std::to_string(patch) +
+                             ": the patches carry no variance to whiten (constant images?)");
   }
   std::vector<double> values, vectors;
   symmetric_eigen(covariance, per_patch, values, vectors);
@@ -191,15 +191,13 @@ PatchWhitening learn_patch_whitening(const ImageSet& images, int patch, double e
   // values are needed, one per channel.
   const size_t centre = size_t(patch / 2) * size_t(patch) + size_t(patch / 2);
   t.filter.assign(size_t(t.channels) * p, 0.0f);
+  std::vector<double> down(p);  // 1/sqrt(l + e) per eigenvector
+  for (size_t j = 0; j < p; ++j) down[j] = 1.0 / std::sqrt(std::max(values[j], 0.0) + e);
   for (int c = 0; c < t.channels; ++c) {
     const size_t row = size_t(c) * size_t(patch * patch) + centre;
     std::vector<double> filter(p, 0.0);
     for (size_t k = 0; k < p; ++k) {
-      double value = 0;
-      for (size_t j = 0; j < p; ++j) {
-        value += vectors[row * p + j] * vectors[k * p + j] / std::sqrt(std::max(values[j], 0.0) + e);
-      }
-      filter[k] = value;
+      for (size_t j = 0; j < p; ++j) filter[k] += vectors[row * p + j] * down[j] * vectors[k * p + j];
     }
     double filter_mean = 0;
     for (double v : filter) filter_mean += v;

@@ -20,6 +20,7 @@
 // conjugate gradients on the normal equations.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace cae {
@@ -40,6 +41,11 @@ struct PatchWhitening {
   // input's scale).
   void restore(float* images, size_t count) const;
 };
+
+// Why an S x S patch cannot whiten side x side images ("--whiten patchS: a
+// SxS patch does not fit the NxN images"), or "" when it can: the one check
+// the command line (before any work) and learning share.
+std::string patch_misfit(int patch, int side);
 
 // Learns it on `images`, after contrast normalisation when `contrast` is set.
 // Throws std::runtime_error when the patch does not fit the images or when
