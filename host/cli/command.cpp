@@ -8,6 +8,11 @@
 
 namespace cae::cli {
 
+namespace {
+constexpr unsigned kHelpColumns = 100;
+constexpr unsigned kHelpDescriptionColumns = 64;
+}  // namespace
+
 const Command* find_command(const std::string& name) {
   for (const auto& command : all_commands()) {
     if (command.name == name) return &command;
@@ -16,7 +21,10 @@ const Command* find_command(const std::string& name) {
 }
 
 void print_command_help(const Command& command, std::ostream& out) {
-  po::options_description options("options");
+  // 100 columns, of which at least 64 for the descriptions: wide enough that
+  // a composed --features recipe quoted in a description (the pipeline's best
+  // recipe) is never broken in the middle of its token.
+  po::options_description options("options", kHelpColumns, kHelpDescriptionColumns);
   po::positional_options_description positionals;
   command.declare(options, positionals);
   out << "usage: " << command.synopsis << "\n\n" << command.summary << "\n\n" << options;

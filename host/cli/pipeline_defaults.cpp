@@ -10,10 +10,12 @@ namespace cae::cli {
 void add_pipeline_defaults_option(po::options_description& options) {
   options.add_options()(
       "defaults", po::value<std::string>()->default_value("best")->value_name("best|baseline"),
-      "what options not given mean: best (the validation winner: --features pyramid-tri-flip "
-      "--augment flip --contrast-normalize --search; an option given "
-      "replaces its part) or baseline (the seed's settings: latent features, no augmentation "
-      "or input transform, one SVM fit at --C 5)");
+      // The recipe on lines of its own: a help column breaks a token longer
+      // than half its width in the middle.
+      "what options not given mean: best (the validation winner:\n"
+      "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip\n"
+      "--augment flip --contrast-normalize --search; an option given replaces its part) or baseline "
+      "(the seed's settings: latent features, no augmentation or input transform, one SVM fit at --C 5)");
 }
 
 std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given) {
@@ -23,7 +25,7 @@ std::vector<std::string> implied_pipeline_arguments(const po::variables_map& giv
     throw UsageError("--defaults must be best or baseline, got '" + defaults + "'");
   }
   std::vector<std::string> args;
-  if (!option_given(given, "features")) args.insert(args.end(), {"--features", "pyramid-tri-flip"});
+  if (!option_given(given, "features")) args.insert(args.end(), {"--features", "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"});
   if (!option_given(given, "augment")) args.insert(args.end(), {"--augment", "flip"});
   if (!option_given(given, "contrast-normalize")) args.push_back("--contrast-normalize");
   if (!given.count("search") && !option_given(given, "C") && !option_given(given, "gamma")) {

@@ -19,22 +19,23 @@ from ingredients_table import as_written, with_pipeline_outcome
 
 # What each variant does to the best recipe's options: (name, what the table
 # says, the change). A change is ("drop", OPTION) for a flag, ("set", OPTION,
-# VALUE) to replace or add an option's value, or ("add", OPTION, VALUE).
-# The flip average's and the triangle code's absence are the features without
-# them; the square root is the composed spelling of the seed's triangle
-# pyramid with +sqrt (docs/features.md).
-TRIANGLE_PYRAMID = "conv1:tri:max4+conv2:tri:max4+latent:tri:max4"
+# VALUE) to replace or add an option's value, ("add", OPTION, VALUE), or
+# ("features", FUNCTION) for the winner's composed --features recipe
+# (docs/features.md) rewritten by FUNCTION: the variants follow the winner's
+# recipe instead of naming a second copy of it.
 VARIANTS = [
     ("winner", "the best recipe", None),
-    ("no-triangle", "without the triangle code (plain maps: `pyramid-flip`)",
-     ("set", "--features", "pyramid-flip")),
-    ("no-flip-average", "without averaging each image's features with its mirror's (`pyramid-tri`)",
-     ("set", "--features", "pyramid-tri")),
+    ("max-pooled", "with the convolutions' codes max-pooled instead of summed",
+     ("features", lambda recipe: recipe.replace(":sum", ":max"))),
+    ("no-triangle", "without the triangle code (the maps as they are: `id`)",
+     ("features", lambda recipe: recipe.replace(":tri:", ":id:"))),
+    ("no-flip-average", "without averaging each image's features with its mirror's",
+     ("features", lambda recipe: recipe.replace("+flip", ""))),
     ("no-flip-training", "without flipped training images", ("drop", "--augment", "flip")),
     ("no-contrast", "without contrast normalisation", ("drop", "--contrast-normalize", None)),
     ("no-search", "without the search (C and gamma at their defaults)", ("drop", "--search", None)),
     ("plus-sqrt", "with a signed square root of every feature",
-     ("set", "--features", TRIANGLE_PYRAMID + "+flip+sqrt")),
+     ("features", lambda recipe: recipe + "+sqrt")),
     ("plus-threshold", "with the soft threshold 0.25 after pooling",
      ("add", "--feature-threshold", "0.25")),
 ]
@@ -46,6 +47,13 @@ def variant_options(best, change):
     """The best recipe's options with one change applied."""
     options = list(best)
     if change is None:
+        return options
+    if change[0] == "features":
+        at = options.index("--features") + 1
+        rewritten = change[1](options[at])
+        if rewritten == options[at]:
+            raise ValueError(f"the best recipe's features {options[at]} have nothing this variant changes")
+        options[at] = rewritten
         return options
     kind, option, value = change
     if kind == "drop":

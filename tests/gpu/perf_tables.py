@@ -683,9 +683,27 @@ def render_ablation(results):
     if unmeasured:
         lines.append("Not measured: " + "; ".join(f"`{r['readme_command']}` ({r.get('reason', '')})"
                                                  for r in unmeasured) + ".")
+    moved = ablation_behind(results, winner)
+    if moved:
+        lines.append(moved)
     added = f" `{p['added_options']}` added to each command." if p.get("added_options") else ""
     lines.append(footer(p, "ablation") + quick_note(p) + added)
     return "\n\n".join(lines)
+
+
+def ablation_behind(results, winner):
+    """A line saying that the ablation took apart another recipe than the
+    validation table's winner (the winner changed after the part ran), or ""."""
+    parts, _ = ingredient_runs(results)
+    decision = ingredients_decision(parts, seed_spread(results)) if parts else None
+    if not winner or not decision or not decision.winner:
+        return ""
+    now = ingredient_command(decision.winner["readme_command"])
+    then = ingredient_command(winner["readme_command"])
+    if now == then:
+        return ""
+    return (f"This ablation takes apart `{then}`, the validation winner when the part ran; the "
+            f"validation table's winner is now `{now}`, and the part has not been measured on it yet.")
 
 
 # ---------------------------------------------------------------- model presets

@@ -15,27 +15,30 @@ import ablation_table  # noqa: E402
 import bench_suite  # noqa: E402
 import perf_tables  # noqa: E402
 
-BEST = ["--features", "pyramid-tri-flip", "--augment", "flip", "--contrast-normalize", "--search"]
+BEST = ["--features", "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip", "--augment", "flip", "--contrast-normalize", "--search"]
 
 
 class RunsTest(unittest.TestCase):
     def test_each_change_applied_to_the_best_recipe(self):
         commands = {name: " ".join(options) for name, _, options, _ in ablation_table.runs(BEST)}
         self.assertEqual(commands["winner"], " ".join(BEST))
-        self.assertEqual(commands["no-triangle"],
-                         "--features pyramid-flip --augment flip --contrast-normalize --search")
+        self.assertEqual(commands["no-triangle"], "--features conv1:id:sum4+conv2:id:sum4+latent:id:max4+flip "
+                         "--augment flip --contrast-normalize --search")
+        self.assertEqual(commands["max-pooled"], "--features conv1:tri:max4+conv2:tri:max4+latent:tri:max4+flip "
+                         "--augment flip --contrast-normalize --search")
+        self.assertTrue(commands["no-flip-average"].startswith(
+            "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4 --augment flip "))
         # Leaving out an option the best recipe would fill in needs --defaults
         # baseline: the command means exactly what it says.
         self.assertEqual(commands["no-flip-training"],
-                         "--defaults baseline --features pyramid-tri-flip --contrast-normalize --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip --contrast-normalize --search")
         self.assertEqual(commands["no-contrast"],
-                         "--defaults baseline --features pyramid-tri-flip --augment flip --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip --augment flip --search")
         self.assertEqual(commands["no-search"],
-                         "--defaults baseline --features pyramid-tri-flip --augment flip --contrast-normalize")
-        self.assertEqual(commands["plus-threshold"], "--features pyramid-tri-flip --augment flip "
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip --augment flip --contrast-normalize")
+        self.assertEqual(commands["plus-threshold"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip --augment flip "
                          "--contrast-normalize --feature-threshold 0.25 --search")
-        self.assertTrue(commands["plus-sqrt"].startswith("--features conv1:tri:max4+conv2:tri:max4+"
-                                                         "latent:tri:max4+flip+sqrt "))
+        self.assertTrue(commands["plus-sqrt"].startswith("--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt "))
         self.assertEqual(commands["winner-seed-3"], " ".join(BEST) + " --seed 3")
         # Every run differs from the winner, and the names are distinct.
         self.assertEqual(len(set(commands.values())), len(commands))
@@ -95,6 +98,26 @@ class RenderTest(unittest.TestCase):
         self.assertNotIn("70.00%", text)
         self.assertNotIn("winner-seed", text.split("\n\n")[0])
         self.assertIn("Measured on NVIDIA H200 (driver 580) at commit abc", text)
+
+    def test_says_when_the_validation_winner_moved_on(self):
+        winner = "cae pipeline " + " ".join(BEST)
+        other = winner.replace(BEST[1], "pyramid-tri-flip")
+        results = ablation_results([dict(run("winner", 77.0, 75.0), readme_command=winner),
+                                    run("winner-seed-2", 76.8, 76.0, seed=2)])
+
+        def ingredient(command, validation, wall):
+            return {"status": "measured", "readme_command": command, "validation_accuracy": validation,
+                    "test_accuracy": 70.0, "wall_s": wall, "peak_rss_bytes": 2**30, "svm": {}}
+        results["parts"]["ingredients-4"] = {
+            "status": "measured", "mode": "full", "data": "d", "date": "the date",
+            "machine": {"gpu": "NVIDIA H200", "driver": "580", "commit": "abc"},
+            "runs": [ingredient(winner, 77.0, 16.0), ingredient(other, 77.1, 15.0)]}
+        # Within the seeds' spread, "other" is faster: the ablation took apart the old winner.
+        self.assertIn(f"This ablation takes apart `{winner}`, the validation winner when the "
+                      f"part ran; the validation table's winner is now `{other}`",
+                      perf_tables.render_ablation(results))
+        results["parts"]["ingredients-4"]["runs"][1]["wall_s"] = 17.0
+        self.assertNotIn("This ablation takes apart", perf_tables.render_ablation(results))
 
     def test_not_measured(self):
         self.assertIn("Not measured yet", perf_tables.render_ablation(perf_tables.empty_results()))
