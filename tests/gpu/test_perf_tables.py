@@ -329,6 +329,30 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("--features slow --search` (the winner)",
                       perf_tables.render_ingredients(results))
 
+    def test_a_run_faster_by_less_than_the_wall_spread_gives_way_to_a_better_one(self):
+        results = with_ingredients(sample())
+        # BEST: 75.84%, 66.5 s. A command 0.2 points behind and 0.5 s faster.
+        results["parts"]["ingredients-2"]["runs"].append(
+            ingredient_run("cae pipeline --features quick --search", 75.64, 74.0, wall=66.0))
+        # Seeds spread by 0.41 points and by 0.62 s (66.5, 67.2, 66.0).
+        results["parts"]["ablation"] = with_header(results, {"status": "measured", "runs": [
+            {"variant": v, "status": "measured", "validation_accuracy": a, "wall_s": w}
+            for v, a, w in (("winner", 77.02, 66.5), ("winner-seed-2", 76.20, 67.2),
+                            ("winner-seed-3", 76.56, 66.0))]}, "full")
+        self.assertAlmostEqual(perf_tables.seed_spread(results, "wall_s"), 0.6028, places=3)
+        text = perf_tables.render_ingredients(results)
+        # 0.5 s is within the wall noise: the more accurate BEST wins.
+        self.assertIn(f"`{BEST}` (the winner)", text)
+        self.assertIn("commands within 0.60 s of the fastest", text)
+        # 1 s faster is more than the noise: the faster run wins.
+        results["parts"]["ingredients-2"]["runs"][-1]["wall_s"] = 65.5
+        self.assertIn("--features quick --search` (the winner)", perf_tables.render_ingredients(results))
+        # Without the ablation's walls, the fastest close run wins as before.
+        for r in results["parts"]["ablation"]["runs"]:
+            del r["wall_s"]
+        results["parts"]["ingredients-2"]["runs"][-1]["wall_s"] = 66.0
+        self.assertIn("--features quick --search` (the winner)", perf_tables.render_ingredients(results))
+
     def test_close_runs_timed_at_different_commits_name_no_winner(self):
         results = with_ingredients(sample())
         # A faster command 0.1 points behind BEST, in a part measured at
