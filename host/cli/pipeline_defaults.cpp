@@ -1,21 +1,30 @@
 #include "pipeline_defaults.hpp"
 
 #include <ostream>
+#include <string>
 
 #include "ignored_options.hpp"
 #include "option_checks.hpp"
 
 namespace cae::cli {
 
+namespace {
+// The validation winner's features (docs/PERF.md, the ingredients table).
+constexpr const char* kBestFeatures = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip";
+}  // namespace
+
 void add_pipeline_defaults_option(po::options_description& options) {
+  // The recipe on lines of its own: a help column breaks a token longer than
+  // half its width in the middle.
+  const std::string help =
+      std::string("what options not given mean: best (the validation winner:\n--features ") +
+      kBestFeatures +
+      "\n--augment flip --contrast-normalize --search; an option given replaces its part) or "
+      "baseline (the seed's settings: latent features, no augmentation or input transform, one "
+      "SVM fit at --C 5)";
   options.add_options()(
       "defaults", po::value<std::string>()->default_value("best")->value_name("best|baseline"),
-      // The recipe on lines of its own: a help column breaks a token longer
-      // than half its width in the middle.
-      "what options not given mean: best (the validation winner:\n"
-      "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip\n"
-      "--augment flip --contrast-normalize --search; an option given replaces its part) or baseline "
-      "(the seed's settings: latent features, no augmentation or input transform, one SVM fit at --C 5)");
+      help.c_str());
 }
 
 std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given) {
@@ -25,7 +34,7 @@ std::vector<std::string> implied_pipeline_arguments(const po::variables_map& giv
     throw UsageError("--defaults must be best or baseline, got '" + defaults + "'");
   }
   std::vector<std::string> args;
-  if (!option_given(given, "features")) args.insert(args.end(), {"--features", "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"});
+  if (!option_given(given, "features")) args.insert(args.end(), {"--features", kBestFeatures});
   if (!option_given(given, "augment")) args.insert(args.end(), {"--augment", "flip"});
   if (!option_given(given, "contrast-normalize")) args.push_back("--contrast-normalize");
   if (!given.count("search") && !option_given(given, "C") && !option_given(given, "gamma")) {
