@@ -102,7 +102,7 @@ class RenderTest(unittest.TestCase):
     def test_says_when_the_validation_winner_moved_on(self):
         winner = "cae pipeline " + " ".join(BEST)
         other = winner.replace(BEST[1], "pyramid-tri-flip")
-        results = ablation_results([dict(run("winner", 77.0, 75.0), readme_command=winner),
+        results = ablation_results([dict(run("winner", 77.0, 75.0), readme_command=winner, wall_s=16.0),
                                     run("winner-seed-2", 76.8, 76.0, seed=2)])
 
         def ingredient(command, validation, wall):
