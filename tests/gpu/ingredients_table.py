@@ -51,8 +51,11 @@ GROUPS = [
      ("contrast-deep", ["--contrast-normalize", "--model", "deep"]),
      ("contrast-wta", ["--contrast-normalize", "--sparsity", "wta-spatial"])],
     # The encoder: the triangle code of every tap before its max-pool
-    # (docs/features.md), in place of the base's plain maps.
-    [("contrast-tri", ["--features", "pyramid-tri-flip", "--contrast-normalize"])],
+    # (docs/features.md), in place of the base's plain maps; and the summed
+    # recipe with a signed square root, the one ingredient the ablation adds
+    # to the winner that rose above its seeds' spread, as a candidate.
+    [("contrast-tri", ["--features", "pyramid-tri-flip", "--contrast-normalize"]),
+     ("contrast-tri-sum-sqrt", ["--features", SUMMED + "+sqrt", "--contrast-normalize"])],
     # Density and width (docs/features.md, "Composed recipes"): the
     # convolutions' maps sum-pooled over 4x4 cells instead of max-pooled, the
     # wider first layer, and the linear classifier (C searched on its own
