@@ -126,6 +126,12 @@ class RenderTest(unittest.TestCase):
         text = perf_tables.render_conformance(results)
         self.assertIn("12 of 12", rows_of(text, "seeds passed")[0])
         self.assertIn("Stopped at the time limit: " + swept["backend"] + " (12 of 30 seeds in 150 s)", text)
+        # The worst values then come from the checks run, not from every seed of the sweep.
+        self.assertIn("over the checks each sweep ran from seed 1 on (at most", text)
+        self.assertNotIn("over seeds 1..", text)
+
+    def test_a_whole_sweep_names_its_seeds(self):
+        self.assertIn("Worst err/bound per op over seeds 1..", perf_tables.render_conformance(sample()))
 
     def test_seeds_stopped_at_the_limit_count_as_not_run(self):
         stopped = {"seed": 3, "verdict": "failed",
