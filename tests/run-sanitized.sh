@@ -15,8 +15,10 @@ tests='^(conformance\.cpu|loader|cli|unit\.|reference\.|abi\.)'
 # -O1 -g1: what AddressSanitizer's own documentation suggests (fast enough to
 # run, frames not merged away) with line tables only, enough for every
 # report's file:line; full -O2 -g debug builds took twice as long to compile
-# and link for the same findings.
-cmake -S "$root" -B "$build" -G Ninja -DCAE_SANITIZE=ON -DCAE_WITH_CUDA=OFF \
+# and link for the same findings. A unity build (batches of eight files
+# compiled as one) compiles the instrumented host in about half the time; the
+# sanitizers check the same code.
+cmake -S "$root" -B "$build" -G Ninja -DCAE_SANITIZE=ON -DCAE_WITH_CUDA=OFF -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null
 mapfile -t wanted < <(python3 "$root/tests/sanitize/needed_targets.py" "$build" "$tests")

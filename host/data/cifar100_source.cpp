@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kSubdirectory[] = "cifar-100-binary";
+constexpr char kCifar100Subdirectory[] = "cifar-100-binary";
 constexpr size_t kCoarseClasses = 20;
 constexpr size_t kFineClasses = 100;
 
@@ -32,12 +32,12 @@ bool holds_cifar100(const fs::path& dir) {
 }  // namespace
 
 bool recognises_cifar100(const std::string& path) {
-  return holds_cifar100(path) || holds_cifar100(fs::path(path) / kSubdirectory);
+  return holds_cifar100(path) || holds_cifar100(fs::path(path) / kCifar100Subdirectory);
 }
 
 DataSplits load_cifar100_data(const std::string& path, const DataOptions& options) {
   const fs::path dir =
-      dataset_folder(path, kSubdirectory, holds_cifar100, "CIFAR-100", "train.bin and test.bin");
+      dataset_folder(path, kCifar100Subdirectory, holds_cifar100, "CIFAR-100", "train.bin and test.bin");
   const bool coarse = options.coarse_labels;
   const size_t classes = coarse ? kCoarseClasses : kFineClasses;
   const fs::path names = dir / (coarse ? "coarse_label_names.txt" : "fine_label_names.txt");

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kSubdirectory[] = "stl10_binary";
+constexpr char kStl10Subdirectory[] = "stl10_binary";
 constexpr int kSide = 96;
 constexpr size_t kClasses = 10;
 
@@ -76,11 +76,11 @@ ImageSet labelled_split(const fs::path& dir, const std::string& split, size_t ma
 }  // namespace
 
 bool recognises_stl10(const std::string& path) {
-  return holds_stl10(path) || holds_stl10(fs::path(path) / kSubdirectory);
+  return holds_stl10(path) || holds_stl10(fs::path(path) / kStl10Subdirectory);
 }
 
 DataSplits load_stl10_data(const std::string& path, const DataOptions& options) {
-  const fs::path dir = dataset_folder(path, kSubdirectory, holds_stl10, "STL-10", "test_X.bin");
+  const fs::path dir = dataset_folder(path, kStl10Subdirectory, holds_stl10, "STL-10", "test_X.bin");
   DataSplits data;
   data.format = DataFormat::kStl10;
   data.location = dir.string();

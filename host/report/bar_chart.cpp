@@ -10,8 +10,7 @@
 namespace cae {
 namespace {
 
-constexpr double kPadding = 14.0;
-constexpr double kGap = 8.0;
+constexpr double kBarChartPadding = 14.0;
 constexpr double kSlantDegrees = 35.0;
 // Share of a group's width its bars fill; the rest separates the groups.
 constexpr double kGroupFill = 0.8;
@@ -71,10 +70,10 @@ void draw_categories(cairo_t* cr, const PlotBox& box, const std::vector<std::str
   for (std::size_t c = 0; c < categories.size(); ++c) {
     double middle = box.left + group_width * (static_cast<double>(c) + 0.5);
     if (slanted) {
-      draw_text(cr, middle, box.bottom + kGap / 2, categories[c], kTickText, Align::kEnd,
+      draw_text(cr, middle, box.bottom + kChartGap / 2, categories[c], kTickText, Align::kEnd,
                 Align::kStart, kSlantDegrees);
     } else {
-      draw_text(cr, middle, box.bottom + kGap / 2, categories[c], kTickText, Align::kCenter,
+      draw_text(cr, middle, box.bottom + kChartGap / 2, categories[c], kTickText, Align::kCenter,
                 Align::kStart);
     }
   }
@@ -116,27 +115,27 @@ Figure bar_chart_figure(const std::vector<std::string>& categories,
   return Figure{
       options.width, options.height, [=](cairo_t* cr) {
         paint_background(cr);
-        double top = kPadding;
+        double top = kBarChartPadding;
         if (!options.title.empty()) {
           draw_text(cr, options.width / 2.0, top, options.title, kTitleText, Align::kCenter);
-          top += text_height(kTitleText) + kGap;
+          top += text_height(kTitleText) + kChartGap;
         }
         // The legend sits right of the plot, so it never hides a bar.
-        double legend_room = legend.empty() ? 0.0 : legend_width(legend) + kGap;
+        double legend_room = legend.empty() ? 0.0 : legend_width(legend) + kChartGap;
         PlotBox box;
-        box.left = kPadding + value_axis_room(ticks, y_label);
-        box.right = options.width - kPadding - legend_room;
-        box.top = top + kGap;
+        box.left = kBarChartPadding + value_axis_room(ticks, y_label);
+        box.right = options.width - kBarChartPadding - legend_room;
+        box.top = top + kChartGap;
         bool slanted = false;
         double group_width = (box.right - box.left) / categories.size();
         box.bottom =
-            options.height - kPadding - category_room(categories, group_width, slanted) - kGap / 2;
+            options.height - kBarChartPadding - category_room(categories, group_width, slanted) - kChartGap / 2;
         ValueScale scale(ticks, chosen.log_scale, box);
-        draw_value_axis(cr, box, scale, ticks, y_label, kPadding);
+        draw_value_axis(cr, box, scale, ticks, y_label, kBarChartPadding);
         draw_bars(cr, box, scale, series, categories.size());
         draw_frame(cr, box);
         draw_categories(cr, box, categories, slanted);
-        draw_legend(cr, box.right + kGap, box.top, legend);
+        draw_legend(cr, box.right + kChartGap, box.top, legend);
       }};
 }
 

@@ -12,8 +12,7 @@ namespace {
 
 constexpr int kMaxGridPx = 960;
 constexpr int kMinCellPx = 8;
-constexpr double kPadding = 16.0;
-constexpr double kGap = 8.0;
+constexpr double kHeatmapPadding = 16.0;
 constexpr double kScaleBarWidth = 16.0;
 constexpr Rgb kGridLine{205, 208, 214};
 constexpr Rgb kNoData{225, 225, 225};
@@ -74,47 +73,47 @@ Layout plan_layout(const std::vector<std::string>& names, const HeatmapOptions& 
   layout.upright_column_names = longest_name > layout.cell - 4;
   double column_names_height = layout.upright_column_names ? longest_name : name_height;
 
-  layout.grid_x = std::ceil(kPadding + axis_title_height + kGap + longest_name + kGap);
-  double top = kPadding;
-  if (!options.title.empty()) top += text_height(kTitleText) + kGap;
-  top += axis_title_height + kGap;  // "predicted class"
-  layout.grid_y = std::ceil(top + column_names_height + kGap);
+  layout.grid_x = std::ceil(kHeatmapPadding + axis_title_height + kChartGap + longest_name + kChartGap);
+  double top = kHeatmapPadding;
+  if (!options.title.empty()) top += text_height(kTitleText) + kChartGap;
+  top += axis_title_height + kChartGap;  // "predicted class"
+  layout.grid_y = std::ceil(top + column_names_height + kChartGap);
 
-  layout.scale_bar_x = layout.grid_x + layout.grid_size + 3 * kGap;
+  layout.scale_bar_x = layout.grid_x + layout.grid_size + 3 * kChartGap;
   double scale_labels_width = text_width("100", kTickText);
-  double width = layout.scale_bar_x + kScaleBarWidth + kGap + scale_labels_width + kGap +
-                 text_height(kTickText) + kPadding;
+  double width = layout.scale_bar_x + kScaleBarWidth + kChartGap + scale_labels_width + kChartGap +
+                 text_height(kTickText) + kHeatmapPadding;
   // A long title may need more room than the matrix.
   if (!options.title.empty()) {
-    width = std::max(width, 2 * kPadding + text_width(options.title, kTitleText));
+    width = std::max(width, 2 * kHeatmapPadding + text_width(options.title, kTitleText));
   }
   layout.width = static_cast<int>(std::ceil(width));
-  layout.height = static_cast<int>(std::ceil(layout.grid_y + layout.grid_size + kPadding));
+  layout.height = static_cast<int>(std::ceil(layout.grid_y + layout.grid_size + kHeatmapPadding));
   return layout;
 }
 
 void draw_axis_labels(cairo_t* cr, const Layout& layout, const std::vector<std::string>& names,
                       const HeatmapOptions& options) {
-  double y = kPadding;
+  double y = kHeatmapPadding;
   if (!options.title.empty()) {
     draw_text(cr, layout.width / 2.0, y, options.title, kTitleText, Align::kCenter);
-    y += text_height(kTitleText) + kGap;
+    y += text_height(kTitleText) + kChartGap;
   }
   double grid_middle_x = layout.grid_x + layout.grid_size / 2;
   draw_text(cr, grid_middle_x, y, "predicted class", kLabelText, Align::kCenter);
-  draw_text(cr, kPadding, layout.grid_y + layout.grid_size / 2, "true class", kLabelText,
+  draw_text(cr, kHeatmapPadding, layout.grid_y + layout.grid_size / 2, "true class", kLabelText,
             Align::kCenter, Align::kStart, 90.0);
 
   for (int i = 0; i < static_cast<int>(names.size()); ++i) {
     double middle = (i + 0.5) * layout.cell;
     // Row names right-aligned against the grid.
-    draw_text(cr, layout.grid_x - kGap, layout.grid_y + middle, names[i], layout.names, Align::kEnd,
+    draw_text(cr, layout.grid_x - kChartGap, layout.grid_y + middle, names[i], layout.names, Align::kEnd,
               Align::kCenter);
     if (layout.upright_column_names) {  // ending just above the grid
-      draw_text(cr, layout.grid_x + middle, layout.grid_y - kGap, names[i], layout.names,
+      draw_text(cr, layout.grid_x + middle, layout.grid_y - kChartGap, names[i], layout.names,
                 Align::kStart, Align::kCenter, 90.0);
     } else {
-      draw_text(cr, layout.grid_x + middle, layout.grid_y - kGap, names[i], layout.names,
+      draw_text(cr, layout.grid_x + middle, layout.grid_y - kChartGap, names[i], layout.names,
                 Align::kCenter, Align::kEnd);
     }
   }
@@ -175,7 +174,7 @@ void draw_scale_bar(cairo_t* cr, const Layout& layout, const HeatmapOptions& opt
   cairo_pattern_destroy(ramp);
   PlotBox bar{layout.scale_bar_x - 1, top - 1, layout.scale_bar_x + kScaleBarWidth, top + height};
   draw_frame(cr, bar);
-  double labels_x = layout.scale_bar_x + kScaleBarWidth + kGap;
+  double labels_x = layout.scale_bar_x + kScaleBarWidth + kChartGap;
   set_color(cr, kAxisColor);
   for (int percent = 0; percent <= 100; percent += 25) {
     double y = std::round(top + (100 - percent) / 100.0 * (height - 1)) + 0.5;
@@ -186,7 +185,7 @@ void draw_scale_bar(cairo_t* cr, const Layout& layout, const HeatmapOptions& opt
   }
   std::string caption = "% of true class";
   if (text_width(caption, kTickText) > height) caption = "%";
-  draw_text(cr, labels_x + text_width("100", kTickText) + kGap, top + height / 2, caption,
+  draw_text(cr, labels_x + text_width("100", kTickText) + kChartGap, top + height / 2, caption,
             kTickText, Align::kCenter, Align::kStart, 90.0);
 }
 

@@ -12,9 +12,7 @@
 namespace cae {
 namespace {
 
-constexpr double kPadding = 14.0;
-constexpr double kGap = 8.0;
-constexpr double kTickLength = 5.0;
+constexpr double kLossCurvePadding = 14.0;
 constexpr int kMaxEpochsWithMarkers = 60;
 
 int epoch_count(const std::vector<LossSeries>& series) {
@@ -57,7 +55,7 @@ void draw_epoch_axis(cairo_t* cr, const PlotBox& box, const AxisTicks& ticks) {
     cairo_move_to(cr, x, box.bottom);
     cairo_line_to(cr, x, box.bottom + kTickLength);
     cairo_stroke(cr);
-    draw_text(cr, x, box.bottom + kTickLength + kGap / 2, ticks.labels[i], kTickText,
+    draw_text(cr, x, box.bottom + kTickLength + kChartGap / 2, ticks.labels[i], kTickText,
               Align::kCenter, Align::kStart);
   }
   cairo_restore(cr);
@@ -108,10 +106,10 @@ void draw_no_data(cairo_t* cr, const PlotBox& box) {
 void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
                      const LossCurveOptions& options) {
   paint_background(cr);
-  double top = kPadding;
+  double top = kLossCurvePadding;
   if (!options.title.empty()) {
     draw_text(cr, options.width / 2.0, top, options.title, kTitleText, Align::kCenter);
-    top += text_height(kTitleText) + kGap;
+    top += text_height(kTitleText) + kChartGap;
   }
   std::vector<double> values = all_values(series);
   AxisTicks y_ticks = ticks_for(values, options.log_scale, false);
@@ -124,11 +122,11 @@ void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
   std::string y_label = options.y_label + (options.log_scale ? " (log scale)" : "");
 
   PlotBox box;
-  box.left = kPadding + value_axis_room(y_ticks, y_label);
-  box.top = top + kGap;
-  box.bottom = options.height - kPadding - 2 * text_height(kLabelText) - kGap - kTickLength;
+  box.left = kLossCurvePadding + value_axis_room(y_ticks, y_label);
+  box.top = top + kChartGap;
+  box.bottom = options.height - kLossCurvePadding - 2 * text_height(kLabelText) - kChartGap - kTickLength;
   // Half of the last epoch label may stick out to the right of the plot.
-  box.right = options.width - kPadding - text_width(x_ticks.labels.back(), kTickText) / 2;
+  box.right = options.width - kLossCurvePadding - text_width(x_ticks.labels.back(), kTickText) / 2;
   ValueScale scale(y_ticks, options.log_scale, box);
 
   bool any =
@@ -137,10 +135,10 @@ void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
     draw_no_data(cr, box);
     return;
   }
-  draw_value_axis(cr, box, scale, y_ticks, y_label, kPadding);
+  draw_value_axis(cr, box, scale, y_ticks, y_label, kLossCurvePadding);
   draw_epoch_axis(cr, box, x_ticks);
   draw_frame(cr, box);
-  draw_text(cr, (box.left + box.right) / 2, options.height - kPadding, options.x_label, kLabelText,
+  draw_text(cr, (box.left + box.right) / 2, options.height - kLossCurvePadding, options.x_label, kLabelText,
             Align::kCenter, Align::kEnd);
 
   bool markers = epochs <= kMaxEpochsWithMarkers;
@@ -149,7 +147,7 @@ void draw_loss_curve(cairo_t* cr, const std::vector<LossSeries>& series,
   for (const LossSeries& s : series) {
     legend.push_back({s.name + " (last " + last_value_text(s, scale) + ")", s.color, s.dashed});
   }
-  draw_legend(cr, box.right - kGap - legend_width(legend), box.top + kGap, legend);
+  draw_legend(cr, box.right - kChartGap - legend_width(legend), box.top + kChartGap, legend);
 }
 
 }  // namespace

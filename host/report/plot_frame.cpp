@@ -7,8 +7,6 @@
 namespace cae {
 namespace {
 
-constexpr double kGap = 8.0;
-constexpr double kTickLength = 5.0;
 constexpr double kSampleLength = 26.0;
 
 double legend_row_height() { return text_height(kLabelText) + 4.0; }
@@ -33,8 +31,8 @@ double value_axis_room(const AxisTicks& ticks, const std::string& title) {
   double widest = 0.0;
   for (const std::string& label : ticks.labels)
     widest = std::max(widest, text_width(label, kTickText));
-  double title_room = title.empty() ? 0.0 : text_height(kLabelText) + kGap;
-  return title_room + widest + kGap / 2 + kTickLength;
+  double title_room = title.empty() ? 0.0 : text_height(kLabelText) + kChartGap;
+  return title_room + widest + kChartGap / 2 + kTickLength;
 }
 
 void draw_value_axis(cairo_t* cr, const PlotBox& box, const ValueScale& scale,
@@ -58,7 +56,7 @@ void draw_value_axis(cairo_t* cr, const PlotBox& box, const ValueScale& scale,
     cairo_stroke(cr);
     if (last_label_y - y < label_room) continue;
     last_label_y = y;
-    draw_text(cr, box.left - kTickLength - kGap / 2, y, ticks.labels[i], kTickText, Align::kEnd,
+    draw_text(cr, box.left - kTickLength - kChartGap / 2, y, ticks.labels[i], kTickText, Align::kEnd,
               Align::kCenter);
   }
   cairo_restore(cr);
@@ -88,11 +86,11 @@ double legend_width(const std::vector<LegendEntry>& entries) {
   for (const LegendEntry& entry : entries) {
     widest = std::max(widest, text_width(entry.text, kLabelText));
   }
-  return kGap + kSampleLength + kGap + widest + kGap;
+  return kChartGap + kSampleLength + kChartGap + widest + kChartGap;
 }
 
 double legend_height(const std::vector<LegendEntry>& entries) {
-  return kGap + static_cast<double>(entries.size()) * legend_row_height() + kGap / 2;
+  return kChartGap + static_cast<double>(entries.size()) * legend_row_height() + kChartGap / 2;
 }
 
 void draw_legend(cairo_t* cr, double left, double top, const std::vector<LegendEntry>& entries) {
@@ -109,8 +107,8 @@ void draw_legend(cairo_t* cr, double left, double top, const std::vector<LegendE
   cairo_stroke(cr);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const LegendEntry& entry = entries[i];
-    double middle = top + kGap + (static_cast<double>(i) + 0.5) * legend_row_height();
-    double sample_x = left + kGap;
+    double middle = top + kChartGap + (static_cast<double>(i) + 0.5) * legend_row_height();
+    double sample_x = left + kChartGap;
     set_color(cr, entry.color);
     if (entry.swatch) {
       cairo_rectangle(cr, sample_x + kSampleLength / 2 - 6, middle - 6, 12, 12);
@@ -124,7 +122,7 @@ void draw_legend(cairo_t* cr, double left, double top, const std::vector<LegendE
       cairo_stroke(cr);
       cairo_set_dash(cr, nullptr, 0, 0.0);
     }
-    draw_text(cr, sample_x + kSampleLength + kGap, middle, entry.text, kLabelText, Align::kStart,
+    draw_text(cr, sample_x + kSampleLength + kChartGap, middle, entry.text, kLabelText, Align::kStart,
               Align::kCenter);
   }
   cairo_restore(cr);

@@ -16,6 +16,10 @@ namespace cae {
 inline const TextStyle kTitleText{15.0, true, kInk};
 inline const TextStyle kLabelText{13.0, false, kInk};
 inline const TextStyle kTickText{12.0, false, kInk};
+// Space between a chart's parts and the length of an axis tick (pixels), the
+// same in every chart.
+inline constexpr double kChartGap = 8.0;
+inline constexpr double kTickLength = 5.0;
 
 struct PlotBox {
   double left = 0.0;

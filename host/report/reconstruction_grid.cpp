@@ -13,8 +13,7 @@ namespace cae {
 namespace {
 
 constexpr int kMaxRows = 100;
-constexpr double kPadding = 12.0;
-constexpr double kGap = 8.0;
+constexpr double kGridPadding = 12.0;
 
 void check_options(const std::vector<ReconstructionSample>& samples,
                    const ReconstructionGridOptions& options) {
@@ -129,21 +128,21 @@ Figure reconstruction_grid_figure(const std::vector<ReconstructionSample>& sampl
   for (const ReconstructionSample& sample : samples) {
     label_width = std::max(label_width, text_width(sample.label, label_style));
   }
-  const double tiles_x = std::ceil(kPadding + (label_width > 0 ? label_width + kGap : 0));
-  const double tiles_y = std::ceil(kPadding + text_height(title_style) + kGap);
-  const int width = static_cast<int>(tiles_x + 3 * tile_width + 2 * separator + kPadding);
+  const double tiles_x = std::ceil(kGridPadding + (label_width > 0 ? label_width + kChartGap : 0));
+  const double tiles_y = std::ceil(kGridPadding + text_height(title_style) + kChartGap);
+  const int width = static_cast<int>(tiles_x + 3 * tile_width + 2 * separator + kGridPadding);
   const int height =
-      static_cast<int>(tiles_y + rows * tile_height + (rows - 1) * separator + kPadding);
+      static_cast<int>(tiles_y + rows * tile_height + (rows - 1) * separator + kGridPadding);
   return Figure{width, height, [=](cairo_t* cr) {
                   paint_background(cr);
                   for (int column = 0; column < 3; ++column) {
                     double x = tiles_x + column * (tile_width + separator);
-                    draw_text(cr, x + tile_width / 2, kPadding, titles[column], title_style,
+                    draw_text(cr, x + tile_width / 2, kGridPadding, titles[column], title_style,
                               Align::kCenter);
                   }
                   for (int row = 0; row < rows; ++row) {
                     double top = tiles_y + row * (tile_height + separator);
-                    draw_text(cr, tiles_x - kGap, top + tile_height / 2, grid[row].label,
+                    draw_text(cr, tiles_x - kChartGap, top + tile_height / 2, grid[row].label,
                               label_style, Align::kEnd, Align::kCenter);
                     for (int column = 0; column < 3; ++column) {
                       double x = tiles_x + column * (tile_width + separator);

@@ -16,7 +16,7 @@
 namespace cae {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 const char* kPerClassPng = "compare_per_class.png";
 const char* kLossPng = "compare_loss.png";
 const char* kTimingsPng = "compare_timings.png";
@@ -61,7 +61,7 @@ std::vector<std::string> shared_class_names(const std::vector<RunFolder>& runs) 
 }
 
 std::vector<double> per_class_of(const RunFolder& run, std::size_t classes) {
-  if (run.data.per_class_accuracy.size() != classes) return std::vector<double>(classes, kNaN);
+  if (run.data.per_class_accuracy.size() != classes) return std::vector<double>(classes, kNoValue);
   return run.data.per_class_accuracy;
 }
 
@@ -136,7 +136,7 @@ std::string timings_section(const std::vector<RunFolder>& runs,
   for (const std::string& stage : stages) {
     html += "<tr><td>" + html_escape(stage) + "</td>";
     for (const RunFolder& run : runs) {
-      double seconds = kNaN;
+      double seconds = kNoValue;
       for (const auto& s : run.data.stage_timings) {
         if (s.first == stage) seconds = s.second;
       }

@@ -10,6 +10,7 @@
 #include "plugin/per_device.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/smo_solver.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -17,10 +18,6 @@ namespace cae::svm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 constexpr uint64_t kFloat = sizeof(float);
 // What the solver holds per row beside alpha and gradient (a CUDA backend:

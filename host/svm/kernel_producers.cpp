@@ -9,6 +9,7 @@
 #include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
 #include "svm/diagonal_blocks.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -16,10 +17,6 @@ namespace cae::svm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // What the producers share: the task list, taken in order, and the diagonal
 // blocks made so far (one table per stage).

@@ -34,6 +34,12 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return sum;
 }
 
+}  // namespace
+
+// A named namespace, not an anonymous one: LinearTrainer::State, a member of
+// a class with external linkage, holds it.
+namespace linear_objective {
+
 // The objective divided by C N (the same minimiser):
 //   f(W, b) = mean loss + lambda / 2 |W|^2,  lambda = 1 / (C N),
 // the loss the cross-entropy or the squared hinges (LinearLoss), and its
@@ -267,6 +273,10 @@ class Objective {
   LinearLoss loss_;
 };
 
+}  // namespace linear_objective
+
+namespace {
+
 // L-BFGS's search direction -H g from the stored pairs (the two-loop recursion).
 std::vector<double> direction(const std::vector<double>& gradient,
                               const std::deque<std::vector<double>>& steps,
@@ -308,7 +318,7 @@ struct LinearTrainer::State {
   LinearOptions options;
   ClassLayout layout;  // throws for fewer than two classes
   Standardizer standardizer;
-  std::unique_ptr<Objective> objective;
+  std::unique_ptr<linear_objective::Objective> objective;
 };
 
 LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>& rows,
@@ -329,7 +339,7 @@ LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>
   }
   const int threads = resolve_thread_count(options.threads);
   if (options.standardize) state_->standardizer = Standardizer::fit(train, rows, threads);
-  state_->objective = std::make_unique<Objective>(train, rows, std::move(targets),
+  state_->objective = std::make_unique<linear_objective::Objective>(train, rows, std::move(targets),
                                                   layout.class_count(), state_->standardizer,
                                                   threads, options.ranks, options.devices,
                                                   options.loss);
@@ -342,7 +352,7 @@ LinearModel LinearTrainer::train(double C, const LinearModel* start) {
   const FeatureSet& train = state_->train;
   const LinearOptions& options = state_->options;
   const int64_t k = state_->layout.class_count();
-  Objective& objective = *state_->objective;
+  linear_objective::Objective& objective = *state_->objective;
   objective.set_C(C);
   LinearModel model;
   model.classes = state_->layout.labels;

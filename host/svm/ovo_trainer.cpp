@@ -15,6 +15,7 @@
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
 #include "svm/pair_share.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -22,10 +23,6 @@ namespace cae::svm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 

@@ -10,6 +10,7 @@
 #include "plugin/context.hpp"
 #include "plugin/declared_options.hpp"
 #include "plugin/registry.hpp"
+#include "text_contains.hpp"
 
 using namespace cae;
 
@@ -32,9 +33,7 @@ std::string check_error(const cae_backend_table& table, const std::vector<std::s
   return "accepted";
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 }  // namespace
 

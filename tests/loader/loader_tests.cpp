@@ -1,6 +1,5 @@
 // The loader against deliberately broken plugins (tests/plugins): each fault
 // gives its documented message and none crashes the host.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -17,14 +16,13 @@
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/registry.hpp"
+#include "text_contains.hpp"
 
 using namespace cae;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 // Discovery limited to the given folders: no environment, no default folders.
 Registry discover_only(std::vector<std::string> dirs, std::vector<std::string> files = {}) {

@@ -3,7 +3,6 @@
 // and the cpu backend gives the header's answer. Without this, a mutant that
 // silently did nothing would make conformance.mutants blame the suite; and
 // this runs without the suite at all.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <cae/backend.h>
 #include <dlfcn.h>
 #include <doctest/doctest.h>

@@ -1,4 +1,3 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -6,6 +5,7 @@
 
 #include "bench/backend_comparison.hpp"
 #include "bench/bench_page.hpp"
+#include "text_contains.hpp"
 
 namespace {
 
@@ -13,9 +13,7 @@ using cae::bench::BackendBench;
 using cae::bench::BenchComparison;
 using cae::bench::OpTiming;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t n = 0;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "text_contains.hpp"
 
 using cae::cli::launcher_ranks;
 using cae::cli::LauncherRanks;
@@ -38,9 +39,7 @@ std::string refusal(const Variables& variables) {
   return "";
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 }  // namespace
 

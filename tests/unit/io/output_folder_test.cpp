@@ -18,6 +18,7 @@
 #include "io/failure_of.hpp"
 #include "io/scratch_dir.hpp"
 #include "io/sha256.hpp"
+#include "text_contains.hpp"
 
 namespace fs = std::filesystem;
 using cae::test::failure_of;
@@ -27,9 +28,7 @@ using cae::test::write_bytes;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 // A manifest listing x.bin with the size and hash of `contents`.
 std::string manifest_of_x(const std::string& contents, const std::string& state) {

@@ -2,7 +2,6 @@
 // meet at each exchange, the last one sums for all, a barrier that no
 // member passes alone, and a failed member that wakes the others instead of
 // leaving them waiting.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <atomic>

@@ -6,12 +6,11 @@
 #include "report/html_escape.hpp"
 #include "report/html_report.hpp"
 #include "temp_dir.hpp"
+#include "picture.hpp"
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cae::test::contains;
 
 cae::ReportData sample_report() {
   cae::ReportData data;

@@ -14,10 +14,10 @@ using namespace cae::svm;
 namespace {
 
 constexpr int kClasses = 4;
-constexpr int kDim = 16;
+constexpr int kOvoDim = 16;
 
-FeatureSet training_set() { return test::clustered(kClasses, 60, kDim, 0.6, 42, 0); }
-FeatureSet test_set() { return test::clustered(kClasses, 50, kDim, 0.6, 42, 1); }
+FeatureSet training_set() { return test::clustered(kClasses, 60, kOvoDim, 0.6, 42, 0); }
+FeatureSet test_set() { return test::clustered(kClasses, 50, kOvoDim, 0.6, 42, 1); }
 
 // Classes of 60, 45, 30 and 20 rows: pairs of different sizes.
 FeatureSet unbalanced_training_set() {
@@ -93,7 +93,7 @@ TEST_CASE("one-vs-one SVM on the cpu backend agrees with libsvm's own RBF SVM") 
   CHECK(stats.support_vectors == model.sv_count);
   CHECK(model.sv_count > 0);
   CHECK(model.sv_count < train.rows);
-  CHECK(model.gamma == doctest::Approx(1.0 / kDim).epsilon(1e-3));  // "scale" on standardised data
+  CHECK(model.gamma == doctest::Approx(1.0 / kOvoDim).epsilon(1e-3));  // "scale" on standardised data
   REQUIRE_FALSE(progress.empty());
   CHECK(progress.back() == 6);
 
@@ -189,8 +189,8 @@ TEST_CASE(
   const OvoModel model = train_ovo(test::cpu_context(), train, small_options());
   FeatureSet wrong;
   wrong.rows = 1;
-  wrong.dim = kDim + 1;
-  wrong.values.resize(kDim + 1);
+  wrong.dim = kOvoDim + 1;
+  wrong.values.resize(kOvoDim + 1);
   CHECK_THROWS_WITH(predict(test::cpu_context(), model, wrong),
                     "SVM prediction input has dimension 17 but the model expects 16");
 

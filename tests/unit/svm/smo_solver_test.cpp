@@ -27,12 +27,12 @@ namespace {
 constexpr double kAlphaTolerance = 0.05;
 constexpr double kRhoTolerance = 0.05;
 constexpr double kDecisionTolerance = 0.05;
-constexpr int kDim = 12;
+constexpr int kSolverDim = 12;
 
 struct Points {
   int64_t rows = 0;
-  std::vector<double> values;  // [rows, kDim]
-  const double* row(int64_t r) const { return values.data() + r * kDim; }
+  std::vector<double> values;  // [rows, kSolverDim]
+  const double* row(int64_t r) const { return values.data() + r * kSolverDim; }
 };
 
 // Two Gaussian clouds N(+-separation/2 e_0, I): the first `first` rows
@@ -42,7 +42,7 @@ Points two_clouds(int64_t first, int64_t second, double separation, std::mt19937
   Points points;
   points.rows = first + second;
   for (int64_t r = 0; r < points.rows; ++r) {
-    for (int d = 0; d < kDim; ++d) {
+    for (int d = 0; d < kSolverDim; ++d) {
       const double centre = d == 0 ? (r < first ? 0.5 : -0.5) * separation : 0.0;
       points.values.push_back(centre + normal(random));
     }
@@ -58,14 +58,14 @@ struct Case {
   int64_t first, second;
 };
 
-double kernel_value(const Case& c, const double* x, const double* y) {
+double case_kernel_value(const Case& c, const double* x, const double* y) {
   double dot = 0.0;
   double distance = 0.0;
-  for (int d = 0; d < kDim; ++d) {
+  for (int d = 0; d < kSolverDim; ++d) {
     dot += x[d] * y[d];
     distance += (x[d] - y[d]) * (x[d] - y[d]);
   }
-  return c.rbf ? std::exp(-distance / kDim) : dot / kDim;
+  return c.rbf ? std::exp(-distance / kSolverDim) : dot / kSolverDim;
 }
 
 std::vector<float> kernel_of(const Case& c, const Points& a, const Points& b) {
@@ -73,7 +73,7 @@ std::vector<float> kernel_of(const Case& c, const Points& a, const Points& b) {
   for (int64_t i = 0; i < a.rows; ++i) {
     for (int64_t j = 0; j < b.rows; ++j) {
       kernel[static_cast<size_t>(i * b.rows + j)] =
-          static_cast<float>(kernel_value(c, a.row(i), b.row(j)));
+          static_cast<float>(case_kernel_value(c, a.row(i), b.row(j)));
     }
   }
   return kernel;
