@@ -1,13 +1,12 @@
 // The loader against deliberately broken plugins (tests/plugins): each fault
 // gives its documented message and none crashes the host.
 #include <dlfcn.h>
+#include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <doctest/doctest.h>
-
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "io/sha256.hpp"
 #include "plugin/backend_process_group.hpp"

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "picture.hpp"
 #include "report/html_escape.hpp"
 #include "report/html_report.hpp"
 #include "temp_dir.hpp"
-#include "picture.hpp"
 
 namespace {
 

@@ -93,7 +93,8 @@ TEST_CASE("one-vs-one SVM on the cpu backend agrees with libsvm's own RBF SVM") 
   CHECK(stats.support_vectors == model.sv_count);
   CHECK(model.sv_count > 0);
   CHECK(model.sv_count < train.rows);
-  CHECK(model.gamma == doctest::Approx(1.0 / kOvoDim).epsilon(1e-3));  // "scale" on standardised data
+  CHECK(model.gamma ==
+        doctest::Approx(1.0 / kOvoDim).epsilon(1e-3));  // "scale" on standardised data
   REQUIRE_FALSE(progress.empty());
   CHECK(progress.back() == 6);
 
