@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/color.hpp"
+#include "text_contains.hpp"
 
 namespace cae::test {
 
@@ -59,8 +60,6 @@ inline std::optional<Picture> decode_png_file(const std::filesystem::path& path)
   return picture;
 }
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_support::contains;
 
 }  // namespace cae::test

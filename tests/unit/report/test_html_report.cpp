@@ -3,14 +3,14 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "picture.hpp"
 #include "report/html_escape.hpp"
 #include "report/html_report.hpp"
 #include "temp_dir.hpp"
+#include "text_contains.hpp"
 
 namespace {
 
-using cae::test::contains;
+using test_support::contains;
 
 cae::ReportData sample_report() {
   cae::ReportData data;
