@@ -23,7 +23,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
                                  const std::vector<int64_t>& rows,
                                  const std::vector<RowRange>& spans,
                                  const std::vector<int64_t>& which, int64_t classes, int threads)
-    : contexts_(contexts), classes_(classes), dim_(train.dim) {
+    : contexts_(contexts), classes_(classes), dim_(train.dim), threads_(std::max(1, threads)) {
   if (contexts_.empty()) throw SvmError("the linear classifier's device pass needs a context");
   for (size_t w = 0; w < which.size(); ++w) {
     auto group = std::make_unique<Group>();
@@ -35,6 +35,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
   // The host's threads shared among the devices' upload threads: the
   // transpose of a group (rows x dim floats) is their work.
   const int layout_threads = std::max(1, threads / static_cast<int>(contexts_.size()));
+  weights_.resize(contexts_.size());
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     std::vector<float> x, t;
@@ -69,31 +70,29 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->x.upload(x);
       group->transposed.upload(t);
     }
+    weights_[c] = context.alloc({classes_, dim_});
   });
 }
 
 DeviceRowGroups::~DeviceRowGroups() = default;
-
-uint64_t DeviceRowGroups::device_bytes(int64_t rows, int64_t dim, int64_t classes) {
-  return static_cast<uint64_t>(2 * rows * dim + 2 * rows * classes) * sizeof(float) +
-         static_cast<uint64_t>(classes * dim) * sizeof(float) * 65;  // products, weights
-}
 
 void DeviceRowGroups::pass(const FoldedWeights& folded,
                            const std::function<void(int64_t, float*)>& residuals,
                            float* products) {
   const size_t kd = static_cast<size_t>(classes_ * dim_);
   const size_t k = static_cast<size_t>(classes_);
+  // The host's threads shared among the devices: the residuals of a
+  // device's groups (a softmax per row) are computed side by side, where one
+  // thread took them group after group.
+  const int residual_threads = std::max(1, threads_ / static_cast<int>(contexts_.size()));
   // Each device queues every group's scores before reading any back, and
-  // every group's product before reading any back, where one group at a
-  // time made the host wait for the device twice per group (128 times a
-  // pass at CIFAR-10's 64 groups); the residuals' uploads wait only as
-  // long as the backend's upload does. The GEMMs, their operands and the
-  // order the host sums the products in are unchanged, so the pass's result
-  // is the same to the bit.
+  // every group's product before reading any back: the host waits for the
+  // device once per phase, not once per group. The GEMMs, their operands
+  // and the order the host sums the products in do not depend on the
+  // threads, so neither does the pass's result.
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
-    Tensor weights = context.alloc({classes_, dim_});
+    Tensor& weights = weights_[c];
     weights.upload(folded.weights);
     std::vector<Group*> mine;
     for (const std::unique_ptr<Group>& group : groups_) {
@@ -109,20 +108,30 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
       all_scores[m].resize(static_cast<size_t>(mine[m]->rows) * k);
       mine[m]->scores.download(all_scores[m].data(), all_scores[m].size());
     }
-    std::vector<float> transposed;
+    // Residuals R^T of every group at once (each group's on one thread, so
+    // its loss and sums add up in row order), then their uploads and GEMMs
+    // from this device's thread alone (the ABI's threading rule).
+    std::vector<std::vector<float>> all_transposed(mine.size());
+    parallel_chunks(residual_threads, static_cast<int64_t>(mine.size()),
+                    [&](int64_t first, int64_t last) {
+                      for (int64_t m = first; m < last; ++m) {
+                        const Group& group = *mine[static_cast<size_t>(m)];
+                        const size_t n = static_cast<size_t>(group.rows);
+                        std::vector<float>& scores = all_scores[static_cast<size_t>(m)];
+                        for (size_t i = 0; i < n; ++i) {
+                          for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
+                        }
+                        residuals(group.index, scores.data());
+                        std::vector<float>& transposed = all_transposed[static_cast<size_t>(m)];
+                        transposed.resize(n * k);
+                        for (size_t i = 0; i < n; ++i) {
+                          for (size_t j = 0; j < k; ++j) transposed[j * n + i] = scores[i * k + j];
+                        }
+                      }
+                    });
     for (size_t m = 0; m < mine.size(); ++m) {
       Group* group = mine[m];
-      const size_t n = static_cast<size_t>(group->rows);
-      std::vector<float>& scores = all_scores[m];
-      for (size_t i = 0; i < n; ++i) {
-        for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
-      }
-      residuals(group->index, scores.data());
-      transposed.resize(n * k);
-      for (size_t i = 0; i < n; ++i) {
-        for (size_t j = 0; j < k; ++j) transposed[j * n + i] = scores[i * k + j];
-      }
-      group->residuals.upload(transposed);
+      group->residuals.upload(all_transposed[m]);
       context.kernel_matrix(group->residuals, group->transposed, group->product,
                             CAE_KERNEL_LINEAR, 0.0f);
     }

@@ -1,13 +1,14 @@
 // The linear classifier's passes over its rows on the backend's devices
-// (`--linear-on backend`): each fixed group of rows is uploaded once, as it
-// is and transposed, and every pass of L-BFGS is two GEMMs per group through
+// (`--linear-on backend`): each fixed group of rows (a few large ones,
+// svm/linear_trainer.cpp) is uploaded once, as it is and transposed, and
+// every pass of L-BFGS is two GEMMs per group through
 // the ABI's kernel_matrix (LINEAR: K = X Y^T), scores = X W^T and the
 // group's gradient R^T X, with only the scores going down to the host (rows
 // x classes floats) for the softmax, the residuals R coming back up and the
-// group's classes x dim product going down. The groups are the host pass's,
-// summed in the same order, so the model does not depend on how many
-// devices there are; it differs from the host pass's by the GEMMs' rounding
-// (and by the backend's precision: docs/classifiers.md).
+// group's classes x dim product going down. The groups are fixed and summed
+// in group order, so the model does not depend on how many devices there
+// are; it differs from the host pass's by the GEMMs' rounding and the
+// grouping (and by the backend's precision: docs/classifiers.md).
 #pragma once
 
 #include <cstdint>
@@ -39,15 +40,14 @@ class DeviceRowGroups {
   void pass(const FoldedWeights& folded, const std::function<void(int64_t, float*)>& residuals,
             float* products);
 
-  // Device bytes for `rows` x `dim` features (both layouts) and the buffers.
-  static uint64_t device_bytes(int64_t rows, int64_t dim, int64_t classes);
-
  private:
   struct Group;
   std::vector<Context*> contexts_;
   std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<Tensor> weights_;  // [classes, dim] per context, uploaded each pass
   int64_t classes_ = 0;
   int64_t dim_ = 0;
+  int threads_ = 1;
 };
 
 }  // namespace cae::svm

@@ -256,8 +256,8 @@ namespace cae::svm {
 namespace {
 
 TEST_CASE("the linear classifier's passes on the backend reach the host's model") {
-  // 17,000 rows: 67 blocks of 256 rows in 64 groups, three of them two
-  // blocks (one GEMM on the backend, two on the host).
+  // 17,000 rows: 67 blocks of 256 rows, in 64 groups on the host (three of
+  // them two blocks) and in 8 groups of 8 or 9 blocks on the backend.
   const FeatureSet train = test::clustered(5, 3400, 12, 1.5, 29, 1);
   const FeatureSet test = test::clustered(5, 40, 12, 1.5, 29, 2);
   LinearOptions options;
