@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/parallel.hpp"
+#include "svm/kept_threads.hpp"
 
 namespace cae::svm {
 namespace {
@@ -14,9 +14,9 @@ constexpr int64_t kDotParts = 64;
 // Within a part, this many entries at a time: their step, change and
 // gradient stay in cache while every stored vector streams past them.
 constexpr size_t kDotBlock = 1024;
-// A thread for at least this many entries: below it, starting threads
-// costs more than the pass.
-constexpr size_t kEntriesPerThread = 16384;
+// A thread for at least this many entries: below it, waking a thread
+// costs more than its share of the pass.
+constexpr size_t kEntriesPerThread = 8192;
 
 int pass_threads(int threads, size_t n) {
   return static_cast<int>(std::max<size_t>(1, std::min<size_t>(threads, n / kEntriesPerThread)));
@@ -28,11 +28,11 @@ template <class Body>
 std::vector<double> part_sums(int threads, size_t n, size_t width, const Body& body) {
   std::vector<double> parts(static_cast<size_t>(kDotParts) * width, 0.0);
   const int64_t count =
-      for_each_fixed_part(pass_threads(threads, n), static_cast<int64_t>(n), kDotParts,
-                          [&](int64_t part, int64_t begin, int64_t end) {
-                            body(static_cast<size_t>(begin), static_cast<size_t>(end),
-                                 parts.data() + static_cast<size_t>(part) * width);
-                          });
+      for_each_fixed_part_kept(pass_threads(threads, n), static_cast<int64_t>(n), kDotParts,
+                               [&](int64_t part, int64_t begin, int64_t end) {
+                                 body(static_cast<size_t>(begin), static_cast<size_t>(end),
+                                      parts.data() + static_cast<size_t>(part) * width);
+                               });
   std::vector<double> sums(width, 0.0);
   for (int64_t part = 0; part < count; ++part) {
     for (size_t w = 0; w < width; ++w) sums[w] += parts[static_cast<size_t>(part) * width + w];
@@ -101,19 +101,19 @@ double LbfgsMemory::direction(const std::vector<double>& gradient,
   for (size_t i = 0; i < P; ++i) slope -= a[i] * gs_[i] + b[i] * gy_[i];
   const size_t n = gradient.size();
   direction.resize(n);
-  for_each_fixed_part(pass_threads(threads_, n), static_cast<int64_t>(n), kDotParts,
-                      [&](int64_t, int64_t first, int64_t last) {
-                        double* d = direction.data();
-                        for (size_t i = size_t(first); i < size_t(last); ++i)
-                          d[i] = -c * gradient[i];
-                        for (size_t m = 0; m < P; ++m) {
-                          const double* s = pairs_[m].s.data();
-                          const double* y = pairs_[m].y.data();
-                          for (size_t i = size_t(first); i < size_t(last); ++i) {
-                            d[i] -= a[m] * s[i] + b[m] * y[i];
-                          }
-                        }
-                      });
+  for_each_fixed_part_kept(pass_threads(threads_, n), static_cast<int64_t>(n), kDotParts,
+                           [&](int64_t, int64_t first, int64_t last) {
+                             double* d = direction.data();
+                             for (size_t i = size_t(first); i < size_t(last); ++i)
+                               d[i] = -c * gradient[i];
+                             for (size_t m = 0; m < P; ++m) {
+                               const double* s = pairs_[m].s.data();
+                               const double* y = pairs_[m].y.data();
+                               for (size_t i = size_t(first); i < size_t(last); ++i) {
+                                 d[i] -= a[m] * s[i] + b[m] * y[i];
+                               }
+                             }
+                           });
   return slope;
 }
 
@@ -122,7 +122,10 @@ bool LbfgsMemory::advance(const std::vector<double>& theta, const std::vector<do
                           const std::vector<double>& next_gradient) {
   const size_t n = theta.size();
   const size_t P = pairs_.size();
-  Pair fresh;
+  // The vectors of the pair dropped last time, if any: new pages for two
+  // vectors a step were a page fault every 4 KiB.
+  Pair fresh = std::move(spare_);
+  spare_ = Pair();
   fresh.s.resize(n);
   fresh.y.resize(n);
   // Sums: [0, P) s.s_j, [P, 2P) s.y_j, [2P, 3P) y.s_j, [3P, 4P) y.y_j,
@@ -165,7 +168,10 @@ bool LbfgsMemory::advance(const std::vector<double>& theta, const std::vector<do
   gg_ = self[5];
   // Only a pair of positive curvature keeps H positive definite.
   const bool keep = self[1] > 1e-12 * self[2];
-  if (!keep) return false;
+  if (!keep) {
+    spare_ = std::move(fresh);
+    return false;
+  }
   for (size_t j = 0; j < P; ++j) {
     ss_[j].push_back(sums[j]);          // s_j . s
     sy_[j].push_back(sums[2 * P + j]);  // s_j . y
@@ -184,6 +190,7 @@ bool LbfgsMemory::advance(const std::vector<double>& theta, const std::vector<do
   gy_.push_back(self[4]);
   pairs_.push_back(std::move(fresh));
   if (pairs_.size() > limit_) {
+    spare_ = std::move(pairs_.front());
     pairs_.pop_front();
     for (auto* matrix : {&ss_, &sy_, &yy_}) {
       matrix->erase(matrix->begin());

@@ -54,6 +54,7 @@ class LbfgsMemory {
   size_t limit_;
   int threads_;
   std::deque<Pair> pairs_;  // oldest first
+  Pair spare_;              // storage of a dropped or refused pair, for the next
   // By position in pairs_: ss_[i][j] = s_i . s_j, sy_[i][j] = s_i . y_j,
   // yy_[i][j] = y_i . y_j; gs_[i] = g . s_i, gy_[i] = g . y_i, gg_ = g . g.
   std::vector<std::vector<double>> ss_, sy_, yy_;

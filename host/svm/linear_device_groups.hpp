@@ -35,8 +35,10 @@ class DeviceRowGroups {
 
   // One pass: for every group g, scores = X_g W^T + b (row-major [rows, classes]),
   // residuals(g, scores) turns them into R in place on the host, and
-  // products[g] (classes x dim floats) = R^T X_g. Each device's groups run on
-  // its own thread: `residuals` must take different groups at once.
+  // products[g] (classes x dim floats) = R^T X_g. The groups' residuals run
+  // on the host's threads side by side: `residuals` must take different
+  // groups at once. Call from the thread that made this object's owner
+  // (svm/kept_threads.hpp), each context staying on its own kept thread.
   void pass(const FoldedWeights& folded, const std::function<void(int64_t, float*)>& residuals,
             float* products);
 

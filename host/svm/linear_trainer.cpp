@@ -11,6 +11,7 @@
 #include "common/parallel.hpp"
 #include "plugin/byte_exchange.hpp"
 #include "svm/class_layout.hpp"
+#include "svm/kept_threads.hpp"
 #include "svm/lbfgs_memory.hpp"
 #include "svm/linear_device_groups.hpp"
 #include "svm/linear_scores.hpp"
@@ -127,7 +128,7 @@ class Objective {
     std::vector<double> penalties(static_cast<size_t>(kGradientParts), 0.0);
     const int gradient_threads = static_cast<int>(std::max<int64_t>(
         1, std::min<int64_t>(threads_, groups_ * k_ * d_ / kFloatsPerThread)));
-    const int64_t parts = for_each_fixed_part(
+    const int64_t parts = for_each_fixed_part_kept(
         gradient_threads, k_ * d_, kGradientParts, [&](int64_t part, int64_t begin, int64_t end) {
           double penalty = 0.0;
           for (int64_t at = begin; at < end; ++at) {
