@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/parallel.hpp"
-#include "svm/kept_threads.hpp"
 #include "plugin/per_device.hpp"
+#include "svm/kept_threads.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {
@@ -75,6 +75,10 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
     }
     weights_[c] = context.alloc({classes_, dim_});
   });
+  on_context_.resize(contexts_.size());
+  for (const std::unique_ptr<Group>& group : groups_) {
+    on_context_[group->context].push_back(group.get());
+  }
 }
 
 DeviceRowGroups::~DeviceRowGroups() = default;
@@ -92,17 +96,10 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
   // the products read back. The GEMMs, their operands and the order the
   // host sums the products in do not depend on the threads or devices, so
   // neither does the pass's result.
-  auto mine = [&](size_t c) {
-    std::vector<Group*> list;
-    for (const std::unique_ptr<Group>& group : groups_) {
-      if (group->context == c) list.push_back(group.get());
-    }
-    return list;
-  };
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     weights_[c].upload(folded.weights);
-    const std::vector<Group*> list = mine(c);
+    const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
       context.kernel_matrix(group->x, weights_[c], group->scores, CAE_KERNEL_LINEAR, 0.0f);
     }
@@ -127,7 +124,7 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
   });
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
-    const std::vector<Group*> list = mine(c);
+    const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
       group->residuals.upload(group->host_residuals);
       context.kernel_matrix(group->residuals, group->transposed, group->product,

@@ -92,7 +92,13 @@ class Objective {
     const std::vector<double> bias(theta.begin() + k_ * d_, theta.end());
     const FoldedWeights folded = fold_standardizer(weights, bias, standardizer_, k_, d_);
     const size_t kd = static_cast<size_t>(k_ * d_);
-    products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
+    // The host pass adds into its groups' products; the device pass (and
+    // the ranks' exchange) overwrites every group's, so needs no zeros.
+    if (device_) {
+      products_.resize(static_cast<size_t>(groups_) * kd);
+    } else {
+      products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
+    }
     residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
     losses_.assign(static_cast<size_t>(groups_), 0.0);
     if (device_) {
