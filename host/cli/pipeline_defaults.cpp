@@ -14,10 +14,11 @@ constexpr const char* kBestFeatures = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:
 }  // namespace
 
 void add_pipeline_defaults_option(po::options_description& options) {
-  // The recipe on lines of its own: a help column breaks a token longer than
-  // half its width in the middle.
+  // The recipe on a line of its own, without --features before it: a help
+  // column breaks a token longer than half its width in the middle when it
+  // does not fit on the line it would start.
   const std::string help =
-      std::string("what options not given mean: best (the validation winner:\n--features ") +
+      std::string("what options not given mean: best (the validation winner:\n--features\n") +
       kBestFeatures +
       "\n--augment flip --contrast-normalize --search; an option given replaces its part) or "
       "baseline (the seed's settings: latent features, no augmentation or input transform, one "
