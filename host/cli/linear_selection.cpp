@@ -6,6 +6,7 @@
 #include <numeric>
 #include <ostream>
 
+#include "svm/elapsed_seconds.hpp"
 #include "svm/validation.hpp"
 
 namespace cae::cli {
@@ -13,23 +14,20 @@ namespace {
 
 void log_model(std::ostream& log, const svm::LinearModel& model, double seconds) {
   char line[160];
-  std::snprintf(line, sizeof line,
-                "linear: C %g, %d L-BFGS iterations (%s), training %s %.4f, %.1f s\n",
-                model.C, model.iterations, model.converged ? "converged" : "iteration limit",
-                model.objective == svm::LinearLoss::SquaredHinge ? "squared hinge"
-                                                                  : "cross-entropy",
-                model.loss, seconds);
+  std::snprintf(
+      line, sizeof line, "linear: C %g, %d L-BFGS iterations (%s), training %s %.4f, %.1f s\n",
+      model.C, model.iterations, model.converged ? "converged" : "iteration limit",
+      model.objective == svm::LinearLoss::SquaredHinge ? "squared hinge" : "cross-entropy",
+      model.loss, seconds);
   log << line;
 }
 
 }  // namespace
 
-SelectedLinear select_and_train_linear(const svm::FeatureSet& train,
-                                       const svm::LinearOptions& base,
+SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::LinearOptions& base,
                                        const ValidationChoice& choice, std::ostream& log) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] { return svm::seconds_since(start); };
   SelectedLinear selected;
   selected.C = base.C;
   selected.validation_rows = validation_rows(choice.rows, train.rows);

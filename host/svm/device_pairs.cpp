@@ -8,9 +8,9 @@
 #include <set>
 
 #include "plugin/per_device.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/smo_solver.hpp"
-#include "svm/elapsed_seconds.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

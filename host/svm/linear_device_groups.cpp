@@ -13,11 +13,11 @@ struct DeviceRowGroups::Group {
   int64_t index = 0;   // which group of the pass
   size_t context = 0;  // the context it lives on
   int64_t rows = 0;
-  Tensor x;            // [rows, dim]
-  Tensor transposed;   // [dim, rows]
-  Tensor scores;       // [rows, classes]
-  Tensor residuals;    // [classes, rows], R^T
-  Tensor product;      // [classes, dim]
+  Tensor x;                           // [rows, dim]
+  Tensor transposed;                  // [dim, rows]
+  Tensor scores;                      // [rows, classes]
+  Tensor residuals;                   // [classes, rows], R^T
+  Tensor product;                     // [classes, dim]
   std::vector<float> host_scores;     // [rows, classes], then the residuals R
   std::vector<float> host_residuals;  // [classes, rows], R^T
 };
@@ -84,8 +84,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
 DeviceRowGroups::~DeviceRowGroups() = default;
 
 void DeviceRowGroups::pass(const FoldedWeights& folded,
-                           const std::function<void(int64_t, float*)>& residuals,
-                           float* products) {
+                           const std::function<void(int64_t, float*)>& residuals, float* products) {
   const size_t kd = static_cast<size_t>(classes_ * dim_);
   const size_t k = static_cast<size_t>(classes_);
   // Three phases, each device's work on its own thread: every group's
@@ -127,8 +126,8 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
     const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
       group->residuals.upload(group->host_residuals);
-      context.kernel_matrix(group->residuals, group->transposed, group->product,
-                            CAE_KERNEL_LINEAR, 0.0f);
+      context.kernel_matrix(group->residuals, group->transposed, group->product, CAE_KERNEL_LINEAR,
+                            0.0f);
     }
     for (Group* group : list) {
       group->product.download(products + static_cast<size_t>(group->index) * kd, kd);

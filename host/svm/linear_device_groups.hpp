@@ -47,7 +47,7 @@ class DeviceRowGroups {
   std::vector<Context*> contexts_;
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<std::vector<Group*>> on_context_;  // the groups of each context
-  std::vector<Tensor> weights_;  // [classes, dim] per context, uploaded each pass
+  std::vector<Tensor> weights_;                  // [classes, dim] per context, uploaded each pass
   int64_t classes_ = 0;
   int64_t dim_ = 0;
   int threads_ = 1;

@@ -35,8 +35,8 @@ constexpr int64_t kMaxDeviceGroups = 8;
 // thread for every kFloatsPerThread of the groups' floats.
 constexpr int64_t kGradientParts = 64;
 constexpr int64_t kFloatsPerThread = int64_t{1} << 18;
-constexpr size_t kHistory = 10;           // L-BFGS correction pairs
-constexpr double kArmijo = 1e-4;          // sufficient decrease
+constexpr size_t kHistory = 10;   // L-BFGS correction pairs
+constexpr double kArmijo = 1e-4;  // sufficient decrease
 constexpr int kMaxStepHalvings = 40;
 
 }  // namespace
@@ -51,10 +51,9 @@ namespace linear_objective {
 // gradient. theta = [W (classes x dim, row-major), b (classes)].
 class Objective {
  public:
-  Objective(const FeatureSet& train, const std::vector<int64_t>& rows,
-            std::vector<int32_t> targets, int64_t classes, const Standardizer& standardizer,
-            int threads, const RankShare& ranks, const std::vector<Context*>& devices,
-            LinearLoss loss)
+  Objective(const FeatureSet& train, const std::vector<int64_t>& rows, std::vector<int32_t> targets,
+            int64_t classes, const Standardizer& standardizer, int threads, const RankShare& ranks,
+            const std::vector<Context*>& devices, LinearLoss loss)
       : train_(train),
         rows_(rows),
         targets_(std::move(targets)),
@@ -65,8 +64,8 @@ class Objective {
         ranks_(ranks),
         loss_(loss) {
     const int64_t blocks = (static_cast<int64_t>(rows_.size()) + kBlockRows - 1) / kBlockRows;
-    groups_ = std::min(devices.empty() ? kMaxGroups : kMaxDeviceGroups,
-                       std::max<int64_t>(blocks, 1));
+    groups_ =
+        std::min(devices.empty() ? kMaxGroups : kMaxDeviceGroups, std::max<int64_t>(blocks, 1));
     blocks_ = blocks;
     // This rank's groups: every world-th, from its rank on (all of them alone).
     const int64_t world = ranks_.spread() ? ranks_.group->world() : 1;
@@ -102,13 +101,14 @@ class Objective {
     residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
     losses_.assign(static_cast<size_t>(groups_), 0.0);
     if (device_) {
-      device_->pass(folded,
-                    [&](int64_t g, float* scores) {
-                      const RowRange span = span_of(g);
-                      residuals_in_place(g, static_cast<int64_t>(span.begin),
-                                         static_cast<int64_t>(span.size()), scores);
-                    },
-                    products_.data());
+      device_->pass(
+          folded,
+          [&](int64_t g, float* scores) {
+            const RowRange span = span_of(g);
+            residuals_in_place(g, static_cast<int64_t>(span.begin),
+                               static_cast<int64_t>(span.size()), scores);
+          },
+          products_.data());
     } else {
       single_threaded_blas();
       const int64_t mine = static_cast<int64_t>(mine_.size());
@@ -132,8 +132,8 @@ class Objective {
     // on as many threads as the groups' floats keep busy.
     gradient.resize(theta.size());
     std::vector<double> penalties(static_cast<size_t>(kGradientParts), 0.0);
-    const int gradient_threads = static_cast<int>(std::max<int64_t>(
-        1, std::min<int64_t>(threads_, groups_ * k_ * d_ / kFloatsPerThread)));
+    const int gradient_threads = static_cast<int>(
+        std::max<int64_t>(1, std::min<int64_t>(threads_, groups_ * k_ * d_ / kFloatsPerThread)));
     const int64_t parts = for_each_fixed_part_kept(
         gradient_threads, k_ * d_, kGradientParts, [&](int64_t part, int64_t begin, int64_t end) {
           double penalty = 0.0;
@@ -154,7 +154,8 @@ class Objective {
         });
     double penalty = 0.0;
     for (int64_t part = 0; part < parts; ++part) penalty += penalties[static_cast<size_t>(part)];
-    for (int64_t c = 0; c < k_; ++c) gradient[kd + static_cast<size_t>(c)] = r[static_cast<size_t>(c)];
+    for (int64_t c = 0; c < k_; ++c)
+      gradient[kd + static_cast<size_t>(c)] = r[static_cast<size_t>(c)];
     return mean_loss + 0.5 * lambda_ * penalty;
   }
 
@@ -289,7 +290,7 @@ class Objective {
   double lambda_ = 0.0;
   const int threads_;
   const RankShare& ranks_;
-  std::vector<int64_t> mine_;  // the groups this rank passes over
+  std::vector<int64_t> mine_;                // the groups this rank passes over
   std::unique_ptr<DeviceRowGroups> device_;  // the groups on the backend, or none
   int64_t groups_ = 1;
   int64_t blocks_ = 0;
@@ -334,17 +335,16 @@ LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>
   std::vector<int32_t> targets(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const int32_t label = train.labels[static_cast<size_t>(rows[i])];
-    targets[i] = static_cast<int32_t>(
-        std::lower_bound(layout.labels.begin(), layout.labels.end(), label) -
-        layout.labels.begin());
+    targets[i] =
+        static_cast<int32_t>(std::lower_bound(layout.labels.begin(), layout.labels.end(), label) -
+                             layout.labels.begin());
   }
   const int threads = resolve_thread_count(options.threads);
   state_->threads = threads;
   if (options.standardize) state_->standardizer = Standardizer::fit(train, rows, threads);
-  state_->objective = std::make_unique<linear_objective::Objective>(train, rows, std::move(targets),
-                                                  layout.class_count(), state_->standardizer,
-                                                  threads, options.ranks, options.devices,
-                                                  options.loss);
+  state_->objective = std::make_unique<linear_objective::Objective>(
+      train, rows, std::move(targets), layout.class_count(), state_->standardizer, threads,
+      options.ranks, options.devices, options.loss);
 }
 
 LinearTrainer::~LinearTrainer() = default;

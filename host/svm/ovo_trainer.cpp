@@ -9,13 +9,13 @@
 
 #include "common/parallel.hpp"
 #include "svm/class_layout.hpp"
-#include "svm/kernel_blocks.hpp"
 #include "svm/device_pairs.hpp"
 #include "svm/diagonal_blocks.hpp"
+#include "svm/elapsed_seconds.hpp"
+#include "svm/kernel_blocks.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_run.hpp"
 #include "svm/pair_share.hpp"
-#include "svm/elapsed_seconds.hpp"
 #include "svm/svm_error.hpp"
 
 namespace cae::svm {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/parallel.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kernel_producers.hpp"
 #include "svm/pair_scheduler.hpp"
 #include "svm/svm_error.hpp"
@@ -174,7 +175,7 @@ std::vector<PairSolution> run_class_pairs(const std::vector<Context*>& contexts,
   scheduler.close();
   const auto drain = Clock::now();
   scheduler.wait_for_workers();
-  stats.drain_seconds = std::chrono::duration<double>(Clock::now() - drain).count();
+  stats.drain_seconds = seconds_since(drain);
   for (std::thread& thread : pool) thread.join();
   scheduler.release_workspaces();
   scheduler.rethrow_if_failed();

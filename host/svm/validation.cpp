@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/predictor.hpp"
 #include "svm/svm_error.hpp"
@@ -116,7 +117,7 @@ SearchOutcome search_hyper_parameters(
       r.candidate = {C, gamma};
       r.validation_accuracy = accuracy(predicted.labels, split.validation.labels);
       r.gamma_value = stats.gamma;
-      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      r.seconds = seconds_since(start);
       if (outcome.results.empty() || better_than(r, best_of(outcome.results))) {
         outcome.best_model = std::move(model);
         outcome.best_stats = stats;

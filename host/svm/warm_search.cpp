@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <numeric>
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -15,6 +15,7 @@
 #include "plugin/per_device.hpp"
 #include "svm/class_layout.hpp"
 #include "svm/device_pairs.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kernel_blocks.hpp"
 #include "svm/kernel_params.hpp"
 #include "svm/kernel_producers.hpp"
@@ -217,7 +218,7 @@ std::vector<SmoPairSolution> solve_chain(const PairRows& rows, const PairKernelO
                            : solve_smo(kernel, smo, previous.alpha, previous.gradient);
     previous_C = C;
     out.push_back(pair_solution_of(rows, previous));
-    out.back().seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    out.back().seconds = seconds_since(start);
   }
   return out;
 }
@@ -255,8 +256,7 @@ SearchOutcome search_hyper_parameters_warm(
   auto phase = Clock::now();
   const Standardizer standardizer =
       base.standardize ? Standardizer::fit(train, split.fit_rows, threads) : Standardizer();
-  const double standardize_seconds =
-      std::chrono::duration<double>(Clock::now() - phase).count();
+  const double standardize_seconds = seconds_since(phase);
   // The chain runs in ascending C; position[i] is Cs[i]'s place in it.
   std::vector<size_t> order(Cs.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -300,14 +300,14 @@ SearchOutcome search_hyper_parameters_warm(
       !on_backend && contexts.front()->has_host_memory() && !ranks.spread();
   std::optional<DeviceRows> held_out;
   if (!scorer_of_its_own) held_out.emplace(upload_held_out(*contexts.front()));
-  const double upload_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
+  const double upload_seconds = seconds_since(phase);
   phase = Clock::now();
   std::vector<KernelSpec> specs;
   for (const GammaPolicy& gamma : gammas) {
     specs.push_back({base.kernel, static_cast<float>(resolve_gamma(gamma, train, split.fit_rows,
                                                                    standardizer, threads))});
   }
-  const double gamma_seconds = std::chrono::duration<double>(Clock::now() - phase).count();
+  const double gamma_seconds = seconds_since(phase);
   // Every gamma's pairs run as one stream through the workers: the next
   // gamma's first pairs start while the last one's slowest are still solved.
   PairRunInput input = pair_run_input(train, layout, standardizer, specs.front(), base);
@@ -328,7 +328,7 @@ SearchOutcome search_hyper_parameters_warm(
   double scoring_seconds = 0.0;
   // Gamma g's candidates from their decision values: accuracies, the best so far.
   auto score_gamma = [&](size_t g, const std::vector<std::vector<double>>& decisions) {
-    const double now = std::chrono::duration<double>(Clock::now() - search_start).count();
+    const double now = seconds_since(search_start);
     // The gamma's share of the wall time: since the previous gamma was scored.
     const double seconds = now - scored_until + (g == 0 ? upload_seconds + gamma_seconds : 0.0);
     scored_until = now;
@@ -375,7 +375,7 @@ SearchOutcome search_hyper_parameters_warm(
     for (size_t g = first; g < end; ++g) scored_chains.push_back(&chains[g]);
     const std::vector<std::vector<std::vector<double>>> all_decisions = validation_decisions(
         context, layout, class_rows, validation_rows, scored_specs, scored_chains);
-    scoring_seconds += std::chrono::duration<double>(Clock::now() - scoring_start).count();
+    scoring_seconds += seconds_since(scoring_start);
     for (size_t g = first; g < end; ++g) score_gamma(g, all_decisions[g - first]);
   };
   // Gammas are scored in order, each once all its pairs are solved. With a
@@ -494,9 +494,7 @@ SearchOutcome search_hyper_parameters_warm(
   stats.standardize_seconds = standardize_seconds;
   stats.gamma_seconds = gamma_seconds;
   stats.upload_seconds += upload_seconds;
-  const double search_seconds =
-      std::chrono::duration<double>(Clock::now() - search_start).count() + upload_seconds +
-      gamma_seconds;
+  const double search_seconds = seconds_since(search_start) + upload_seconds + gamma_seconds;
   // The last candidate carries the search's phases.
   SearchResult& last = grid[total - 1];
   last.phases = stats.solved_on_backend
