@@ -15,6 +15,12 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK(v3.bf16_terms == 1);
   CHECK_FALSE(v3.fp32_convolutions);
   CHECK_FALSE(v3.poison_scratch);
+  CHECK(v3.short_products);
+}
+
+TEST_CASE("short-products reaches the Tuning") {
+  const cae_option_value off[] = {{"short-products", "off"}};
+  CHECK_FALSE(cae_v3::v3_tuning(off, 1).short_products);
 }
 
 TEST_CASE("poison-scratch reaches the Tuning") {
@@ -33,8 +39,10 @@ TEST_CASE("v3 declares no precision options") {
   }
   cae_option_desc desc{};
   desc.struct_size = sizeof desc;
-  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 1, 0, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 2, 0, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "poison-scratch");
-  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 1, 1, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 2, 1, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "short-products");
+  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 2, 2, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
 }

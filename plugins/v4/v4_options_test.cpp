@@ -39,6 +39,16 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.graph_capture);
   CHECK(v4.graph_exchanges);
   CHECK(v4.graph_fusion);
+  CHECK(v4.short_products);
+}
+
+TEST_CASE("short-products=off: every kernel_matrix product on cuBLASLt; other words refused") {
+  const cae_option_value off[] = {{"short-products", "off"}};
+  CHECK_FALSE(cae_v4::v4_tuning(off, 1).short_products);
+  auto [status, message] = refusal({{"short-products", "false"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "short-products=false"));
+  CHECK(contains(message, "on|off"));
 }
 
 TEST_CASE("graph-fusion=off runs every node of a captured graph as its op; other words are refused") {
@@ -115,10 +125,14 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(desc.type == CAE_OPTION_ENUM);
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|off");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 6, 5, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 7, 5, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "graph-fusion");
   CHECK(std::string(desc.default_value) == "on");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 6, 6, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 7, 6, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "short-products");
+  CHECK(std::string(desc.default_value) == "on");
+  CHECK(std::string(desc.choices) == "on|off");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 7, 7, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -1,5 +1,7 @@
 // The SVM kernel matrix: K = X Y^T as one FP32 GEMM (exact FP32 here, not
-// TF32: RBF distances are differences of large dot products), then for RBF
+// TF32: RBF distances are differences of large dot products), or, when one
+// side has at most 16 rows (the linear classifier's products), on the CUDA
+// cores at the long side's bandwidth (short_products.cu); then for RBF
 // the squared row norms and an in-place epilogue
 //   K[i][j] = exp(-gamma * max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)).
 // kernel_rbf_from_linear (ABI 1.10) runs that epilogue alone on the product
@@ -48,6 +50,10 @@ void rbf_from_products(Context& ctx, const float* x, const float* y, const float
 
 void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
                    const cae_plugin::KernelDims& dims, int32_t kind, float gamma) {
+  if (short_products(ctx, x, y, k, dims)) {
+    if (kind == CAE_KERNEL_RBF) rbf_from_products(ctx, x, y, k, k, dims, gamma);
+    return;
+  }
   // Row-major K[n][m] = X[n][d] Y[m][d]^T is the column-major m x n product Y X^T.
   GemmCall g;
   g.exact_fp32 = true;

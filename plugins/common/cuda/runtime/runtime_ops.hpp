@@ -71,6 +71,14 @@ void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
 void kernel_rbf_from_linear(Context& ctx, const float* x, const float* y, const float* linear,
                             float* k, const cae_plugin::KernelDims& dims, float gamma);
 
+// short_products.cu: K = X Y^T when x or y has at most kMaxShortRows rows,
+// on the CUDA cores at the long operand's bandwidth. Returns false, having
+// queued nothing, when the product is not of that form (or the context's
+// short-products option is off, or rows are not 16-byte aligned).
+constexpr int kMaxShortRows = 16;
+bool short_products(Context& ctx, const float* x, const float* y, float* k,
+                    const cae_plugin::KernelDims& dims);
+
 // svm_dual_solve.cu: the checked problems (their tensors' device
 // addresses), solved side by side; waits for them and writes each outcome.
 void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* work, int32_t count);

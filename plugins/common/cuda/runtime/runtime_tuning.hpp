@@ -36,6 +36,9 @@ struct Tuning {
   // v4's captured graphs run matched node sequences as fused kernels
   // (plugins/v4/v4_graph_fusion.hpp); off, every node as its op member.
   bool graph_fusion = false;
+  // kernel_matrix's products with a side of at most 16 rows on the CUDA
+  // cores (short_products.cu) instead of cuBLASLt.
+  bool short_products = true;
 };
 
 }  // namespace cae_cuda
