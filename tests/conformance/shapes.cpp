@@ -165,12 +165,12 @@ std::vector<KernelCase> kernel_cases(bool quick) {
   // cases with the short side on either operand, row counts that leave a
   // partial block, and lengths that leave a partial chunk of columns.
   if (quick) {
-    return {{1, 1, 1, false},    {7, 5, 3, false},   {9, 9, 300, true},
+    return {{1, 1, 1, false},     {7, 5, 3, false},   {9, 9, 300, true},
             {67, 10, 276, false}, {3, 40, 20, false}, {65, 9, 20, false}};
   }
   // d = 8192 is the latent size the SVM stage uses.
-  return {{1, 1, 1, false},      {7, 5, 3, false},       {37, 29, 8192, false},
-          {33, 33, 300, true},   {257, 65, 40, false},   {1029, 10, 1100, false},
+  return {{1, 1, 1, false},       {7, 5, 3, false},     {37, 29, 8192, false},
+          {33, 33, 300, true},    {257, 65, 40, false}, {1029, 10, 1100, false},
           {10, 1500, 516, false}, {65, 16, 260, false}, {65, 65, 130, true}};
 }
 
