@@ -57,16 +57,34 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
     // One trainer for every C: the standardiser, the row groups and their
     // upload to the backend are made once.
     svm::LinearTrainer trainer(train, split.fit_rows, base);
+    char ready[160];
+    std::snprintf(ready, sizeof ready, "search: %lld rows standardised and grouped%s in %.2f s\n",
+                  static_cast<long long>(split.fit_rows.size()),
+                  base.devices.empty() ? "" : ", and copied to the backend",
+                  trainer.accounting().setup_seconds);
+    log << ready;
     svm::LinearModel previous;
     bool have_previous = false;
     for (const size_t i : order) {
       const double C = choice.Cs[i];
+      // Every second of the C: its passes over the rows, the L-BFGS steps
+      // between them, and the validation rows' scoring.
+      const svm::LinearTrainer::Accounting before = trainer.accounting();
+      const auto started = std::chrono::steady_clock::now();
       svm::LinearModel model = trainer.train(C, have_previous ? &previous : nullptr);
+      const double training = svm::seconds_since(started);
+      const svm::LinearTrainer::Accounting after = trainer.accounting();
+      const auto scoring = std::chrono::steady_clock::now();
       const double accuracy = score(model);
+      const double pass_seconds = after.pass_seconds - before.pass_seconds;
       selected.search[i] = {C, accuracy};
-      char line[128];
-      std::snprintf(line, sizeof line, "  C %-8g validation %.2f%%  (%d iterations)\n", C,
-                    100.0 * accuracy, model.iterations);
+      char line[192];
+      std::snprintf(line, sizeof line,
+                    "  C %-8g validation %.2f%%  (%d iterations: %lld passes %.2f s, steps %.2f s; "
+                    "scored in %.2f s)\n",
+                    C, 100.0 * accuracy, model.iterations,
+                    static_cast<long long>(after.passes - before.passes), pass_seconds,
+                    training - pass_seconds, svm::seconds_since(scoring));
       log << line << std::flush;
       // Highest accuracy; on a tie the smaller C (met first in ascending order).
       if (!have_previous || accuracy > selected.validation_accuracy) {

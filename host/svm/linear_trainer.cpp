@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "common/parallel.hpp"
 #include "plugin/byte_exchange.hpp"
 #include "svm/class_layout.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kept_threads.hpp"
 #include "svm/lbfgs_memory.hpp"
 #include "svm/linear_device_groups.hpp"
@@ -87,6 +89,19 @@ class Objective {
   // f(theta); fills `gradient` and the mean loss.
   double evaluate(const std::vector<double>& theta, std::vector<double>& gradient,
                   double& mean_loss) {
+    const auto started = std::chrono::steady_clock::now();
+    const double value = evaluate_untimed(theta, gradient, mean_loss);
+    ++passes_;
+    pass_seconds_ += seconds_since(started);
+    return value;
+  }
+
+  int64_t passes() const { return passes_; }
+  double pass_seconds() const { return pass_seconds_; }
+
+ private:
+  double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
+                          double& mean_loss) {
     const std::vector<double> weights(theta.begin(), theta.begin() + k_ * d_);
     const std::vector<double> bias(theta.begin() + k_ * d_, theta.end());
     const FoldedWeights folded = fold_standardizer(weights, bias, standardizer_, k_, d_);
@@ -159,7 +174,6 @@ class Objective {
     return mean_loss + 0.5 * lambda_ * penalty;
   }
 
- private:
   // Rows [first, first + n) of rows_ as one pointer: the features themselves
   // when they are consecutive rows, else gathered into `gathered`.
   const float* block_rows(int64_t first, int64_t n, std::vector<float>& gathered) const {
@@ -298,6 +312,8 @@ class Objective {
   std::vector<double> residual_sums_;  // [groups, classes]
   std::vector<double> losses_;         // [groups]
   LinearLoss loss_;
+  int64_t passes_ = 0;
+  double pass_seconds_ = 0.0;
 };
 
 }  // namespace linear_objective
@@ -321,10 +337,12 @@ struct LinearTrainer::State {
   int threads = 1;
   Standardizer standardizer;
   std::unique_ptr<linear_objective::Objective> objective;
+  double setup_seconds = 0.0;
 };
 
 LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>& rows,
                              const LinearOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   if (options.max_iterations < 1 || !(options.tolerance > 0.0) ||
       !std::isfinite(options.tolerance)) {
     throw SvmError("the linear classifier needs at least one iteration and a tolerance > 0");
@@ -345,9 +363,14 @@ LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>
   state_->objective = std::make_unique<linear_objective::Objective>(
       train, rows, std::move(targets), layout.class_count(), state_->standardizer, threads,
       options.ranks, options.devices, options.loss);
+  state_->setup_seconds = seconds_since(started);
 }
 
 LinearTrainer::~LinearTrainer() = default;
+
+LinearTrainer::Accounting LinearTrainer::accounting() const {
+  return {state_->setup_seconds, state_->objective->passes(), state_->objective->pass_seconds()};
+}
 
 LinearModel LinearTrainer::train(double C, const LinearModel* start) {
   if (!(C > 0.0) || !std::isfinite(C)) throw SvmError("the linear classifier needs C > 0");

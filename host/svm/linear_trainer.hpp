@@ -57,6 +57,19 @@ class LinearTrainer {
   ~LinearTrainer();
   LinearModel train(double C, const LinearModel* start = nullptr);
 
+  // Where a search's time went, so that its log accounts for all of it: the
+  // constructor (standardiser, row groups, their upload), and, summed over
+  // every train() so far, the passes over the rows (objective evaluations:
+  // the products on the host or the backend, with their transfers and the
+  // losses) and how long they took. The rest of train() is the L-BFGS
+  // steps between the passes.
+  struct Accounting {
+    double setup_seconds = 0.0;
+    int64_t passes = 0;
+    double pass_seconds = 0.0;
+  };
+  Accounting accounting() const;
+
  private:
   struct State;
   std::unique_ptr<State> state_;
