@@ -22,7 +22,7 @@ void add_classifier_options(po::options_description& options) {
        "learning pipelines of the literature classify)")
       ("linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
        "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
-       "is 1e-3 of its start)")
+       "is 1e-3 of its value at zero weights)")
       ("linear-on", po::value<std::string>()->default_value("host")->value_name("host|backend"),
        "--classifier linear: where its passes over the rows run: host (OpenBLAS, --svm-threads) "
        "or backend (the features uploaded once, two GEMMs per group of rows through the "

@@ -1,6 +1,7 @@
 #include "svm/linear_device_groups.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
@@ -12,21 +13,34 @@ namespace cae::svm {
 struct DeviceRowGroups::Group {
   int64_t index = 0;   // which group of the pass
   size_t context = 0;  // the context it lives on
+  int64_t begin = 0;   // its first row: entry `begin` of the rows
   int64_t rows = 0;
-  Tensor x;                           // [rows, dim]
-  Tensor transposed;                  // [dim, rows]
-  Tensor scores;                      // [rows, classes]
-  Tensor residuals;                   // [classes, rows], R^T
-  Tensor product;                     // [classes, dim]
-  std::vector<float> host_scores;     // [rows, classes], then the residuals R
-  std::vector<float> host_residuals;  // [classes, rows], R^T
+  Tensor x;                   // [rows, dim]
+  Tensor transposed;          // [dim, rows]
+  Tensor scores;              // [rows, classes]
+  Tensor residuals;           // [classes, rows], R^T
+  Tensor product;             // [classes, dim]
+  HostBuffer host_scores;     // [rows, classes], then the residuals R
+  HostBuffer host_residuals;  // [classes, rows], R^T
+  HostBuffer host_product;    // [classes, dim]
+};
+
+// One block of a group's rows, the unit the host's threads share.
+struct DeviceRowGroups::Block {
+  Group* group = nullptr;
+  int64_t offset = 0;  // its first row within the group
 };
 
 DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
                                  const std::vector<int64_t>& rows,
                                  const std::vector<RowRange>& spans,
-                                 const std::vector<int64_t>& which, int64_t classes, int threads)
-    : contexts_(contexts), classes_(classes), dim_(train.dim), threads_(std::max(1, threads)) {
+                                 const std::vector<int64_t>& which, int64_t classes,
+                                 int64_t block_rows, int threads)
+    : contexts_(contexts),
+      classes_(classes),
+      dim_(train.dim),
+      block_rows_(std::max<int64_t>(1, block_rows)),
+      threads_(std::max(1, threads)) {
   if (contexts_.empty()) throw SvmError("the linear classifier's device pass needs a context");
   for (size_t w = 0; w < which.size(); ++w) {
     auto group = std::make_unique<Group>();
@@ -39,6 +53,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
   // transpose of a group (rows x dim floats) is their work.
   const int layout_threads = std::max(1, threads / static_cast<int>(contexts_.size()));
   weights_.resize(contexts_.size());
+  host_weights_.resize(contexts_.size());
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     std::vector<float> x, t;
@@ -46,6 +61,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       if (group->context != c) continue;
       const RowRange span = spans[static_cast<size_t>(group->index)];
       const size_t n = span.size();
+      group->begin = static_cast<int64_t>(span.begin);
       group->rows = static_cast<int64_t>(n);
       x.resize(n * d);
       t.resize(n * d);
@@ -72,66 +88,82 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->product = context.alloc({classes_, dim_});
       group->x.upload(x);
       group->transposed.upload(t);
+      group->host_scores = HostBuffer(context, n * static_cast<size_t>(classes_));
+      group->host_residuals = HostBuffer(context, n * static_cast<size_t>(classes_));
+      group->host_product = HostBuffer(context, static_cast<size_t>(classes_) * d);
     }
     weights_[c] = context.alloc({classes_, dim_});
+    host_weights_[c] = HostBuffer(context, static_cast<size_t>(classes_) * d);
   });
   on_context_.resize(contexts_.size());
   for (const std::unique_ptr<Group>& group : groups_) {
     on_context_[group->context].push_back(group.get());
+    for (int64_t offset = 0; offset < group->rows; offset += block_rows_) {
+      blocks_.push_back({group.get(), offset});
+    }
   }
 }
 
 DeviceRowGroups::~DeviceRowGroups() = default;
 
+const float* DeviceRowGroups::product(int64_t g) const {
+  for (const std::unique_ptr<Group>& group : groups_) {
+    if (group->index == g) return group->host_product.data();
+  }
+  throw SvmError("the linear classifier's device pass holds no group " + std::to_string(g));
+}
+
 void DeviceRowGroups::pass(const FoldedWeights& folded,
-                           const std::function<void(int64_t, float*)>& residuals, float* products) {
+                           const std::function<void(int64_t, int64_t, float*)>& residuals) {
   const size_t kd = static_cast<size_t>(classes_ * dim_);
   const size_t k = static_cast<size_t>(classes_);
   // Three phases, each device's work on its own thread: every group's
   // scores queued, then read back (the host waits for a device once, not
-  // once per group); the residuals of all groups side by side on the host's
-  // kept threads (a softmax per row: one thread took 3 ms a pass over
-  // 45,000 rows); every group's residuals up and its product queued, then
-  // the products read back. The GEMMs, their operands and the order the
-  // host sums the products in do not depend on the threads or devices, so
-  // neither does the pass's result.
+  // once per group); the residuals of every block of every group side by
+  // side on the host's kept threads (a softmax per row: 45,000 rows took
+  // 3.4 ms a pass on one thread per group, 8 of 16); every group's
+  // residuals up and its product queued, then the products read back. The
+  // GEMMs, their operands and the order the host sums the blocks and
+  // products in do not depend on the threads or devices, so neither does
+  // the pass's result.
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
-    weights_[c].upload(folded.weights);
+    std::copy(folded.weights.begin(), folded.weights.end(), host_weights_[c].data());
+    weights_[c].upload(host_weights_[c].data(), kd);
     const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
       context.kernel_matrix(group->x, weights_[c], group->scores, CAE_KERNEL_LINEAR, 0.0f);
     }
     // A download waits for everything queued before it.
     for (Group* group : list) {
-      group->host_scores.resize(static_cast<size_t>(group->rows) * k);
       group->scores.download(group->host_scores.data(), group->host_scores.size());
     }
   });
-  for_each_item_kept(threads_, static_cast<int64_t>(groups_.size()), [&](int64_t g) {
-    Group& group = *groups_[static_cast<size_t>(g)];
-    const size_t n = static_cast<size_t>(group.rows);
-    std::vector<float>& scores = group.host_scores;
+  for_each_item_kept(threads_, static_cast<int64_t>(blocks_.size()), [&](int64_t b) {
+    const Block& block = blocks_[static_cast<size_t>(b)];
+    Group& group = *block.group;
+    const size_t rows = static_cast<size_t>(group.rows);
+    const size_t first = static_cast<size_t>(block.offset);
+    const size_t n = std::min(static_cast<size_t>(block_rows_), rows - first);
+    float* scores = group.host_scores.data() + first * k;
     for (size_t i = 0; i < n; ++i) {
       for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
     }
-    residuals(group.index, scores.data());  // each group's rows in order, on one thread
-    group.host_residuals.resize(n * k);
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < k; ++j) group.host_residuals[j * n + i] = scores[i * k + j];
+    residuals(group.begin + block.offset, static_cast<int64_t>(n), scores);
+    float* transposed = group.host_residuals.data();
+    for (size_t j = 0; j < k; ++j) {
+      for (size_t i = 0; i < n; ++i) transposed[j * rows + first + i] = scores[i * k + j];
     }
   });
   run_per_device(contexts_.size(), [&](size_t c) {
     Context& context = *contexts_[c];
     const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
-      group->residuals.upload(group->host_residuals);
+      group->residuals.upload(group->host_residuals.data(), group->host_residuals.size());
       context.kernel_matrix(group->residuals, group->transposed, group->product, CAE_KERNEL_LINEAR,
                             0.0f);
     }
-    for (Group* group : list) {
-      group->product.download(products + static_cast<size_t>(group->index) * kd, kd);
-    }
+    for (Group* group : list) group->product.download(group->host_product.data(), kd);
   });
 }
 

@@ -5,7 +5,8 @@
 // the ABI's kernel_matrix (LINEAR: K = X Y^T), scores = X W^T and the
 // group's gradient R^T X, with only the scores going down to the host (rows
 // x classes floats) for the softmax, the residuals R coming back up and the
-// group's classes x dim product going down. The groups are fixed and summed
+// group's classes x dim product going down, all through page-locked host
+// buffers where the backend offers them (host_alloc). The groups are fixed and summed
 // in group order, so the model does not depend on how many devices there
 // are; it differs from the host pass's by the GEMMs' rounding and the
 // grouping (and by the backend's precision: docs/classifiers.md).
@@ -18,6 +19,7 @@
 
 #include "common/row_range.hpp"
 #include "plugin/context.hpp"
+#include "plugin/host_buffer.hpp"
 #include "svm/features.hpp"
 #include "svm/linear_scores.hpp"
 
@@ -27,29 +29,41 @@ class DeviceRowGroups {
  public:
   // Uploads the groups `which` (their rows: entries `spans[g]` of `rows`,
   // rows of `train`), group after group onto contexts in turn; `threads`
-  // host threads lay the groups out.
+  // host threads lay the groups out. Each span begins at a multiple of
+  // `block_rows`, the rows the residuals callback of pass() takes at once.
   DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
                   const std::vector<int64_t>& rows, const std::vector<RowRange>& spans,
-                  const std::vector<int64_t>& which, int64_t classes, int threads);
+                  const std::vector<int64_t>& which, int64_t classes, int64_t block_rows,
+                  int threads);
   ~DeviceRowGroups();
 
-  // One pass: for every group g, scores = X_g W^T + b (row-major [rows, classes]),
-  // residuals(g, scores) turns them into R in place on the host, and
-  // products[g] (classes x dim floats) = R^T X_g. The groups' residuals run
-  // on the host's threads side by side: `residuals` must take different
-  // groups at once. Call from the thread that made this object's owner
+  // One pass: for every group, scores = X_g W^T + b (row-major [rows,
+  // classes]); residuals(first, n, scores) turns the scores of the rows
+  // [first, first + n) of `rows` (one block of at most block_rows rows, first
+  // a multiple of it) into R in place on the host; then product(g)
+  // (classes x dim floats) = R^T X_g. The blocks of every group run on the
+  // host's threads side by side: `residuals` must take different blocks at
+  // once. Call from the thread that made this object's owner
   // (svm/kept_threads.hpp), each context staying on its own kept thread.
-  void pass(const FoldedWeights& folded, const std::function<void(int64_t, float*)>& residuals,
-            float* products);
+  void pass(const FoldedWeights& folded,
+            const std::function<void(int64_t, int64_t, float*)>& residuals);
+
+  // Group g's product from the last pass (g one of `which`), in host memory
+  // the backend's DMA writes directly where it offers page-locked memory.
+  const float* product(int64_t g) const;
 
  private:
   struct Group;
+  struct Block;
   std::vector<Context*> contexts_;
   std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<Block> blocks_;                    // every group's blocks, in group order
   std::vector<std::vector<Group*>> on_context_;  // the groups of each context
   std::vector<Tensor> weights_;                  // [classes, dim] per context, uploaded each pass
+  std::vector<HostBuffer> host_weights_;         // the folded weights, per context
   int64_t classes_ = 0;
   int64_t dim_ = 0;
+  int64_t block_rows_ = 1;
   int threads_ = 1;
 };
 

@@ -36,7 +36,7 @@ constexpr int64_t kMaxDeviceGroups = 8;
 // The gradient's sums over the groups run in this many fixed parts, a
 // thread for every kFloatsPerThread of the groups' floats.
 constexpr int64_t kGradientParts = 64;
-constexpr int64_t kFloatsPerThread = int64_t{1} << 18;
+constexpr int64_t kFloatsPerThread = int64_t{1} << 16;
 constexpr size_t kHistory = 10;   // L-BFGS correction pairs
 constexpr double kArmijo = 1e-4;  // sufficient decrease
 constexpr int kMaxStepHalvings = 40;
@@ -76,8 +76,8 @@ class Objective {
     if (!devices.empty() && !mine_.empty()) {
       std::vector<RowRange> spans;
       for (int64_t g = 0; g < groups_; ++g) spans.push_back(span_of(g));
-      device_ =
-          std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_, threads_);
+      device_ = std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_,
+                                                  kBlockRows, threads_);
     }
   }
 
@@ -106,24 +106,20 @@ class Objective {
     const std::vector<double> bias(theta.begin() + k_ * d_, theta.end());
     const FoldedWeights folded = fold_standardizer(weights, bias, standardizer_, k_, d_);
     const size_t kd = static_cast<size_t>(k_ * d_);
-    // The host pass adds into its groups' products; the device pass (and
-    // the ranks' exchange) overwrites every group's, so needs no zeros.
+    // The host pass adds into its groups' products; the device pass leaves
+    // its groups' in its own (page-locked) buffers, and the ranks' exchange
+    // overwrites the other groups', so neither needs zeros.
     if (device_) {
       products_.resize(static_cast<size_t>(groups_) * kd);
     } else {
       products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
     }
-    residual_sums_.assign(static_cast<size_t>(groups_ * k_), 0.0);
-    losses_.assign(static_cast<size_t>(groups_), 0.0);
+    residual_sums_.assign(static_cast<size_t>(blocks_ * k_), 0.0);
+    losses_.assign(static_cast<size_t>(blocks_), 0.0);
     if (device_) {
-      device_->pass(
-          folded,
-          [&](int64_t g, float* scores) {
-            const RowRange span = span_of(g);
-            residuals_in_place(g, static_cast<int64_t>(span.begin),
-                               static_cast<int64_t>(span.size()), scores);
-          },
-          products_.data());
+      device_->pass(folded, [&](int64_t first, int64_t n, float* scores) {
+        residuals_in_place(first, n, scores);
+      });
     } else {
       single_threaded_blas();
       const int64_t mine = static_cast<int64_t>(mine_.size());
@@ -132,13 +128,20 @@ class Objective {
         for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
       });
     }
-    if (ranks_.spread()) share_groups();
+    std::vector<const float*> product_of(static_cast<size_t>(groups_));
+    for (int64_t g = 0; g < groups_; ++g) {
+      product_of[static_cast<size_t>(g)] = products_.data() + static_cast<size_t>(g) * kd;
+    }
+    if (device_) {
+      for (const int64_t g : mine_) product_of[static_cast<size_t>(g)] = device_->product(g);
+    }
+    if (ranks_.spread()) share_groups(product_of);
     // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = d loss_i / d s_i / N.
     std::vector<double> r(static_cast<size_t>(k_), 0.0);
     double loss = 0.0;
-    for (int64_t g = 0; g < groups_; ++g) {
-      for (int64_t c = 0; c < k_; ++c) r[static_cast<size_t>(c)] += residual_sums_[g * k_ + c];
-      loss += losses_[static_cast<size_t>(g)];
+    for (int64_t b = 0; b < blocks_; ++b) {
+      for (int64_t c = 0; c < k_; ++c) r[static_cast<size_t>(c)] += residual_sums_[b * k_ + c];
+      loss += losses_[static_cast<size_t>(b)];
     }
     mean_loss = loss / static_cast<double>(rows_.size());
     // d/dW of the standardised model: (A - r mean^T) / scale, plus the
@@ -155,7 +158,7 @@ class Objective {
           for (int64_t at = begin; at < end; ++at) {
             double g = 0.0;
             for (int64_t group = 0; group < groups_; ++group) {
-              g += products_[static_cast<size_t>(group) * kd + static_cast<size_t>(at)];
+              g += product_of[static_cast<size_t>(group)][at];
             }
             if (!standardizer_.empty()) {
               const size_t j = static_cast<size_t>(at % d_);
@@ -187,17 +190,20 @@ class Objective {
     return gathered.data();
   }
 
-  // Rows [first, first + n) of rows_, in group g: their scores (n x classes)
-  // become the residuals R = d loss / d s / N in place; the group's loss and
-  // residual sums grow by theirs.
-  void residuals_in_place(int64_t g, int64_t first, int64_t n, float* scores) {
+  // Rows [first, first + n) of rows_, one block (first a multiple of
+  // kBlockRows, n at most kBlockRows): their scores (n x classes) become the
+  // residuals R = d loss / d s / N in place, and the block's loss and
+  // residual sums are theirs. Blocks may run side by side; the sums are
+  // added in block order.
+  void residuals_in_place(int64_t first, int64_t n, float* scores) {
+    const int64_t b = first / kBlockRows;
     const double inverse_n = 1.0 / static_cast<double>(rows_.size());
-    double* residual_sum = residual_sums_.data() + g * k_;
+    double* residual_sum = residual_sums_.data() + b * k_;
     std::vector<double> exps(static_cast<size_t>(k_));  // each exp once, not twice
     for (int64_t i = 0; i < n; ++i) {
       float* s = scores + i * k_;
       if (loss_ == LinearLoss::SquaredHinge) {
-        squared_hinge_in_place(g, targets_[static_cast<size_t>(first + i)], inverse_n, s);
+        squared_hinge_in_place(b, targets_[static_cast<size_t>(first + i)], inverse_n, s);
         continue;
       }
       const double top = *std::max_element(s, s + k_);
@@ -207,7 +213,7 @@ class Objective {
         sum += exps[static_cast<size_t>(c)];
       }
       const int32_t y = targets_[static_cast<size_t>(first + i)];
-      losses_[static_cast<size_t>(g)] += std::log(sum) - (double(s[y]) - top);
+      losses_[static_cast<size_t>(b)] += std::log(sum) - (double(s[y]) - top);
       for (int64_t c = 0; c < k_; ++c) {
         const double p = exps[static_cast<size_t>(c)] / sum;
         const double residual = (p - (c == y ? 1.0 : 0.0)) * inverse_n;
@@ -220,23 +226,26 @@ class Objective {
   // One row's scores s (classes) become its squared hinges' gradient / N:
   // class c's score is pushed above 1 for the row's class y and below -1 for
   // every other, loss max(0, 1 - t s_c)^2 with t = +1 for c = y, else -1.
-  void squared_hinge_in_place(int64_t g, int32_t y, double inverse_n, float* s) {
-    double* residual_sum = residual_sums_.data() + g * k_;
+  void squared_hinge_in_place(int64_t b, int32_t y, double inverse_n, float* s) {
+    double* residual_sum = residual_sums_.data() + b * k_;
     for (int64_t c = 0; c < k_; ++c) {
       const double t = c == y ? 1.0 : -1.0;
       const double margin = std::max(0.0, 1.0 - t * double(s[c]));
-      losses_[static_cast<size_t>(g)] += margin * margin;
+      losses_[static_cast<size_t>(b)] += margin * margin;
       const double residual = -2.0 * t * margin * inverse_n;
       s[c] = static_cast<float>(residual);
       residual_sum[c] += residual;
     }
   }
 
+  // Group g's blocks: [first_block(g), first_block(g + 1)).
+  int64_t first_block(int64_t g) const { return blocks_ * g / groups_; }
+
   // Group g's rows: [first, first + n) of rows_.
   RowRange span_of(int64_t g) const {
     const int64_t total = static_cast<int64_t>(rows_.size());
-    const int64_t first = blocks_ * g / groups_ * kBlockRows;
-    const int64_t last = std::min(total, blocks_ * (g + 1) / groups_ * kBlockRows);
+    const int64_t first = first_block(g) * kBlockRows;
+    const int64_t last = std::min(total, first_block(g + 1) * kBlockRows);
     return {static_cast<size_t>(first), static_cast<size_t>(last)};
   }
 
@@ -244,12 +253,12 @@ class Objective {
                  std::vector<float>& scores) {
     const int64_t total = static_cast<int64_t>(rows_.size());
     float* product = products_.data() + static_cast<size_t>(g * k_ * d_);
-    for (int64_t block = blocks_ * g / groups_; block < blocks_ * (g + 1) / groups_; ++block) {
+    for (int64_t block = first_block(g); block < first_block(g + 1); ++block) {
       const int64_t first = block * kBlockRows;
       const int64_t n = std::min(kBlockRows, total - first);
       const float* x = block_rows(first, n, gathered);
       scores_of(folded, x, n, scores);
-      residuals_in_place(g, first, n, scores.data());
+      residuals_in_place(first, n, scores.data());
       cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(k_),
                   static_cast<int>(d_), static_cast<int>(n), 1.0f, scores.data(),
                   static_cast<int>(k_), x, static_cast<int>(d_), 1.0f, product,
@@ -257,40 +266,52 @@ class Objective {
     }
   }
 
-  // Every rank's groups to every rank, as they are (bytes: nothing rounded).
-  void share_groups() {
+  // Every rank's groups to every rank, as they are (bytes: nothing rounded):
+  // each group's product and its blocks' residual sums and losses. The other
+  // ranks' products land in products_, and product_of points there.
+  void share_groups(std::vector<const float*>& product_of) {
     const size_t kd = static_cast<size_t>(k_ * d_);
     const size_t k = static_cast<size_t>(k_);
     auto append = [](std::vector<uint8_t>& out, const void* p, size_t bytes) {
       const auto* b = static_cast<const uint8_t*>(p);
       out.insert(out.end(), b, b + bytes);
     };
+    // Bytes of group g: its product, then per block k residual sums and a loss.
+    auto group_bytes = [&](int64_t g) {
+      const size_t blocks = static_cast<size_t>(first_block(g + 1) - first_block(g));
+      return kd * sizeof(float) + blocks * (k + 1) * sizeof(double);
+    };
     std::vector<uint8_t> bytes;
     for (const int64_t g : mine_) {
-      append(bytes, products_.data() + size_t(g) * kd, kd * sizeof(float));
-      append(bytes, residual_sums_.data() + size_t(g) * k, k * sizeof(double));
-      append(bytes, losses_.data() + size_t(g), sizeof(double));
+      append(bytes, product_of[size_t(g)], kd * sizeof(float));
+      for (int64_t b = first_block(g); b < first_block(g + 1); ++b) {
+        append(bytes, residual_sums_.data() + size_t(b) * k, k * sizeof(double));
+        append(bytes, losses_.data() + size_t(b), sizeof(double));
+      }
     }
     const std::vector<std::vector<uint8_t>> all =
         all_gather_bytes(*ranks_.group, *ranks_.context, bytes);
     const int64_t world = ranks_.group->world();
-    const size_t per_group = kd * sizeof(float) + k * sizeof(double) + sizeof(double);
     for (int64_t r = 0; r < world; ++r) {
       const std::vector<uint8_t>& got = all[size_t(r)];
-      const size_t groups = static_cast<size_t>((groups_ - r + world - 1) / world);
-      if (got.size() != groups * per_group) {
+      size_t expected = 0;
+      for (int64_t g = r; g < groups_; g += world) expected += group_bytes(g);
+      if (got.size() != expected) {
         throw SvmError("rank " + std::to_string(r) + " sent " + std::to_string(got.size()) +
-                       " bytes of the linear classifier's sums, not " +
-                       std::to_string(groups * per_group));
+                       " bytes of the linear classifier's sums, not " + std::to_string(expected));
       }
       const uint8_t* at = got.data();
       for (int64_t g = r; g < groups_; g += world) {
-        std::memcpy(products_.data() + size_t(g) * kd, at, kd * sizeof(float));
+        float* product = products_.data() + size_t(g) * kd;
+        std::memcpy(product, at, kd * sizeof(float));
+        product_of[size_t(g)] = product;
         at += kd * sizeof(float);
-        std::memcpy(residual_sums_.data() + size_t(g) * k, at, k * sizeof(double));
-        at += k * sizeof(double);
-        std::memcpy(losses_.data() + size_t(g), at, sizeof(double));
-        at += sizeof(double);
+        for (int64_t b = first_block(g); b < first_block(g + 1); ++b) {
+          std::memcpy(residual_sums_.data() + size_t(b) * k, at, k * sizeof(double));
+          at += k * sizeof(double);
+          std::memcpy(losses_.data() + size_t(b), at, sizeof(double));
+          at += sizeof(double);
+        }
       }
     }
   }
@@ -309,8 +330,8 @@ class Objective {
   int64_t groups_ = 1;
   int64_t blocks_ = 0;
   std::vector<float> products_;        // [groups, classes, dim]
-  std::vector<double> residual_sums_;  // [groups, classes]
-  std::vector<double> losses_;         // [groups]
+  std::vector<double> residual_sums_;  // [blocks, classes]
+  std::vector<double> losses_;         // [blocks]
   LinearLoss loss_;
   int64_t passes_ = 0;
   double pass_seconds_ = 0.0;
@@ -338,6 +359,10 @@ struct LinearTrainer::State {
   Standardizer standardizer;
   std::unique_ptr<linear_objective::Objective> objective;
   double setup_seconds = 0.0;
+  // |gradient| at W = 0, b = 0: the tolerance's reference (see train). It
+  // does not depend on C (the penalty's gradient vanishes at 0), so one pass
+  // serves every C of a search; NaN until a warm start needs it.
+  double zero_gradient_norm = std::nan("");
 };
 
 LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>& rows,
@@ -397,10 +422,22 @@ LinearModel LinearTrainer::train(double C, const LinearModel* start) {
   }
   std::vector<double> gradient;
   double loss = 0.0;
+  // The tolerance is relative to |gradient| at W = 0, b = 0, wherever the
+  // iterations start (as liblinear's): relative to a warm start's own,
+  // already small gradient, each C of a search would be held to a stricter
+  // standard than the first and run to the iteration limit.
+  if (start && std::isnan(state_->zero_gradient_norm)) {
+    std::vector<double> zero(theta.size(), 0.0), zero_gradient;
+    double zero_loss = 0.0;
+    objective.evaluate(zero, zero_gradient, zero_loss);
+    LbfgsMemory at_zero(kHistory, state_->threads);
+    at_zero.start(zero_gradient);
+    state_->zero_gradient_norm = std::sqrt(at_zero.gradient_norm2());
+  }
   double f = objective.evaluate(theta, gradient, loss);
   LbfgsMemory memory(kHistory, state_->threads);
   memory.start(gradient);
-  const double reference = std::sqrt(memory.gradient_norm2());
+  const double reference = start ? state_->zero_gradient_norm : std::sqrt(memory.gradient_norm2());
   std::vector<double> d, trial(theta.size()), trial_gradient;
   int iteration = 0;
   bool converged = false;

@@ -27,7 +27,7 @@ struct LinearOptions {
   bool standardize = true;
   int threads = 0;            // 0: hardware threads
   int max_iterations = 200;   // L-BFGS iterations
-  double tolerance = 1e-3;    // stop when |gradient| <= tolerance * |gradient at the start|
+  double tolerance = 1e-3;    // stop when |gradient| <= tolerance * |gradient at W = 0, b = 0|
   // Called after each iteration (iteration, mean training loss).
   std::function<void(int, double)> progress;
   // Under a launcher: every rank holds every row and passes over its share of

@@ -43,8 +43,7 @@ void check_same_model(const OvoModel& a, const OvoModel& b) {
 }
 
 TEST_CASE("every rank receives every rank's bytes unchanged, any sizes, any tiles") {
-  const std::vector<std::vector<uint8_t>> sent = {
-      {}, {0xff}, {1, 2, 3, 4, 5, 0, 0xff, 0x80, 7}};
+  const std::vector<std::vector<uint8_t>> sent = {{}, {0xff}, {1, 2, 3, 4, 5, 0, 0xff, 0x80, 7}};
   for (const size_t tile_bytes : {size_t(4), size_t(8), size_t(1) << 20}) {
     std::mutex checks;
     test::run_ranks(3, [&](int32_t rank, ProcessGroup& group) {
@@ -70,7 +69,8 @@ TEST_CASE("the pairs go to the ranks once each, largest first, some ranks may ge
       }
     }
     CHECK(total == 10);
-    for (const ClassPair& pair : class_pairs(5)) CHECK(seen[size_t(pair.first * 5 + pair.second)] == 1);
+    for (const ClassPair& pair : class_pairs(5))
+      CHECK(seen[size_t(pair.first * 5 + pair.second)] == 1);
     if (world == 16) CHECK(pairs_of_rank(layout, 15, world).empty());
   }
   CHECK_THROWS_AS(pairs_of_rank(layout, 2, 2), SvmError);
@@ -137,8 +137,8 @@ TEST_CASE("a warm search spread over ranks scores and keeps what one process doe
   base.threads = 2;
   const std::vector<double> Cs = {0.5, 4.0};
   const std::vector<GammaPolicy> gammas = {GammaPolicy::parse("scale"), GammaPolicy::parse("0.3")};
-  const SearchOutcome alone = search_hyper_parameters_warm({&test::cpu_context()}, train, split,
-                                                           base, Cs, gammas);
+  const SearchOutcome alone =
+      search_hyper_parameters_warm({&test::cpu_context()}, train, split, base, Cs, gammas);
   std::vector<SearchOutcome> outcomes(2);
   test::run_ranks(2, [&](int32_t rank, ProcessGroup& group) {
     const std::unique_ptr<Context> context = test::new_cpu_context();
@@ -163,20 +163,19 @@ TEST_CASE("a warm search spread over ranks scores and keeps what one process doe
 namespace cae::svm {
 namespace {
 
-TEST_CASE("a linear classifier spread over ranks gives every rank the one-process model") {
-  // 300 rows: blocks of 256 rows make 2 groups, so a third rank has none.
-  const FeatureSet train = test::clustered(3, 100, 5, 0.7, 17, 0);
-  LinearOptions options;
-  options.C = 3.0;
-  options.threads = 2;
-  const LinearModel alone = train_linear(train, all_rows(train), options);
+// Trains on `world` ranks, each with a context of its own (its passes on it
+// when `on_backend`), and checks that every rank has `alone`, bit for bit.
+void check_ranks_give(const LinearModel& alone, const FeatureSet& train,
+                      const LinearOptions& options, bool on_backend) {
   for (const int32_t world : {2, 3}) {
+    CAPTURE(world);
     std::vector<LinearModel> models(static_cast<size_t>(world));
     test::run_ranks(world, [&](int32_t rank, ProcessGroup& group) {
       const std::unique_ptr<Context> context = test::new_cpu_context();
       LinearOptions mine = options;
       mine.threads = 1 + rank % 2;
       mine.ranks = {&group, context.get()};
+      if (on_backend) mine.devices = {context.get()};
       models[size_t(rank)] = train_linear(train, all_rows(train), mine);
     });
     for (const LinearModel& model : models) {
@@ -186,6 +185,27 @@ TEST_CASE("a linear classifier spread over ranks gives every rank the one-proces
       CHECK(model.loss == alone.loss);
     }
   }
+}
+
+TEST_CASE("a linear classifier spread over ranks gives every rank the one-process model") {
+  // 300 rows: blocks of 256 rows make 2 groups, so a third rank has none.
+  const FeatureSet train = test::clustered(3, 100, 5, 0.7, 17, 0);
+  LinearOptions options;
+  options.C = 3.0;
+  options.threads = 2;
+  check_ranks_give(train_linear(train, all_rows(train), options), train, options, false);
+}
+
+TEST_CASE("with the passes on the backend too: each group's product and its blocks' sums") {
+  // 1,101 rows: 5 blocks of 256 rows in 5 groups on the backend.
+  const FeatureSet train = test::clustered(3, 367, 5, 0.7, 19, 0);
+  LinearOptions options;
+  options.C = 3.0;
+  options.threads = 2;
+  const std::unique_ptr<Context> own = test::new_cpu_context();
+  LinearOptions alone = options;
+  alone.devices = {own.get()};
+  check_ranks_give(train_linear(train, all_rows(train), alone), train, options, true);
 }
 
 }  // namespace
