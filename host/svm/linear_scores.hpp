@@ -23,6 +23,16 @@ struct FoldedWeights {
 FoldedWeights fold_standardizer(const std::vector<double>& weights, const std::vector<double>& bias,
                                 const Standardizer& standardizer, int64_t classes, int64_t dim);
 
+// The same one class at a time, into buffers kept between calls (a trainer
+// folds once a pass: fresh vectors of a megabyte were a page fault every
+// 4 KiB), so that a caller can fold the classes side by side: size_folded
+// once, then fold_class for each class c, whose weights are
+// weights[c * dim, (c + 1) * dim). Each class is summed in the same order as
+// by fold_standardizer, so the result is its.
+void size_folded(int64_t classes, int64_t dim, FoldedWeights& folded);
+void fold_class(const double* weights, double bias, const Standardizer& standardizer, int64_t c,
+                int64_t dim, FoldedWeights& folded);
+
 // scores [rows, classes] of `rows` consecutive raw rows at `x`.
 void scores_of(const FoldedWeights& folded, const float* x, int64_t rows,
                std::vector<float>& scores);

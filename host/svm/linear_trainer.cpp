@@ -102,9 +102,12 @@ class Objective {
  private:
   double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
                           double& mean_loss) {
-    const std::vector<double> weights(theta.begin(), theta.begin() + k_ * d_);
-    const std::vector<double> bias(theta.begin() + k_ * d_, theta.end());
-    const FoldedWeights folded = fold_standardizer(weights, bias, standardizer_, k_, d_);
+    size_folded(k_, d_, folded_);
+    for_each_item_kept(std::min<int64_t>(threads_, k_), k_, [&](int64_t c) {
+      fold_class(theta.data(), theta[static_cast<size_t>(k_ * d_ + c)], standardizer_, c, d_,
+                 folded_);
+    });
+    const FoldedWeights& folded = folded_;
     const size_t kd = static_cast<size_t>(k_ * d_);
     // The host pass adds into its groups' products; the device pass leaves
     // its groups' in its own (page-locked) buffers, and the ranks' exchange
@@ -333,6 +336,7 @@ class Objective {
   std::vector<double> residual_sums_;  // [blocks, classes]
   std::vector<double> losses_;         // [blocks]
   LinearLoss loss_;
+  FoldedWeights folded_;  // this pass's weights on raw rows, its buffers kept
   int64_t passes_ = 0;
   double pass_seconds_ = 0.0;
 };
