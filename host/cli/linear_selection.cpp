@@ -78,12 +78,17 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
       const double accuracy = score(model);
       const double pass_seconds = after.pass_seconds - before.pass_seconds;
       selected.search[i] = {C, accuracy};
-      char line[192];
+      char in_backend[48] = "";
+      if (!base.devices.empty()) {
+        std::snprintf(in_backend, sizeof in_backend, " (in backend calls %.2f s)",
+                      after.backend_seconds - before.backend_seconds);
+      }
+      char line[224];
       std::snprintf(line, sizeof line,
-                    "  C %-8g validation %.2f%%  (%d iterations: %lld passes %.2f s, steps %.2f s; "
-                    "scored in %.2f s)\n",
+                    "  C %-8g validation %.2f%%  (%d iterations: %lld passes %.2f s%s, steps %.2f "
+                    "s; scored in %.2f s)\n",
                     C, 100.0 * accuracy, model.iterations,
-                    static_cast<long long>(after.passes - before.passes), pass_seconds,
+                    static_cast<long long>(after.passes - before.passes), pass_seconds, in_backend,
                     training - pass_seconds, svm::seconds_since(scoring));
       log << line << std::flush;
       // Highest accuracy; on a tie the smaller C (met first in ascending order).

@@ -1,10 +1,12 @@
 #include "svm/linear_device_groups.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
+#include "svm/elapsed_seconds.hpp"
 #include "svm/kept_threads.hpp"
 #include "svm/svm_error.hpp"
 
@@ -96,12 +98,15 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
     host_weights_[c] = HostBuffer(context, static_cast<size_t>(classes_) * d);
   });
   on_context_.resize(contexts_.size());
-  for (const std::unique_ptr<Group>& group : groups_) {
-    on_context_[group->context].push_back(group.get());
+  for (size_t w = 0; w < groups_.size(); ++w) {
+    Group* group = groups_[w].get();
+    on_context_[group->context].push_back(group);
+    if (w % contexts_.size() == 0) round_first_block_.push_back(blocks_.size());
     for (int64_t offset = 0; offset < group->rows; offset += block_rows_) {
-      blocks_.push_back({group.get(), offset});
+      blocks_.push_back({group, offset});
     }
   }
+  round_first_block_.push_back(blocks_.size());
 }
 
 DeviceRowGroups::~DeviceRowGroups() = default;
@@ -113,20 +118,42 @@ const float* DeviceRowGroups::product(int64_t g) const {
   throw SvmError("the linear classifier's device pass holds no group " + std::to_string(g));
 }
 
-void DeviceRowGroups::pass(const FoldedWeights& folded,
-                           const std::function<void(int64_t, int64_t, float*)>& residuals) {
-  const size_t kd = static_cast<size_t>(classes_ * dim_);
+void DeviceRowGroups::residual_block(const Block& block, const FoldedWeights& folded,
+                                     const ResidualsFunction& residuals) {
   const size_t k = static_cast<size_t>(classes_);
-  // Three phases, each device's work on its own thread: every group's
-  // scores queued, then read back (the host waits for a device once, not
-  // once per group); the residuals of every block of every group side by
-  // side on the host's kept threads (a softmax per row: 45,000 rows took
-  // 3.4 ms a pass on one thread per group, 8 of 16); every group's
-  // residuals up and its product queued, then the products read back. The
-  // GEMMs, their operands and the order the host sums the blocks and
-  // products in do not depend on the threads or devices, so neither does
-  // the pass's result.
-  run_per_device(contexts_.size(), [&](size_t c) {
+  Group& group = *block.group;
+  const size_t rows = static_cast<size_t>(group.rows);
+  const size_t first = static_cast<size_t>(block.offset);
+  const size_t n = std::min(static_cast<size_t>(block_rows_), rows - first);
+  float* scores = group.host_scores.data() + first * k;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
+  }
+  residuals(group.begin + block.offset, static_cast<int64_t>(n), scores);
+  float* transposed = group.host_residuals.data();
+  for (size_t j = 0; j < k; ++j) {
+    for (size_t i = 0; i < n; ++i) transposed[j * rows + first + i] = scores[i * k + j];
+  }
+}
+
+void DeviceRowGroups::pass(const FoldedWeights& folded, const ResidualsFunction& residuals) {
+  const size_t kd = static_cast<size_t>(classes_ * dim_);
+  const size_t devices = contexts_.size();
+  // Each device's work on its own thread. First every group's scores are
+  // queued and read back (the host waits for a device once, not once per
+  // group). Then, in rounds of one group per device, the host computes the
+  // round's residuals, every block of them side by side on its kept threads
+  // (a softmax per row), and queues their upload and the round's gradient
+  // products, which the devices run while the host computes the next
+  // round's residuals. Last the products are read back. The GEMMs, their
+  // operands and the order the host sums the blocks and products in do not
+  // depend on the threads or devices, so neither does the pass's result.
+  auto timed = [&](size_t count, const std::function<void(size_t)>& work) {
+    const auto started = std::chrono::steady_clock::now();
+    run_per_device(count, work);
+    backend_seconds_ += seconds_since(started);
+  };
+  timed(devices, [&](size_t c) {
     Context& context = *contexts_[c];
     std::copy(folded.weights.begin(), folded.weights.end(), host_weights_[c].data());
     weights_[c].upload(host_weights_[c].data(), kd);
@@ -139,31 +166,24 @@ void DeviceRowGroups::pass(const FoldedWeights& folded,
       group->scores.download(group->host_scores.data(), group->host_scores.size());
     }
   });
-  for_each_item_kept(threads_, static_cast<int64_t>(blocks_.size()), [&](int64_t b) {
-    const Block& block = blocks_[static_cast<size_t>(b)];
-    Group& group = *block.group;
-    const size_t rows = static_cast<size_t>(group.rows);
-    const size_t first = static_cast<size_t>(block.offset);
-    const size_t n = std::min(static_cast<size_t>(block_rows_), rows - first);
-    float* scores = group.host_scores.data() + first * k;
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < k; ++j) scores[i * k + j] += folded.bias[j];
-    }
-    residuals(group.begin + block.offset, static_cast<int64_t>(n), scores);
-    float* transposed = group.host_residuals.data();
-    for (size_t j = 0; j < k; ++j) {
-      for (size_t i = 0; i < n; ++i) transposed[j * rows + first + i] = scores[i * k + j];
-    }
-  });
-  run_per_device(contexts_.size(), [&](size_t c) {
-    Context& context = *contexts_[c];
-    const std::vector<Group*>& list = on_context_[c];
-    for (Group* group : list) {
-      group->residuals.upload(group->host_residuals.data(), group->host_residuals.size());
-      context.kernel_matrix(group->residuals, group->transposed, group->product, CAE_KERNEL_LINEAR,
-                            0.0f);
-    }
-    for (Group* group : list) group->product.download(group->host_product.data(), kd);
+  for (size_t round = 0; round + 1 < round_first_block_.size(); ++round) {
+    const size_t first_block = round_first_block_[round];
+    for_each_item_kept(threads_, static_cast<int64_t>(round_first_block_[round + 1] - first_block),
+                       [&](int64_t b) {
+                         residual_block(blocks_[first_block + static_cast<size_t>(b)], folded,
+                                        residuals);
+                       });
+    // Group round * devices + c lives on context c.
+    const size_t first_group = round * devices;
+    timed(std::min(devices, groups_.size() - first_group), [&](size_t c) {
+      Group& group = *groups_[first_group + c];
+      group.residuals.upload(group.host_residuals.data(), group.host_residuals.size());
+      contexts_[c]->kernel_matrix(group.residuals, group.transposed, group.product,
+                                  CAE_KERNEL_LINEAR, 0.0f);
+    });
+  }
+  timed(devices, [&](size_t c) {
+    for (Group* group : on_context_[c]) group->product.download(group->host_product.data(), kd);
   });
 }
 

@@ -41,12 +41,16 @@ class DeviceRowGroups {
   // classes]); residuals(first, n, scores) turns the scores of the rows
   // [first, first + n) of `rows` (one block of at most block_rows rows, first
   // a multiple of it) into R in place on the host; then product(g)
-  // (classes x dim floats) = R^T X_g. The blocks of every group run on the
-  // host's threads side by side: `residuals` must take different blocks at
-  // once. Call from the thread that made this object's owner
-  // (svm/kept_threads.hpp), each context staying on its own kept thread.
-  void pass(const FoldedWeights& folded,
-            const std::function<void(int64_t, int64_t, float*)>& residuals);
+  // (classes x dim floats) = R^T X_g. The blocks of a group run on the
+  // host's threads side by side (`residuals` must take different blocks at
+  // once) while the devices multiply the groups before it. Call from the thread that made this
+  // object's owner (svm/kept_threads.hpp), each context staying on its own kept thread.
+  using ResidualsFunction = std::function<void(int64_t, int64_t, float*)>;
+  void pass(const FoldedWeights& folded, const ResidualsFunction& residuals);
+
+  // Seconds the passes so far spent in the backend's calls (queueing the
+  // products, the transfers, and waiting for the devices), summed.
+  double backend_seconds() const { return backend_seconds_; }
 
   // Group g's product from the last pass (g one of `which`), in host memory
   // the backend's DMA writes directly where it offers page-locked memory.
@@ -57,7 +61,10 @@ class DeviceRowGroups {
   struct Block;
   std::vector<Context*> contexts_;
   std::vector<std::unique_ptr<Group>> groups_;
-  std::vector<Block> blocks_;                    // every group's blocks, in group order
+  std::vector<Block> blocks_;  // every group's blocks, in group order
+  // Rounds of one group per device: round r's blocks are
+  // blocks_[round_first_block_[r], round_first_block_[r + 1]).
+  std::vector<size_t> round_first_block_;
   std::vector<std::vector<Group*>> on_context_;  // the groups of each context
   std::vector<Tensor> weights_;                  // [classes, dim] per context, uploaded each pass
   std::vector<HostBuffer> host_weights_;         // the folded weights, per context
@@ -65,6 +72,10 @@ class DeviceRowGroups {
   int64_t dim_ = 0;
   int64_t block_rows_ = 1;
   int threads_ = 1;
+  double backend_seconds_ = 0.0;
+
+  void residual_block(const Block& block, const FoldedWeights& folded,
+                      const ResidualsFunction& residuals);
 };
 
 }  // namespace cae::svm

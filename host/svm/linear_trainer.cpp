@@ -98,6 +98,7 @@ class Objective {
 
   int64_t passes() const { return passes_; }
   double pass_seconds() const { return pass_seconds_; }
+  double backend_seconds() const { return device_ ? device_->backend_seconds() : 0.0; }
 
  private:
   double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
@@ -398,7 +399,9 @@ LinearTrainer::LinearTrainer(const FeatureSet& train, const std::vector<int64_t>
 LinearTrainer::~LinearTrainer() = default;
 
 LinearTrainer::Accounting LinearTrainer::accounting() const {
-  return {state_->setup_seconds, state_->objective->passes(), state_->objective->pass_seconds()};
+  const linear_objective::Objective& objective = *state_->objective;
+  return {state_->setup_seconds, objective.passes(), objective.pass_seconds(),
+          objective.backend_seconds()};
 }
 
 LinearModel LinearTrainer::train(double C, const LinearModel* start) {

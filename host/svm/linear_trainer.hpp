@@ -25,9 +25,9 @@ struct LinearOptions {
   LinearLoss loss = LinearLoss::Logistic;
   double C = 1.0;
   bool standardize = true;
-  int threads = 0;            // 0: hardware threads
-  int max_iterations = 200;   // L-BFGS iterations
-  double tolerance = 1e-3;    // stop when |gradient| <= tolerance * |gradient at W = 0, b = 0|
+  int threads = 0;           // 0: hardware threads
+  int max_iterations = 200;  // L-BFGS iterations
+  double tolerance = 1e-3;   // stop when |gradient| <= tolerance * |gradient at W = 0, b = 0|
   // Called after each iteration (iteration, mean training loss).
   std::function<void(int, double)> progress;
   // Under a launcher: every rank holds every row and passes over its share of
@@ -61,12 +61,14 @@ class LinearTrainer {
   // constructor (standardiser, row groups, their upload), and, summed over
   // every train() so far, the passes over the rows (objective evaluations:
   // the products on the host or the backend, with their transfers and the
-  // losses) and how long they took. The rest of train() is the L-BFGS
-  // steps between the passes.
+  // losses) and how long they took, and of that the time in the backend's
+  // calls (zero on the host). The rest of train() is the L-BFGS steps
+  // between the passes.
   struct Accounting {
     double setup_seconds = 0.0;
     int64_t passes = 0;
     double pass_seconds = 0.0;
+    double backend_seconds = 0.0;
   };
   Accounting accounting() const;
 
