@@ -46,6 +46,20 @@ void parallel_chunks(int threads, int64_t count, const Body& body) {
   }
 }
 
+// The fixed ranges of for_each_fixed_part and its kept-thread twin
+// (svm/kept_threads.hpp): how many ranges [0, count) is cut into for `parts`
+// asked (at most `parts`, at least one row each; count > 0), and
+// body(part, begin, end) for ranges [first, last) of those n.
+inline int64_t fixed_part_count(int64_t count, int64_t parts) {
+  return std::max<int64_t>(1, std::min(parts, count));
+}
+template <class Body>
+void run_fixed_parts(int64_t count, int64_t n, int64_t first, int64_t last, const Body& body) {
+  for (int64_t part = first; part < last; ++part) {
+    body(part, count * part / n, count * (part + 1) / n);
+  }
+}
+
 // For sums that must not depend on the thread count (the ranks of a group
 // must agree to the last bit): [0, count) is cut into `parts` fixed ranges
 // (at most `parts`, at least one row each), body(part, begin, end) runs once
@@ -54,11 +68,9 @@ void parallel_chunks(int threads, int64_t count, const Body& body) {
 template <class Body>
 int64_t for_each_fixed_part(int threads, int64_t count, int64_t parts, const Body& body) {
   if (count <= 0) return 0;
-  const int64_t n = std::max<int64_t>(1, std::min(parts, count));
+  const int64_t n = fixed_part_count(count, parts);
   parallel_chunks(threads, n, [&](int64_t first, int64_t last) {
-    for (int64_t part = first; part < last; ++part) {
-      body(part, count * part / n, count * (part + 1) / n);
-    }
+    run_fixed_parts(count, n, first, last, body);
   });
   return n;
 }

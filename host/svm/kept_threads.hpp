@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/parallel.hpp"
 #include "plugin/per_device.hpp"
 
 namespace cae::svm {
@@ -20,13 +21,10 @@ namespace cae::svm {
 template <class Body>
 int64_t for_each_fixed_part_kept(int threads, int64_t count, int64_t parts, const Body& body) {
   if (count <= 0) return 0;
-  const int64_t n = std::max<int64_t>(1, std::min(parts, count));
+  const int64_t n = fixed_part_count(count, parts);
   const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(threads, n));
   run_per_device(static_cast<size_t>(workers), [&](size_t w) {
-    const int64_t first = n * int64_t(w) / workers, last = n * (int64_t(w) + 1) / workers;
-    for (int64_t part = first; part < last; ++part) {
-      body(part, count * part / n, count * (part + 1) / n);
-    }
+    run_fixed_parts(count, n, n * int64_t(w) / workers, n * (int64_t(w) + 1) / workers, body);
   });
   return n;
 }
