@@ -48,14 +48,18 @@ double block_dot(const double* a, const double* b, size_t n) {
 
 }  // namespace
 
+double fixed_order_norm2(const std::vector<double>& v, int threads) {
+  return part_sums(std::max(1, threads), v.size(), 1, [&](size_t begin, size_t end, double* sums) {
+    sums[0] = block_dot(v.data() + begin, v.data() + begin, end - begin);
+  })[0];
+}
+
 LbfgsMemory::LbfgsMemory(size_t pairs, int threads)
     : limit_(std::max<size_t>(1, pairs)), threads_(std::max(1, threads)) {}
 
 void LbfgsMemory::start(const std::vector<double>& gradient) {
   forget();
-  gg_ = part_sums(threads_, gradient.size(), 1, [&](size_t begin, size_t end, double* sums) {
-    sums[0] = block_dot(gradient.data() + begin, gradient.data() + begin, end - begin);
-  })[0];
+  gg_ = fixed_order_norm2(gradient, threads_);
 }
 
 void LbfgsMemory::forget() {

@@ -20,6 +20,10 @@
 
 namespace cae::svm {
 
+// |v|^2 summed over the fixed parts every pass of LbfgsMemory uses, on up to
+// `threads` threads: the same value for any thread count.
+double fixed_order_norm2(const std::vector<double>& v, int threads);
+
 class LbfgsMemory {
  public:
   // Keeps at most `pairs` correction pairs; passes run on up to `threads`.

@@ -45,9 +45,13 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       threads_(std::max(1, threads)) {
   if (contexts_.empty()) throw SvmError("the linear classifier's device pass needs a context");
   for (size_t w = 0; w < which.size(); ++w) {
+    if (which[w] < 0) throw SvmError("the linear classifier's device pass got a negative group");
     auto group = std::make_unique<Group>();
     group->index = which[w];
     group->context = w % contexts_.size();
+    const size_t index = static_cast<size_t>(which[w]);
+    if (by_index_.size() <= index) by_index_.resize(index + 1, nullptr);
+    by_index_[index] = group.get();
     groups_.push_back(std::move(group));
   }
   const size_t d = static_cast<size_t>(dim_);
@@ -112,10 +116,13 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
 DeviceRowGroups::~DeviceRowGroups() = default;
 
 const float* DeviceRowGroups::product(int64_t g) const {
-  for (const std::unique_ptr<Group>& group : groups_) {
-    if (group->index == g) return group->host_product.data();
+  const Group* group = g >= 0 && static_cast<size_t>(g) < by_index_.size()
+                           ? by_index_[static_cast<size_t>(g)]
+                           : nullptr;
+  if (!group) {
+    throw SvmError("the linear classifier's device pass holds no group " + std::to_string(g));
   }
-  throw SvmError("the linear classifier's device pass holds no group " + std::to_string(g));
+  return group->host_product.data();
 }
 
 void DeviceRowGroups::residual_block(const Block& block, const FoldedWeights& folded,

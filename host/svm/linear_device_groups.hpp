@@ -61,7 +61,8 @@ class DeviceRowGroups {
   struct Block;
   std::vector<Context*> contexts_;
   std::vector<std::unique_ptr<Group>> groups_;
-  std::vector<Block> blocks_;  // every group's blocks, in group order
+  std::vector<Group*> by_index_;  // by_index_[g]: group g, or null when not one of `which`
+  std::vector<Block> blocks_;     // every group's blocks, in group order
   // Rounds of one group per device: round r's blocks are
   // blocks_[round_first_block_[r], round_first_block_[r + 1]).
   std::vector<size_t> round_first_block_;

@@ -79,6 +79,13 @@ class Objective {
       device_ = std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_,
                                                   kBlockRows, threads_);
     }
+    // Every block writes its own sums and every group its own product on
+    // every pass (a rank receives the others'), so none of them is zeroed
+    // between passes. The device pass keeps its groups' products in its own
+    // buffers: here only the ranks' exchange needs room for them.
+    residual_sums_.resize(static_cast<size_t>(blocks_ * k_));
+    losses_.resize(static_cast<size_t>(blocks_));
+    if (!device_ || ranks_.spread()) products_.resize(static_cast<size_t>(groups_ * k_ * d_));
   }
 
   int64_t size() const { return k_ * d_ + k_; }
@@ -110,16 +117,6 @@ class Objective {
     });
     const FoldedWeights& folded = folded_;
     const size_t kd = static_cast<size_t>(k_ * d_);
-    // The host pass adds into its groups' products; the device pass leaves
-    // its groups' in its own (page-locked) buffers, and the ranks' exchange
-    // overwrites the other groups', so neither needs zeros.
-    if (device_) {
-      products_.resize(static_cast<size_t>(groups_) * kd);
-    } else {
-      products_.assign(static_cast<size_t>(groups_) * kd, 0.0f);
-    }
-    residual_sums_.assign(static_cast<size_t>(blocks_ * k_), 0.0);
-    losses_.assign(static_cast<size_t>(blocks_), 0.0);
     if (device_) {
       device_->pass(folded, [&](int64_t first, int64_t n, float* scores) {
         residuals_in_place(first, n, scores);
@@ -132,12 +129,12 @@ class Objective {
         for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
       });
     }
-    std::vector<const float*> product_of(static_cast<size_t>(groups_));
-    for (int64_t g = 0; g < groups_; ++g) {
-      product_of[static_cast<size_t>(g)] = products_.data() + static_cast<size_t>(g) * kd;
-    }
-    if (device_) {
-      for (const int64_t g : mine_) product_of[static_cast<size_t>(g)] = device_->product(g);
+    // Where each group's product is: this rank's in products_ or the device
+    // pass's buffers, the other ranks' put in products_ by the exchange.
+    std::vector<const float*> product_of(static_cast<size_t>(groups_), nullptr);
+    for (const int64_t g : mine_) {
+      product_of[static_cast<size_t>(g)] =
+          device_ ? device_->product(g) : products_.data() + static_cast<size_t>(g) * kd;
     }
     if (ranks_.spread()) share_groups(product_of);
     // A = sum_i R_i x_i^T (raw rows), r = sum_i R_i; R_i = d loss_i / d s_i / N.
@@ -269,9 +266,12 @@ class Objective {
       const float* x = block_rows(first, n, gathered);
       scores_of(folded, x, n, scores);
       residuals_in_place(first, n, scores.data());
+      // The group's first block overwrites the last pass's product; the
+      // others add to it.
+      const float keep = block == first_block(g) ? 0.0f : 1.0f;
       cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(k_),
                   static_cast<int>(d_), static_cast<int>(n), 1.0f, scores.data(),
-                  static_cast<int>(k_), x, static_cast<int>(d_), 1.0f, product,
+                  static_cast<int>(k_), x, static_cast<int>(d_), keep, product,
                   static_cast<int>(d_));
     }
   }
@@ -443,9 +443,7 @@ LinearModel LinearTrainer::train(double C, const LinearModel* start) {
     std::vector<double> zero(theta.size(), 0.0), zero_gradient;
     double zero_loss = 0.0;
     objective.evaluate(zero, zero_gradient, zero_loss);
-    LbfgsMemory at_zero(kHistory, state_->threads);
-    at_zero.start(zero_gradient);
-    state_->zero_gradient_norm = std::sqrt(at_zero.gradient_norm2());
+    state_->zero_gradient_norm = std::sqrt(fixed_order_norm2(zero_gradient, state_->threads));
   }
   double f = objective.evaluate(theta, gradient, loss);
   LbfgsMemory memory(kHistory, state_->threads);

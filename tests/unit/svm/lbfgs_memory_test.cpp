@@ -116,6 +116,21 @@ TEST_CASE("the L-BFGS memory's directions do not depend on the thread count") {
   CHECK(one == four);
 }
 
+TEST_CASE("fixed_order_norm2 is |v|^2, the same bits on any thread count, and the memory's") {
+  std::mt19937 random(5);
+  std::normal_distribution<double> normal;
+  Vector v(70000);
+  for (double& x : v) x = normal(random);
+  const double one = fixed_order_norm2(v, 1);
+  CHECK(one == doctest::Approx(dot_of(v, v)).epsilon(1e-12));
+  CHECK(fixed_order_norm2(v, 4) == one);
+  LbfgsMemory memory(3, 2);
+  memory.start(v);
+  CHECK(memory.gradient_norm2() == one);
+  CHECK(fixed_order_norm2(Vector{3.0, 4.0}, 8) == 25.0);
+  CHECK(fixed_order_norm2(Vector{}, 2) == 0.0);
+}
+
 TEST_CASE("a pair of negative curvature is not kept; forget() returns to steepest descent") {
   const size_t n = 50;
   LbfgsMemory memory(5, 1);
