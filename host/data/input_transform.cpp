@@ -137,6 +137,12 @@ void contrast_normalize(float* images, size_t count, size_t dim, std::vector<Ima
 }
 
 void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>* scales) const {
+  apply_contrast(images, count, scales);
+  apply_whitening(images, count);
+}
+
+void InputTransform::apply_contrast(float* images, size_t count,
+                                    std::vector<ImageScale>* scales) const {
   if (spec.contrast_normalize) {
     // Each image on its own: a large batch (the cached training set's
     // chunks, extraction's batches of 256 and their mirrors) is split over
@@ -152,6 +158,9 @@ void InputTransform::apply(float* images, size_t count, std::vector<ImageScale>*
       });
     }
   }
+}
+
+void InputTransform::apply_whitening(float* images, size_t count) const {
   if (spec.whitening == Whitening::None || count == 0) return;
   if (spec.whitening == Whitening::Patch) {
     patch.apply(images, count);
@@ -238,11 +247,11 @@ InputTransform learn_input_transform(const ImageSet& images, const InputTransfor
     // is rounding, which would otherwise turn a singular direction into NaN.
     const double variance = std::max(values[c], 0.0) + epsilon;
     if (!(variance > 1e-12 * std::max(1.0, trace / double(d)))) {
-      throw std::runtime_error(
-          "whitening: the training images' covariance is singular (" +
-          std::to_string(images.size()) + " images of " + std::to_string(d) +
-          " values); give EPS > 0, e.g. --whiten " +
-          std::string(spec.whitening == Whitening::Zca ? "zca" : "pca") + ":0.1");
+      throw std::runtime_error("whitening: the training images' covariance is singular (" +
+                               std::to_string(images.size()) + " images of " + std::to_string(d) +
+                               " values); give EPS > 0, e.g. --whiten " +
+                               std::string(spec.whitening == Whitening::Zca ? "zca" : "pca") +
+                               ":0.1");
     }
     const double down = 1.0 / std::sqrt(variance), up = std::sqrt(variance);
     for (size_t r = 0; r < d; ++r) {
@@ -255,7 +264,8 @@ InputTransform learn_input_transform(const ImageSet& images, const InputTransfor
   transform.matrix.assign(d * d, 0.0f);
   transform.inverse.assign(d * d, 0.0f);
   if (spec.whitening == Whitening::Pca) {
-    // W row j = (eigenvector d-1-j)^T / sqrt(l + e); W^-1 column j = that eigenvector * sqrt(l + e).
+    // W row j = (eigenvector d-1-j)^T / sqrt(l + e); W^-1 column j = that eigenvector * sqrt(l +
+    // e).
     for (size_t j = 0; j < d; ++j) {
       const size_t c = d - 1 - j;
       for (size_t r = 0; r < d; ++r) {
@@ -283,7 +293,8 @@ std::vector<NamedTensor> InputTransform::tensors() const {
     return {{kMeanTensor, {c}, patch.mean}, {kMatrixTensor, {c, c, s, s}, patch.filter}};
   }
   const int64_t d = int64_t(dim);
-  return {{kMeanTensor, {d}, mean}, {kMatrixTensor, {d, d}, matrix}, {kInverseTensor, {d, d}, inverse}};
+  return {
+      {kMeanTensor, {d}, mean}, {kMatrixTensor, {d, d}, matrix}, {kInverseTensor, {d, d}, inverse}};
 }
 
 void InputTransform::add_metadata(SafetensorsMetadata& metadata) const {

@@ -89,6 +89,12 @@ struct InputTransform {
   // In place on `count` images of dim values each. With `scales`, each
   // image's contrast-normalisation mean and deviation are recorded.
   void apply(float* images, size_t count, std::vector<ImageScale>* scales = nullptr) const;
+  // apply()'s two steps, in this order: contrast normalisation (when the
+  // spec has it), then the whitening (when it has one). A caller that runs
+  // patch whitening's convolution on a backend (nn/batch_transform.hpp)
+  // takes the first alone.
+  void apply_contrast(float* images, size_t count, std::vector<ImageScale>* scales = nullptr) const;
+  void apply_whitening(float* images, size_t count) const;
   // apply() splits contrast normalisation over threads only for batches of
   // at least twice this many images; a caller that parallelises by chunks of
   // this size keeps each chunk on its own thread.

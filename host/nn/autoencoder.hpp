@@ -72,7 +72,7 @@ class Autoencoder {
 
   const Network& network() const { return network_; }
   // The parameters' input transform (nullptr for none): the callers that
-  // fill batches apply it (nn/input_batch.hpp).
+  // fill batches apply it (nn/batch_transform.hpp).
   const InputTransform* input_transform() const { return input_.get(); }
   // Sparse codes (nn/latent_sparsity.hpp): an L1 penalty adds
   // lambda * mean(|latent|) over the batch's latent values to the loss that

@@ -8,8 +8,8 @@
 #include "data/augment.hpp"
 #include "common/parallel.hpp"
 #include "data/batcher.hpp"
+#include "nn/batch_transform.hpp"
 #include "nn/feature_encoders.hpp"
-#include "nn/input_batch.hpp"
 #include "plugin/extraction_streams.hpp"
 #include "plugin/host_buffer.hpp"
 #include "plugin/per_device.hpp"
@@ -231,6 +231,9 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
   HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0, host_memory);
   std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
   std::unique_ptr<TapPooling> pooling;
+  // On this thread's context, as training applied it (its convolution on
+  // the backend where that runs it: nn/batch_transform.hpp).
+  BatchTransform transform(model.input_transform(), &context);
   for (size_t start = first; start < first + count; start += size_t(batch_size)) {
     const size_t n = std::min(first + count - start, size_t(batch_size));
     std::vector<size_t> indices(n);
@@ -245,9 +248,9 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     if (recipe.flip_average) {
       mirror_images(host.data(), mirrored.data(), n, network.image_channels(),
                     network.image_side());
-      transform_batch(model.input_transform(), mirrored.data(), n);
+      transform.apply(mirrored.data(), n);
     }
-    transform_batch(model.input_transform(), host.data(), n);
+    transform.apply(host.data(), n);
     float* rows = features + (start - row_base) * dim;
     pooling->encode(context, model, host.data(), rows);
     if (recipe.flip_average) {

@@ -1,6 +1,8 @@
 // A batch as the network sees it: the images filled from the set (scaled to
-// [0, 1]), then put through the model's input transform when it has one
-// (data/input_transform.hpp).
+// [0, 1]), then put through the model's input transform on the host when it
+// has one (data/input_transform.hpp). The training and extraction loops use
+// nn/batch_transform.hpp instead, which runs patch whitening's convolution
+// on their backend.
 #pragma once
 
 #include <vector>
@@ -10,10 +12,7 @@
 
 namespace cae::nn {
 
-// Applies `transform` (nullptr: nothing) to `count` filled images in place.
-void transform_batch(const InputTransform* transform, float* images, size_t count);
-
-// fill_batch, then the transform.
+// fill_batch, then the transform (nullptr: none).
 void fill_input_batch(const ImageSet& images, const std::vector<size_t>& indices,
                       const InputTransform* transform, float* out_nchw);
 

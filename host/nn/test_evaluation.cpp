@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "nn/input_batch.hpp"
+#include "data/batcher.hpp"
 
 namespace cae::nn {
 namespace {
@@ -26,6 +26,9 @@ TestEvaluation::TestEvaluation(Context& context, const Autoencoder& model, const
       image_floats_(size_t(model.network().image_floats())) {
   if (images.size() == 0) return;
   model.network().require_images(images.channels, images.side, "the test set");
+  if (transformed.empty()) {
+    transform_ = std::make_unique<BatchTransform>(model.input_transform(), &context);
+  }
   batches_ = (images.size() + batch_size_ - 1) / batch_size_;
   losses_.reserve(batches_);
   for (size_t b = 0; b < batches_; ++b) losses_.push_back(context.alloc({1}));
@@ -36,7 +39,7 @@ TestEvaluation::TestEvaluation(Context& context, const Autoencoder& model, const
   resident_.reserve(batches_);
   for (size_t b = 0; b < batches_; ++b) {
     const size_t n = batch_images(b);
-    fill(model, b, host);
+    fill(b, host);
     resident_.push_back(context.alloc(model.network().image_dims(int64_t(n))));
     resident_.back().upload(host.data(), n * image_floats_);
   }
@@ -46,12 +49,13 @@ size_t TestEvaluation::batch_images(size_t b) const {
   return std::min(images_.size() - b * batch_size_, batch_size_);
 }
 
-void TestEvaluation::fill(const Autoencoder& model, size_t b, std::vector<float>& host) const {
+void TestEvaluation::fill(size_t b, std::vector<float>& host) const {
   const size_t n = batch_images(b);
   std::vector<size_t> indices(n);
   for (size_t i = 0; i < n; ++i) indices[i] = b * batch_size_ + i;
   if (transformed_.empty()) {
-    fill_input_batch(images_, indices, model.input_transform(), host.data());
+    fill_batch(images_, indices, host.data());
+    transform_->apply(host.data(), n);
   } else {
     transformed_.fill(indices, {}, host.data());
   }
@@ -68,7 +72,7 @@ double TestEvaluation::mse(Autoencoder& model) {
       model.reconstruct(resident_[b], output, &losses_[b]);
       continue;
     }
-    fill(model, b, host);
+    fill(b, host);
     if (!input || input.dims()[0] != n) input = context_.alloc(output.dims());
     // The host buffer may be refilled once the upload returns (the ABI's
     // contract); the device runs the batches in the order they are queued.

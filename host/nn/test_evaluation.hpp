@@ -12,10 +12,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "data/image_set.hpp"
 #include "nn/autoencoder.hpp"
+#include "nn/batch_transform.hpp"
 #include "nn/transformed_images.hpp"
 #include "plugin/context.hpp"
 
@@ -48,7 +50,7 @@ class TestEvaluation {
 
  private:
   // Batch b's images into `host`, transformed as the network sees them.
-  void fill(const Autoencoder& model, size_t b, std::vector<float>& host) const;
+  void fill(size_t b, std::vector<float>& host) const;
   size_t batch_images(size_t b) const;
 
   Context& context_;
@@ -58,7 +60,9 @@ class TestEvaluation {
   size_t batches_;
   size_t image_floats_;
   std::vector<Tensor> resident_;  // batch b's input, when resident
-  std::vector<Tensor> losses_;    // batch b's loss
+  // The input transform, applied batch by batch where `transformed` is empty.
+  std::unique_ptr<BatchTransform> transform_;
+  std::vector<Tensor> losses_;  // batch b's loss
 };
 
 }  // namespace cae::nn

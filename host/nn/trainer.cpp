@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "data/batcher.hpp"
-#include "nn/input_batch.hpp"
+#include "nn/batch_transform.hpp"
 #include "nn/latent_sparsity.hpp"
 #include "nn/test_evaluation.hpp"
 #include "nn/transformed_images.hpp"
@@ -121,7 +121,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   // Whitening's SGEMM once per image rather than once per image and epoch
   // (nn/transformed_images.hpp); flip-crop's shifts are per batch, so with
   // them the transform is too.
-  const InputTransform* transform = model.input_transform();
+  Stopwatch transforming;
+  BatchTransform transform(model.input_transform(), &context);
   const TransformedImages cached_train =
       options.augment != Augmentation::FlipCrop
           ? TransformedImages(train, transform, options.augment == Augmentation::Flip)
@@ -129,6 +130,19 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   const bool use_cached_train = !cached_train.empty();
   const TransformedImages cached_test =
       primary ? TransformedImages(test, transform, false) : TransformedImages();
+  if (!cached_train.empty() || !cached_test.empty()) {
+    // What the cores (and the backend) did before the first epoch.
+    char line[200];
+    std::snprintf(
+        line, sizeof line,
+        "input transform: applied to %zu training images%s and %zu test images in %.2f s",
+        cached_train.empty() ? size_t(0) : train.size(),
+        options.augment == Augmentation::Flip && !cached_train.empty() ? " (and mirrors)" : "",
+        cached_test.empty() ? size_t(0) : test.size(), transforming.seconds());
+    log << line << (transform.placement().empty() ? "" : "; ") << transform.placement() << "\n";
+  } else if (!transform.placement().empty()) {
+    log << "input transform: " << transform.placement() << "\n";
+  }
   std::optional<TestEvaluation> test_evaluation;
   if (primary) test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
   InterruptGuard interrupts;
@@ -183,7 +197,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
                         size_t(epoch), batch_number);
         // The transform is the network's first step: it sees the augmented
         // image (a mirrored image whitened, not a whitened image mirrored).
-        transform_batch(transform, host.data(), size_t(n));
+        transform.apply(host.data(), size_t(n));
       }
       if (options.input_noise > 0) {
         std::copy_n(host.data(), size_t(n) * image_floats, noisy.data());

@@ -11,8 +11,18 @@ namespace cae::nn {
 
 TransformedImages::TransformedImages(const ImageSet& images, const InputTransform* transform,
                                      bool with_mirrors) {
-  if (!transform || !transform->spec.active() || images.on_disk()) return;
+  BatchTransform on_host(transform, nullptr);
+  *this = TransformedImages(images, on_host, with_mirrors);
+}
+
+TransformedImages::TransformedImages(const ImageSet& images, BatchTransform& batch_transform,
+                                     bool with_mirrors) {
+  const InputTransform* transform = batch_transform.transform();
+  if (!transform || images.on_disk()) return;
   const bool whitens = transform->spec.whitening != Whitening::None;
+  // On the backend, the host's threads stop before the whitening, which the
+  // backend then applies to every row (one thread issues its calls).
+  const bool backend_whitens = batch_transform.whitens_on_backend();
   // Dense whitening's SGEMM uses every core itself; contrast normalisation
   // and patch whitening's convolution run one chunk per thread.
   const bool dense = whitens && transform->spec.whitening != Whitening::Patch;
@@ -41,11 +51,23 @@ TransformedImages::TransformedImages(const ImageSet& images, const InputTransfor
       if (with_mirrors) {
         float* mirrored = mirrored_rows_.get() + start * dim_;
         mirror_images(rows, mirrored, n, images.channels, images.side);
-        transform->apply(mirrored, n);
+        if (backend_whitens) {
+          transform->apply_contrast(mirrored, n);
+        } else {
+          transform->apply(mirrored, n);
+        }
       }
-      transform->apply(rows, n);
+      if (backend_whitens) {
+        transform->apply_contrast(rows, n);
+      } else {
+        transform->apply(rows, n);
+      }
     }
   });
+  if (backend_whitens) {
+    batch_transform.apply_whitening(rows_.get(), count_);
+    if (with_mirrors) batch_transform.apply_whitening(mirrored_rows_.get(), count_);
+  }
 }
 
 void TransformedImages::fill(const std::vector<size_t>& indices, const std::vector<bool>& mirrored,

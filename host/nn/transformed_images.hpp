@@ -8,7 +8,10 @@
 // their mirrors: 1.2 GB). Kept for a set in memory; with flips, the mirror
 // images' transforms too, so a flipped image is transformed after it is
 // mirrored, as in the per-batch order (fill, augment, transform): the rows
-// are bit-identical to the per-batch path's.
+// are bit-identical to the per-batch path's. Patch whitening's convolution
+// runs on the context's backend when it can (nn/batch_transform.hpp): after
+// the host's cores have filled, mirrored and contrast-normalised every row,
+// the backend convolves them a chunk at a time.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "data/input_transform.hpp"
+#include "nn/batch_transform.hpp"
 
 namespace cae::nn {
 
@@ -27,6 +31,9 @@ class TransformedImages {
   // Empty unless `transform` is active and `images` are in memory (and, for
   // contrast normalisation alone, fit kMaxContrastOnlyBytes).
   TransformedImages(const ImageSet& images, const InputTransform* transform, bool with_mirrors);
+  // The same with `transform`'s placement: patch whitening's convolution on
+  // its backend when it has one there.
+  TransformedImages(const ImageSet& images, BatchTransform& transform, bool with_mirrors);
 
   bool empty() const { return count_ == 0; }
   // The transformed rows `indices` into `out`; image b from its mirror's row

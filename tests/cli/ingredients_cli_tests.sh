@@ -118,6 +118,7 @@ absent "no checkpoint of the refused wta run" X4.safetensors
 run "pipeline patch + contrast" 0 "$CAE" pipeline $B --defaults baseline --data NP $T --whiten patch3 --contrast-normalize \
   --out PW
 expect "pipeline patch + contrast" "input transform: contrast-normalized, patch3:0.1 whitening, learned on 160 images"
+expect "patch convolution on the backend" "input transform: applied to 160 training images and [0-9]+ test images in [0-9.]+ s; patch whitening's 3x3 convolution on the backend \(cpu\)"
 checks=$((checks + 1))
 head -c 8192 PW/model.safetensors | grep -q '"whiten":"patch3:0.1"' || fail "patch checkpoint" "no whiten patch3:0.1 in the metadata"
 checks=$((checks + 1))

@@ -46,6 +46,13 @@ const cae_ref::ConvDims kSmallConvs[] = {
 const cae_ref::ConvDims kWideChannelConvs[] = {
     {3, 16, 9, 12, 24, 3}, {2, 64, 6, 10, 8, 3}, {2, 64, 8, 8, 64, 5}, {8, 128, 4, 4, 64, 1}};
 
+// Patch whitening's convolutions (host/nn/backend_patch_whitening.cpp): as
+// many outputs as inputs (RGB), S = 3, 5 and 7 over 32x32 images, a chunk of
+// 256 images (its reference on sampled images) and tails, no ReLU. A backend
+// may refuse S != 3 (the host then convolves), never answer wrongly.
+const cae_ref::ConvDims kPatchWhiteningConvs[] = {
+    {256, 3, 32, 32, 3, 5}, {44, 3, 32, 32, 3, 3}, {7, 3, 32, 32, 3, 7}};
+
 // Batches past 64 and 256 images (the host's batch sizes), where a backend
 // that tiles or chunks the batch could drop or repeat images.
 constexpr int64_t kPast64 = 65;
@@ -107,6 +114,12 @@ std::vector<ConvCase> conv_forward_cases(bool quick) {
     cases.push_back({d, true, true, ""});
   }
   for (const cae_ref::ConvDims& d : kWideChannelConvs) cases.push_back({d, true, true, ""});
+  for (const cae_ref::ConvDims& d : kPatchWhiteningConvs) {
+    if (quick && d.n == 256) continue;
+    ConvCase c{d, false, true, "patch whitening"};
+    c.sampled = d.n == 256;
+    cases.push_back(c);
+  }
   for (ConvCase& c : real_layers(quick, true)) cases.push_back(c);
   for (const cae_ref::ConvDims& d : kLargeBatchConvs) {
     if (quick && d.n == kPast256) continue;

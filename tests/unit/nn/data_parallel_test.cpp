@@ -12,6 +12,7 @@
 #include "nn/model_replicas.hpp"
 #include "nn/trainer.hpp"
 #include "plugin/extraction_streams.hpp"
+#include "relative_difference.hpp"
 
 namespace cae::nn {
 namespace {
@@ -43,15 +44,7 @@ Run train(const cae_backend_table& table, int devices, int batch, size_t images,
   return run;
 }
 
-double max_relative_difference(const std::vector<float>& a, const std::vector<float>& b) {
-  REQUIRE(a.size() == b.size());
-  double worst = 0, scale = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    worst = std::max(worst, double(std::fabs(a[i] - b[i])));
-    scale = std::max(scale, double(std::fabs(a[i])));
-  }
-  return worst / scale;
-}
+using test::max_relative_difference;
 
 // 36 images in batches of 8: four full batches and a last batch of 4, which
 // two devices split evenly and three cannot (then two of them take 2 each).
