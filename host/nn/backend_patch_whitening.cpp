@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/parallel.hpp"
 #include "plugin/backend_error.hpp"
 
 namespace cae::nn {
@@ -60,13 +61,19 @@ void BackendPatchWhitening::apply(float* images, size_t count) {
     }
     float* chunk = images + first * values;
     centred_.resize(n * values);
-    for (size_t i = 0; i < n; ++i) {
-      for (int c = 0; c < whitening_.channels; ++c) {
-        const float mean = whitening_.mean[size_t(c)];
-        const size_t at = i * values + size_t(c) * plane;
-        for (size_t k = 0; k < plane; ++k) centred_[at + k] = chunk[at + k] - mean;
+    // The one pass the host makes over the values, on its cores: a GPU
+    // convolves a chunk in less time than one core takes to centre it.
+    const int threads = int(std::min<size_t>(size_t(resolve_thread_count(0)),
+                                             std::max<size_t>(1, n / kImagesPerThread)));
+    parallel_chunks(threads, int64_t(n), [&](int64_t begin, int64_t end) {
+      for (size_t i = size_t(begin); i < size_t(end); ++i) {
+        for (int c = 0; c < whitening_.channels; ++c) {
+          const float mean = whitening_.mean[size_t(c)];
+          const size_t at = i * values + size_t(c) * plane;
+          for (size_t k = 0; k < plane; ++k) centred_[at + k] = chunk[at + k] - mean;
+        }
       }
-    }
+    });
     input_.upload(centred_);
     context_.conv2d_forward(input_, filter_, bias_, output_, false);
     output_.download(chunk, n * values);

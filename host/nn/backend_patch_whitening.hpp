@@ -30,6 +30,8 @@ class BackendPatchWhitening {
  public:
   // The images a convolution call takes at most.
   static constexpr size_t kChunkImages = 256;
+  // The mean's subtraction takes a host thread per this many images of a chunk.
+  static constexpr size_t kImagesPerThread = 16;
 
   // Uploads the filter. `context` and `whitening` must outlive this object;
   // the backend must run the convolution (patch_whitening_refusal).
