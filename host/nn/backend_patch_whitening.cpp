@@ -27,27 +27,25 @@ Tensor zero_bias(Context& context, const PatchWhitening& whitening) {
 
 }  // namespace
 
-std::string patch_whitening_refusal(Context& context, const PatchWhitening& whitening) {
-  const Tensor filter = upload_filter(context, whitening);
-  const Tensor bias = zero_bias(context, whitening);
-  Tensor input = context.alloc(image_dims(whitening, 1));
-  Tensor output = context.alloc(input.dims());
-  input.upload(std::vector<float>(whitening.image_values(), 0.0f));
+BackendPatchWhitening::BackendPatchWhitening(Context& context, const PatchWhitening& whitening)
+    : context_(context),
+      whitening_(whitening),
+      filter_(upload_filter(context, whitening)),
+      bias_(zero_bias(context, whitening)) {}
+
+std::string BackendPatchWhitening::refusal() {
+  Tensor input = context_.alloc(image_dims(whitening_, 1));
+  Tensor output = context_.alloc(input.dims());
+  input.upload(std::vector<float>(whitening_.image_values(), 0.0f));
   try {
-    context.conv2d_forward(input, filter, bias, output, false);
-    context.synchronize();
+    context_.conv2d_forward(input, filter_, bias_, output, false);
+    context_.synchronize();
   } catch (const BackendError& error) {
     if (error.status() != CAE_STATUS_UNSUPPORTED) throw;
     return error.what();
   }
   return "";
 }
-
-BackendPatchWhitening::BackendPatchWhitening(Context& context, const PatchWhitening& whitening)
-    : context_(context),
-      whitening_(whitening),
-      filter_(upload_filter(context, whitening)),
-      bias_(zero_bias(context, whitening)) {}
 
 void BackendPatchWhitening::apply(float* images, size_t count) {
   const size_t values = whitening_.image_values();

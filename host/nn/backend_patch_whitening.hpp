@@ -20,12 +20,6 @@
 
 namespace cae::nn {
 
-// "" when `context`'s backend runs `whitening`'s convolution (one image's
-// conv2d_forward at its shape succeeds), else the backend's reason (its
-// UNSUPPORTED message: a backend of 3x3 kernels only, say). Other failures
-// throw BackendError.
-std::string patch_whitening_refusal(Context& context, const PatchWhitening& whitening);
-
 class BackendPatchWhitening {
  public:
   // The images a convolution call takes at most.
@@ -33,9 +27,14 @@ class BackendPatchWhitening {
   // The mean's subtraction takes a host thread per this many images of a chunk.
   static constexpr size_t kImagesPerThread = 16;
 
-  // Uploads the filter. `context` and `whitening` must outlive this object;
-  // the backend must run the convolution (patch_whitening_refusal).
+  // Uploads the filter. `context` and `whitening` must outlive this object.
   BackendPatchWhitening(Context& context, const PatchWhitening& whitening);
+
+  // "" when the backend runs this convolution (one image's conv2d_forward
+  // at its shape succeeds), else the backend's reason (its UNSUPPORTED
+  // message: a backend of 3x3 kernels only, say); apply() then must not be
+  // called. Other failures throw BackendError.
+  std::string refusal();
 
   // In place on `count` images of whitening.image_values() values each:
   // what PatchWhitening::apply computes, on the backend.

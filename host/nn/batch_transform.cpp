@@ -12,12 +12,13 @@ BatchTransform::BatchTransform(const InputTransform* transform, Context* context
     placement_ = what + " on the host";
     return;
   }
-  const std::string refusal = patch_whitening_refusal(*context, patch);
+  auto backend = std::make_unique<BackendPatchWhitening>(*context, patch);
+  const std::string refusal = backend->refusal();
   if (!refusal.empty()) {
     placement_ = what + " on the host: " + refusal;
     return;
   }
-  backend_ = std::make_unique<BackendPatchWhitening>(*context, patch);
+  backend_ = std::move(backend);
   placement_ = what + " on the backend (" + context->backend_name() + ")";
 }
 

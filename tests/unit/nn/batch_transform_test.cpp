@@ -86,7 +86,7 @@ TEST_CASE(
     for (const bool contrast : {false, true}) {
       CAPTURE(contrast);
       const InputTransform transform = learned(images, name, contrast);
-      REQUIRE(patch_whitening_refusal(context, transform.patch).empty());
+      REQUIRE(BackendPatchWhitening(context, transform.patch).refusal().empty());
       std::vector<float> host = filled(images), backend = host;
       transform.apply(host.data(), images.size());
       BatchTransform batch(&transform, &context);
@@ -125,7 +125,7 @@ TEST_CASE("a backend that refuses the convolution leaves it to the host and says
   auto contexts = test::make_contexts(refusing_table(), 1);
   const ImageSet images = tinted_images(70, 12, 5);
   const InputTransform transform = learned(images, "patch5:0.1", true);
-  CHECK_FALSE(patch_whitening_refusal(*contexts.front(), transform.patch).empty());
+  CHECK_FALSE(BackendPatchWhitening(*contexts.front(), transform.patch).refusal().empty());
   BatchTransform refused(&transform, contexts.front().get());
   CHECK_FALSE(refused.whitens_on_backend());
   const std::string host_line = "patch whitening's 5x5 convolution on the host";
