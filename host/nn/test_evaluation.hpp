@@ -62,7 +62,7 @@ class TestEvaluation {
   std::vector<Tensor> resident_;  // batch b's input, when resident
   // The input transform, applied batch by batch where `transformed` is empty.
   std::unique_ptr<BatchTransform> transform_;
-  std::vector<Tensor> losses_;  // batch b's loss
+  std::vector<Tensor> losses_;    // batch b's loss
 };
 
 }  // namespace cae::nn
