@@ -213,6 +213,14 @@ class TapPooling {
   size_t plane_floats_ = 0;  // encode_and_pool's scratch per thread
 };
 
+// Where `transform`'s patch-whitening convolution runs on `context`, in one
+// line of `log` (nothing for a transform without one): the extraction
+// convolves on the host where the backend refuses it, never silently.
+void say_placement(const InputTransform* transform, Context& context, std::ostream& log) {
+  const BatchTransform placed(transform, &context);
+  if (!placed.placement().empty()) log << "input transform: " << placed.placement() << "\n";
+}
+
 // Encodes images [first, first + count) into features (rows of the whole
 // set), batch by batch; after_batch(n) after each.
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
@@ -270,6 +278,7 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     int batch_size, std::ostream* log, const std::string& label,
                                     EncoderPlacement placement) {
   std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
+  if (log) say_placement(model.input_transform(), context, *log);
   auto progress = progress_for(images.size(), log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
               HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, features.data(), 0,
@@ -298,6 +307,11 @@ std::vector<float> FeatureExtractor::extract_rows(const FeatureRecipe& recipe,
   const size_t floats = count * size_t(recipe.dim(parameters_.network));
   std::vector<float> features = std::move(storage);
   if (features.size() != floats) features = std::vector<float>(floats);
+  if (log && !placement_said_ && !contexts_.all().empty()) {
+    // Every context decides alike (they are one backend's): the first speaks for them.
+    say_placement(parameters_.input.get(), *contexts_.all().front(), *log);
+    placement_said_ = true;
+  }
   auto progress = progress_for(count, log, label);
   std::atomic<int64_t> done{0};
   encode_in_parallel(contexts_.all(), copies_.models(), recipe, images, range, batch_size,

@@ -87,6 +87,9 @@ class FeatureExtractor {
   const Parameters& parameters_;
   ExtractionContexts contexts_;
   ModelCopies copies_;
+  // Where the input transform's patch-whitening convolution runs is said
+  // once per extractor, with its first set's log.
+  mutable bool placement_said_ = false;
 };
 
 // The encoding both `cae extract` and `cae bench` run, without the setup:

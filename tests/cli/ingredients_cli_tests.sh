@@ -126,6 +126,7 @@ head -c 8192 PW/model.safetensors | grep -q '"input.unwhitening"' && fail "patch
 run "info patch" 0 "$CAE" info --weights PW/model.safetensors
 expect "info patch" "input transform: contrast-normalized, patch3:0.1 whitening"
 run "evaluate patch" 0 "$CAE" evaluate $B --weights PW/model.safetensors --svm PW/svm.model --data NP --out VP
+expect "evaluate patch: where it convolves" "^input transform: patch whitening's 3x3 convolution on the backend \(cpu\)$"
 same_accuracy "evaluate patch = pipeline" PW VP
 error "resume other patch size" 2 "--whiten cannot change a resumed run" \
   "$CAE" train $B --data NP --resume PW/model.safetensors --epochs 2 --whiten patch5 --contrast-normalize --out RP.safetensors
