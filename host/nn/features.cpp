@@ -213,12 +213,11 @@ class TapPooling {
   size_t plane_floats_ = 0;  // encode_and_pool's scratch per thread
 };
 
-// Where `transform`'s patch-whitening convolution runs on `context`, in one
-// line of `log` (nothing for a transform without one): the extraction
-// convolves on the host where the backend refuses it, never silently.
-void say_placement(const InputTransform* transform, Context& context, std::ostream& log) {
-  const BatchTransform placed(transform, &context);
-  if (!placed.placement().empty()) log << "input transform: " << placed.placement() << "\n";
+// Where `transform`'s patch-whitening convolution runs, in one line of
+// `log` (nothing for a transform without one): the extraction convolves on
+// the host where the backend refuses it, never silently.
+void say_placement(const BatchTransform& transform, std::ostream& log) {
+  if (!transform.placement().empty()) log << "input transform: " << transform.placement() << "\n";
 }
 
 // Encodes images [first, first + count) into features (rows of the whole
@@ -226,7 +225,7 @@ void say_placement(const InputTransform* transform, Context& context, std::ostre
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
                  const ImageSet& images, size_t first, size_t count, int batch_size,
                  HostMemory host_memory, int host_threads, EncoderPlacement placement,
-                 float* features, size_t row_base,
+                 BatchTransform& transform, float* features, size_t row_base,
                  const std::function<void(size_t)>& after_batch) {
   const Network& network = model.network();
   network.require_images(images.channels, images.side, "the data");
@@ -239,9 +238,6 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
   HostBuffer mirrored(context, recipe.flip_average ? host.size() : 0, host_memory);
   std::vector<float> mirrored_rows(recipe.flip_average ? capacity * dim : 0);
   std::unique_ptr<TapPooling> pooling;
-  // On this thread's context, as training applied it (its convolution on
-  // the backend where that runs it: nn/batch_transform.hpp).
-  BatchTransform transform(model.input_transform(), &context);
   for (size_t start = first; start < first + count; start += size_t(batch_size)) {
     const size_t n = std::min(first + count - start, size_t(batch_size));
     std::vector<size_t> indices(n);
@@ -278,10 +274,14 @@ std::vector<float> extract_features(Context& context, Autoencoder& model,
                                     int batch_size, std::ostream* log, const std::string& label,
                                     EncoderPlacement placement) {
   std::vector<float> features(images.size() * size_t(recipe.dim(model.network())));
-  if (log) say_placement(model.input_transform(), context, *log);
+  // On this context, as training applied it (its convolution on the
+  // backend where that runs it: nn/batch_transform.hpp).
+  BatchTransform transform(model.input_transform(), &context);
+  if (log) say_placement(transform, *log);
   auto progress = progress_for(images.size(), log, label);
   encode_rows(context, model, recipe, images, 0, images.size(), batch_size,
-              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, features.data(), 0,
+              HostMemory::kPinnedWhenOffered, resolve_thread_count(0), placement, transform,
+              features.data(), 0,
               [&](size_t n) {
                 if (progress) progress->advance(int64_t(n));
               });
@@ -309,7 +309,7 @@ std::vector<float> FeatureExtractor::extract_rows(const FeatureRecipe& recipe,
   if (features.size() != floats) features = std::vector<float>(floats);
   if (log && !placement_said_ && !contexts_.all().empty()) {
     // Every context decides alike (they are one backend's): the first speaks for them.
-    say_placement(parameters_.input.get(), *contexts_.all().front(), *log);
+    say_placement(BatchTransform(parameters_.input.get(), contexts_.all().front()), *log);
     placement_said_ = true;
   }
   auto progress = progress_for(count, log, label);
@@ -371,9 +371,11 @@ void encode_in_parallel(const std::vector<Context*>& contexts,
     const size_t last = range.begin + count * (d + 1) / workers;
     // The host's cores shared by the workers, for encoded maps.
     const int host_threads = std::max(1, resolve_thread_count(0) / int(workers));
+    // On this worker's context, as training applied it.
+    BatchTransform transform(models[d]->input_transform(), contexts[d]);
     encode_rows(*contexts[d], *models[d], recipe, images, first, last - first, batch_size,
-                host_memory, host_threads, EncoderPlacement::Auto, features, range.begin,
-                [&](size_t n) { after_batch(d, n); });
+                host_memory, host_threads, EncoderPlacement::Auto, transform, features,
+                range.begin, [&](size_t n) { after_batch(d, n); });
   });
 }
 

@@ -23,6 +23,14 @@ TransformedImages::TransformedImages(const ImageSet& images, BatchTransform& bat
   // On the backend, the host's threads stop before the whitening, which the
   // backend then applies to every row (one thread issues its calls).
   const bool backend_whitens = batch_transform.whitens_on_backend();
+  // What the host's threads apply to a chunk.
+  auto on_host = [&](float* chunk, size_t n) {
+    if (backend_whitens) {
+      transform->apply_contrast(chunk, n);
+    } else {
+      transform->apply(chunk, n);
+    }
+  };
   // Dense whitening's SGEMM uses every core itself; contrast normalisation
   // and patch whitening's convolution run one chunk per thread.
   const bool dense = whitens && transform->spec.whitening != Whitening::Patch;
@@ -51,17 +59,9 @@ TransformedImages::TransformedImages(const ImageSet& images, BatchTransform& bat
       if (with_mirrors) {
         float* mirrored = mirrored_rows_.get() + start * dim_;
         mirror_images(rows, mirrored, n, images.channels, images.side);
-        if (backend_whitens) {
-          transform->apply_contrast(mirrored, n);
-        } else {
-          transform->apply(mirrored, n);
-        }
+        on_host(mirrored, n);
       }
-      if (backend_whitens) {
-        transform->apply_contrast(rows, n);
-      } else {
-        transform->apply(rows, n);
-      }
+      on_host(rows, n);
     }
   });
   if (backend_whitens) {

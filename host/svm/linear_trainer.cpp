@@ -86,6 +86,7 @@ class Objective {
     residual_sums_.resize(static_cast<size_t>(blocks_ * k_));
     losses_.resize(static_cast<size_t>(blocks_));
     if (!device_ || ranks_.spread()) products_.resize(static_cast<size_t>(groups_ * k_ * d_));
+    size_folded(k_, d_, folded_);
   }
 
   int64_t size() const { return k_ * d_ + k_; }
@@ -110,7 +111,6 @@ class Objective {
  private:
   double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
                           double& mean_loss) {
-    size_folded(k_, d_, folded_);
     for_each_item_kept(std::min<int64_t>(threads_, k_), k_, [&](int64_t c) {
       fold_class(theta.data(), theta[static_cast<size_t>(k_ * d_ + c)], standardizer_, c, d_,
                  folded_);
