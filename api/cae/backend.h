@@ -77,7 +77,7 @@ extern "C" {
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration, or when a member accepts what it used to
  * refuse (1.9: svm_dual_solve's kernel_ba may be NULL). */
-#define CAE_ABI_MINOR 10
+#define CAE_ABI_MINOR 11
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -197,6 +197,15 @@ typedef enum cae_kernel_kind {
   CAE_KERNEL_LINEAR = 0, /* K[i,j] = <x_i, y_j> */
   CAE_KERNEL_RBF = 1     /* K[i,j] = exp(-gamma * ||x_i - y_j||^2) */
 } cae_kernel_kind;
+
+/* Losses of linear_loss (ABI 1.11): the linear classifier's objectives. */
+typedef enum cae_linear_loss_kind {
+  CAE_LINEAR_LOSS_CROSS_ENTROPY = 0, /* -log softmax(s)[y]                   */
+  CAE_LINEAR_LOSS_SQUARED_HINGE = 1  /* sum_c max(0, 1 - t_c s_c)^2, t_y = +1, else -1 */
+} cae_linear_loss_kind;
+
+/* Rows per block of linear_loss's sums. */
+#define CAE_LINEAR_LOSS_BLOCK_ROWS 256
 
 /* One dual problem of the one-vs-one kernel SVM (C-SVC on one class pair),
  * for svm_dual_solve (ABI 1.8). The pair's rows are class a's n_a rows,
@@ -711,6 +720,38 @@ typedef struct cae_backend_table {
   cae_status (*kernel_rbf_from_linear)(cae_context ctx, cae_tensor x, cae_tensor y,
                                        cae_tensor linear, cae_tensor k, float gamma);
 
+  /* -- optional member of ABI 1.11 (may be NULL) --
+   *
+   * The linear classifier's loss on a group of rows, between its two
+   * products, so that a pass over rows kept on the device sends down only
+   * the gradient's product and these sums. For scores [n,k] (row i: the
+   * product of row i with the classes' weights, k >= 1 classes), bias [k]
+   * and targets [n] (row i's class as an exact float in 0 .. k-1), with
+   *   s_c = scores[i,c] + bias[c]   (the sum rounded to float)
+   * and y = targets[i]:
+   *   CROSS_ENTROPY: loss_i = log(sum_c exp(s_c - m)) - (s_y - m), m = max_c s_c,
+   *                  g_c = softmax(s)_c - [c == y]
+   *   SQUARED_HINGE: with t_c = +1 for c == y, else -1, h_c = max(0, 1 - t_c s_c):
+   *                  loss_i = sum_c h_c^2,  g_c = -2 t_c h_c
+   * it writes residuals [k,n] (transposed: the operand of the next product,
+   * residuals^T x) = scale * g_c for row i at [c,i], and sums
+   * [ceil(n / CAE_LINEAR_LOSS_BLOCK_ROWS), k + 1, 2]: for block b (rows
+   * b * 256 .. b * 256 + 255, the last one shorter), [b,c,:] the sum over its
+   * rows of scale * g_c (c < k) and [b,k,:] the sum of loss_i (not scaled),
+   * each as two floats whose sum (in double) is the value: the first the
+   * float nearest it, the second the float nearest the rest. The values are
+   * computed in double precision and summed in a fixed order, so that a
+   * line search can compare two losses that differ in their eighth digit;
+   * cae-conformance holds them to 1e-10 of the terms' magnitude. A target
+   * that is not a class index makes its row's residuals and its block's
+   * sums NaN (a check on the device that costs no synchronisation).
+   * INVALID_ARGUMENT for shapes that do not fit, an unknown kind, scale not
+   * > 0 and finite, or residuals or sums that are scores, bias or targets;
+   * nothing is written then. UNSUPPORTED when a declared option turns it
+   * off: the host then computes the loss itself. */
+  cae_status (*linear_loss)(cae_context ctx, cae_tensor scores, cae_tensor bias, cae_tensor targets,
+                            int32_t kind, float scale, cae_tensor residuals, cae_tensor sums);
+
   /* Later minors append members here. */
 } cae_backend_table;
 
@@ -758,6 +799,9 @@ typedef struct cae_backend_table {
 #define CAE_BACKEND_TABLE_SIZE_1_10                      \
   (offsetof(cae_backend_table, kernel_rbf_from_linear) + \
    sizeof(((cae_backend_table*)0)->kernel_rbf_from_linear))
+
+#define CAE_BACKEND_TABLE_SIZE_1_11 \
+  (offsetof(cae_backend_table, linear_loss) + sizeof(((cae_backend_table*)0)->linear_loss))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

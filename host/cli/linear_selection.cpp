@@ -57,12 +57,14 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
     // One trainer for every C: the standardiser, the row groups and their
     // upload to the backend are made once.
     svm::LinearTrainer trainer(train, split.fit_rows, base);
+    const svm::LinearTrainer::Accounting setup = trainer.accounting();
     char ready[160];
-    std::snprintf(ready, sizeof ready, "search: %lld rows standardised and grouped%s in %.2f s\n",
+    std::snprintf(ready, sizeof ready, "search: %lld rows standardised and grouped%s in %.2f s",
                   static_cast<long long>(split.fit_rows.size()),
-                  base.devices.empty() ? "" : ", and copied to the backend",
-                  trainer.accounting().setup_seconds);
+                  base.devices.empty() ? "" : ", and copied to the backend", setup.setup_seconds);
     log << ready;
+    if (!base.devices.empty()) log << "; the loss between the products " << setup.loss_placement;
+    log << "\n";
     svm::LinearModel previous;
     bool have_previous = false;
     for (const size_t i : order) {

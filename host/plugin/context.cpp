@@ -241,6 +241,16 @@ void Context::kernel_rbf_from_linear(const Tensor& x, const Tensor& y, const Ten
         "kernel_rbf_from_linear");
 }
 
+bool Context::has_linear_loss() const { return CAE_TABLE_HAS(table_, linear_loss); }
+
+void Context::linear_loss(const Tensor& scores, const Tensor& bias, const Tensor& targets,
+                          cae_linear_loss_kind kind, float scale, Tensor& residuals, Tensor& sums) {
+  CAE_REQUIRE_MEMBER(linear_loss);
+  check(table_->linear_loss(ctx_, scores.handle(), bias.handle(), targets.handle(), kind, scale,
+                            residuals.handle(), sums.handle()),
+        "linear_loss");
+}
+
 void Context::synchronize() { check(table_->synchronize(ctx_), "synchronize"); }
 
 bool Context::has_timer() const {

@@ -127,6 +127,13 @@ class Context {
   bool has_kernel_rbf_from_linear() const;
   void kernel_rbf_from_linear(const Tensor& x, const Tensor& y, const Tensor& linear, Tensor& k,
                               float gamma);
+  // ABI 1.11: the linear classifier's loss on a group of rows: residuals
+  // [k,n] and the blocks' sums [blocks,k+1,2] from scores [n,k], bias [k] and
+  // targets [n] (cae_linear_loss_kind; api/cae/backend.h). A backend whose
+  // option turns it off throws BackendError with CAE_STATUS_UNSUPPORTED.
+  bool has_linear_loss() const;
+  void linear_loss(const Tensor& scores, const Tensor& bias, const Tensor& targets,
+                   cae_linear_loss_kind kind, float scale, Tensor& residuals, Tensor& sums);
 
   cae_context handle() const { return ctx_; }
 

@@ -157,6 +157,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_9;
     case 10:
       return CAE_BACKEND_TABLE_SIZE_1_10;
+    case 11:
+      return CAE_BACKEND_TABLE_SIZE_1_11;
     default:
       return 0;
   }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/parallel.hpp"
+#include "plugin/backend_error.hpp"
 #include "plugin/per_device.hpp"
 #include "svm/elapsed_seconds.hpp"
 #include "svm/kept_threads.hpp"
@@ -22,9 +23,12 @@ struct DeviceRowGroups::Group {
   Tensor scores;              // [rows, classes]
   Tensor residuals;           // [classes, rows], R^T
   Tensor product;             // [classes, dim]
+  Tensor targets;             // [rows], with losses on the devices
+  Tensor sums;                // [blocks, classes + 1, 2], with losses on the devices
   HostBuffer host_scores;     // [rows, classes], then the residuals R
   HostBuffer host_residuals;  // [classes, rows], R^T
   HostBuffer host_product;    // [classes, dim]
+  HostBuffer host_sums;       // the sums, with losses on the devices
 };
 
 // One block of a group's rows, the unit the host's threads share.
@@ -37,7 +41,7 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
                                  const std::vector<int64_t>& rows,
                                  const std::vector<RowRange>& spans,
                                  const std::vector<int64_t>& which, int64_t classes,
-                                 int64_t block_rows, int threads)
+                                 int64_t block_rows, int threads, const DeviceLoss& loss)
     : contexts_(contexts),
       classes_(classes),
       dim_(train.dim),
@@ -94,12 +98,48 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->product = context.alloc({classes_, dim_});
       group->x.upload(x);
       group->transposed.upload(t);
-      group->host_scores = HostBuffer(context, n * static_cast<size_t>(classes_));
-      group->host_residuals = HostBuffer(context, n * static_cast<size_t>(classes_));
       group->host_product = HostBuffer(context, static_cast<size_t>(classes_) * d);
     }
     weights_[c] = context.alloc({classes_, dim_});
     host_weights_[c] = HostBuffer(context, static_cast<size_t>(classes_) * d);
+  });
+  loss_ = loss;
+  loss_placement_ = loss_refusal();
+  losses_on_devices_ = loss_placement_.empty();
+  if (losses_on_devices_) {
+    loss_placement_ = "on the backend (" + contexts_.front()->backend_name() + ")";
+  } else {
+    loss_placement_ = "on the host: " + loss_placement_;
+  }
+  // The buffers of the way the loss is computed, and only those.
+  bias_.resize(contexts_.size());
+  host_bias_.resize(contexts_.size());
+  run_per_device(contexts_.size(), [&](size_t c) {
+    Context& context = *contexts_[c];
+    const size_t k = static_cast<size_t>(classes_);
+    for (const std::unique_ptr<Group>& group : groups_) {
+      if (group->context != c) continue;
+      const size_t n = static_cast<size_t>(group->rows);
+      if (!losses_on_devices_) {
+        group->host_scores = HostBuffer(context, n * k);
+        group->host_residuals = HostBuffer(context, n * k);
+        continue;
+      }
+      const int64_t blocks =
+          (group->rows + CAE_LINEAR_LOSS_BLOCK_ROWS - 1) / CAE_LINEAR_LOSS_BLOCK_ROWS;
+      std::vector<float> targets(n);
+      for (size_t i = 0; i < n; ++i) {
+        targets[i] = static_cast<float>((*loss_.targets)[static_cast<size_t>(group->begin) + i]);
+      }
+      group->targets = context.alloc({group->rows});
+      group->targets.upload(targets);
+      group->sums = context.alloc({blocks, classes_ + 1, 2});
+      group->host_sums = HostBuffer(context, static_cast<size_t>(blocks) * (k + 1) * 2);
+    }
+    if (losses_on_devices_) {
+      bias_[c] = context.alloc({classes_});
+      host_bias_[c] = HostBuffer(context, k);
+    }
   });
   on_context_.resize(contexts_.size());
   for (size_t w = 0; w < groups_.size(); ++w) {
@@ -115,14 +155,58 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
 
 DeviceRowGroups::~DeviceRowGroups() = default;
 
-const float* DeviceRowGroups::product(int64_t g) const {
-  const Group* group = g >= 0 && static_cast<size_t>(g) < by_index_.size()
-                           ? by_index_[static_cast<size_t>(g)]
-                           : nullptr;
+DeviceRowGroups::Group& DeviceRowGroups::group_at(int64_t g) const {
+  Group* group = g >= 0 && static_cast<size_t>(g) < by_index_.size()
+                     ? by_index_[static_cast<size_t>(g)]
+                     : nullptr;
   if (!group) {
     throw SvmError("the linear classifier's device pass holds no group " + std::to_string(g));
   }
-  return group->host_product.data();
+  return *group;
+}
+
+const float* DeviceRowGroups::product(int64_t g) const { return group_at(g).host_product.data(); }
+
+const float* DeviceRowGroups::block_sums(int64_t g) const {
+  if (!losses_on_devices_) {
+    throw SvmError("the linear classifier's device pass computes no loss on the devices");
+  }
+  return group_at(g).host_sums.data();
+}
+
+// A call with one row on every context: a backend without the member, or
+// whose option turns it off (UNSUPPORTED), leaves the loss to the host.
+std::string DeviceRowGroups::loss_refusal() const {
+  if (!loss_.targets) return "not asked for";
+  for (Context* context : contexts_) {
+    const std::string name = context->backend_name();
+    if (!context->has_linear_loss()) return name + " has no linear_loss (ABI 1.11)";
+    Tensor scores = context->alloc({1, classes_});
+    Tensor bias = context->alloc({classes_});
+    Tensor targets = context->alloc({1});
+    Tensor residuals = context->alloc({classes_, 1});
+    Tensor sums = context->alloc({1, classes_ + 1, 2});
+    scores.upload(std::vector<float>(static_cast<size_t>(classes_), 0.0f));
+    bias.upload(std::vector<float>(static_cast<size_t>(classes_), 0.0f));
+    targets.upload(std::vector<float>{0.0f});
+    try {
+      context->linear_loss(scores, bias, targets, loss_.kind, 1.0f, residuals, sums);
+      context->synchronize();
+    } catch (const BackendError& error) {
+      if (error.status() != CAE_STATUS_UNSUPPORTED) throw;
+      return error.what();
+    }
+  }
+  return "";
+}
+
+void DeviceRowGroups::upload_weights(size_t c, const FoldedWeights& folded, bool with_bias) {
+  const size_t kd = static_cast<size_t>(classes_ * dim_);
+  std::copy(folded.weights.begin(), folded.weights.end(), host_weights_[c].data());
+  weights_[c].upload(host_weights_[c].data(), kd);
+  if (!with_bias) return;
+  std::copy(folded.bias.begin(), folded.bias.end(), host_bias_[c].data());
+  bias_[c].upload(host_bias_[c].data(), static_cast<size_t>(classes_));
 }
 
 void DeviceRowGroups::residual_block(const Block& block, const FoldedWeights& folded,
@@ -144,6 +228,9 @@ void DeviceRowGroups::residual_block(const Block& block, const FoldedWeights& fo
 }
 
 void DeviceRowGroups::pass(const FoldedWeights& folded, const ResidualsFunction& residuals) {
+  if (losses_on_devices_) {
+    throw SvmError("the linear classifier's device pass computes its loss on the devices");
+  }
   const size_t kd = static_cast<size_t>(classes_ * dim_);
   const size_t devices = contexts_.size();
   // Each device's work on its own thread. First every group's scores are
@@ -162,8 +249,7 @@ void DeviceRowGroups::pass(const FoldedWeights& folded, const ResidualsFunction&
   };
   timed(devices, [&](size_t c) {
     Context& context = *contexts_[c];
-    std::copy(folded.weights.begin(), folded.weights.end(), host_weights_[c].data());
-    weights_[c].upload(host_weights_[c].data(), kd);
+    upload_weights(c, folded, false);
     const std::vector<Group*>& list = on_context_[c];
     for (Group* group : list) {
       context.kernel_matrix(group->x, weights_[c], group->scores, CAE_KERNEL_LINEAR, 0.0f);
@@ -192,6 +278,32 @@ void DeviceRowGroups::pass(const FoldedWeights& folded, const ResidualsFunction&
   timed(devices, [&](size_t c) {
     for (Group* group : on_context_[c]) group->product.download(group->host_product.data(), kd);
   });
+}
+
+void DeviceRowGroups::pass_with_losses(const FoldedWeights& folded) {
+  if (!losses_on_devices_) {
+    throw SvmError("the linear classifier's device pass computes no loss on the devices");
+  }
+  const size_t kd = static_cast<size_t>(classes_ * dim_);
+  // Every device queues its groups' three calls and then the downloads,
+  // which wait for them: the host waits once per device and pass.
+  const auto started = std::chrono::steady_clock::now();
+  run_per_device(contexts_.size(), [&](size_t c) {
+    Context& context = *contexts_[c];
+    upload_weights(c, folded, true);
+    for (Group* group : on_context_[c]) {
+      context.kernel_matrix(group->x, weights_[c], group->scores, CAE_KERNEL_LINEAR, 0.0f);
+      context.linear_loss(group->scores, bias_[c], group->targets, loss_.kind, loss_.scale,
+                          group->residuals, group->sums);
+      context.kernel_matrix(group->residuals, group->transposed, group->product, CAE_KERNEL_LINEAR,
+                            0.0f);
+    }
+    for (Group* group : on_context_[c]) {
+      group->product.download(group->host_product.data(), kd);
+      group->sums.download(group->host_sums.data(), group->host_sums.size());
+    }
+  });
+  backend_seconds_ += seconds_since(started);
 }
 
 }  // namespace cae::svm

@@ -3,10 +3,13 @@
 // svm/linear_trainer.cpp) is uploaded once, as it is and transposed, and
 // every pass of L-BFGS is two GEMMs per group through
 // the ABI's kernel_matrix (LINEAR: K = X Y^T), scores = X W^T and the
-// group's gradient R^T X, with only the scores going down to the host (rows
-// x classes floats) for the softmax, the residuals R coming back up and the
-// group's classes x dim product going down, all through page-locked host
-// buffers where the backend offers them (host_alloc). The groups are fixed and summed
+// group's gradient R^T X. Between them the loss and its residuals R: where
+// every device offers ABI 1.11's linear_loss (and no option turns it off),
+// on the devices, so that only the group's classes x dim product and its
+// blocks' sums go down; otherwise on the host, the scores going down (rows
+// x classes floats) and the residuals coming back up. Transfers go through
+// page-locked host buffers where the backend offers them (host_alloc).
+// The groups are fixed and summed
 // in group order, so the model does not depend on how many devices there
 // are; it differs from the host pass's by the GEMMs' rounding and the
 // grouping (and by the backend's precision: docs/classifiers.md).
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/row_range.hpp"
@@ -25,6 +29,14 @@
 
 namespace cae::svm {
 
+// The loss computed on the devices: which one, the scale of its residuals
+// (1 / the rows), and the class of every entry of the rows.
+struct DeviceLoss {
+  cae_linear_loss_kind kind = CAE_LINEAR_LOSS_CROSS_ENTROPY;
+  float scale = 1.0f;
+  const std::vector<int32_t>* targets = nullptr;
+};
+
 class DeviceRowGroups {
  public:
   // Uploads the groups `which` (their rows: entries `spans[g]` of `rows`,
@@ -34,8 +46,20 @@ class DeviceRowGroups {
   DeviceRowGroups(const std::vector<Context*>& contexts, const FeatureSet& train,
                   const std::vector<int64_t>& rows, const std::vector<RowRange>& spans,
                   const std::vector<int64_t>& which, int64_t classes, int64_t block_rows,
-                  int threads);
+                  int threads, const DeviceLoss& loss);
   ~DeviceRowGroups();
+
+  // Whether the passes compute the loss on the devices (pass_with_losses),
+  // and where, in words for the log: "on the backend (v4)" or "on the host:
+  // <why>".
+  bool losses_on_devices() const { return losses_on_devices_; }
+  const std::string& loss_placement() const { return loss_placement_; }
+
+  // One pass with the loss on the devices (losses_on_devices() only): every
+  // group's product, and block_sums(g) its blocks' sums as linear_loss
+  // wrote them ([blocks, classes + 1, 2] floats).
+  void pass_with_losses(const FoldedWeights& folded);
+  const float* block_sums(int64_t g) const;
 
   // One pass: for every group, scores = X_g W^T + b (row-major [rows,
   // classes]); residuals(first, n, scores) turns the scores of the rows
@@ -69,6 +93,11 @@ class DeviceRowGroups {
   std::vector<std::vector<Group*>> on_context_;  // the groups of each context
   std::vector<Tensor> weights_;                  // [classes, dim] per context, uploaded each pass
   std::vector<HostBuffer> host_weights_;         // the folded weights, per context
+  std::vector<Tensor> bias_;                     // [classes] per context, with losses on devices
+  std::vector<HostBuffer> host_bias_;
+  DeviceLoss loss_;
+  bool losses_on_devices_ = false;
+  std::string loss_placement_;
   int64_t classes_ = 0;
   int64_t dim_ = 0;
   int64_t block_rows_ = 1;
@@ -77,6 +106,12 @@ class DeviceRowGroups {
 
   void residual_block(const Block& block, const FoldedWeights& folded,
                       const ResidualsFunction& residuals);
+  Group& group_at(int64_t g) const;
+  // Empty when every context computes the loss; else why not.
+  std::string loss_refusal() const;
+  // In the timed section: the folded weights (and, with losses on the
+  // devices, the bias) into context c's tensors.
+  void upload_weights(size_t c, const FoldedWeights& folded, bool with_bias);
 };
 
 }  // namespace cae::svm

@@ -24,6 +24,8 @@ namespace cae::svm {
 namespace {
 
 constexpr int64_t kBlockRows = 256;
+static_assert(kBlockRows == CAE_LINEAR_LOSS_BLOCK_ROWS,
+              "a device's loss sums come in the host's blocks of rows");
 // The rows are cut into at most this many groups, each summed on its own and
 // the groups added in order: the result is the same for any thread count.
 constexpr int64_t kMaxGroups = 64;
@@ -76,8 +78,13 @@ class Objective {
     if (!devices.empty() && !mine_.empty()) {
       std::vector<RowRange> spans;
       for (int64_t g = 0; g < groups_; ++g) spans.push_back(span_of(g));
+      DeviceLoss device_loss;
+      device_loss.kind = loss_ == LinearLoss::SquaredHinge ? CAE_LINEAR_LOSS_SQUARED_HINGE
+                                                           : CAE_LINEAR_LOSS_CROSS_ENTROPY;
+      device_loss.scale = static_cast<float>(1.0 / static_cast<double>(rows_.size()));
+      device_loss.targets = &targets_;
       device_ = std::make_unique<DeviceRowGroups>(devices, train_, rows_, spans, mine_, k_,
-                                                  kBlockRows, threads_);
+                                                  kBlockRows, threads_, device_loss);
     }
     // Every block writes its own sums and every group its own product on
     // every pass (a rank receives the others'), so none of them is zeroed
@@ -107,6 +114,7 @@ class Objective {
   int64_t passes() const { return passes_; }
   double pass_seconds() const { return pass_seconds_; }
   double backend_seconds() const { return device_ ? device_->backend_seconds() : 0.0; }
+  std::string loss_placement() const { return device_ ? device_->loss_placement() : ""; }
 
  private:
   double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
@@ -117,7 +125,10 @@ class Objective {
     });
     const FoldedWeights& folded = folded_;
     const size_t kd = static_cast<size_t>(k_ * d_);
-    if (device_) {
+    if (device_ && device_->losses_on_devices()) {
+      device_->pass_with_losses(folded);
+      for (const int64_t g : mine_) take_block_sums(g, device_->block_sums(g));
+    } else if (device_) {
       device_->pass(folded, [&](int64_t first, int64_t n, float* scores) {
         residuals_in_place(first, n, scores);
       });
@@ -242,6 +253,22 @@ class Objective {
       const double residual = -2.0 * t * margin * inverse_n;
       s[c] = static_cast<float>(residual);
       residual_sum[c] += residual;
+    }
+  }
+
+  // Group g's block sums as linear_loss wrote them on a device ([blocks,
+  // classes + 1, 2]: each value two floats, the residual sums then the
+  // loss): its blocks are this object's blocks of the group, since a group
+  // begins at a multiple of kBlockRows.
+  void take_block_sums(int64_t g, const float* sums) {
+    const size_t k = static_cast<size_t>(k_);
+    for (int64_t b = first_block(g); b < first_block(g + 1); ++b) {
+      const float* block = sums + static_cast<size_t>(b - first_block(g)) * (k + 1) * 2;
+      for (size_t c = 0; c < k; ++c) {
+        residual_sums_[static_cast<size_t>(b) * k + c] =
+            double(block[2 * c]) + double(block[2 * c + 1]);
+      }
+      losses_[static_cast<size_t>(b)] = double(block[2 * k]) + double(block[2 * k + 1]);
     }
   }
 
@@ -407,7 +434,7 @@ LinearTrainer::~LinearTrainer() = default;
 LinearTrainer::Accounting LinearTrainer::accounting() const {
   const linear_objective::Objective& objective = *state_->objective;
   return {state_->setup_seconds, objective.passes(), objective.pass_seconds(),
-          objective.backend_seconds()};
+          objective.backend_seconds(), objective.loss_placement()};
 }
 
 LinearModel LinearTrainer::train(double C, const LinearModel* start) {

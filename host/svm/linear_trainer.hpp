@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "svm/features.hpp"
@@ -69,6 +70,9 @@ class LinearTrainer {
     int64_t passes = 0;
     double pass_seconds = 0.0;
     double backend_seconds = 0.0;
+    // With the passes on the backend, where the loss between the two
+    // products is computed: "on the backend (v4)" or "on the host: <why>".
+    std::string loss_placement;
   };
   Accounting accounting() const;
 

@@ -130,6 +130,14 @@
   X(cae_status, kernel_rbf_from_linear,                                         \
     (cae_context ctx, cae_tensor x, cae_tensor y, cae_tensor linear, cae_tensor k, float gamma))
 
+// ABI 1.11's linear classifier loss. A backend that computes it declares it
+// with CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS() and names
+// CAE_LINEAR_LOSS_MEMBER_SET in CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_LINEAR_LOSS_MEMBERS(X)                                                  \
+  X(cae_status, linear_loss,                                                                \
+    (cae_context ctx, cae_tensor scores, cae_tensor bias, cae_tensor targets, int32_t kind, \
+     float scale, cae_tensor residuals, cae_tensor sums))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -162,6 +170,10 @@
 #define CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS()                \
   CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS()                \
+  CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
   CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
@@ -216,6 +228,7 @@
 #define CAE_SVM_SOLVER_MEMBER_SET CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_KERNEL_REUSE_MEMBER_SET \
   CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_LINEAR_LOSS_MEMBER_SET CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -249,19 +262,20 @@ CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
 constexpr size_t kListedOffsets[] = {
-    CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-        CAE_BACKEND_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-            CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                    CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                        CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                            CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-                                    CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+    CAE_BACKEND_TABLE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_) CAE_BACKEND_GROUP_MEMBERS(
+        CAE_BACKEND_MEMBER_OFFSET_) CAE_BACKEND_PROCESS_GROUP_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+        CAE_BACKEND_HOST_MEMORY_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+            CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                CAE_BACKEND_GRAPH_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                    CAE_BACKEND_BOUNDED_JOIN_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                        CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                            CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+                                CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 #undef CAE_BACKEND_MEMBER_OFFSET_
 
 // True when the listed members follow one another from `probe` to the end of

@@ -135,6 +135,32 @@ KernelDims check_kernel_rbf_from_linear(const Shape& x, const Shape& y, const Sh
   return {x[0], y[0], x[1]};
 }
 
+LinearLossDims check_linear_loss(const Shape& scores, const Shape& bias, const Shape& targets,
+                                 int32_t kind, float scale, const Shape& residuals,
+                                 const Shape& sums, bool aliased) {
+  const char* op = "linear_loss";
+  require_rank(op, "scores", scores, 2);
+  const int64_t n = scores[0], k = scores[1];
+  const int64_t blocks = (n + CAE_LINEAR_LOSS_BLOCK_ROWS - 1) / CAE_LINEAR_LOSS_BLOCK_ROWS;
+  const std::string rows = std::to_string(n), classes = std::to_string(k);
+  CAE_REQUIRE(bias.ndim == 1 && bias[0] == k,
+              named(op, "bias ") + bias.str() + " must be [" + classes + "]");
+  CAE_REQUIRE(targets.ndim == 1 && targets[0] == n,
+              named(op, "targets ") + targets.str() + " must be [" + rows + "]");
+  CAE_REQUIRE(residuals.ndim == 2 && residuals[0] == k && residuals[1] == n,
+              named(op, "residuals ") + residuals.str() + " must be [" + classes + "," + rows +
+                  "] (the scores' transpose)");
+  CAE_REQUIRE(sums.ndim == 3 && sums[0] == blocks && sums[1] == k + 1 && sums[2] == 2,
+              named(op, "sums ") + sums.str() + " must be [" + std::to_string(blocks) + "," +
+                  std::to_string(k + 1) + ",2]");
+  CAE_REQUIRE(kind == CAE_LINEAR_LOSS_CROSS_ENTROPY || kind == CAE_LINEAR_LOSS_SQUARED_HINGE,
+              named(op, "unknown loss kind ") + std::to_string(kind));
+  CAE_REQUIRE(scale > 0.0f && std::isfinite(scale),
+              named(op, "scale must be > 0 and finite, got ") + std::to_string(scale));
+  CAE_REQUIRE(!aliased, named(op, "residuals and sums must be tensors other than the inputs"));
+  return {n, k, blocks};
+}
+
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
   const std::string name = "svm_dual_solve: problem " + std::to_string(index);
   CAE_REQUIRE(problem != nullptr, name + " is NULL");

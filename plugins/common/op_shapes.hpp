@@ -45,6 +45,22 @@ KernelDims check_kernel_matrix(const Shape& x, const Shape& y, const Shape& k, i
 KernelDims check_kernel_rbf_from_linear(const Shape& x, const Shape& y, const Shape& linear,
                                         const Shape& k, float gamma);
 
+// linear_loss (ABI 1.11): scores [n,k], bias [k], targets [n], residuals
+// [k,n], sums [ceil(n / CAE_LINEAR_LOSS_BLOCK_ROWS), k + 1, 2]; a known kind;
+// scale > 0 and finite; `aliased`: residuals or sums is one of the inputs.
+struct LinearLossDims {
+  int64_t rows, classes, blocks;
+};
+// Whether residuals or sums is one of the inputs, or the two are one tensor.
+inline bool linear_loss_outputs_alias(cae_tensor scores, cae_tensor bias, cae_tensor targets,
+                                      cae_tensor residuals, cae_tensor sums) {
+  return residuals == scores || residuals == bias || residuals == targets || sums == scores ||
+         sums == bias || sums == targets || sums == residuals;
+}
+LinearLossDims check_linear_loss(const Shape& scores, const Shape& bias, const Shape& targets,
+                                 int32_t kind, float scale, const Shape& residuals,
+                                 const Shape& sums, bool aliased);
+
 // svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
 // max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba
 // [n_b,n_a], kernel_bb [n_b,n_b], alpha and gradient [n_a+n_b]). Returns

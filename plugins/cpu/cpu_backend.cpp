@@ -122,7 +122,8 @@ CAE_DEFINE_GRAPH_INTERPRETER_MEMBERS_WITH_EXCHANGES();
 
 }  // namespace cae_cpu
 
-CAE_DEFINE_BACKEND_ENTRY_WITH(cae_cpu, "cpu", "1.0.0",
-                              "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM",
-                              CAE_GROUP_MEMBER_SET CAE_GRAPH_MEMBER_SET CAE_SVM_SOLVER_MEMBER_SET
-                                  CAE_KERNEL_REUSE_MEMBER_SET);
+CAE_DEFINE_BACKEND_ENTRY_WITH(
+    cae_cpu, "cpu", "1.0.0",
+    "reference CPU backend: float32, OpenMP threads, im2col + OpenBLAS SGEMM",
+    CAE_GROUP_MEMBER_SET CAE_GRAPH_MEMBER_SET CAE_SVM_SOLVER_MEMBER_SET CAE_KERNEL_REUSE_MEMBER_SET
+        CAE_LINEAR_LOSS_MEMBER_SET);

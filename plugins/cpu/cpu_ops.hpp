@@ -20,5 +20,7 @@ CAE_DECLARE_BACKEND_GROUP_MEMBERS();
 CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 // cpu_kernel_matrix.cpp: the ABI 1.10 RBF kernel from the linear one.
 CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
+// cpu_linear_loss.cpp: the ABI 1.11 linear classifier loss.
+CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 
 }  // namespace cae_cpu

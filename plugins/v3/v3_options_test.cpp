@@ -16,11 +16,17 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK_FALSE(v3.fp32_convolutions);
   CHECK_FALSE(v3.poison_scratch);
   CHECK(v3.short_products);
+  CHECK_FALSE(v3.linear_loss);
 }
 
 TEST_CASE("short-products reaches the Tuning") {
   const cae_option_value off[] = {{"short-products", "off"}};
   CHECK_FALSE(cae_v3::v3_tuning(off, 1).short_products);
+}
+
+TEST_CASE("linear-loss reaches the Tuning") {
+  const cae_option_value on[] = {{"linear-loss", "on"}};
+  CHECK(cae_v3::v3_tuning(on, 1).linear_loss);
 }
 
 TEST_CASE("poison-scratch reaches the Tuning") {
@@ -39,10 +45,12 @@ TEST_CASE("v3 declares no precision options") {
   }
   cae_option_desc desc{};
   desc.struct_size = sizeof desc;
-  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 2, 0, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 3, 0, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "poison-scratch");
-  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 2, 1, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 3, 1, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "short-products");
-  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 2, 2, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 3, 2, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "linear-loss");
+  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 3, 3, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
 }

@@ -40,6 +40,15 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.graph_exchanges);
   CHECK(v4.graph_fusion);
   CHECK(v4.short_products);
+  CHECK_FALSE(v4.linear_loss);
+}
+
+TEST_CASE("linear-loss=on computes the linear classifier's loss on the GPU; other words refused") {
+  const cae_option_value on[] = {{"linear-loss", "on"}};
+  CHECK(cae_v4::v4_tuning(on, 1).linear_loss);
+  auto [status, message] = refusal({{"linear-loss", "true"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "linear-loss=true"));
 }
 
 TEST_CASE("short-products=off: every kernel_matrix product on cuBLASLt; other words refused") {
@@ -125,14 +134,17 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(desc.type == CAE_OPTION_ENUM);
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|off");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 7, 5, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 5, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "graph-fusion");
   CHECK(std::string(desc.default_value) == "on");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 7, 6, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 6, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "short-products");
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|off");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 7, 7, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "linear-loss");
+  CHECK(std::string(desc.default_value) == "off");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 8, 8, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -261,12 +261,20 @@ TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members 
   CHECK(y.download() == std::vector<float>{0, 2});
 }
 
-TEST_CASE("a 1.10 table's size is known: one that declares 1.10 with a 1.9 size is warned about") {
+TEST_CASE(
+    "a 1.11 table's size is known: one that declares 1.11 or 1.10 with an older size is warned "
+    "about") {
   LoadOutcome outcome = load_plugin_file(STUB_GOOD);
   REQUIRE(outcome.ok);
   cae_backend_table table = *outcome.plugin.table;
-  REQUIRE(table.abi_minor == 10);
-  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_10);
+  REQUIRE(table.abi_minor == 11);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_11);
+  CHECK(table_size_mismatch(table).empty());
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_10);
+  CHECK(contains(
+      table_size_mismatch(table),
+      "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_11) + " bytes of a 1.11 table"));
+  table.abi_minor = 10;
   CHECK(table_size_mismatch(table).empty());
   table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_9);
   CHECK(contains(table_size_mismatch(table), "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_10) +

@@ -21,22 +21,11 @@
 namespace cae::svm {
 namespace {
 
-// The cpu backend with one optional member taken away (kMember: a pointer
-// to a member of cae_backend_table): without the solver, or without ABI
-// 1.10's kernel from the product (every gamma's kernel computed in full).
-template <auto kMember>
-Context& cpu_without() {
-  static const cae_backend_table table = [] {
-    cae_backend_table copy = test::cpu_context().table();
-    copy.*kMember = nullptr;
-    return copy;
-  }();
-  static Context context(table, 0, 2);
-  return context;
-}
-Context& cpu_without_solver() { return cpu_without<&cae_backend_table::svm_dual_solve>(); }
+// Without the solver, or without ABI 1.10's kernel from the product (every
+// gamma's kernel computed in full).
+Context& cpu_without_solver() { return test::cpu_without<&cae_backend_table::svm_dual_solve>(); }
 Context& cpu_without_kernel_reuse() {
-  return cpu_without<&cae_backend_table::kernel_rbf_from_linear>();
+  return test::cpu_without<&cae_backend_table::kernel_rbf_from_linear>();
 }
 
 double agreement(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {

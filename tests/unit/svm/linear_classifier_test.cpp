@@ -255,6 +255,18 @@ TEST_CASE("a linear model file with damaged metadata is refused") {
 namespace cae::svm {
 namespace {
 
+// The largest difference of two models' weights, relative to the largest
+// weight of `reference`.
+double weight_difference(const LinearModel& model, const LinearModel& reference) {
+  REQUIRE(model.weights.size() == reference.weights.size());
+  double largest = 0.0, difference = 0.0;
+  for (size_t i = 0; i < reference.weights.size(); ++i) {
+    largest = std::max(largest, double(std::fabs(reference.weights[i])));
+    difference = std::max(difference, double(std::fabs(reference.weights[i] - model.weights[i])));
+  }
+  return difference / largest;
+}
+
 TEST_CASE("the linear classifier's passes on the backend reach the host's model") {
   // 17,000 rows: 67 blocks of 256 rows, in 64 groups on the host (three of
   // them two blocks) and in 8 groups of 8 or 9 blocks on the backend.
@@ -269,12 +281,7 @@ TEST_CASE("the linear classifier's passes on the backend reach the host's model"
   const LinearModel device = train_linear(train, all_rows(train), on_device);
   CHECK(device.converged);
   // The same minimiser, reached through other roundings: close, not equal.
-  double largest = 0.0, difference = 0.0;
-  for (size_t i = 0; i < host.weights.size(); ++i) {
-    largest = std::max(largest, double(std::fabs(host.weights[i])));
-    difference = std::max(difference, double(std::fabs(host.weights[i] - device.weights[i])));
-  }
-  CHECK(difference <= 1e-2 * largest);
+  CHECK(weight_difference(device, host) <= 1e-2);
   CHECK(std::fabs(device.loss - host.loss) <= 1e-3 * std::max(1.0, host.loss));
   CHECK(test::agreement(predict_linear(device, test, 2), predict_linear(host, test, 2)) >= 0.97);
   // Two devices take the groups in turn and sum them in the same order: the
@@ -285,6 +292,62 @@ TEST_CASE("the linear classifier's passes on the backend reach the host's model"
   CHECK(two.weights == device.weights);
   CHECK(two.bias == device.bias);
   CHECK(two.iterations == device.iterations);
+}
+
+// A backend whose linear_loss is declared but turned off, as v3's and v4's
+// with linear-loss=off.
+cae_status refuse_linear_loss(cae_context, cae_tensor, cae_tensor, cae_tensor, int32_t, float,
+                              cae_tensor, cae_tensor) {
+  return CAE_STATUS_UNSUPPORTED;
+}
+
+Context& cpu_refusing_linear_loss() {
+  static const cae_backend_table table = [] {
+    cae_backend_table copy = test::cpu_context().table();
+    copy.linear_loss = refuse_linear_loss;
+    return copy;
+  }();
+  static Context context(table, 0, 2);
+  return context;
+}
+
+TEST_CASE(
+    "the loss on the backend (linear_loss) gives the model of the host's loss between the "
+    "backend's products") {
+  // 3,500 rows: 14 blocks of 256 rows in 8 groups, the last block short.
+  const FeatureSet train = test::clustered(5, 700, 12, 1.5, 31, 1);
+  const std::vector<int64_t> rows = all_rows(train);  // the trainers keep a reference
+  Context& without = test::cpu_without<&cae_backend_table::linear_loss>();
+  for (const LinearLoss loss : {LinearLoss::Logistic, LinearLoss::SquaredHinge}) {
+    CAPTURE(static_cast<int>(loss));
+    LinearOptions options;
+    options.threads = 2;
+    options.loss = loss;
+    options.devices = {&test::cpu_context()};
+    LinearTrainer on_device(train, rows, options);
+    CHECK(on_device.accounting().loss_placement == "on the backend (cpu)");
+    options.devices = {&without};
+    LinearTrainer on_host(train, rows, options);
+    CHECK(on_host.accounting().loss_placement == "on the host: cpu has no linear_loss (ABI 1.11)");
+    options.devices = {&cpu_refusing_linear_loss()};
+    LinearTrainer refused(train, rows, options);
+    CHECK(refused.accounting().loss_placement.rfind("on the host: ", 0) == 0);
+    for (const double C : {0.05, 3.0}) {
+      CAPTURE(C);
+      const LinearModel device = on_device.train(C);
+      const LinearModel host = on_host.train(C);
+      // The same products and the same double arithmetic per row; only the
+      // scale of the residuals (a float on the device) and the order of a
+      // block's sums differ.
+      CHECK(weight_difference(device, host) <= 1e-4);
+      CHECK(std::fabs(device.loss - host.loss) <= 1e-6 * std::max(1.0, host.loss));
+      CHECK(device.converged == host.converged);
+      // A refusal is the host's loss, bit for bit.
+      const LinearModel fallback = refused.train(C);
+      CHECK(fallback.weights == host.weights);
+      CHECK(fallback.bias == host.bias);
+    }
+  }
 }
 
 TEST_CASE("one trainer for several C gives train_linear's model for each, on host and backend") {

@@ -27,6 +27,20 @@ Context& cpu_with_host_memory();
 // A context of its own (for a test's thread standing in for another rank).
 std::unique_ptr<Context> new_cpu_context();
 
+// The cpu backend with one optional member taken away (kMember: a pointer
+// to a member of cae_backend_table), e.g. without its SVM solver or without
+// ABI 1.11's linear_loss: the host's fallback on a real backend's ops.
+template <auto kMember>
+Context& cpu_without() {
+  static const cae_backend_table table = [] {
+    cae_backend_table copy = cpu_context().table();
+    copy.*kMember = nullptr;
+    return copy;
+  }();
+  static Context context(table, 0, 2);
+  return context;
+}
+
 // Rows of `set` after `standardizer`, as libsvm node lists (1-based indices).
 struct LibsvmRows {
   std::vector<std::vector<svm_node>> rows;

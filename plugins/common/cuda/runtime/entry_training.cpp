@@ -144,5 +144,29 @@ cae_status kernel_rbf_from_linear(cae_context ctx, cae_tensor x, cae_tensor y, c
   });
 }
 
+cae_status linear_loss(cae_context ctx, cae_tensor scores, cae_tensor bias, cae_tensor targets,
+                       int32_t kind, float scale, cae_tensor residuals, cae_tensor sums) {
+  return guard(ctx, [&] {
+    const char* op = "linear_loss";
+    Context& c = enter(ctx, op);
+    const cae_tensor_s& ts = tensor_arg(c, scores, op, "scores");
+    const cae_tensor_s& tb = tensor_arg(c, bias, op, "bias");
+    const cae_tensor_s& tt = tensor_arg(c, targets, op, "targets");
+    cae_tensor_s& tr = tensor_arg(c, residuals, op, "residuals");
+    cae_tensor_s& tu = tensor_arg(c, sums, op, "sums");
+    const bool aliased =
+        cae_plugin::linear_loss_outputs_alias(scores, bias, targets, residuals, sums);
+    const cae_plugin::LinearLossDims dims = cae_plugin::check_linear_loss(
+        ts.shape, tb.shape, tt.shape, kind, scale, tr.shape, tu.shape, aliased);
+    if (!cae_cuda::linear_loss(c, ts.data, tb.data, tt.data, kind, scale, tr.data, tu.data, dims)) {
+      cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
+                       "linear_loss: off (the backend option linear-loss=off): the host computes "
+                       "the linear classifier's loss");
+    }
+    c.wrote(tr);
+    c.wrote(tu);
+  });
+}
+
 }  // namespace entry
 }  // namespace cae_cuda

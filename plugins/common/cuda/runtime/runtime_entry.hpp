@@ -53,6 +53,8 @@ CAE_DECLARE_BACKEND_MEMBERS();
 CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 // ABI 1.10's RBF kernel from the linear one (entry_training.cpp).
 CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
+// ABI 1.11's linear classifier loss (entry_training.cpp).
+CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda

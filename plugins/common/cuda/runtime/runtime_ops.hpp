@@ -79,6 +79,13 @@ constexpr int kMaxShortRows = 16;
 bool short_products(Context& ctx, const float* x, const float* y, float* k,
                     const cae_plugin::KernelDims& dims);
 
+// linear_loss.cu: the linear classifier's loss and residuals (ABI 1.11) on
+// checked arguments. Returns false, having queued nothing, when the
+// context's linear-loss option is off.
+bool linear_loss(Context& ctx, const float* scores, const float* bias, const float* targets,
+                 int32_t kind, float scale, float* residuals, float* sums,
+                 const cae_plugin::LinearLossDims& dims);
+
 // svm_dual_solve.cu: the checked problems (their tensors' device
 // addresses), solved side by side; waits for them and writes each outcome.
 void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* work, int32_t count);

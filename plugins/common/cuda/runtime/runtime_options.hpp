@@ -1,7 +1,8 @@
 // The options every backend on the runtime declares (v3's and v4's lists,
 // plugins/v3/v3_options.hpp and plugins/v4/v4_options.hpp): poison-scratch,
-// which sets Tuning::poison_scratch, and short-products, which sets
-// Tuning::short_products. Host code only (no CUDA).
+// which sets Tuning::poison_scratch, short-products, which sets
+// Tuning::short_products, and linear-loss, which sets Tuning::linear_loss.
+// Host code only (no CUDA).
 #pragma once
 
 #include <cae/backend.h>
@@ -30,5 +31,18 @@ constexpr cae_plugin::OptionSpec kShortProductsOption{
     "kernel_matrix products with at most 16 rows on one side (the linear classifier's scores and "
     "gradients): on: a CUDA-core kernel that reads the long side once, at memory bandwidth; off: "
     "cuBLASLt's FP32 GEMM"};
+
+// Off by default until its kernel is certified on a GPU over the seed sweep
+// (cae-conformance --backend-option linear-loss=on): then on.
+constexpr cae_plugin::OptionSpec kLinearLossOption{
+    CAE_OPTION_ENUM,
+    "linear-loss",
+    "off",
+    "on|off",
+    0,
+    0,
+    "the linear classifier's loss and residuals (linear_loss): on: on the GPU between the pass's "
+    "two products, so only the gradient's product and the block sums go down; off: the member "
+    "answers UNSUPPORTED and the host computes them from the downloaded scores"};
 
 }  // namespace cae_cuda
