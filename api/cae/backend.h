@@ -752,6 +752,17 @@ typedef struct cae_backend_table {
   cae_status (*linear_loss)(cae_context ctx, cae_tensor scores, cae_tensor bias, cae_tensor targets,
                             int32_t kind, float scale, cae_tensor residuals, cae_tensor sums);
 
+  /* -- optional member of ABI 1.11 (may be NULL) --
+   *
+   * y [c,r] = x [r,c] transposed (row-major both), every value copied bit
+   * for bit: a matrix the host would otherwise transpose in its own memory
+   * and upload twice (the linear classifier's rows, needed as X and X^T by
+   * its two products) goes up once. x and y must be different tensors.
+   * INVALID_ARGUMENT for shapes that do not fit or y == x, UNSUPPORTED
+   * for a matrix larger than the backend transposes (the host then
+   * transposes it itself); nothing is written then. */
+  cae_status (*transpose)(cae_context ctx, cae_tensor x, cae_tensor y);
+
   /* Later minors append members here. */
 } cae_backend_table;
 
@@ -801,7 +812,7 @@ typedef struct cae_backend_table {
    sizeof(((cae_backend_table*)0)->kernel_rbf_from_linear))
 
 #define CAE_BACKEND_TABLE_SIZE_1_11 \
-  (offsetof(cae_backend_table, linear_loss) + sizeof(((cae_backend_table*)0)->linear_loss))
+  (offsetof(cae_backend_table, transpose) + sizeof(((cae_backend_table*)0)->transpose))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

@@ -44,6 +44,7 @@ void print_members(const cae_backend_table* t) {
       {"svm_dual_solve", CAE_TABLE_HAS(t, svm_dual_solve)},
       {"kernel_rbf_from_linear", CAE_TABLE_HAS(t, kernel_rbf_from_linear)},
       {"linear_loss", CAE_TABLE_HAS(t, linear_loss)},
+      {"transpose", CAE_TABLE_HAS(t, transpose)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {

@@ -251,6 +251,13 @@ void Context::linear_loss(const Tensor& scores, const Tensor& bias, const Tensor
         "linear_loss");
 }
 
+bool Context::has_transpose() const { return CAE_TABLE_HAS(table_, transpose); }
+
+void Context::transpose(const Tensor& x, Tensor& y) {
+  CAE_REQUIRE_MEMBER(transpose);
+  check(table_->transpose(ctx_, x.handle(), y.handle()), "transpose");
+}
+
 void Context::synchronize() { check(table_->synchronize(ctx_), "synchronize"); }
 
 bool Context::has_timer() const {

@@ -134,6 +134,10 @@ class Context {
   bool has_linear_loss() const;
   void linear_loss(const Tensor& scores, const Tensor& bias, const Tensor& targets,
                    cae_linear_loss_kind kind, float scale, Tensor& residuals, Tensor& sums);
+  // ABI 1.11: y [c,r] = x [r,c] transposed, bit for bit. UNSUPPORTED (as
+  // BackendError) for a matrix larger than the backend transposes.
+  bool has_transpose() const;
+  void transpose(const Tensor& x, Tensor& y);
 
   cae_context handle() const { return ctx_; }
 

@@ -59,8 +59,8 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
     groups_.push_back(std::move(group));
   }
   const size_t d = static_cast<size_t>(dim_);
-  // The host's threads shared among the devices' upload threads: the
-  // transpose of a group (rows x dim floats) is their work.
+  // The host's threads shared among the devices' upload threads: laying a
+  // group out (rows x dim floats) is their work.
   const int layout_threads = std::max(1, threads / static_cast<int>(contexts_.size()));
   weights_.resize(contexts_.size());
   host_weights_.resize(contexts_.size());
@@ -74,21 +74,10 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->begin = static_cast<int64_t>(span.begin);
       group->rows = static_cast<int64_t>(n);
       x.resize(n * d);
-      t.resize(n * d);
-      // Blocks of kTile rows, each thread its own columns: the block's rows
-      // are copied, then transposed from that copy, so every write of the
-      // transpose lands in a run of kTile consecutive floats.
-      constexpr size_t kTile = 32;
-      parallel_chunks(layout_threads, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
-        for (size_t i0 = 0; i0 < n; i0 += kTile) {
-          const size_t i1 = std::min(n, i0 + kTile);
-          for (size_t i = i0; i < i1; ++i) {
-            const float* source = train.row(rows[span.begin + i]);
-            std::copy(source + first, source + last, x.begin() + static_cast<long>(i * d) + first);
-          }
-          for (size_t j = static_cast<size_t>(first); j < static_cast<size_t>(last); ++j) {
-            for (size_t i = i0; i < i1; ++i) t[j * n + i] = x[i * d + j];
-          }
+      parallel_chunks(layout_threads, static_cast<int64_t>(n), [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i) {
+          const float* source = train.row(rows[span.begin + static_cast<size_t>(i)]);
+          std::copy(source, source + d, x.begin() + i * static_cast<long>(d));
         }
       });
       group->x = context.alloc({group->rows, dim_});
@@ -97,7 +86,14 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
       group->residuals = context.alloc({classes_, group->rows});
       group->product = context.alloc({classes_, dim_});
       group->x.upload(x);
-      group->transposed.upload(t);
+      // X^T for the gradient's product: made on the device where it offers
+      // ABI 1.11's transpose (the rows cross the bus once, and the host
+      // does not transpose them), else here.
+      if (!transpose_on_device(context, *group)) {
+        t.resize(n * d);
+        transpose_on_host(x.data(), n, d, layout_threads, t.data());
+        group->transposed.upload(t);
+      }
       group->host_product = HostBuffer(context, static_cast<size_t>(classes_) * d);
     }
     weights_[c] = context.alloc({classes_, dim_});
@@ -154,6 +150,31 @@ DeviceRowGroups::DeviceRowGroups(const std::vector<Context*>& contexts, const Fe
 }
 
 DeviceRowGroups::~DeviceRowGroups() = default;
+
+bool DeviceRowGroups::transpose_on_device(Context& context, Group& group) {
+  if (!context.has_transpose()) return false;
+  try {
+    context.transpose(group.x, group.transposed);
+  } catch (const BackendError& error) {
+    if (error.status() != CAE_STATUS_UNSUPPORTED) throw;  // a matrix too large for it
+    return false;
+  }
+  return true;
+}
+
+void DeviceRowGroups::transpose_on_host(const float* x, size_t n, size_t d, int threads, float* t) {
+  // Bands of kTile rows, each thread its own columns, so that every write
+  // of the transpose lands in a run of kTile consecutive floats.
+  constexpr size_t kTile = 32;
+  parallel_chunks(threads, static_cast<int64_t>(d), [&](int64_t first, int64_t last) {
+    for (size_t i0 = 0; i0 < n; i0 += kTile) {
+      const size_t i1 = std::min(n, i0 + kTile);
+      for (size_t j = static_cast<size_t>(first); j < static_cast<size_t>(last); ++j) {
+        for (size_t i = i0; i < i1; ++i) t[j * n + i] = x[i * d + j];
+      }
+    }
+  });
+}
 
 DeviceRowGroups::Group& DeviceRowGroups::group_at(int64_t g) const {
   Group* group = g >= 0 && static_cast<size_t>(g) < by_index_.size()

@@ -1,6 +1,7 @@
 // The linear classifier's passes over its rows on the backend's devices
 // (`--linear-on backend`): each fixed group of rows (a few large ones,
-// svm/linear_trainer.cpp) is uploaded once, as it is and transposed, and
+// svm/linear_trainer.cpp) is uploaded once and transposed (on the device
+// where it offers ABI 1.11's transpose, else on the host and uploaded), and
 // every pass of L-BFGS is two GEMMs per group through
 // the ABI's kernel_matrix (LINEAR: K = X Y^T), scores = X W^T and the
 // group's gradient R^T X. Between them the loss and its residuals R: where
@@ -107,6 +108,10 @@ class DeviceRowGroups {
   void residual_block(const Block& block, const FoldedWeights& folded,
                       const ResidualsFunction& residuals);
   Group& group_at(int64_t g) const;
+  // X^T of the group's rows on its device (false, nothing done: the device
+  // offers no transpose, or not of this size).
+  static bool transpose_on_device(Context& context, Group& group);
+  static void transpose_on_host(const float* x, size_t n, size_t d, int threads, float* t);
   // Empty when every context computes the loss; else why not.
   std::string loss_refusal() const;
   // In the timed section: the folded weights (and, with losses on the

@@ -161,6 +161,16 @@ LinearLossDims check_linear_loss(const Shape& scores, const Shape& bias, const S
   return {n, k, blocks};
 }
 
+TransposeDims check_transpose(const Shape& x, const Shape& y, bool same) {
+  const char* op = "transpose";
+  require_rank(op, "x", x, 2);
+  CAE_REQUIRE(y.ndim == 2 && y[0] == x[1] && y[1] == x[0],
+              named(op, "y ") + y.str() + " must be [" + std::to_string(x[1]) + "," +
+                  std::to_string(x[0]) + "] (x " + x.str() + " transposed)");
+  CAE_REQUIRE(!same, named(op, "y must be a tensor other than x"));
+  return {x[0], x[1]};
+}
+
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
   const std::string name = "svm_dual_solve: problem " + std::to_string(index);
   CAE_REQUIRE(problem != nullptr, name + " is NULL");

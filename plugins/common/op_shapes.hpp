@@ -61,6 +61,13 @@ LinearLossDims check_linear_loss(const Shape& scores, const Shape& bias, const S
                                  int32_t kind, float scale, const Shape& residuals,
                                  const Shape& sums, bool aliased);
 
+// transpose (ABI 1.11): x [r,c], y [c,r], x and y different tensors
+// (`same`). Returns {r, c}.
+struct TransposeDims {
+  int64_t rows, cols;
+};
+TransposeDims check_transpose(const Shape& x, const Shape& y, bool same);
+
 // svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
 // max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba
 // [n_b,n_a], kernel_bb [n_b,n_b], alpha and gradient [n_a+n_b]). Returns

@@ -22,5 +22,7 @@ CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 // cpu_linear_loss.cpp: the ABI 1.11 linear classifier loss.
 CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
+// cpu_transpose.cpp: the ABI 1.11 transpose.
+CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
 
 }  // namespace cae_cpu

@@ -23,6 +23,7 @@ TEST_CASE("kernel_matrix") { check_kernel_matrix(); }
 TEST_CASE("svm_dual_solve") { check_svm_dual(); }
 TEST_CASE("kernel_rbf_from_linear") { check_kernel_rbf_from_linear(); }
 TEST_CASE("linear_loss") { check_linear_loss(); }
+TEST_CASE("transpose") { check_transpose(); }
 TEST_CASE("errors") { check_errors(); }
 TEST_CASE("memory") { check_memory(); }
 TEST_CASE("group") { check_group(); }

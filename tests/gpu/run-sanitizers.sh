@@ -12,6 +12,9 @@
 #   TOOLS="racecheck"  only these tools (default: memcheck racecheck initcheck synccheck)
 #   WORKLOADS="quick"  only these workloads (default: quick full train)
 #   FILTER=conv2d      only these ops in the conformance workloads (--filter)
+#   OPTIONS="linear-loss=on"  backend options of the conformance workloads
+#                      (each a --backend-option), e.g. to check a kernel that
+#                      an option turns on
 #   KERNELS="--kernel-name kns=tma_igemm --kernel-name regex=nvjet|xmma|cutlass|Gemm|splitK"
 #                      which kernels the tool checks (compute-sanitizer's kernel
 #                      filter options; default: every kernel but NCCL's), e.g. to
@@ -48,6 +51,8 @@ tools=${TOOLS:-memcheck racecheck initcheck synccheck}
 workloads=${WORKLOADS:-quick full train}
 filter=()
 [ -n "${FILTER:-}" ] && filter=(--filter "$FILTER")
+# The conformance workloads' extra arguments: the filter, then the options.
+for option in ${OPTIONS:-}; do filter+=(--backend-option "$option"); done
 
 # A small synthetic data set for the training runs (made once, on the CPU).
 data=$out/synth

@@ -350,6 +350,26 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "the rows transposed on the backend (transpose) give the model of the host's "
+    "transpose bit for bit") {
+  // 3,500 rows in 8 groups, 12 features: tiles cut on both sides.
+  const FeatureSet train = test::clustered(5, 700, 12, 1.5, 37, 1);
+  LinearOptions options;
+  options.threads = 2;
+  options.C = 0.5;
+  options.devices = {&test::cpu_context()};
+  REQUIRE(test::cpu_context().has_transpose());
+  const LinearModel on_device = train_linear(train, all_rows(train), options);
+  Context& without = test::cpu_without<&cae_backend_table::transpose>();
+  REQUIRE_FALSE(without.has_transpose());
+  options.devices = {&without};
+  const LinearModel on_host = train_linear(train, all_rows(train), options);
+  CHECK(on_device.weights == on_host.weights);
+  CHECK(on_device.bias == on_host.bias);
+  CHECK(on_device.iterations == on_host.iterations);
+}
+
 TEST_CASE("one trainer for several C gives train_linear's model for each, on host and backend") {
   const FeatureSet train = test::clustered(4, 700, 10, 1.2, 13, 1);
   std::vector<int64_t> rows;  // not every row, and not consecutive: gathered groups

@@ -92,5 +92,19 @@ cae_status tensor_download(cae_context ctx, cae_tensor t, float* dst, size_t cou
   });
 }
 
+cae_status transpose(cae_context ctx, cae_tensor x, cae_tensor y) {
+  return guard(ctx, [&] {
+    const char* op = "transpose";
+    Context& c = enter(ctx, op);
+    const cae_tensor_s& tx = tensor_arg(c, x, op, "x");
+    cae_tensor_s& ty = tensor_arg(c, y, op, "y");
+    const cae_plugin::TransposeDims dims = cae_plugin::check_transpose(tx.shape, ty.shape, x == y);
+    // Rank-2 tensors are stored as they are (row-major): one matrix of the
+    // layout conversions' tiled transpose.
+    transpose_batched(c, tx.data, ty.data, 1, dims.rows, dims.cols);
+    c.wrote(ty);
+  });
+}
+
 }  // namespace entry
 }  // namespace cae_cuda

@@ -55,6 +55,8 @@ CAE_DECLARE_BACKEND_SVM_SOLVER_MEMBERS();
 CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 // ABI 1.11's linear classifier loss (entry_training.cpp).
 CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
+// ABI 1.11's transpose (entry_tensors.cpp).
+CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda
