@@ -29,11 +29,12 @@ static_assert(kBlockRows == CAE_LINEAR_LOSS_BLOCK_ROWS,
 // The rows are cut into at most this many groups, each summed on its own and
 // the groups added in order: the result is the same for any thread count.
 constexpr int64_t kMaxGroups = 64;
-// On the backend, fewer and larger groups: every group costs a pass three
-// transfers and two GEMM calls and its classes x dim product a download and
-// a sum on the host (with 64 groups of CIFAR-10's 45,000 rows, 21 MB a pass
-// for 8,192 dimensions), while a device needs only one GEMM in flight to be
-// busy. Eight still spread over the devices of one host.
+// On the backend, fewer and larger groups: every group costs a pass its
+// calls (two GEMMs, and the loss where the device computes it), its
+// transfers, and its classes x dim product a download and a sum on the
+// host (with 64 groups of CIFAR-10's 45,000 rows, 21 MB a pass for 8,192
+// dimensions), while a device needs only one GEMM in flight to be busy.
+// Eight still spread over the devices of one host.
 constexpr int64_t kMaxDeviceGroups = 8;
 // The gradient's sums over the groups run in this many fixed parts, a
 // thread for every kFloatsPerThread of the groups' floats.
