@@ -134,7 +134,7 @@ void finish_encoded(float* values, size_t count, const TapCoding& coding) {
 }
 
 void signed_sqrt(float* values, size_t count) {
-  for (size_t i = 0; i < count; ++i) values[i] = std::copysign(std::sqrt(std::fabs(values[i])), values[i]);
+  for (size_t i = 0; i < count; ++i) values[i] = signed_root(values[i]);
 }
 
 }  // namespace cae::nn

@@ -6,6 +6,7 @@
 // over small ones, and a signed square root before the classifier.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -65,6 +66,9 @@ std::vector<float> encoder_bias(const TapCoding& coding, int channels);
 // The encoder's non-decreasing part, in place on `count` values of the
 // linear part's (pooled) output.
 void finish_encoded(float* values, size_t count, const TapCoding& coding);
+
+// f = sign(f) * sqrt(|f|), of one value.
+inline float signed_root(float f) { return std::copysign(std::sqrt(std::fabs(f)), f); }
 
 // In place on `count` values: f = sign(f) * sqrt(|f|).
 void signed_sqrt(float* values, size_t count);

@@ -207,7 +207,7 @@ FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha) {
 }
 
 void soft_threshold(float* features, size_t count, float alpha) {
-  for (size_t i = 0; i < count; ++i) features[i] = std::max(0.0f, features[i] - alpha);
+  for (size_t i = 0; i < count; ++i) features[i] = soft_thresholded(features[i], alpha);
 }
 
 std::string feature_recipe_help() {

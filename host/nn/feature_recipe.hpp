@@ -8,6 +8,7 @@
 // The extraction loop (nn/features.cpp) is one loop driven by a recipe.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -102,6 +103,9 @@ FeatureRecipe feature_recipe(const std::string& name);
 // the name and the features agree). Throws std::invalid_argument for alpha
 // negative, not finite or above kMaxFeatureThreshold.
 FeatureRecipe with_threshold(const FeatureRecipe& recipe, double alpha);
+
+// f = max(0, f - alpha), of one value.
+inline float soft_thresholded(float f, float alpha) { return std::max(0.0f, f - alpha); }
 
 // In place on `count` values: f = max(0, f - alpha).
 void soft_threshold(float* features, size_t count, float alpha);

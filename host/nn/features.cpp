@@ -220,6 +220,37 @@ void say_placement(const BatchTransform& transform, std::ostream& log) {
   if (!transform.placement().empty()) log << "input transform: " << transform.placement() << "\n";
 }
 
+// Floats of a host pass over features or images below which a batch stays on
+// the worker's thread: starting threads would cost more than they save.
+constexpr size_t kFloatsPerThread = size_t(1) << 18;
+
+int threads_for(size_t floats, int host_threads) {
+  return int(std::max<size_t>(1, std::min(size_t(host_threads), floats / kFloatsPerThread)));
+}
+
+// The rows' last steps in one pass over them, on up to `threads` threads:
+// the average with the mirror image's rows (when `mirrored`), the soft
+// threshold, the signed square root, each value as the separate passes
+// compute it (soft_threshold, signed_sqrt), so the features are the same
+// bits; one pass reads and writes the rows once instead of up to three
+// times, on the worker's share of the host's cores instead of one.
+void finish_rows(float* rows, const float* mirrored, size_t count, const FeatureRecipe& recipe,
+                 int host_threads) {
+  const float alpha = float(recipe.threshold);
+  const bool threshold = recipe.threshold > 0.0, root = recipe.signed_sqrt;
+  if (!mirrored && !threshold && !root) return;
+  parallel_chunks(threads_for(count, host_threads), int64_t(count),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) {
+                      float v = rows[i];
+                      if (mirrored) v = 0.5f * (v + mirrored[i]);
+                      if (threshold) v = soft_thresholded(v, alpha);
+                      if (root) v = signed_root(v);
+                      rows[i] = v;
+                    }
+                  });
+}
+
 // Encodes images [first, first + count) into features (rows of the whole
 // set), batch by batch; after_batch(n) after each.
 void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& recipe,
@@ -250,19 +281,20 @@ void encode_rows(Context& context, Autoencoder& model, const FeatureRecipe& reci
     // The mirror image is made before the input transform, as in training:
     // the transform is the network's first step.
     if (recipe.flip_average) {
-      mirror_images(host.data(), mirrored.data(), n, network.image_channels(),
-                    network.image_side());
+      parallel_chunks(
+          threads_for(n * image_floats, host_threads), int64_t(n), [&](int64_t begin, int64_t end) {
+            mirror_images(host.data() + size_t(begin) * image_floats,
+                          mirrored.data() + size_t(begin) * image_floats, size_t(end - begin),
+                          network.image_channels(), network.image_side());
+          });
       transform.apply(mirrored.data(), n);
     }
     transform.apply(host.data(), n);
     float* rows = features + (start - row_base) * dim;
     pooling->encode(context, model, host.data(), rows);
-    if (recipe.flip_average) {
-      pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
-      for (size_t i = 0; i < n * dim; ++i) rows[i] = 0.5f * (rows[i] + mirrored_rows[i]);
-    }
-    if (recipe.threshold > 0.0) soft_threshold(rows, n * dim, float(recipe.threshold));
-    if (recipe.signed_sqrt) signed_sqrt(rows, n * dim);
+    if (recipe.flip_average) pooling->encode(context, model, mirrored.data(), mirrored_rows.data());
+    finish_rows(rows, recipe.flip_average ? mirrored_rows.data() : nullptr, n * dim, recipe,
+                host_threads);
     after_batch(n);
   }
 }

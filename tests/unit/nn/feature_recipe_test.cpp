@@ -204,6 +204,24 @@ TEST_CASE("flip averaging is the mean of the image's and its mirror image's feat
   CHECK(averaged != plain);
 }
 
+TEST_CASE("flip average, threshold and square root in one pass over threads: the passes' bits") {
+  // 64 images of 8,192 features in one batch: a pass of two threads' worth
+  // of floats, so the rows are finished on more than one thread.
+  Fixture f;
+  const ImageSet images = test::small_image_set(64, 23);
+  auto extract = [&](const FeatureRecipe& recipe, const ImageSet& set) {
+    return extract_features(f.context, f.model, recipe, set, 64, nullptr, "");
+  };
+  const std::vector<float> plain = extract(feature_recipe("pyramid"), images);
+  const std::vector<float> mirror = extract(feature_recipe("pyramid"), mirrored(images));
+  const FeatureRecipe finished =
+      with_threshold(feature_recipe("conv1+conv2+latent:max4+flip+sqrt"), 0.25);
+  std::vector<float> expected(plain.size());
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = 0.5f * (plain[i] + mirror[i]);
+  soft_threshold(expected.data(), expected.size(), 0.25f);
+  signed_sqrt(expected.data(), expected.size());
+  CHECK(extract(finished, images) == expected);
+}
 
 TEST_CASE("composed recipes: a pyramid written term by term is the pyramid, bit for bit") {
   Fixture f;
