@@ -10,10 +10,10 @@
 // blocks' sums go down; otherwise on the host, the scores going down (rows
 // x classes floats) and the residuals coming back up. Transfers go through
 // page-locked host buffers where the backend offers them (host_alloc).
-// The groups are fixed and summed
-// in group order, so the model does not depend on how many devices there
-// are; it differs from the host pass's by the GEMMs' rounding and the
-// grouping (and by the backend's precision: docs/classifiers.md).
+// The groups are fixed and summed in group order, so the model does not
+// depend on how many devices there are; it differs from the host pass's by
+// the GEMMs' rounding and the grouping (and by the backend's precision:
+// docs/classifiers.md).
 #pragma once
 
 #include <cstdint>
