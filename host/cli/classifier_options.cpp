@@ -1,6 +1,7 @@
 #include "classifier_options.hpp"
 
 #include <map>
+#include <string>
 
 #include "ignored_options.hpp"
 #include "io/memory_budget.hpp"
@@ -10,23 +11,25 @@
 namespace cae::cli {
 
 void add_classifier_options(po::options_description& options) {
-  options.add_options()
-      ("classifier", po::value<std::string>()->default_value("svm")->value_name("svm|linear"),
-       "svm: the one-vs-one kernel SVM (memory grows as rows^2); linear: one weight vector "
-       "per class on the same features, trained for --linear-loss (memory grows as rows x "
-       "dim; --C is its regularisation, --search chooses it among --search-C)")
-      ("linear-loss", po::value<std::string>()->default_value("logistic")
-                          ->value_name("logistic|squared-hinge"),
-       "--classifier linear: logistic: multinomial logistic regression; squared-hinge: one "
-       "L2-SVM per class against the rest (squared hinge, as the single-layer feature "
-       "learning pipelines of the literature classify)")
-      ("linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
-       "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
-       "is 1e-3 of its value at zero weights)")
-      ("linear-on", po::value<std::string>()->default_value("host")->value_name("host|backend"),
-       "--classifier linear: where its passes over the rows run: host (OpenBLAS, --svm-threads) "
-       "or backend (the features uploaded once, two GEMMs per group of rows through the "
-       "backend's kernel_matrix on every device of --devices)");
+  options.add_options()(
+      "classifier", po::value<std::string>()->default_value("svm")->value_name("svm|linear"),
+      "svm: the one-vs-one kernel SVM (memory grows as rows^2); linear: one weight vector "
+      "per class on the same features, trained for --linear-loss (memory grows as rows x "
+      "dim; --C is its regularisation, --search chooses it among --search-C)")(
+      "linear-loss",
+      po::value<std::string>()->default_value("logistic")->value_name("logistic|squared-hinge"),
+      "--classifier linear: logistic: multinomial logistic regression; squared-hinge: one "
+      "L2-SVM per class against the rest (squared hinge, as the single-layer feature "
+      "learning pipelines of the literature classify)")(
+      "linear-iterations", po::value<int>()->default_value(200)->value_name("N"),
+      "--classifier linear: at most N L-BFGS iterations (it stops earlier once the gradient "
+      "is 1e-3 of its value at zero weights)")(
+      "linear-on", po::value<std::string>()->default_value("auto")->value_name("auto|host|backend"),
+      "--classifier linear: where its passes over the rows run: host (OpenBLAS, --svm-threads), "
+      "backend (the features uploaded once, two GEMMs per group of rows through the backend's "
+      "kernel_matrix on every device of --devices), or auto: the backend in use (always in "
+      "pipeline; in svm when ranks share the work) when it is a device with memory of its own "
+      "and the features fit in it, else the host");
 }
 
 ClassifierKind classifier_from(const po::variables_map& vm) {
@@ -49,11 +52,16 @@ const char* classifier_name(ClassifierKind kind) {
   return kind == ClassifierKind::Linear ? "linear" : "svm";
 }
 
-bool linear_on_backend(const po::variables_map& vm) {
+LinearPlace linear_place(const po::variables_map& vm) {
   const std::string where = vm["linear-on"].as<std::string>();
-  if (where == "host") return false;
-  if (where == "backend") return true;
-  throw UsageError("--linear-on must be host or backend, got '" + where + "'");
+  if (where == "host") return LinearPlace::Host;
+  if (where == "backend") return LinearPlace::Backend;
+  if (where == "auto") return LinearPlace::Auto;
+  throw UsageError("--linear-on must be auto, host or backend, got '" + where + "'");
+}
+
+bool linear_on_backend(const po::variables_map& vm) {
+  return linear_place(vm) == LinearPlace::Backend;
 }
 
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm) {

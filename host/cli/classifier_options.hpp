@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "linear_placement.hpp"
 #include "svm/linear_trainer.hpp"
 #include "svm/ovo_trainer.hpp"
 
@@ -27,8 +28,11 @@ const char* classifier_name(ClassifierKind kind);
 // --C, --standardize, --svm-threads, --linear-iterations and --linear-loss as
 // the linear classifier reads them. Throws UsageError for an unknown loss.
 svm::LinearOptions linear_options_from(const po::variables_map& vm, const svm::TrainOptions& svm);
-// --linear-on: true for backend (the caller then sets LinearOptions::devices),
-// false for host. Throws UsageError for another value.
+// Throws UsageError for a value other than host, backend or auto.
+LinearPlace linear_place(const po::variables_map& vm);
+// True for --linear-on backend: `cae svm` in one process selects a backend
+// for the passes only then (auto selects none by itself: that could certify
+// a backend on its first use only to pass on the host).
 bool linear_on_backend(const po::variables_map& vm);
 
 // Rows per class of `labels` once `held_out` of them (a validation split,

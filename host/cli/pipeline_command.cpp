@@ -371,8 +371,9 @@ int run_pipeline(const po::variables_map& given) {
   svm::FeatureSet train_features = to_feature_set(std::move(train_rows), recipe.dim(network), data.train);
   svm_options.ranks = {processes.get(), session.context.get()};
   linear_options.ranks = svm_options.ranks;
-  if (classifier == ClassifierKind::Linear && linear_on_backend(vm)) {
-    linear_options.devices = session.contexts();
+  if (classifier == ClassifierKind::Linear) {
+    linear_options.devices = linear_devices(linear_place(vm), session.contexts(),
+                                            train_features.rows, train_features.dim, std::cout);
   }
   if (!primary) {
     if (classifier == ClassifierKind::Linear) {

@@ -167,7 +167,8 @@ int run_svm(const po::variables_map& vm) {
       join_ranks(rendezvous, *session.context, session.contexts().size());
   if (classifier == ClassifierKind::Linear) {
     linear.ranks = {processes.get(), session.context.get()};
-    if (linear_backend) linear.devices = session.contexts();
+    linear.devices =
+        linear_devices(linear_place(vm), session.contexts(), train.rows, train.dim, std::cout);
     return run_linear(train, test, linear, validation, dir, out, record.origin, rendezvous.rank);
   }
   options.ranks = {processes.get(), session.context.get()};

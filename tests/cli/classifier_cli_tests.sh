@@ -77,7 +77,7 @@ cmp -s W/linear-backend.model W/linear-backend-2.model ||
 run "linear backend option alone" 2 "$CAE" svm $B --features F --classifier linear --out W/bad.model
 expect "linear backend option alone" "--backend is a backend option, and --classifier linear uses no backend"
 run "bad --linear-on" 2 "$CAE" svm --features F --classifier linear --linear-on gpu --out W/bad.model
-expect "bad --linear-on" "--linear-on must be host or backend, got 'gpu'"
+expect "bad --linear-on" "--linear-on must be auto, host or backend, got 'gpu'"
 one_line "bad --linear-on"
 run "--linear-on with the SVM" 2 "$CAE" svm $B --features F --linear-on backend --out W/bad.model
 expect "--linear-on with the SVM" "--linear-on applies to --classifier linear only"
@@ -121,6 +121,8 @@ run "synth" 0 "$CAE" data synth D --train 130 --test 40 --seed 3
 run "pipeline linear" 0 "$CAE" pipeline $B --data D --epochs 1 --batch 32 --classifier linear \
   --validation 20 --out P
 expect "pipeline linear" "linear predict"
+# --linear-on auto: the cpu backend keeps its tensors in host memory.
+expect "pipeline linear" "linear: passes on the host \\(--linear-on auto: cpu keeps its tensors in host memory\\)"
 expect "pipeline linear" "test accuracy: [0-9.]+%"
 exists "pipeline linear model" P/linear.model
 absent "no svm model" P/svm.model

@@ -5,6 +5,7 @@
 #include <memory>
 #include <random>
 
+#include "../build_tree_registry.hpp"
 #include "plugin/registry.hpp"
 
 namespace cae::svm::test {
@@ -49,16 +50,7 @@ FeatureSet clustered(int classes, int per_class, int dim, double spread, uint64_
 
 namespace {
 
-const Registry& test_registry() {
-  static const Registry registry = [] {
-    DiscoveryOptions options;
-    options.plugin_dirs = {CAE_TEST_PLUGIN_DIR};
-    options.use_environment = false;
-    options.use_default_dirs = false;
-    return Registry::discover(options);
-  }();
-  return registry;
-}
+const Registry& test_registry() { return cae::test::build_tree_registry(); }
 
 }  // namespace
 
