@@ -40,8 +40,11 @@
 // tie the other way from the op members: a failure against the op path then
 // stands only when further draws fail too (a flip fails one draw, a wrong
 // graph every draw).
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -454,6 +457,60 @@ void draw_cases(const nn::GraphSpec& spec, uint64_t seed, int draw, bool rolled,
   if (rolled) roll_images(spec, cases[1].hosts);
 }
 
+// Draws 0, 1, ... of both cases until one's float64 evaluation has no near
+// tie (its cases are left in `cases`, and false returned), or kDraws of
+// them have one (the last draw's cases are left, and true returned): what
+// drawing and evaluating them one after another gives. The first draw is
+// made alone (at FP32 it rarely meets a tie); the others, when it does, at
+// once on the host's cores (OpenMP's thread count: a sweep that runs seeds
+// side by side sets it to one). Each draw comes from its own seed, so the
+// one chosen does not depend on the threads. At BF16 every draw of a small
+// graph often meets a tie, and seven more draws one by one were most of a
+// GPU backend's certification time.
+bool draw_until_no_tie(const nn::GraphSpec& spec, uint64_t seed, bool rolled, GraphCase cases[2]) {
+  struct Draw {
+    GraphCase cases[2];
+    bool ambiguous = false;
+    std::exception_ptr failure;
+  };
+  const cae_graph_run_params scalars[2] = {cases[0].scalars, cases[1].scalars};
+  int first = 0;
+  for (const int count : {1, kDraws - 1}) {
+    std::vector<Draw> wave(static_cast<size_t>(count));
+    const int threads = std::max(1, std::min(count, omp_get_max_threads()));
+    // Exceptions cannot leave an OpenMP region: each draw keeps its own.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int i = 0; i < count; ++i) {
+      Draw& d = wave[size_t(i)];
+      try {
+        d.cases[0].scalars = scalars[0];
+        d.cases[1].scalars = scalars[1];
+        draw_cases(spec, seed, first + i, rolled, d.cases);
+        evaluate_cases(spec, d.cases, rolled, &d.ambiguous);
+        // Of draws with a tie only the last is kept (the op path judges it).
+        if (d.ambiguous && first + i + 1 < kDraws) {
+          for (GraphCase& c : d.cases) {
+            c.hosts = {};
+            c.float64 = {};
+          }
+        }
+      } catch (...) {
+        d.failure = std::current_exception();
+      }
+    }
+    for (Draw& d : wave) {
+      if (d.failure) std::rethrow_exception(d.failure);
+      if (!d.ambiguous || &d == &wave.back()) {
+        cases[0] = std::move(d.cases[0]);
+        cases[1] = std::move(d.cases[1]);
+        if (!d.ambiguous) return false;
+      }
+    }
+    first += count;
+  }
+  return true;
+}
+
 // Both cases' op path results on their drawn tensors.
 void add_op_path_results(const nn::GraphSpec& spec, bool rolled, bool reads_scalars,
                          GraphCase cases[2]) {
@@ -515,13 +572,13 @@ void check_graph(const std::string& label, const nn::GraphSpec& spec, uint64_t s
     cases[1].scalars.adam_step = 7;
   }
   const bool rolled = rolls_images(spec);
-  // Draw the bound tensors until the float64 evaluation has no near tie.
+  // Draw the bound tensors until the float64 evaluation has no near tie
+  // (judged by the op path alone: one draw, no float64 evaluation).
   bool ambiguous = true;
-  for (int draw = 0; draw < kDraws && ambiguous; ++draw) {
-    draw_cases(spec, seed, draw, rolled, cases);
-    if (judge == Judge::OpsOnly) break;  // one draw, no float64 evaluation
-    ambiguous = false;
-    evaluate_cases(spec, cases, rolled, &ambiguous);
+  if (judge == Judge::OpsOnly) {
+    draw_cases(spec, seed, 0, rolled, cases);
+  } else {
+    ambiguous = draw_until_no_tie(spec, seed, rolled, cases);
   }
   add_op_path_results(spec, rolled, reads_scalars, cases);
   const RunsJudged judged = run_and_judge(spec, *graph, cases, !ambiguous);
