@@ -461,12 +461,13 @@ void draw_cases(const nn::GraphSpec& spec, uint64_t seed, int draw, bool rolled,
 // tie (its cases are left in `cases`, and false returned), or kDraws of
 // them have one (the last draw's cases are left, and true returned): what
 // drawing and evaluating them one after another gives. The first draw is
-// made alone (at FP32 it rarely meets a tie); the others, when it does, at
-// once on the host's cores (OpenMP's thread count: a sweep that runs seeds
-// side by side sets it to one). Each draw comes from its own seed, so the
-// one chosen does not depend on the threads. At BF16 every draw of a small
-// graph often meets a tie, and seven more draws one by one were most of a
-// GPU backend's certification time.
+// made alone (at FP32 it rarely meets a tie); the others in waves as wide as
+// OpenMP's thread count (a sweep that runs seeds side by side sets it to
+// one: one draw at a time, stopping at the first without a tie). Each draw
+// comes from its own seed and a wave's draws are taken in order, so the one
+// chosen does not depend on the threads. At BF16 every draw of a small graph
+// often meets a tie, and seven more draws one by one were most of a GPU
+// backend's certification time.
 bool draw_until_no_tie(const nn::GraphSpec& spec, uint64_t seed, bool rolled, GraphCase cases[2]) {
   struct Draw {
     GraphCase cases[2];
@@ -474,12 +475,12 @@ bool draw_until_no_tie(const nn::GraphSpec& spec, uint64_t seed, bool rolled, Gr
     std::exception_ptr failure;
   };
   const cae_graph_run_params scalars[2] = {cases[0].scalars, cases[1].scalars};
-  int first = 0;
-  for (const int count : {1, kDraws - 1}) {
+  const int threads = std::max(1, omp_get_max_threads());
+  for (int first = 0; first < kDraws;) {
+    const int count = first == 0 ? 1 : std::min(threads, kDraws - first);
     std::vector<Draw> wave(static_cast<size_t>(count));
-    const int threads = std::max(1, std::min(count, omp_get_max_threads()));
     // Exceptions cannot leave an OpenMP region: each draw keeps its own.
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(count)
     for (int i = 0; i < count; ++i) {
       Draw& d = wave[size_t(i)];
       try {
@@ -487,26 +488,20 @@ bool draw_until_no_tie(const nn::GraphSpec& spec, uint64_t seed, bool rolled, Gr
         d.cases[1].scalars = scalars[1];
         draw_cases(spec, seed, first + i, rolled, d.cases);
         evaluate_cases(spec, d.cases, rolled, &d.ambiguous);
-        // Of draws with a tie only the last is kept (the op path judges it).
-        if (d.ambiguous && first + i + 1 < kDraws) {
-          for (GraphCase& c : d.cases) {
-            c.hosts = {};
-            c.float64 = {};
-          }
-        }
       } catch (...) {
         d.failure = std::current_exception();
       }
     }
+    first += count;
     for (Draw& d : wave) {
       if (d.failure) std::rethrow_exception(d.failure);
-      if (!d.ambiguous || &d == &wave.back()) {
+      // The first draw without a tie, or the last draw of all (the op path judges it).
+      if (!d.ambiguous || (first == kDraws && &d == &wave.back())) {
         cases[0] = std::move(d.cases[0]);
         cases[1] = std::move(d.cases[1]);
         if (!d.ambiguous) return false;
       }
     }
-    first += count;
   }
   return true;
 }
