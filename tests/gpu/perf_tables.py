@@ -1254,6 +1254,11 @@ def render_expect(results):
         torch = measured(every_torch)
         if torch:
             best = min(torch, key=per_epoch)
+            # The fastest may come from the torch-max part: its own commit and day.
+            t = part(results, "torch-max")
+            if (t and any(r is best for r in t.get("torch", []))
+                    and not any(what == "PyTorch's max-autotune" for what, _, _ in sources)):
+                sources.append(("PyTorch's max-autotune", t["machine"], t["date"]))
             # A configuration that was not measured may be the fastest: say so.
             missing = [short_torch_name(r) for r in every_torch if r.get("status") != "measured"]
             cells.append(f"PyTorch's fastest{' measured' if missing else ''} ({short_torch_name(best)}) "
