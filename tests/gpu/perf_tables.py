@@ -199,6 +199,23 @@ def torch_records(results, batch):
     return [found[c] for c in TORCH_ORDER if c in found]
 
 
+def torch_max_part(results, records):
+    """The torch-max part when any of `records` (from torch_records) comes from
+    it, not from the epoch part's own call: figures of another commit and
+    day, which a footer or header must name."""
+    t = part(results, "torch-max")
+    mine = (t or {}).get("torch", [])
+    return t if any(r is m for r in records for m in mine) else None
+
+
+def epoch_footer(results, batch, p, torch):
+    """An epoch part's footer, naming the torch-max part's own commit and day
+    where `torch` (torch_records) shows rows of it."""
+    t = torch_max_part(results, torch)
+    return (footer(p, f"epoch-{batch}")
+            + (" The PyTorch max-autotune row: m" + footer(t, "torch-max")[1:] if t else ""))
+
+
 def per_batch(results, render_batch):
     """A "### Batch B" section per training batch: render_batch(results, batch,
     part) paragraphs, or why that batch's part was not measured."""
@@ -257,7 +274,7 @@ def epoch_batch(results, batch, p):
         notes.insert(0, "Each ÷ column is the row's epoch time divided by that PyTorch "
                         "configuration's: below 1.00x the row is faster")
     out.append("\n\n".join(n + "." for n in notes))
-    out.append(footer(p, f"epoch-{batch}") + quick_note(p))
+    out.append(epoch_footer(results, batch, p, torch) + quick_note(p))
     return out
 
 
@@ -877,10 +894,11 @@ def flops_batch(results, batch, p):
         conv = [op for op in r["ops"] if op["op"].startswith("conv2d")]
         best = max(conv, key=lambda op: op["tflops"]) if conv else None
         rows.append(flops_row(r["backend"], r["precision"], per_epoch(r), gpu, best))
-    for t in measured(torch_records(results, batch)):
+    torch = measured(torch_records(results, batch))
+    for t in torch:
         rows.append(flops_row(TORCH_NAMES[t["config"]], "bf16", per_epoch(t), gpu, None))
     return [table(["", "precision", "epoch TFLOP/s", "share of peak", "fastest convolution op"], rows),
-            footer(p, f"epoch-{batch}")]
+            epoch_footer(results, batch, p, torch)]
 
 
 def flops_row(name, precision, epoch_s, gpu, best_op):
@@ -1255,9 +1273,8 @@ def render_expect(results):
         if torch:
             best = min(torch, key=per_epoch)
             # The fastest may come from the torch-max part: its own commit and day.
-            t = part(results, "torch-max")
-            if (t and any(r is best for r in t.get("torch", []))
-                    and not any(what == "PyTorch's max-autotune" for what, _, _ in sources)):
+            t = torch_max_part(results, [best])
+            if t and not any(what == "PyTorch's max-autotune" for what, _, _ in sources):
                 sources.append(("PyTorch's max-autotune", t["machine"], t["date"]))
             # A configuration that was not measured may be the fastest: say so.
             missing = [short_torch_name(r) for r in every_torch if r.get("status") != "measured"]
