@@ -4,8 +4,9 @@
 
 namespace cae_v3 {
 
-const cae_plugin::OptionSpec kV3Options[3] = {
-    cae_cuda::kPoisonScratchOption, cae_cuda::kShortProductsOption, cae_cuda::kLinearLossOption};
+const cae_plugin::OptionSpec kV3Options[4] = {
+    cae_cuda::kPoisonScratchOption, cae_cuda::kShortProductsOption, cae_cuda::kLinearLossOption,
+    cae_cuda::kKernelProductsOption};
 
 cae_cuda::Tuning v3_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV3Options, values, count);
@@ -13,6 +14,7 @@ cae_cuda::Tuning v3_tuning(const cae_option_value* values, int32_t count) {
   tuning.poison_scratch = chosen.flag("poison-scratch");
   tuning.short_products = chosen.word("short-products") == "on";
   tuning.linear_loss = chosen.word("linear-loss") == "on";
+  tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
   return tuning;
 }
 

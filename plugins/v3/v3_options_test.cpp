@@ -17,6 +17,7 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK_FALSE(v3.poison_scratch);
   CHECK(v3.short_products);
   CHECK_FALSE(v3.linear_loss);
+  CHECK_FALSE(v3.tf32_kernel_products);
 }
 
 TEST_CASE("short-products reaches the Tuning") {
@@ -27,6 +28,11 @@ TEST_CASE("short-products reaches the Tuning") {
 TEST_CASE("linear-loss reaches the Tuning") {
   const cae_option_value on[] = {{"linear-loss", "on"}};
   CHECK(cae_v3::v3_tuning(on, 1).linear_loss);
+}
+
+TEST_CASE("kernel-products reaches the Tuning") {
+  const cae_option_value tf32[] = {{"kernel-products", "tf32"}};
+  CHECK(cae_v3::v3_tuning(tf32, 1).tf32_kernel_products);
 }
 
 TEST_CASE("poison-scratch reaches the Tuning") {
@@ -51,6 +57,8 @@ TEST_CASE("v3 declares no precision options") {
   CHECK(std::string(desc.name) == "short-products");
   REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 3, 2, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
-  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 3, 3, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 4, 3, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "kernel-products");
+  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 4, 4, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
 }

@@ -41,6 +41,18 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.graph_fusion);
   CHECK(v4.short_products);
   CHECK_FALSE(v4.linear_loss);
+  CHECK_FALSE(v4.tf32_kernel_products);
+}
+
+TEST_CASE("kernel-products=tf32 multiplies kernel_matrix's operands as TF32; other words refused") {
+  const cae_option_value tf32[] = {{"kernel-products", "tf32"}};
+  CHECK(cae_v4::v4_tuning(tf32, 1).tf32_kernel_products);
+  const cae_option_value fp32[] = {{"kernel-products", "fp32"}};
+  CHECK_FALSE(cae_v4::v4_tuning(fp32, 1).tf32_kernel_products);
+  auto [status, message] = refusal({{"kernel-products", "bf16"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "kernel-products=bf16"));
+  CHECK(contains(message, "fp32|tf32"));
 }
 
 TEST_CASE("linear-loss=on computes the linear classifier's loss on the GPU; other words refused") {
@@ -144,7 +156,11 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
   CHECK(std::string(desc.default_value) == "off");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 8, 8, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 9, 8, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "kernel-products");
+  CHECK(std::string(desc.default_value) == "fp32");
+  CHECK(std::string(desc.choices) == "fp32|tf32");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 9, 9, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -25,6 +25,10 @@ EXTRACT_OPTIONS = {"--features", "--feature-threshold"}
 SVM_FLAGS = {"--search"}
 
 SEARCHES = [("warm-started", []),
+            # The same with the kernel blocks and decision values multiplied
+            # with TF32 operands on the tensor cores (off by default on v3
+            # and v4): its time, and whether the search still chooses alike.
+            ("warm-started-tf32", ["--backend-option", "kernel-products=tf32"]),
             # The pairs solved by the host's SMO workers (the kernels come
             # down), on the kernel as unorm16 (its default there) and float32.
             ("warm-started-host", ["--svm-on", "host"]),

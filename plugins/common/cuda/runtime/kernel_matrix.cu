@@ -1,5 +1,6 @@
-// The SVM kernel matrix: K = X Y^T as one FP32 GEMM (exact FP32 here, not
-// TF32: RBF distances are differences of large dot products), or, when one
+// The SVM kernel matrix: K = X Y^T as one FP32 GEMM (exact FP32 by default:
+// RBF distances are differences of large dot products; TF32 with the option
+// kernel-products=tf32, Tuning::tf32_kernel_products), or, when one
 // side has at most 16 rows (the linear classifier's products), on the CUDA
 // cores at the long side's bandwidth (short_products.cu); then for RBF
 // the squared row norms and an in-place epilogue
@@ -56,7 +57,7 @@ void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
   }
   // Row-major K[n][m] = X[n][d] Y[m][d]^T is the column-major m x n product Y X^T.
   GemmCall g;
-  g.exact_fp32 = true;
+  g.exact_fp32 = !ctx.tuning.tf32_kernel_products;
   g.transpose_a = true;
   g.m = dims.m;
   g.n = dims.n;

@@ -1,7 +1,8 @@
 // The options every backend on the runtime declares (v3's and v4's lists,
 // plugins/v3/v3_options.hpp and plugins/v4/v4_options.hpp): poison-scratch,
 // which sets Tuning::poison_scratch, short-products, which sets
-// Tuning::short_products, and linear-loss, which sets Tuning::linear_loss.
+// Tuning::short_products, linear-loss, which sets Tuning::linear_loss, and
+// kernel-products, which sets Tuning::tf32_kernel_products.
 // Host code only (no CUDA).
 #pragma once
 
@@ -45,5 +46,20 @@ constexpr cae_plugin::OptionSpec kLinearLossOption{
     "the linear classifier's loss and residuals (linear_loss): on: on the GPU between the pass's "
     "two products, so only the gradient's product and the block sums go down; off: the member "
     "answers UNSUPPORTED and the host computes them from the downloaded scores"};
+
+// FP32 by default: TF32 changes every kernel value the SVM sees (by about
+// 1e-5 of the value on standardised 8,192-d features, as much as the host
+// path's 16-bit kernel values), so the search's choice and the accuracy must
+// be measured with it before it can be the default.
+constexpr cae_plugin::OptionSpec kKernelProductsOption{
+    CAE_OPTION_ENUM,
+    "kernel-products",
+    "fp32",
+    "fp32|tf32",
+    0,
+    0,
+    "kernel_matrix products with more than 16 rows on both sides (the SVM's kernel blocks and "
+    "its decision values): fp32: cuBLASLt's FP32 GEMM; tf32: on the tensor cores with TF32 "
+    "operands (10 mantissa bits) and FP32 sums, several times faster"};
 
 }  // namespace cae_cuda

@@ -42,6 +42,9 @@ struct Tuning {
   // linear_loss (ABI 1.11) on the device (linear_loss.cu); off, the member
   // answers UNSUPPORTED and the host computes the loss from the scores.
   bool linear_loss = false;
+  // kernel_matrix's cuBLASLt products (kernel_matrix.cu) with TF32 operands
+  // instead of exact FP32.
+  bool tf32_kernel_products = false;
 };
 
 }  // namespace cae_cuda
