@@ -157,6 +157,12 @@ def with_pipeline_outcome(record, step, run_dir):
                   backend=report.get("backend"), device=report.get("device"),
                   svm={k: settings.get(k) for k in ("svm C", "svm gamma", "linear C", "features",
                                                       "svm search s")})
+    # The classifier's own stage (its C, or C and gamma, search included),
+    # as the pipeline's stage table gives it.
+    stages = dict((name, seconds) for name, seconds in report.get("stage_timings", []))
+    for name in ("svm train", "linear train"):
+        if name in stages:
+            record["classifier_s"] = stages[name]
     return record
 
 

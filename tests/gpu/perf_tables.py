@@ -622,16 +622,21 @@ def render_ingredients(results):
     decision = ingredients_decision(parts, spread, wall_spread)
     winner = decision.winner
     ranked = sorted(measured(runs), key=lambda r: -(r.get("validation_accuracy") or -1.0))
-    header = ["command", "validation accuracy", "wall (s)", "peak RSS (GiB)", "C and gamma chosen"]
+    # The classifier's own stage, where the runs recorded it (older records
+    # did not: the column appears once any run has it).
+    stage_timed = any(r.get("classifier_s") is not None for r in ranked)
+    header = (["command", "validation accuracy", "wall (s)"] + (["classifier (s)"] if stage_timed else [])
+              + ["peak RSS (GiB)", "C and gamma chosen"])
     rows = []
     for r in ranked:
         svm = r.get("svm", {})
         mark = (" (the winner)" if r is winner else
                 " (within the noise)" if decision.undecided() and any(r is c for c in decision.close) else "")
+        classifier = [fmt_s(r["classifier_s"]) if r.get("classifier_s") is not None else "-"]
         rows.append([f"`{ingredient_command(r['readme_command'])}`" + mark,
                      f"{r['validation_accuracy']:.2f}%" if r.get("validation_accuracy") is not None else "-",
-                     fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
-                     classifier_choice(svm)])
+                     fmt_s(r["wall_s"])] + (classifier if stage_timed else [])
+                    + [f"{r['peak_rss_bytes'] / 2**30:.2f}", classifier_choice(svm)])
     for r in runs:
         if r.get("status") != "measured":
             rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header)))
@@ -658,6 +663,11 @@ def render_ingredients(results):
         lines.append(f"Sorted by validation accuracy (the validation split of the training set). "
                      f"The winner is {rule}. "
                      f"The winner's test accuracy, the only one read: {winner['test_accuracy']:.2f}%.")
+    if stage_timed:
+        lines.append("Classifier: the pipeline's own stage row for its classifier (`svm train` or "
+                     "`linear train`), the search over C (and gamma) included: the kernel SVM's "
+                     "class pairs and the linear classifier's passes run on the device; the "
+                     "feature dimension is in each run's features.json.")
     missing = [name for name in INGREDIENT_PARTS if name not in dict(parts)]
     if missing:
         lines.append("Not measured yet: part " + ", ".join(f"`{m}`" for m in missing) + ".")

@@ -79,8 +79,20 @@ class VariantsTest(unittest.TestCase):
         self.assertEqual(ingredients_table.as_written(["--features", "latent", "--augment", "none",
                                                        "--contrast-normalize", "--C", "5"]),
                          ["--features", "latent", "--augment", "none", "--contrast-normalize", "--C", "5"])
+        self.assertNotIn("classifier_s", r)  # a report without a stage table
         failed = ingredients_table.variant_record("c", [], bench_suite.Step(1, 1.0, 0, False, 300, "boom\n"), d)
         self.assertEqual((failed["status"], failed["reason"]), ("failed", "exit 1: boom"))
+
+
+    def test_record_takes_the_classifiers_stage_from_the_reports_table(self):
+        for stage in ("svm train", "linear train"):
+            with tempfile.TemporaryDirectory() as d:
+                with open(os.path.join(d, "report.json"), "w") as f:
+                    json.dump({"accuracy": 0.75, "settings": [["linear C", "0.010000"]],
+                               "stage_timings": [["train", 40.0], [stage, 6.25], ["report", 0.2]]}, f)
+                step = bench_suite.Step(0, 61.0, 5 << 30, False, 300, "")
+                r = ingredients_table.variant_record("c", ["--contrast-normalize"], step, d)
+            self.assertEqual(r["classifier_s"], 6.25, stage)
 
 
 class SearchPartTest(unittest.TestCase):

@@ -313,6 +313,19 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("(`ingredients-1`)", text)
         self.assertIn("(`ingredients-2`)", text)
 
+    def test_ingredients_classifier_column_once_a_run_records_its_stage(self):
+        results = with_ingredients(sample())
+        untimed = perf_tables.render_ingredients(results)
+        self.assertNotIn("classifier (s)", untimed)
+        self.assertNotIn("the search over C (and gamma) included", untimed)
+        results["parts"]["ingredients-2"]["runs"][0]["classifier_s"] = 6.25
+        text = perf_tables.render_ingredients(results)
+        self.assertIn("| command | validation accuracy | wall (s) | classifier (s) | peak RSS (GiB) |", text)
+        rows = [line for line in text.splitlines() if line.startswith("| `")]
+        self.assertIn("--model wide --search` | 75.44% | 82.1 | 6.25 |", rows[1])
+        self.assertIn(" (the winner) | 75.84% | 66.5 | - | 5.00 |", rows[0])
+        self.assertIn("the search over C (and gamma) included", text)
+
     def test_a_winner_by_less_than_the_seeds_spread_gives_way_to_a_faster_run(self):
         results = with_ingredients(sample())
         # A slower command 0.3 points ahead of BEST (75.84%, 66.5 s).
