@@ -4,9 +4,9 @@
 
 namespace cae_v3 {
 
-const cae_plugin::OptionSpec kV3Options[4] = {
+const cae_plugin::OptionSpec kV3Options[5] = {
     cae_cuda::kPoisonScratchOption, cae_cuda::kShortProductsOption, cae_cuda::kLinearLossOption,
-    cae_cuda::kKernelProductsOption};
+    cae_cuda::kKernelProductsOption, cae_cuda::kSmoRowsOption};
 
 cae_cuda::Tuning v3_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV3Options, values, count);
@@ -15,6 +15,7 @@ cae_cuda::Tuning v3_tuning(const cae_option_value* values, int32_t count) {
   tuning.short_products = chosen.word("short-products") == "on";
   tuning.linear_loss = chosen.word("linear-loss") == "on";
   tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
+  tuning.smo_rows_at_once = chosen.word("smo-rows") == "four" ? 4 : 1;
   return tuning;
 }
 

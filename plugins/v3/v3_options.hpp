@@ -11,7 +11,7 @@
 namespace cae_v3 {
 
 // v3's: poison-scratch, short-products.
-extern const cae_plugin::OptionSpec kV3Options[4];
+extern const cae_plugin::OptionSpec kV3Options[5];
 
 // The Tuning of a v3 context for the chosen values. Throws cae_plugin::Error
 // (UNSUPPORTED, INVALID_ARGUMENT) naming a bad one.

@@ -18,6 +18,7 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK(v3.short_products);
   CHECK_FALSE(v3.linear_loss);
   CHECK_FALSE(v3.tf32_kernel_products);
+  CHECK(v3.smo_rows_at_once == 1);
 }
 
 TEST_CASE("short-products reaches the Tuning") {
@@ -33,6 +34,11 @@ TEST_CASE("linear-loss reaches the Tuning") {
 TEST_CASE("kernel-products reaches the Tuning") {
   const cae_option_value tf32[] = {{"kernel-products", "tf32"}};
   CHECK(cae_v3::v3_tuning(tf32, 1).tf32_kernel_products);
+}
+
+TEST_CASE("smo-rows reaches the Tuning") {
+  const cae_option_value four[] = {{"smo-rows", "four"}};
+  CHECK(cae_v3::v3_tuning(four, 1).smo_rows_at_once == 4);
 }
 
 TEST_CASE("poison-scratch reaches the Tuning") {
@@ -57,8 +63,10 @@ TEST_CASE("v3 declares no precision options") {
   CHECK(std::string(desc.name) == "short-products");
   REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 3, 2, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
-  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 4, 3, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 5, 3, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "kernel-products");
-  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 4, 4, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v3::kV3Options, 5, 4, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "smo-rows");
+  CHECK(cae_plugin::describe_option(cae_v3::kV3Options, 5, 5, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
 }

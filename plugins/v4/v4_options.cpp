@@ -4,7 +4,7 @@
 
 namespace cae_v4 {
 
-const cae_plugin::OptionSpec kV4Options[9] = {
+const cae_plugin::OptionSpec kV4Options[10] = {
     {CAE_OPTION_INT, "bf16-terms", "1", nullptr, 1, 3,
      "BF16 terms per FP32 operand of the convolution GEMMs: 1 (8 mantissa bits, fastest), 2, or "
      "3 (about 16 bits, slower)"},
@@ -28,7 +28,8 @@ const cae_plugin::OptionSpec kV4Options[9] = {
      "never written; off: every node as its own op"},
     cae_cuda::kShortProductsOption,
     cae_cuda::kLinearLossOption,
-    cae_cuda::kKernelProductsOption};
+    cae_cuda::kKernelProductsOption,
+    cae_cuda::kSmoRowsOption};
 
 cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   const cae_plugin::OptionValues chosen = cae_plugin::resolve_options(kV4Options, values, count);
@@ -42,6 +43,7 @@ cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   tuning.short_products = chosen.word("short-products") == "on";
   tuning.linear_loss = chosen.word("linear-loss") == "on";
   tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
+  tuning.smo_rows_at_once = chosen.word("smo-rows") == "four" ? 4 : 1;
   return tuning;
 }
 

@@ -12,7 +12,7 @@ namespace cae_v4 {
 
 // bf16-terms, fp32-conv, poison-scratch, graph-capture, graph-exchange, graph-fusion,
 // short-products.
-extern const cae_plugin::OptionSpec kV4Options[9];
+extern const cae_plugin::OptionSpec kV4Options[10];
 
 // The Tuning of a v4 context for the chosen values. Throws cae_plugin::Error
 // (UNSUPPORTED, INVALID_ARGUMENT) naming a bad one.

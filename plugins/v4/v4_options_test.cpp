@@ -42,6 +42,18 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.short_products);
   CHECK_FALSE(v4.linear_loss);
   CHECK_FALSE(v4.tf32_kernel_products);
+  CHECK(v4.smo_rows_at_once == 1);
+}
+
+TEST_CASE("smo-rows=four takes the SMO kernel's rows four at a time; other words refused") {
+  const cae_option_value four[] = {{"smo-rows", "four"}};
+  CHECK(cae_v4::v4_tuning(four, 1).smo_rows_at_once == 4);
+  const cae_option_value one[] = {{"smo-rows", "one"}};
+  CHECK(cae_v4::v4_tuning(one, 1).smo_rows_at_once == 1);
+  auto [status, message] = refusal({{"smo-rows", "4"}});
+  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+  CHECK(contains(message, "smo-rows=4"));
+  CHECK(contains(message, "one|four"));
 }
 
 TEST_CASE("kernel-products=tf32 multiplies kernel_matrix's operands as TF32; other words refused") {
@@ -156,11 +168,15 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
   CHECK(std::string(desc.default_value) == "off");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 9, 8, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 8, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "kernel-products");
   CHECK(std::string(desc.default_value) == "fp32");
   CHECK(std::string(desc.choices) == "fp32|tf32");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 9, 9, &desc) ==
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 9, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "smo-rows");
+  CHECK(std::string(desc.default_value) == "one");
+  CHECK(std::string(desc.choices) == "one|four");
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 10, 10, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -1,8 +1,9 @@
 // The options every backend on the runtime declares (v3's and v4's lists,
 // plugins/v3/v3_options.hpp and plugins/v4/v4_options.hpp): poison-scratch,
 // which sets Tuning::poison_scratch, short-products, which sets
-// Tuning::short_products, linear-loss, which sets Tuning::linear_loss, and
-// kernel-products, which sets Tuning::tf32_kernel_products.
+// Tuning::short_products, linear-loss, which sets Tuning::linear_loss,
+// kernel-products, which sets Tuning::tf32_kernel_products, and smo-rows,
+// which sets Tuning::smo_rows_at_once.
 // Host code only (no CUDA).
 #pragma once
 
@@ -61,5 +62,18 @@ constexpr cae_plugin::OptionSpec kKernelProductsOption{
     "kernel_matrix products with more than 16 rows on both sides (the SVM's kernel blocks and "
     "its decision values): fp32: cuBLASLt's FP32 GEMM; tf32: on the tensor cores with TF32 "
     "operands (10 mantissa bits) and FP32 sums, several times faster"};
+
+// One by default: the batched kernel takes the same steps (its choices are
+// maxima and minima that no grouping of the rows changes), and it stays an
+// option until a GPU has shown the models equal bit for bit and timed both.
+constexpr cae_plugin::OptionSpec kSmoRowsOption{
+    CAE_OPTION_ENUM,
+    "smo-rows",
+    "one",
+    "one|four",
+    0,
+    0,
+    "svm_dual_solve's kernel: each thread takes its rows of a class pair one after another "
+    "(one) or four at a time, their loads in flight together (four); the same steps either way"};
 
 }  // namespace cae_cuda

@@ -45,6 +45,9 @@ struct Tuning {
   // kernel_matrix's cuBLASLt products (kernel_matrix.cu) with TF32 operands
   // instead of exact FP32.
   bool tf32_kernel_products = false;
+  // svm_dual_solve's kernel takes each thread's rows this many at a time: 1
+  // (svm_dual_solve.cu) or 4 (svm_dual_batched.cu), the same steps.
+  int smo_rows_at_once = 1;
 };
 
 }  // namespace cae_cuda

@@ -16,7 +16,10 @@
 //      next step's i from the new values.
 // Every row belongs to one thread for the whole solve (t = thread + k x
 // block), so the per-row state needs no synchronisation beyond the two block
-// reductions of a step.
+// reductions of a step. This kernel takes a thread's rows one after another;
+// svm_dual_batched.cu takes them four at a time, the same steps with more
+// loads in flight (the option smo-rows); svm_dual_kernels.cuh holds what the
+// two share.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -27,188 +30,37 @@
 #include "device_memory.hpp"
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
+#include "svm_dual_kernels.cuh"
 
 namespace cae_cuda {
 
 namespace {
 
-constexpr unsigned kSolverThreads = 512;
-constexpr unsigned kWarps = kSolverThreads / 32;
+using namespace smo;
 
-struct SolverProblem {
-  const float* aa;
-  const float* ab;
-  const float* ba;
-  const float* bb;
-  float* alpha;     // [l] in and out
-  float* gradient;  // [l] in and out
-  double* state;    // [3 l]: alpha, y G, K_tt in double
-  int64_t n_a;
-  int64_t n_b;
-  double C;
-  double eps;
-  int64_t max_iterations;
-};
-
-// Two full words, no padding: the copy back reads only bytes the kernel wrote.
-struct SolverOutcome {
-  int64_t iterations;
-  int64_t converged;
-};
-
-// K(t, u) from the four blocks (rows of a, then of b).
-struct PairRows {
-  const float* first;   // against a's rows
-  const float* second;  // against b's rows
-  __device__ float at(int64_t u, int64_t n_a) const {
-    return u < n_a ? first[u] : second[u - n_a];
-  }
-};
-
-__device__ PairRows row_of(const SolverProblem& p, int64_t t) {
-  if (t < p.n_a) return {p.aa + t * p.n_a, p.ab + t * p.n_b};
-  const int64_t r = t - p.n_a;
-  return {p.ba + r * p.n_a, p.bb + r * p.n_b};
-}
-
-// (value, index): the larger value wins, a tie goes to the larger index (the
-// host's scans keep the last of equal values).
-struct Candidate {
-  double value;
-  int64_t index;
-};
-
-__device__ Candidate better(Candidate a, Candidate b) {
-  if (b.value > a.value || (b.value == a.value && b.index > a.index)) return b;
-  return a;
-}
-
-__device__ Candidate warp_best(Candidate c) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    Candidate other;
-    other.value = __shfl_down_sync(0xffffffffu, c.value, offset);
-    other.index = __shfl_down_sync(0xffffffffu, c.index, offset);
-    c = better(c, other);
-  }
-  return c;
-}
-
-// The block's best candidate and smallest `low`, on every thread.
-__device__ void block_best(Candidate& c, double& low, Candidate* shared_best, double* shared_low) {
-  c = warp_best(c);
-  for (int offset = 16; offset > 0; offset /= 2) {
-    low = fmin(low, __shfl_down_sync(0xffffffffu, low, offset));
-  }
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) {
-    shared_best[warp] = c;
-    shared_low[warp] = low;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    c = lane < kWarps ? shared_best[lane] : Candidate{-DBL_MAX, -1};
-    low = lane < kWarps ? shared_low[lane] : DBL_MAX;
-    c = warp_best(c);
-    for (int offset = 16; offset > 0; offset /= 2) {
-      low = fmin(low, __shfl_down_sync(0xffffffffu, low, offset));
-    }
-    if (lane == 0) {
-      shared_best[0] = c;
-      shared_low[0] = low;
+// A thread's rows one after another.
+struct OneRowPasses {
+  __device__ static void gain(const SolverProblem& p, const PairState& state, double m,
+                              double diagonal_i, const PairRows& Ki, Candidate& gain, double& low) {
+    for (int64_t t = threadIdx.x; t < p.n_a + p.n_b; t += kSolverThreads) {
+      offer_gain(p, t, state.alpha[t], state.yg[t], state.diagonal[t], Ki.at(t, p.n_a), m,
+                 diagonal_i, gain, low);
     }
   }
-  __syncthreads();
-  c = shared_best[0];
-  low = shared_low[0];
-  __syncthreads();  // the slots are reused by the next reduction
-}
 
-__device__ bool may_move_up(double alpha, bool positive, double C) {
-  return positive ? alpha < C : alpha > 0.0;
-}
-__device__ bool may_move_down(double alpha, bool positive, double C) {
-  return positive ? alpha > 0.0 : alpha < C;
-}
+  __device__ static void update(const SolverProblem& p, const PairState& state, double s,
+                                const PairRows& Ki, const PairRows& Kj, Candidate& up) {
+    for (int64_t t = threadIdx.x; t < p.n_a + p.n_b; t += kSolverThreads) {
+      state.yg[t] =
+          updated_yg(p, t, state.alpha[t], state.yg[t], s, Ki.at(t, p.n_a), Kj.at(t, p.n_a), up);
+    }
+  }
+};
 
 __global__ void __launch_bounds__(kSolverThreads)
     smo_pairs_kernel(const SolverProblem* problems, SolverOutcome* outcomes) {
   begin_after_prior_kernels();
-  const SolverProblem p = problems[blockIdx.x];
-  const int64_t l = p.n_a + p.n_b;
-  double* alpha = p.state;
-  double* yg = p.state + l;
-  double* diagonal = p.state + 2 * l;
-  __shared__ Candidate shared_best[kWarps];
-  __shared__ double shared_low[kWarps];
-  __shared__ double step;  // s of the current step
-
-  // The start, and the first i.
-  Candidate up{-DBL_MAX, -1};
-  for (int64_t t = threadIdx.x; t < l; t += kSolverThreads) {
-    const bool positive = t < p.n_a;
-    alpha[t] = p.alpha[t];
-    yg[t] = positive ? double(p.gradient[t]) : -double(p.gradient[t]);
-    diagonal[t] = row_of(p, t).at(t, p.n_a);
-    if (may_move_up(alpha[t], positive, p.C)) up = better(up, {-yg[t], t});
-  }
-  double unused = DBL_MAX;
-  block_best(up, unused, shared_best, shared_low);
-
-  int64_t iterations = 0;
-  bool converged = false;
-  for (;;) {
-    if (up.index < 0) {  // nothing may move up: every KKT condition holds
-      converged = true;
-      break;
-    }
-    const int64_t i = up.index;
-    const double m = up.value;
-    const PairRows Ki = row_of(p, i);
-    Candidate gain{-DBL_MAX, -1};  // value: b^2 / a (the host minimises -b^2 / a)
-    double low = DBL_MAX;          // M: the smallest -y G that may move down
-    for (int64_t t = threadIdx.x; t < l; t += kSolverThreads) {
-      if (!may_move_down(alpha[t], t < p.n_a, p.C)) continue;
-      const double value = -yg[t];
-      low = fmin(low, value);
-      const double b = m - value;
-      if (b > 0.0) {
-        double a = diagonal[i] + diagonal[t] - 2.0 * double(Ki.at(t, p.n_a));
-        if (a <= 0.0) a = cae_plugin::kSvmDualTau;
-        gain = better(gain, {b * b / a, t});
-      }
-    }
-    block_best(gain, low, shared_best, shared_low);
-    if (m - low <= p.eps || gain.index < 0) {
-      converged = true;
-      break;
-    }
-    if (iterations == p.max_iterations) break;
-    const int64_t j = gain.index;
-    if (threadIdx.x == 0) {
-      const cae_plugin::SvmDualStep moved = cae_plugin::svm_dual_step(
-          alpha[i], i < p.n_a, alpha[j], j < p.n_a, p.C, m + yg[j],
-          diagonal[i] + diagonal[j] - 2.0 * double(Ki.at(j, p.n_a)));
-      alpha[i] = moved.alpha_i;
-      alpha[j] = moved.alpha_j;
-      step = moved.s;
-    }
-    __syncthreads();
-    const double s = step;
-    const PairRows Kj = row_of(p, j);
-    up = {-DBL_MAX, -1};
-    for (int64_t t = threadIdx.x; t < l; t += kSolverThreads) {
-      yg[t] += s * (double(Ki.at(t, p.n_a)) - double(Kj.at(t, p.n_a)));
-      if (may_move_up(alpha[t], t < p.n_a, p.C)) up = better(up, {-yg[t], t});
-    }
-    ++iterations;
-    block_best(up, unused, shared_best, shared_low);
-  }
-
-  for (int64_t t = threadIdx.x; t < l; t += kSolverThreads) {
-    p.alpha[t] = static_cast<float>(alpha[t]);
-    p.gradient[t] = static_cast<float>(t < p.n_a ? yg[t] : -yg[t]);
-  }
-  if (threadIdx.x == 0) outcomes[blockIdx.x] = {iterations, converged ? 1 : 0};
+  solve_pair<OneRowPasses>(problems[blockIdx.x], outcomes + blockIdx.x);
 }
 
 constexpr size_t round_up(size_t value, size_t step) { return (value + step - 1) / step * step; }
@@ -285,8 +137,12 @@ void svm_dual_solve(Context& ctx, const cae_plugin::SvmDualWork* tasks, int32_t 
   }
   CAE_CUDA_CHECK(cudaMemcpyAsync(problems, host.data(), problems_bytes, cudaMemcpyHostToDevice,
                                  ctx.stream));
-  launch(ctx, "smo_pairs_kernel", smo_pairs_kernel, static_cast<unsigned>(count), kSolverThreads, 0,
-         static_cast<const SolverProblem*>(problems), outcomes);
+  if (ctx.tuning.smo_rows_at_once == 4) {
+    launch_batched_pairs(ctx, problems, outcomes, static_cast<unsigned>(count));
+  } else {
+    launch(ctx, "smo_pairs_kernel", smo_pairs_kernel, static_cast<unsigned>(count), kSolverThreads,
+           0, static_cast<const SolverProblem*>(problems), outcomes);
+  }
   std::vector<SolverOutcome> results(static_cast<size_t>(count));
   CAE_CUDA_CHECK(cudaMemcpyAsync(results.data(), outcomes, outcomes_bytes, cudaMemcpyDeviceToHost,
                                  ctx.stream));
