@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -17,11 +18,11 @@
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
 #include "commands.hpp"
-#include "data_formats_help.hpp"
 #include "data/synthetic_dataset.hpp"
+#include "data_formats_help.hpp"
 #include "data_options.hpp"
-#include "distributed_options.hpp"
 #include "device_list.hpp"
+#include "distributed_options.hpp"
 #include "evaluation.hpp"
 #include "feature_options.hpp"
 #include "first_use_certification.hpp"
@@ -256,6 +257,16 @@ int run_pipeline(const po::variables_map& given) {
   // and discovery to here.
   StageTimings timings{{"start-up", seconds_since_program_start()}};
   Stopwatch stage;
+  // The backend's contexts are made while the data loads: a GPU's context
+  // (its driver state, streams and libraries) and reading the images need
+  // nothing of each other, and one after the other they were the whole data
+  // stage. Its line is printed once both are done; a context that cannot be
+  // made is reported then, and a data error first (this future's destructor
+  // waits for the contexts, which the session then frees).
+  std::ostringstream session_log;
+  std::future<void> session_started = std::async(
+      std::launch::async,
+      [&session, &placed, &session_log] { start_backend_session(session, placed, session_log); });
   bool synthetic = false;
   DataRequest request = find_or_make_data(vm, out, synthetic);
   if (synthetic && !vm.count("epochs")) train_options.epochs = kSynthEpochs;
@@ -288,7 +299,8 @@ int run_pipeline(const po::variables_map& given) {
             sizeof(float));
   }
   log_pipeline_defaults(implied, std::cout);
-  start_backend_session(session, placed, std::cout);
+  session_started.get();
+  std::cout << session_log.str();
   require_model_fits_device(network, session.device);
   require_execution_supported(train_options.execution, *session.context);
   timings.emplace_back("data", stage.seconds());
