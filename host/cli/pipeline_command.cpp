@@ -153,13 +153,23 @@ void account_the_rest(StageTimings& timings) {
 // memory"); then what no stage covered ("other"). Left to the process's exit,
 // freeing gigabytes of features and support vectors and the device's
 // tensors and contexts took 0.4 s that no row of the table showed.
-BeforePage settle_stages(std::future<void>* classifier_saved, std::function<void()> release) {
-  return [classifier_saved, release = std::move(release)](StageTimings& timings) {
+// `release` (the features, the images, the autoencoder and the devices'
+// contexts, none of which the file needs) runs on a second thread while the
+// file is written, so "release memory" holds only what the write did not
+// hide, and `release_classifier` (the model the file is written from) after
+// it.
+BeforePage settle_stages(std::future<void>* classifier_saved, std::function<void()> release,
+                         std::function<void()> release_classifier = {}) {
+  return [classifier_saved, release = std::move(release),
+          release_classifier = std::move(release_classifier)](StageTimings& timings) {
     Stopwatch writing;
+    // Nothing else uses the contexts now: the thread may free them.
+    std::future<void> released = std::async(std::launch::async, release);
     if (classifier_saved) classifier_saved->get();
     timings.emplace_back("write outputs", writing.seconds());
     Stopwatch releasing;
-    release();
+    released.get();
+    if (release_classifier) release_classifier();
     timings.emplace_back("release memory", releasing.seconds());
     account_the_rest(timings);
   };
@@ -519,13 +529,11 @@ int run_pipeline(const po::variables_map& given) {
     report.settings.push_back({"validation accuracy", text});
   }
   report.stage_timings = timings;
-  EvaluationOutcome outcome =
-      evaluate_and_report(context, *model, svm_model, data, test_features,
-                          trained.final_state.state, report, out, session.contexts(),
-                          settle_stages(&model_saved, [&] {
-                            selected.model = svm::OvoModel();  // its support vectors
-                            release_run();
-                          }));
+  EvaluationOutcome outcome = evaluate_and_report(
+      context, *model, svm_model, data, test_features, trained.final_state.state, report, out,
+      session.contexts(), settle_stages(&model_saved, release_run, [&] {
+        selected.model = svm::OvoModel();  // its support vectors
+      }));
   set->publish();
   return finish(outcome, session, synthetic, data_dir);
 }
