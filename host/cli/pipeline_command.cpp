@@ -269,10 +269,10 @@ int run_pipeline(const po::variables_map& given) {
   Stopwatch stage;
   // The backend's contexts are made while the data loads: a GPU's context
   // (its driver state, streams and libraries) and reading the images need
-  // nothing of each other, and one after the other they were the whole data
-  // stage. Its line is printed once both are done; a context that cannot be
-  // made is reported then, and a data error first (this future's destructor
-  // waits for the contexts, which the session then frees).
+  // nothing of each other, and the data stage did them one after the other.
+  // The backend's line is printed once both are done; a context that cannot
+  // be made is reported then, and a data error first (this future's
+  // destructor waits for the contexts, which the session then frees).
   std::ostringstream session_log;
   std::future<void> session_started = std::async(
       std::launch::async,
