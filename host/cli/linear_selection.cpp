@@ -80,12 +80,18 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
       const double accuracy = score(model);
       const double pass_seconds = after.pass_seconds - before.pass_seconds;
       selected.search[i] = {C, accuracy};
-      char in_backend[48] = "";
+      // The passes' host time: folding the weights and summing the gradient
+      // (and, on the backend, the time in its calls); what is left of a pass
+      // is the loss's block sums and the fork-joins between.
+      char in_backend[160] = "";
       if (!base.devices.empty()) {
-        std::snprintf(in_backend, sizeof in_backend, " (in backend calls %.2f s)",
-                      after.backend_seconds - before.backend_seconds);
+        std::snprintf(in_backend, sizeof in_backend,
+                      " (in backend calls %.2f s, folding %.2f s, gradient sums %.2f s)",
+                      after.backend_seconds - before.backend_seconds,
+                      after.fold_seconds - before.fold_seconds,
+                      after.gradient_seconds - before.gradient_seconds);
       }
-      char line[224];
+      char line[320];
       std::snprintf(line, sizeof line,
                     "  C %-8g validation %.2f%%  (%d iterations: %lld passes %.2f s%s, steps %.2f "
                     "s; scored in %.2f s)\n",

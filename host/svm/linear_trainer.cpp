@@ -115,15 +115,19 @@ class Objective {
   int64_t passes() const { return passes_; }
   double pass_seconds() const { return pass_seconds_; }
   double backend_seconds() const { return device_ ? device_->backend_seconds() : 0.0; }
+  double fold_seconds() const { return fold_seconds_; }
+  double gradient_seconds() const { return gradient_seconds_; }
   std::string loss_placement() const { return device_ ? device_->loss_placement() : ""; }
 
  private:
   double evaluate_untimed(const std::vector<double>& theta, std::vector<double>& gradient,
                           double& mean_loss) {
+    auto phase = std::chrono::steady_clock::now();
     for_each_item_kept(std::min<int64_t>(threads_, k_), k_, [&](int64_t c) {
       fold_class(theta.data(), theta[static_cast<size_t>(k_ * d_ + c)], standardizer_, c, d_,
                  folded_);
     });
+    fold_seconds_ += seconds_since(phase);
     const FoldedWeights& folded = folded_;
     const size_t kd = static_cast<size_t>(k_ * d_);
     if (device_ && device_->losses_on_devices()) {
@@ -141,6 +145,7 @@ class Objective {
         for (int64_t m = begin; m < end; ++m) run_group(mine_[size_t(m)], folded, gathered, scores);
       });
     }
+    phase = std::chrono::steady_clock::now();
     // Where each group's product is: this rank's in products_ or the device
     // pass's buffers, the other ranks' put in products_ by the exchange.
     std::vector<const float*> product_of(static_cast<size_t>(groups_), nullptr);
@@ -187,6 +192,7 @@ class Objective {
     for (int64_t part = 0; part < parts; ++part) penalty += penalties[static_cast<size_t>(part)];
     for (int64_t c = 0; c < k_; ++c)
       gradient[kd + static_cast<size_t>(c)] = r[static_cast<size_t>(c)];
+    gradient_seconds_ += seconds_since(phase);
     return mean_loss + 0.5 * lambda_ * penalty;
   }
 
@@ -374,6 +380,8 @@ class Objective {
   FoldedWeights folded_;  // this pass's weights on raw rows, its buffers kept
   int64_t passes_ = 0;
   double pass_seconds_ = 0.0;
+  double fold_seconds_ = 0.0;      // of pass_seconds_: folding the weights
+  double gradient_seconds_ = 0.0;  // of pass_seconds_: the groups' products summed
 };
 
 }  // namespace linear_objective
@@ -434,8 +442,15 @@ LinearTrainer::~LinearTrainer() = default;
 
 LinearTrainer::Accounting LinearTrainer::accounting() const {
   const linear_objective::Objective& objective = *state_->objective;
-  return {state_->setup_seconds, objective.passes(), objective.pass_seconds(),
-          objective.backend_seconds(), objective.loss_placement()};
+  Accounting out;
+  out.setup_seconds = state_->setup_seconds;
+  out.passes = objective.passes();
+  out.pass_seconds = objective.pass_seconds();
+  out.backend_seconds = objective.backend_seconds();
+  out.fold_seconds = objective.fold_seconds();
+  out.gradient_seconds = objective.gradient_seconds();
+  out.loss_placement = objective.loss_placement();
+  return out;
 }
 
 LinearModel LinearTrainer::train(double C, const LinearModel* start) {

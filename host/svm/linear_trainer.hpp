@@ -70,6 +70,11 @@ class LinearTrainer {
     int64_t passes = 0;
     double pass_seconds = 0.0;
     double backend_seconds = 0.0;
+    // Of the passes' host time beside the backend's calls: folding the
+    // standardisation into the weights before the products, and summing the
+    // groups' products into the gradient after them.
+    double fold_seconds = 0.0;
+    double gradient_seconds = 0.0;
     // With the passes on the backend, where the loss between the two
     // products is computed: "on the backend (v4)" or "on the host: <why>".
     std::string loss_placement;
