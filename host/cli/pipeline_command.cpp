@@ -272,7 +272,7 @@ int run_pipeline(const po::variables_map& given) {
   // nothing of each other, and the data stage did them one after the other.
   // The backend's line is printed once both are done; a context that cannot
   // be made is reported then, and a data error first (this future's
-  // destructor waits for the contexts, which the session then frees).
+  // destructor waits for the contexts before they are freed).
   std::ostringstream session_log;
   std::future<void> session_started = std::async(
       std::launch::async,
