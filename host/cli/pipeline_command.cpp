@@ -196,12 +196,12 @@ std::string features_phase_line(const FeaturePhases& p) {
 }
 
 // Prints the stage table, its "other" row brought up to now (publishing).
-int finish(EvaluationOutcome outcome, const BackendSession& session, bool synthetic,
+int finish(EvaluationOutcome outcome, const std::string& backend_name, bool synthetic,
            const std::string& data_dir) {
   account_the_rest(outcome.timings);
   std::cout << "\n" << format_timing_table(outcome.timings) << "\n";
   std::printf("test accuracy: %.2f%% (%s, %s)\nreport: %s\n", 100.0 * outcome.accuracy,
-              session.backend->name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),
+              backend_name.c_str(), synthetic ? "synthetic data" : data_dir.c_str(),
               outcome.report_path.c_str());
   return 0;
 }
@@ -324,6 +324,8 @@ int run_pipeline(const po::variables_map& given) {
 
   Context& context = *session.context;
   train_options.backend = session.backend->name;
+  const std::string backend_name =
+      session.backend->name;  // the backends are unloaded before the end
   train_options.backend_options = session.options_in_effect();
   const DataRecord record = data_record_from(request, data, &train_images);
   train_options.data = record;
@@ -427,6 +429,11 @@ int run_pipeline(const po::variables_map& given) {
     processes.reset();
     session.more_contexts.clear();
     session.context.reset();
+    // Then the backends' libraries, whose unloading ends what a GPU runtime
+    // holds of the device for the process: left to the command's end, it
+    // came after the stage table, in no row of it.
+    session.backend = nullptr;
+    session.registry = Registry();
   };
 
   if (classifier == ClassifierKind::Linear) {
@@ -474,7 +481,7 @@ int run_pipeline(const po::variables_map& given) {
         "linear predict", data, test_features, trained.final_state.state, report, out,
         settle_stages(nullptr, release_run));
     set->publish();
-    return finish(outcome, session, synthetic, data_dir);
+    return finish(outcome, backend_name, synthetic, data_dir);
   }
 
   stage.restart();
@@ -535,7 +542,7 @@ int run_pipeline(const po::variables_map& given) {
         selected.model = svm::OvoModel();  // its support vectors
       }));
   set->publish();
-  return finish(outcome, session, synthetic, data_dir);
+  return finish(outcome, backend_name, synthetic, data_dir);
 }
 
 }  // namespace
