@@ -15,7 +15,7 @@ cae_cuda::Tuning v3_tuning(const cae_option_value* values, int32_t count) {
   tuning.short_products = chosen.word("short-products") == "on";
   tuning.linear_loss = chosen.word("linear-loss") == "on";
   tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
-  tuning.smo_rows_at_once = chosen.word("smo-rows") == "four" ? 4 : 1;
+  tuning.smo_rows_at_once = chosen.word("smo-rows") == "one" ? 1 : 4;
   return tuning;
 }
 

@@ -18,7 +18,7 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK(v3.short_products);
   CHECK_FALSE(v3.linear_loss);
   CHECK_FALSE(v3.tf32_kernel_products);
-  CHECK(v3.smo_rows_at_once == 1);
+  CHECK(v3.smo_rows_at_once == 4);
 }
 
 TEST_CASE("short-products reaches the Tuning") {
@@ -37,8 +37,8 @@ TEST_CASE("kernel-products reaches the Tuning") {
 }
 
 TEST_CASE("smo-rows reaches the Tuning") {
-  const cae_option_value four[] = {{"smo-rows", "four"}};
-  CHECK(cae_v3::v3_tuning(four, 1).smo_rows_at_once == 4);
+  const cae_option_value one[] = {{"smo-rows", "one"}};
+  CHECK(cae_v3::v3_tuning(one, 1).smo_rows_at_once == 1);
 }
 
 TEST_CASE("poison-scratch reaches the Tuning") {

@@ -42,10 +42,10 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.short_products);
   CHECK_FALSE(v4.linear_loss);
   CHECK_FALSE(v4.tf32_kernel_products);
-  CHECK(v4.smo_rows_at_once == 1);
+  CHECK(v4.smo_rows_at_once == 4);
 }
 
-TEST_CASE("smo-rows=four takes the SMO kernel's rows four at a time; other words refused") {
+TEST_CASE("smo-rows=one takes the SMO kernel's rows one at a time; other words refused") {
   const cae_option_value four[] = {{"smo-rows", "four"}};
   CHECK(cae_v4::v4_tuning(four, 1).smo_rows_at_once == 4);
   const cae_option_value one[] = {{"smo-rows", "one"}};
@@ -174,7 +174,7 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(std::string(desc.choices) == "fp32|tf32");
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 9, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "smo-rows");
-  CHECK(std::string(desc.default_value) == "one");
+  CHECK(std::string(desc.default_value) == "four");
   CHECK(std::string(desc.choices) == "one|four");
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 10, 10, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

@@ -416,8 +416,8 @@ def render_pipeline(results):
 SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
                 "warm-started-tf32": "warm-started, products with TF32 operands "
                                      "(`--search --backend-option kernel-products=tf32`)",
-                "warm-started-four-rows": "warm-started, SMO rows four at a time "
-                                          "(`--search --backend-option smo-rows=four`)",
+                "warm-started-one-row": "warm-started, SMO rows one at a time "
+                                        "(`--search --backend-option smo-rows=one`)",
                 "warm-started-host": "warm-started, pairs solved on the host "
                                      "(`--search --svm-on host`)",
                 "warm-started-host-float32": "warm-started, pairs solved on the host, kernel in "

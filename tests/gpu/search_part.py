@@ -29,10 +29,10 @@ SEARCHES = [("warm-started", []),
             # with TF32 operands on the tensor cores (off by default on v3
             # and v4): its time, and whether the search still chooses alike.
             ("warm-started-tf32", ["--backend-option", "kernel-products=tf32"]),
-            # The same with the SMO kernel taking each thread's rows four at a
-            # time (off by default on v3 and v4): the same steps, so the same
-            # choice; its time.
-            ("warm-started-four-rows", ["--backend-option", "smo-rows=four"]),
+            # The same with the SMO kernel taking each thread's rows one after
+            # another (v3's and v4's default takes them four at a time): the
+            # same steps, so the same choice; what the batched loads save.
+            ("warm-started-one-row", ["--backend-option", "smo-rows=one"]),
             # The pairs solved by the host's SMO workers (the kernels come
             # down), on the kernel as unorm16 (its default there) and float32.
             ("warm-started-host", ["--svm-on", "host"]),

@@ -1,7 +1,7 @@
 // The SVM dual solver's kernel with each thread's rows taken four at a time
-// (the option smo-rows=four; svm_dual_solve.cu holds the default, one row
-// after another, and the launch; svm_dual_kernels.cuh the solve around the
-// two passes over the rows, which is all a variant supplies).
+// (the default; smo-rows=one chooses svm_dual_solve.cu's, one row after
+// another, which also holds the launch; svm_dual_kernels.cuh the solve around
+// the two passes over the rows, which is all a variant supplies).
 //
 // A step of a class pair of 9,000 rows gives each of the block's 512 threads
 // about 18 rows per pass, and in the one-row kernel a row's loads (its alpha,

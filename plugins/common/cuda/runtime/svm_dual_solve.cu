@@ -16,10 +16,10 @@
 //      next step's i from the new values.
 // Every row belongs to one thread for the whole solve (t = thread + k x
 // block), so the per-row state needs no synchronisation beyond the two block
-// reductions of a step. This kernel takes a thread's rows one after another;
-// svm_dual_batched.cu takes them four at a time, the same steps with more
-// loads in flight (the option smo-rows); svm_dual_kernels.cuh holds what the
-// two share.
+// reductions of a step. This kernel takes a thread's rows one after another
+// (the option smo-rows=one); svm_dual_batched.cu, the default, takes them
+// four at a time, the same steps with more loads in flight;
+// svm_dual_kernels.cuh holds what the two share.
 #include <cuda_runtime.h>
 
 #include <algorithm>
