@@ -103,6 +103,25 @@ class RenderTest(unittest.TestCase):
                          ["7.50", "1.50", "C 5, gamma 0.000123: the options given", "45,000 + 5,000"])
         self.assertIn("Data: CIFAR-10 (test copy).", pipeline)
 
+    def test_readme_command_run_again(self):
+        # The README's command timed twice: from a fresh install, certifying
+        # on first use, then again; both rows and both sentences tell them apart.
+        results = sample()
+        runs = results["parts"]["pipeline"]["runs"]
+        first = next(r for r in runs if r.get("status") == "measured")
+        first["certified_on_first_use"] = {"backend": "v4", "seconds": 13.4, "verdict": "passed"}
+        again = dict(copy.deepcopy(first), name="best-again", wall_s=11.0,
+                     certified_on_first_use=None)
+        runs.insert(runs.index(first) + 1, again)
+        pipeline = perf_tables.render_pipeline(results)
+        self.assertEqual([row[7] for row in rows_of(pipeline, "`cae pipeline`")], ["22.8"])
+        self.assertEqual([row[7] for row in rows_of(pipeline, "`cae pipeline`, run again (certified)")],
+                         ["11.0"])
+        expect = perf_tables.render_expect(results)
+        self.assertIn("`cae pipeline` takes 22.8 s (from a fresh install, 13.4 s of it certifying v4 on "
+                      "its first use and 7.50 s training the SVM)", expect)
+        self.assertIn("run again, its backend certified, it takes 11.0 s (7.50 s training the SVM)", expect)
+
     def test_quick_mode_is_stated(self):
         results = sample()
         results["parts"]["pipeline"].update(mode="quick", added_options="--samples 10000")
