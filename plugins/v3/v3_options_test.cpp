@@ -16,7 +16,7 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
   CHECK_FALSE(v3.fp32_convolutions);
   CHECK_FALSE(v3.poison_scratch);
   CHECK(v3.short_products);
-  CHECK_FALSE(v3.linear_loss);
+  CHECK(v3.linear_loss);
   CHECK_FALSE(v3.tf32_kernel_products);
   CHECK(v3.smo_rows_at_once == 4);
 }
@@ -27,8 +27,8 @@ TEST_CASE("short-products reaches the Tuning") {
 }
 
 TEST_CASE("linear-loss reaches the Tuning") {
-  const cae_option_value on[] = {{"linear-loss", "on"}};
-  CHECK(cae_v3::v3_tuning(on, 1).linear_loss);
+  const cae_option_value off[] = {{"linear-loss", "off"}};
+  CHECK_FALSE(cae_v3::v3_tuning(off, 1).linear_loss);
 }
 
 TEST_CASE("kernel-products reaches the Tuning") {

@@ -40,7 +40,7 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   CHECK(v4.graph_exchanges);
   CHECK(v4.graph_fusion);
   CHECK(v4.short_products);
-  CHECK_FALSE(v4.linear_loss);
+  CHECK(v4.linear_loss);
   CHECK_FALSE(v4.tf32_kernel_products);
   CHECK(v4.smo_rows_at_once == 4);
 }
@@ -67,9 +67,9 @@ TEST_CASE("kernel-products=tf32 multiplies kernel_matrix's operands as TF32; oth
   CHECK(contains(message, "fp32|tf32"));
 }
 
-TEST_CASE("linear-loss=on computes the linear classifier's loss on the GPU; other words refused") {
-  const cae_option_value on[] = {{"linear-loss", "on"}};
-  CHECK(cae_v4::v4_tuning(on, 1).linear_loss);
+TEST_CASE("linear-loss=off leaves the linear classifier's loss to the host; other words refused") {
+  const cae_option_value off[] = {{"linear-loss", "off"}};
+  CHECK_FALSE(cae_v4::v4_tuning(off, 1).linear_loss);
   auto [status, message] = refusal({{"linear-loss", "true"}});
   CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
   CHECK(contains(message, "linear-loss=true"));
@@ -167,7 +167,7 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(std::string(desc.choices) == "on|off");
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
-  CHECK(std::string(desc.default_value) == "off");
+  CHECK(std::string(desc.default_value) == "on");
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 8, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "kernel-products");
   CHECK(std::string(desc.default_value) == "fp32");

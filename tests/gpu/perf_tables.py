@@ -435,9 +435,9 @@ SEARCH_NAMES = {"warm-started": "warm-started (`--search`)",
                                "(`--search --classifier linear`)",
                 "linear-backend": "linear classifier, passes on the backend "
                                   "(`--search --classifier linear --linear-on backend`)",
-                "linear-backend-device-loss": "linear classifier, passes and loss on the backend "
-                                              "(`--search --classifier linear --linear-on backend "
-                                              "--backend-option linear-loss=on`)",
+                "linear-backend-host-loss": "linear classifier, passes on the backend, loss on the "
+                                            "host (`--search --classifier linear --linear-on "
+                                            "backend --backend-option linear-loss=off`)",
                 "linear-backend-hinge": "one-vs-rest L2-SVMs, passes on the backend "
                                         "(`--search --classifier linear --linear-on backend "
                                         "--linear-loss squared-hinge`)"}

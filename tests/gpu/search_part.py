@@ -42,10 +42,11 @@ SEARCHES = [("warm-started", []),
             # passes on the host (OpenBLAS) and on the backend (kernel_matrix).
             ("linear-host", ["--classifier", "linear"]),
             ("linear-backend", ["--classifier", "linear", "--linear-on", "backend"]),
-            # The same with the loss between the products on the GPU too
-            # (ABI 1.11's linear_loss, off by default on v3 and v4).
-            ("linear-backend-device-loss", ["--classifier", "linear", "--linear-on", "backend",
-                                            "--backend-option", "linear-loss=on"]),
+            # The same with the loss between the products on the host (v3's
+            # and v4's linear-loss=off; on the device, ABI 1.11's linear_loss,
+            # by default).
+            ("linear-backend-host-loss", ["--classifier", "linear", "--linear-on", "backend",
+                                          "--backend-option", "linear-loss=off"]),
             # One L2-SVM per class against the rest, on the backend's passes.
             ("linear-backend-hinge", ["--classifier", "linear", "--linear-on", "backend",
                                       "--linear-loss", "squared-hinge"])]

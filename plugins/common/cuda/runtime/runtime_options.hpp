@@ -34,13 +34,16 @@ constexpr cae_plugin::OptionSpec kShortProductsOption{
     "gradients): on: a CUDA-core kernel that reads the long side once, at memory bandwidth; off: "
     "cuBLASLt's FP32 GEMM"};
 
-// Off by default: certified on an H200 (tests/gpu/linear-classifier-check.sh),
-// it made the linear classifier's passes there only marginally faster than
-// the host's loss, since the two products bound a pass.
+// On by default: on an H100, on the same 45,000 x 16,000 features, a pass
+// with the loss on the host took 8.7-9.9 ms and 4.7-5.4 ms with it on the
+// device (the scores no longer go down and the residuals up, nor wait for
+// the host's threads between the products); the same C chosen, the same
+// validation accuracy. Off stays, as the host path the device's is checked
+// against.
 constexpr cae_plugin::OptionSpec kLinearLossOption{
     CAE_OPTION_ENUM,
     "linear-loss",
-    "off",
+    "on",
     "on|off",
     0,
     0,

@@ -41,7 +41,7 @@ struct Tuning {
   bool short_products = true;
   // linear_loss (ABI 1.11) on the device (linear_loss.cu); off, the member
   // answers UNSUPPORTED and the host computes the loss from the scores.
-  bool linear_loss = false;
+  bool linear_loss = true;
   // kernel_matrix's cuBLASLt products (kernel_matrix.cu) with TF32 operands
   // instead of exact FP32.
   bool tf32_kernel_products = false;
