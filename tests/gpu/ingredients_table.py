@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1` to `-6` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1` to `-7` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
 normalisation, sparse codes, the soft threshold, input and patch whitening, the wider
 and deeper model presets, sum-pooled composed recipes, the linear
-classifier, the dense single-layer learners), each with C (and gamma) chosen by --search on the
+classifier, the dense single-layer learners, the training's schedule), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
@@ -93,18 +93,28 @@ GROUPS = [
      # single layer of 5x5 filters.
      ("dense1600-patch5-tri-sum-linear", ["--model", "examples/models/dense1600.json", "--features",
                                           DENSE, "--contrast-normalize", "--whiten", "patch5"] + LINEAR)],
+    # The best recipe's training: twice the epochs, the learning rate
+    # decayed (cosine) or higher, shifted crops, denoising.
+    [("best-epochs40", ["--features", SUMMED_SQRT, "--contrast-normalize", "--epochs", "40"]),
+     ("best-cosine", ["--features", SUMMED_SQRT, "--contrast-normalize", "--lr-schedule", "cosine"]),
+     ("best-epochs40-cosine", ["--features", SUMMED_SQRT, "--contrast-normalize", "--epochs", "40",
+                               "--lr-schedule", "cosine"]),
+     ("best-lr0.001", ["--features", SUMMED_SQRT, "--contrast-normalize", "--lr", "0.001"]),
+     ("best-flip-crop", ["--features", SUMMED_SQRT, "--contrast-normalize", "--augment", "flip-crop"]),
+     ("best-noise0.1", ["--features", SUMMED_SQRT, "--contrast-normalize", "--input-noise", "0.1"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
 
 def pipeline_options(options):
     """The options of one variant's `cae pipeline`, as the README would write
-    them: a variant's --features takes the place of the base's."""
+    them: a variant's --features and --augment take the place of the base's."""
     base, options = list(BASE), list(options)
-    if "--features" in options:
-        at = options.index("--features")
-        base[base.index("--features") + 1] = options[at + 1]
-        del options[at:at + 2]
+    for name in ("--features", "--augment"):
+        if name in options:
+            at = options.index(name)
+            base[base.index(name) + 1] = options[at + 1]
+            del options[at:at + 2]
     return as_written(base + options + SEARCH)
 
 

@@ -72,6 +72,10 @@ class VariantsTest(unittest.TestCase):
         self.assertEqual(" ".join(ingredients_table.pipeline_options(["--features", "pyramid-tri-flip",
                                                                       "--contrast-normalize"])),
                          "--features pyramid-tri-flip --augment flip --contrast-normalize --search")
+        # So does its --augment: one --augment in the command.
+        self.assertEqual(" ".join(ingredients_table.pipeline_options(["--contrast-normalize", "--augment",
+                                                                      "flip-crop"])),
+                         "--features pyramid-flip --augment flip-crop --contrast-normalize --search")
         # A variant without contrast normalisation starts from --defaults
         # baseline, or the best recipe's defaults would add it back.
         self.assertEqual(" ".join(ingredients_table.pipeline_options([])),
