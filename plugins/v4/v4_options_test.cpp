@@ -56,64 +56,42 @@ TEST_CASE("smo-rows=one takes the SMO kernel's rows one at a time; other words r
   CHECK(contains(message, "one|four"));
 }
 
-TEST_CASE("kernel-products=tf32 multiplies kernel_matrix's operands as TF32; other words refused") {
-  const cae_option_value tf32[] = {{"kernel-products", "tf32"}};
-  CHECK(cae_v4::v4_tuning(tf32, 1).tf32_kernel_products);
-  const cae_option_value fp32[] = {{"kernel-products", "fp32"}};
-  CHECK_FALSE(cae_v4::v4_tuning(fp32, 1).tf32_kernel_products);
-  auto [status, message] = refusal({{"kernel-products", "bf16"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "kernel-products=bf16"));
-  CHECK(contains(message, "fp32|tf32"));
-}
+// An option of two words that sets one switch of the Tuning: the word that
+// sets it, the word that clears it, and a word that is neither.
+struct TwoWordOption {
+  const char* name;
+  const char* sets;
+  const char* clears;
+  bool cae_cuda::Tuning::*member;
+  const char* refused;
+  const char* choices;
+};
 
-TEST_CASE("linear-loss=off leaves the linear classifier's loss to the host; other words refused") {
-  const cae_option_value off[] = {{"linear-loss", "off"}};
-  CHECK_FALSE(cae_v4::v4_tuning(off, 1).linear_loss);
-  auto [status, message] = refusal({{"linear-loss", "true"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "linear-loss=true"));
-}
+constexpr TwoWordOption kTwoWordOptions[] = {
+    {"kernel-products", "tf32", "fp32", &cae_cuda::Tuning::tf32_kernel_products, "bf16",
+     "fp32|tf32"},
+    {"linear-loss", "on", "off", &cae_cuda::Tuning::linear_loss, "true", "on|off"},
+    {"short-products", "on", "off", &cae_cuda::Tuning::short_products, "false", "on|off"},
+    {"graph-fusion", "on", "off", &cae_cuda::Tuning::graph_fusion, "yes", "on|off"},
+    {"graph-exchange", "overlap", "host", &cae_cuda::Tuning::graph_exchanges, "fused",
+     "overlap|host"},
+    {"graph-capture", "on", "off", &cae_cuda::Tuning::graph_capture, "true", "on|off"},
+};
 
-TEST_CASE("short-products=off: every kernel_matrix product on cuBLASLt; other words refused") {
-  const cae_option_value off[] = {{"short-products", "off"}};
-  CHECK_FALSE(cae_v4::v4_tuning(off, 1).short_products);
-  auto [status, message] = refusal({{"short-products", "false"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "short-products=false"));
-  CHECK(contains(message, "on|off"));
-}
-
-TEST_CASE("graph-fusion=off runs every node of a captured graph as its op; other words are refused") {
-  const cae_option_value off[] = {{"graph-fusion", "off"}};
-  CHECK_FALSE(cae_v4::v4_tuning(off, 1).graph_fusion);
-  const cae_option_value on[] = {{"graph-fusion", "on"}};
-  CHECK(cae_v4::v4_tuning(on, 1).graph_fusion);
-  auto [status, message] = refusal({{"graph-fusion", "yes"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "graph-fusion=yes"));
-  CHECK(contains(message, "on|off"));
-}
-
-TEST_CASE("graph-exchange=host declines step graphs with exchanges; other words are refused") {
-  const cae_option_value host[] = {{"graph-exchange", "host"}};
-  CHECK_FALSE(cae_v4::v4_tuning(host, 1).graph_exchanges);
-  const cae_option_value overlap[] = {{"graph-exchange", "overlap"}};
-  CHECK(cae_v4::v4_tuning(overlap, 1).graph_exchanges);
-  auto [status, message] = refusal({{"graph-exchange", "fused"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "overlap|host"));
-}
-
-TEST_CASE("graph-capture=off runs graphs node by node; other words are refused") {
-  const cae_option_value off[] = {{"graph-capture", "off"}};
-  CHECK_FALSE(cae_v4::v4_tuning(off, 1).graph_capture);
-  const cae_option_value on[] = {{"graph-capture", "on"}};
-  CHECK(cae_v4::v4_tuning(on, 1).graph_capture);
-  auto [status, message] = refusal({{"graph-capture", "true"}});
-  CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
-  CHECK(contains(message, "graph-capture=true"));
-  CHECK(contains(message, "on|off"));
+TEST_CASE(
+    "each two-word option sets its switch with one word, clears it with the other; other "
+    "words are refused with the option's name and choices") {
+  for (const TwoWordOption& option : kTwoWordOptions) {
+    CAPTURE(option.name);
+    const cae_option_value sets[] = {{option.name, option.sets}};
+    CHECK(cae_v4::v4_tuning(sets, 1).*option.member);
+    const cae_option_value clears[] = {{option.name, option.clears}};
+    CHECK_FALSE(cae_v4::v4_tuning(clears, 1).*option.member);
+    auto [status, message] = refusal({{option.name, option.refused}});
+    CHECK(status == CAE_STATUS_INVALID_ARGUMENT);
+    CHECK(contains(message, std::string(option.name) + "=" + option.refused));
+    CHECK(contains(message, option.choices));
+  }
 }
 
 TEST_CASE("v4's precise setting: bf16-terms=3 fp32-conv=true") {
