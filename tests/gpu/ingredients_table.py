@@ -34,6 +34,8 @@ SUMMED = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"
 # The same with each feature's signed square root: the README's best recipe
 # (tests/gpu/bench_suite.py's BEST_RECIPE).
 SUMMED_SQRT = SUMMED + "+sqrt"
+# The best recipe's options added to BASE.
+BEST = ["--features", SUMMED_SQRT, "--contrast-normalize"]
 LINEAR = ["--classifier", "linear", "--linear-on", "backend"]
 # A one-layer model's map, triangle-coded and summed over its quadrants.
 DENSE = "conv1:tri:sum2+flip+sqrt"
@@ -95,13 +97,12 @@ GROUPS = [
                                           DENSE, "--contrast-normalize", "--whiten", "patch5"] + LINEAR)],
     # The best recipe's training: twice the epochs, the learning rate
     # decayed (cosine) or higher, shifted crops, denoising.
-    [("best-epochs40", ["--features", SUMMED_SQRT, "--contrast-normalize", "--epochs", "40"]),
-     ("best-cosine", ["--features", SUMMED_SQRT, "--contrast-normalize", "--lr-schedule", "cosine"]),
-     ("best-epochs40-cosine", ["--features", SUMMED_SQRT, "--contrast-normalize", "--epochs", "40",
-                               "--lr-schedule", "cosine"]),
-     ("best-lr0.001", ["--features", SUMMED_SQRT, "--contrast-normalize", "--lr", "0.001"]),
-     ("best-flip-crop", ["--features", SUMMED_SQRT, "--contrast-normalize", "--augment", "flip-crop"]),
-     ("best-noise0.1", ["--features", SUMMED_SQRT, "--contrast-normalize", "--input-noise", "0.1"])],
+    [("best-epochs40", BEST + ["--epochs", "40"]),
+     ("best-cosine", BEST + ["--lr-schedule", "cosine"]),
+     ("best-epochs40-cosine", BEST + ["--epochs", "40", "--lr-schedule", "cosine"]),
+     ("best-lr0.001", BEST + ["--lr", "0.001"]),
+     ("best-flip-crop", BEST + ["--augment", "flip-crop"]),
+     ("best-noise0.1", BEST + ["--input-noise", "0.1"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
