@@ -15,12 +15,27 @@ PairScheduler::PairScheduler(uint64_t memory_cap, int total_pairs, SolverKind so
       values_(values) {}
 
 void PairScheduler::report_progress(std::unique_lock<std::mutex>& lock) {
-  const int done = static_cast<int>(solutions_.size());
-  if (done == reported_ || !progress_) return;
-  reported_ = done;
-  // The callback may be slow (a terminal redraw): never hold the lock over it.
+  if (!progress_) return;
+  // The callback may be slow (a terminal redraw): never hold the lock over
+  // it. Several threads report (each producer, the coordinator): one at a
+  // time, each with the count as it is when its turn comes, so the callback
+  // sees the counts in order and its last call has the final count (with
+  // the count read before the turn, a call for 5 could end after the call
+  // for 6). Every report takes its turn, even one with nothing new, so the
+  // coordinator's last one returns only after any call still running.
   lock.unlock();
-  progress_(done, total_);
+  {
+    std::lock_guard<std::mutex> turn(reporting_);
+    int done = 0;
+    {
+      std::lock_guard<std::mutex> count(mutex_);
+      done = static_cast<int>(solutions_.size());
+    }
+    if (done > reported_) {
+      reported_ = done;
+      progress_(done, total_);
+    }
+  }
   lock.lock();
 }
 

@@ -8,7 +8,8 @@
 // diagonal kernel blocks (reserve_block / give_back_block) while any pair
 // still needs them. A producer waits while its reservation does not fit,
 // dropping pooled workspaces it cannot use first. The progress callback runs
-// on the thread that reserves or waits for the workers.
+// on the thread that reserves or waits for the workers, one call at a time,
+// with counts that only grow: its last call has the final count.
 #pragma once
 
 #include <condition_variable>
@@ -107,6 +108,10 @@ class PairScheduler {
   int submitted_ = 0;
   int in_flight_ = 0;  // reserved and not yet complete
   int peak_in_flight_ = 0;
+  // Progress: one report at a time under reporting_, which is taken while
+  // mutex_ is not held (mutex_ is taken inside it); the last count reported
+  // is read and written under it.
+  std::mutex reporting_;
   int reported_ = -1;
   std::vector<PairSolution> solutions_;
 };
