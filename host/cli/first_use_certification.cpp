@@ -4,6 +4,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "plugin/certification.hpp"
@@ -101,6 +103,16 @@ std::string verdict_line(const std::string& log_path, const std::string& backend
   return last;
 }
 
+// Processes cae-conformance deals the certification's test cases to
+// (--jobs): on a GPU most of a run is the host's float64 references and
+// random data, which several cores share out. A quarter of the cores, at
+// most four, so that an OpenMP backend's own threads keep most of the
+// machine; one on a small machine, as before.
+int certification_processes() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(4, cores / 4));
+}
+
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f s", seconds);
@@ -135,10 +147,13 @@ void certify_default_on_first_use(Registry& registry, const po::variables_map& v
     const std::string logs = certification_cache_dir() + "/logs";
     fs::create_directories(logs, error);
     const std::string log_path = logs + "/" + name + ".log";
+    const std::string jobs = std::to_string(certification_processes());
     log << "cae: certifying " << name << " on first use (cae-conformance --backend "
-        << candidate->plugin.path << "; log " << log_path << ") ..." << std::flush;
-    const ConformanceRun run = run_logged(conformance, {"--backend", candidate->plugin.path},
-                                          log_path);
+        << candidate->plugin.path << (jobs == "1" ? "" : " --jobs " + jobs) << "; log " << log_path
+        << ") ..." << std::flush;
+    std::vector<std::string> args{"--backend", candidate->plugin.path};
+    if (jobs != "1") args.insert(args.end(), {"--jobs", jobs});
+    const ConformanceRun run = run_logged(conformance, args, log_path);
     registry.reread_certification(name);
     const BackendRecord* after = registry.find(name);
     const std::string verdict = verdict_line(log_path, name);

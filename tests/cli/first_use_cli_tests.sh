@@ -32,7 +32,7 @@ greedy=$PWD/A/lib/cae/plugins/$(basename "$GREEDY")
 
 run "first use certifies greedy" 0 A/bin/cae train --data D --epochs 1 --batch 10 --out m1.safetensors
 expect "it says which backend, where and the log" \
-  "^cae: certifying greedy on first use \(cae-conformance --backend $greedy; log $work/cache/cae/certified/logs/greedy\.log\) \.\.\. NOT certified: [0-9]+ checks, [0-9]+ passed, [1-9][0-9]* failed, .*: FAILED; the next backend is tried"
+  "^cae: certifying greedy on first use \(cae-conformance --backend $greedy( --jobs [0-9]+)?; log $work/cache/cae/certified/logs/greedy\.log\) \.\.\. NOT certified: [0-9]+ checks, [0-9]+ passed, [1-9][0-9]* failed, .*: FAILED; the next backend is tried"
 expect "it goes on with cpu" "^backend cpu "
 exists "the log is kept" cache/cae/certified/logs/greedy.log
 exists "the failed verdict is recorded" "$greedy.certified.json"

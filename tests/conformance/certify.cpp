@@ -38,6 +38,7 @@ std::string certification_refusal(const Options& options) {
   if (!options.record) reasons.push_back("--no-record");
   if (!options.filter.empty()) reasons.push_back("--filter runs only some checks");
   if (options.quick) reasons.push_back("--quick checks fewer and smaller shapes");
+  if (options.shards > 1) reasons.push_back("--shard runs one process's share of the checks");
   if (options.max_failures > 0) {
     reasons.push_back("--max-failures may end the run before every check ran");
   }

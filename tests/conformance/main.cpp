@@ -2,7 +2,8 @@
 // Loads the backend through the host's plugin layer, skips (exit 77) when its
 // probe says, as the header asks, that it cannot run here (a probe that fails
 // instead is a FAIL), then lets doctest run every check. --sweep hands the
-// run to sweep.cpp, which runs this program once per seed.
+// run to sweep.cpp, which runs this program once per seed; --jobs without
+// it to shards.cpp, which runs one seed's test cases in several processes.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -20,6 +21,7 @@
 #include "plugin/registry.hpp"
 #include "random_data.hpp"
 #include "report.hpp"
+#include "shards.hpp"
 #include "suite.hpp"
 #include "sweep.hpp"
 #include "watchdog.hpp"
@@ -113,10 +115,13 @@ int main(int argc, char** argv) {
     return kExitPassed;
   }
   if (options.sweep > 0) return conformance::run_sweep(options, argc, argv);
+  if (options.jobs > 1) return conformance::run_shards(options, argc, argv);
 
   conformance::Suite& suite = conformance::suite();
   suite.seed = options.seed ? *options.seed : conformance::fresh_seed();
   suite.quick = options.quick;
+  suite.shard = options.shard;
+  suite.shards = options.shards;
   suite.models = {suite.seed, options.models, options.large_models, options.quick};
   suite.device_index = options.device;
   suite.json_path = options.json;

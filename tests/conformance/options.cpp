@@ -100,6 +100,19 @@ Options parse_options(int argc, char** argv) {
         throw std::invalid_argument("--jobs expects 1 to 256, got '" + value + "'");
       }
       options.jobs = static_cast<uint32_t>(jobs);
+    } else if (take_value("--shard", argc, argv, i, value)) {
+      const size_t slash = value.find('/');
+      if (slash == std::string::npos) {
+        throw std::invalid_argument("--shard expects K/J (e.g. 0/4), got '" + value + "'");
+      }
+      const uint64_t shard = parse_unsigned("--shard", value.substr(0, slash));
+      const uint64_t shards = parse_unsigned("--shard", value.substr(slash + 1));
+      if (shards == 0 || shards > 256 || shard >= shards) {
+        throw std::invalid_argument(
+            "--shard expects K/J with J from 1 to 256 and K below J, got '" + value + "'");
+      }
+      options.shard = static_cast<uint32_t>(shard);
+      options.shards = static_cast<uint32_t>(shards);
     } else if (take_value("--backend-option", argc, argv, i, value)) {
       options.backend_options.push_back(value);
     } else if (take_value("--check-timeout", argc, argv, i, value)) {
@@ -164,7 +177,15 @@ Options:
   --sweep N               run N seeds (--seed S, S+1, ...; default from 1),
                           each in its own process, and print the worst error
                           per op with the seed that gave it
-  --jobs J                seeds of a sweep run at once (default 1)
+  --jobs J                processes at once (default 1): a sweep's seeds,
+                          or, without --sweep, one seed's test cases dealt
+                          round-robin to J processes (on a GPU most of a
+                          run is the host's float64 references and data,
+                          which J processes share out); one summary line
+                          and one record for the whole run either way
+  --shard K/J             only the test cases K, K + J, K + 2J, ... (from
+                          0, in the suite's order): one process's share of
+                          --jobs J; never a certification by itself
   --json FILE             also write the verdict (per seed for a sweep) as JSON
   --no-record             do not record the verdict as a certification
   --check-timeout S       time limit of a check, in seconds per started
@@ -196,7 +217,7 @@ plugin file's SHA-256 beside the file (FILE.certified.json) or, when that
 folder is not writable, in ~/.cache/cae/certified/ ($XDG_CACHE_HOME). cae
 uses only a certified backend as its default (`cae backends` shows each
 one's state); a sweep records all its seeds at the end. A run that checks
-less or allows more (--filter, --quick, --models below 2, --max-failures,
+less or allows more (--filter, --quick, --shard, --models below 2, --max-failures,
 --check-timeout above 60, --time-limit above 1800, doctest options) or another setting
 (--backend-option) reports its verdict, says in one line that it is not a
 certification, and records nothing; so does a run whose plugin file
@@ -223,6 +244,7 @@ Examples:
   cae-conformance --backend ./build/libcae-backend-mine.so --filter conv2d --quick
   cae-conformance --backend cpu --seed 1234      (repeat a run's inputs)
   cae-conformance --backend v2 --sweep 200 --jobs 4 --json v2.json
+  cae-conformance --backend v4 --jobs 4          (one seed, four processes)
   cae-conformance --backend v4 --backend-option bf16-terms=3 --backend-option fp32-conv=true
 
 Writing a backend: docs/writing-a-backend.md (installed in share/doc/cae),

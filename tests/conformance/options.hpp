@@ -19,7 +19,8 @@ struct Options {
   int models = 2;                // random models whose layers are checked
   bool large_models = false;     // the presets on 96x96 images too
   uint64_t sweep = 0;            // > 0: run this many seeds, each in a child process
-  uint32_t jobs = 1;             // children of a sweep run at once
+  uint32_t jobs = 1;             // children at once: a sweep's seeds, or one seed's test cases
+  uint32_t shard = 0, shards = 1;  // --shard K/J: this process runs test cases K, K + J, ...
   std::string json;              // write the verdict as JSON to this file
   std::vector<std::string> backend_options;  // --backend-option NAME=VALUE, in order
   double check_timeout = 60.0;   // seconds per billion operations of a check (watchdog.hpp)

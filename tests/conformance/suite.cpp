@@ -9,6 +9,12 @@ Suite& suite() {
   return the_suite;
 }
 
+bool in_shard() {
+  static uint64_t next_case = 0;
+  const Suite& s = suite();
+  return next_case++ % (s.shards == 0 ? 1 : s.shards) == s.shard;
+}
+
 cae_status create_suite_context(cae_context* out) {
   const cae_backend_table& t = table();
   cae_create_options options{};

@@ -22,6 +22,7 @@ struct Suite {
   cae::DeviceInfo device;
   int32_t device_index = 0;
   uint64_t seed = 0;
+  uint32_t shard = 0, shards = 1;  // --shard K/J
   bool quick = false;
   ModelShapeSettings models;  // --models, --large-models
   std::string json_path;  // --json: where the verdict goes
@@ -36,5 +37,11 @@ inline cae::Context& ctx() { return *suite().context; }
 // (create_with_options when the backend has the ABI 1.4 members, else create).
 cae_status create_suite_context(cae_context* out);
 inline const cae_backend_table& table() { return *suite().table; }
+
+// Called once at the start of every test case, in the suite's order: whether
+// this process runs it (--shard K/J: the cases K, K + J, ...). doctest runs
+// the cases in the same order in every process of a run, so the processes
+// of --jobs J together run each case exactly once.
+bool in_shard();
 
 }  // namespace conformance
