@@ -32,21 +32,25 @@ void on_stop_signal(int sig) { g_stop_signal = sig; }
 // A child's check lines: its log without the header (shown once, from the
 // first child) and without its own summary, which the parent's replaces. A
 // child that did not pass keeps every line after its header: its crash or
-// time-limit lines come after the point where a summary would be.
+// time-limit lines come after the point where a summary would be; one that
+// stopped before its header ended (a backend that could not be loaded) keeps
+// those lines too.
 void print_share(const std::string& log_path, bool with_header, bool whole) {
   std::ifstream in(log_path);
   std::string line;
   bool in_header = true;
-  std::vector<std::string> lines;
+  std::vector<std::string> header, lines;
   while (std::getline(in, line)) {
     if (in_header) {
       if (with_header) std::cout << line << "\n";
+      header.push_back(line);
       if (line.empty()) in_header = false;
       continue;
     }
     if (!whole && line.rfind("cae-conformance: ", 0) == 0) break;
     lines.push_back(line);
   }
+  if (in_header && whole && !with_header) lines = header;
   while (!lines.empty() && lines.back().empty()) lines.pop_back();  // the blank before a summary
   for (const std::string& l : lines) std::cout << l << "\n";
 }
