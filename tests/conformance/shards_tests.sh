@@ -2,8 +2,9 @@
 # --jobs J without --sweep (shards.cpp): one seed's test cases dealt to J
 # processes run exactly the checks a single run does, with one summary line
 # for the whole run; a process's share alone (--shard K/J) is never a
-# certification; a sharded run that fails records its failure like a single
-# run; bad --shard values are one clear line and exit 2.
+# certification; empty shares pass while a filter that matches nothing
+# fails; a sharded run that fails records its failure like a single run; bad
+# --shard values are one clear line and exit 2.
 # usage: shards_tests.sh CAE_CONFORMANCE CPU_PLUGIN SLOW_PLUGIN
 set -u
 CONFORMANCE=$1
@@ -37,6 +38,14 @@ d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "passed" and d["processes"] == 3 and d["seed"] == 5, d
 assert d["checks"] == d["passed"] > 0 and d["failed"] == 0, d
 PY
+
+# More processes than test cases: the empty shares pass, the run is judged
+# on the checks that ran; a --filter that matches nothing still fails.
+run "one test case in three processes passes" 0 "$CONFORMANCE" --backend "$CPU" --seed 5 \
+  --filter relu_forward --jobs 3
+expect "its summary" "^cae-conformance: cpu: [1-9][0-9]* checks, .*, 3 processes\): PASSED$"
+run "a filter that matches nothing fails" 1 "$CONFORMANCE" --backend "$CPU" --filter nosuchop --jobs 2
+expect "no check ran is said" "^  no check ran \(does --filter match an op\?\)$"
 
 run "one process's share passes" 0 "$CONFORMANCE" --backend "$CPU" "${some[@]}" --shard 1/3
 expect "a share is not a certification" \

@@ -43,5 +43,8 @@ inline const cae_backend_table& table() { return *suite().table; }
 // the cases in the same order in every process of a run, so the processes
 // of --jobs J together run each case exactly once.
 bool in_shard();
+// The test cases in_shard() let run so far: none at all is a share that
+// --filter left empty (a pass when the run is split, a failure otherwise).
+uint64_t cases_run();
 
 }  // namespace conformance
