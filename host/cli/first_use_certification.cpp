@@ -147,12 +147,14 @@ void certify_default_on_first_use(Registry& registry, const po::variables_map& v
     const std::string logs = certification_cache_dir() + "/logs";
     fs::create_directories(logs, error);
     const std::string log_path = logs + "/" + name + ".log";
-    const std::string jobs = std::to_string(certification_processes());
-    log << "cae: certifying " << name << " on first use (cae-conformance --backend "
-        << candidate->plugin.path << (jobs == "1" ? "" : " --jobs " + jobs) << "; log " << log_path
-        << ") ..." << std::flush;
     std::vector<std::string> args{"--backend", candidate->plugin.path};
-    if (jobs != "1") args.insert(args.end(), {"--jobs", jobs});
+    if (const int jobs = certification_processes(); jobs > 1) {
+      args.insert(args.end(), {"--jobs", std::to_string(jobs)});
+    }
+    std::string shown;
+    for (const std::string& arg : args) shown += " " + arg;
+    log << "cae: certifying " << name << " on first use (cae-conformance" << shown << "; log "
+        << log_path << ") ..." << std::flush;
     const ConformanceRun run = run_logged(conformance, args, log_path);
     registry.reread_certification(name);
     const BackendRecord* after = registry.find(name);

@@ -39,13 +39,21 @@ std::vector<std::string> child_args(int argc, char** argv);
 // idle threads then sleep instead of spinning, and do not take the cores the
 // other children's threads are waiting for (spinning made a sweep of the cpu
 // backend at two jobs on two cores three times slower than one job).
-std::vector<std::string> child_environment(size_t jobs);
+class ChildEnvironment {
+ public:
+  explicit ChildEnvironment(size_t jobs);
+  // NULL-terminated, for posix_spawn; valid while this object lives.
+  char* const* envp() const { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> entries_;
+  std::vector<char*> pointers_;
+};
 
 // Starts `program args... --seed S --json P --no-record extra_args...` with
-// its output in the child's log. `envp`: NULL-terminated pointers into
-// child_environment()'s strings. Throws std::runtime_error when it cannot.
+// its output in the child's log. Throws std::runtime_error when it cannot.
 pid_t spawn_child(const std::string& program, const std::vector<std::string>& args,
-                  const ChildRun& child, char* const* envp);
+                  const ChildRun& child, const ChildEnvironment& env);
 
 // The next child that ended (its waitpid status in `status`), or -1 when a
 // signal interrupted the wait; throws std::runtime_error when waitpid fails.

@@ -57,10 +57,8 @@ void print_share(const std::string& log_path, bool with_header, bool whole) {
 
 // The children's JSON documents merged into one run's: counts added,
 // failures in the suite's order, the worst error per op over all of them.
-json merged_document(const std::vector<ChildResult>& done, uint64_t seed,
-                     const std::string& verdict) {
+json merged_document(const std::vector<ChildResult>& done, uint64_t seed) {
   json doc = {{"seed", seed},
-              {"verdict", verdict},
               {"checks", 0},
               {"passed", 0},
               {"failed", 0},
@@ -114,18 +112,14 @@ int run_shards(const Options& options, int argc, char** argv) {
                         stem + ".log",
                         {"--shard", std::to_string(k) + "/" + std::to_string(jobs)}});
   }
-  std::vector<std::string> env = child_environment(jobs);
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  const ChildEnvironment env(jobs);
 
   std::vector<ChildResult> done(jobs);
   std::map<pid_t, uint32_t> running;
   int status_code = 0;
   bool stopping = false;
   try {
-    for (uint32_t k = 0; k < jobs; ++k)
-      running[spawn_child(program, args, children[k], envp.data())] = k;
+    for (uint32_t k = 0; k < jobs; ++k) running[spawn_child(program, args, children[k], env)] = k;
     while (!running.empty()) {
       if (g_stop_signal != 0 && !stopping) {
         stopping = true;  // each child ends with its own verdict (watchdog.hpp)
@@ -152,7 +146,7 @@ int run_shards(const Options& options, int argc, char** argv) {
     crashed = crashed || r.verdict == "crashed";
     print_share(children[k].log_path, k == 0, r.verdict != "passed");
   }
-  json doc = merged_document(done, seed, "");
+  json doc = merged_document(done, seed);
   // Every process passed its share, and the shares ran some check (a
   // --filter that matches nothing fails, as in a single run).
   const bool all_passed = status_code == 0 && passed == jobs && doc["passed"].get<int64_t>() > 0;

@@ -83,10 +83,7 @@ int run_sweep(const Options& options, int argc, char** argv) {
 
   std::map<pid_t, ChildRun> running;
   std::vector<ChildResult> done;
-  std::vector<std::string> env = child_environment(options.jobs);
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  const ChildEnvironment env(options.jobs);
   uint64_t next = 0;
   int status_code = 0;
   bool stopping = false;
@@ -103,7 +100,7 @@ int run_sweep(const Options& options, int argc, char** argv) {
                    dir + "/" + std::to_string(seed) + ".json",
                    dir + "/" + std::to_string(seed) + ".log",
                    {}};
-        running[spawn_child(program, args, c, envp.data())] = c;
+        running[spawn_child(program, args, c, env)] = c;
       }
       int status = 0;
       auto it = running.find(wait_for_child(status));  // none for an interrupted wait
