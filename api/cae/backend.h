@@ -62,6 +62,7 @@
 #ifndef CAE_BACKEND_H
 #define CAE_BACKEND_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,7 +78,7 @@ extern "C" {
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration, or when a member accepts what it used to
  * refuse (1.9: svm_dual_solve's kernel_ba may be NULL). */
-#define CAE_ABI_MINOR 11
+#define CAE_ABI_MINOR 12
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -763,6 +764,21 @@ typedef struct cae_backend_table {
    * transposes it itself); nothing is written then. */
   cae_status (*transpose)(cae_context ctx, cae_tensor x, cae_tensor y);
 
+  /* -- optional member of ABI 1.12 (may be NULL) --
+   *
+   * y = x + sigma * z, value by value, z the standard normal draws
+   * cae_normal_draw(seed, first_index + i) (below) where i is the value's
+   * index in the boundary order (NCHW for 4-D: whatever layout the backend
+   * keeps). Input noise for denoising training made where the batch already
+   * is, instead of drawn on the host and uploaded beside the clean batch;
+   * first_index lets several devices, each holding a shard of one batch,
+   * draw the values the whole batch would (the shard's offset). x and y
+   * have the same shape and may be the same tensor (in place). sigma must
+   * be finite and >= 0 (INVALID_ARGUMENT otherwise, nothing written). The
+   * host adds the same draws itself where a backend lacks the member. */
+  cae_status (*add_normal_noise)(cae_context ctx, cae_tensor x, cae_tensor y, float sigma,
+                                 uint64_t seed, uint64_t first_index);
+
   /* Later minors append members here. */
 } cae_backend_table;
 
@@ -814,10 +830,49 @@ typedef struct cae_backend_table {
 #define CAE_BACKEND_TABLE_SIZE_1_11 \
   (offsetof(cae_backend_table, transpose) + sizeof(((cae_backend_table*)0)->transpose))
 
+#define CAE_BACKEND_TABLE_SIZE_1_12                \
+  (offsetof(cae_backend_table, add_normal_noise) + \
+   sizeof(((cae_backend_table*)0)->add_normal_noise))
+
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \
   ((table)->struct_size >= offsetof(cae_backend_table, member) + sizeof((table)->member) && \
    (table)->member != NULL)
+
+/* ---- the standard normal draws of add_normal_noise (ABI 1.12) -------------
+ *
+ * Defined here, in the one header both sides include, so that every backend
+ * (CPU or GPU) and the host give value i of stream `seed` the same draw,
+ * whatever order, thread count or device count computes it. Draws come in
+ * pairs: pair p = i / 2 takes 64 bits from SplitMix64's finaliser applied to
+ * seed + (p + 1) * 0x9E3779B97F4A7C15; the high 24 bits make u1 in (0, 1],
+ * the low 24 bits u2 in [0, 1), and Box-Muller turns them into two
+ * independent standard normals:
+ *   r = sqrt(-2 ln u1),  draw 2p = r cos(2 pi u2),  draw 2p + 1 = r sin(2 pi u2).
+ * u1 and u2 are exact in float; r and the cosine are computed in float, so
+ * two implementations agree within the rounding of their logf, sqrtf and
+ * cosf/sinf (cae-conformance's bound). |draw| <= sqrt(2 * 24 ln 2) < 5.8. */
+#if defined(__CUDACC__)
+#define CAE_DRAW_FUNCTION static inline __host__ __device__
+#else
+#define CAE_DRAW_FUNCTION static inline
+#endif
+
+CAE_DRAW_FUNCTION uint64_t cae_normal_draw_bits(uint64_t seed, uint64_t pair) {
+  uint64_t z = seed + (pair + 1u) * UINT64_C(0x9E3779B97F4A7C15);
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+CAE_DRAW_FUNCTION float cae_normal_draw(uint64_t seed, uint64_t index) {
+  const uint64_t bits = cae_normal_draw_bits(seed, index >> 1);
+  const float u1 = (float)((bits >> 40) + 1u) * (1.0f / 16777216.0f);
+  const float u2 = (float)(bits & 0xFFFFFFu) * (1.0f / 16777216.0f);
+  const float r = sqrtf(-2.0f * logf(u1));
+  const float angle = 6.2831853071795864769f * u2;
+  return r * ((index & 1u) ? sinf(angle) : cosf(angle));
+}
 
 /* The entry point. host_abi_major is the CAE_ABI_MAJOR the host speaks.
  * Returns NULL when the backend has no table for that major. */

@@ -45,6 +45,7 @@ void print_members(const cae_backend_table* t) {
       {"kernel_rbf_from_linear", CAE_TABLE_HAS(t, kernel_rbf_from_linear)},
       {"linear_loss", CAE_TABLE_HAS(t, linear_loss)},
       {"transpose", CAE_TABLE_HAS(t, transpose)},
+      {"add_normal_noise", CAE_TABLE_HAS(t, add_normal_noise)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {

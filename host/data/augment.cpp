@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cae/backend.h"
 #include "common/parallel.hpp"
 #include "data/random.hpp"
 
@@ -14,8 +15,7 @@ namespace {
 // Streams apart from the epoch shuffle's (which mixes the seed with the epoch alone).
 constexpr uint64_t kAugmentStream = 0x61756731;  // "aug1"
 constexpr uint64_t kNoiseStream = 0x6e6f6931;    // "noi1"
-// Values per random stream: fixed (not the image's size), so the draws of a
-// batch do not depend on the images' shape (3072 = one CIFAR image).
+// Values per thread's task (one CIFAR image).
 constexpr size_t kNoiseBlock = 3072;
 constexpr size_t kMaxNoiseThreads = 16;
 
@@ -109,30 +109,24 @@ std::vector<bool> BatchAugmenter::flips(size_t count, size_t epoch, size_t batch
   return mirrored;
 }
 
-void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, size_t epoch,
-                     size_t batch_number) {
+uint64_t input_noise_stream(uint64_t seed, size_t epoch, size_t batch_number) {
+  return mix_seed(mix_seed(mix_seed(seed, kNoiseStream), epoch), batch_number);
+}
+
+void add_input_noise(float* values, size_t count, float sigma, uint64_t stream,
+                     uint64_t first_index) {
   if (sigma <= 0) return;
-  // One random stream per block of values, so the draws do not depend on how
-  // many threads share the work. Why threads: a batch of 64 images is 196,608
-  // draws (~5 ms on one core), several times a GPU step: on one thread, denoising training
-  // ran about 10x slower than plain training.
-  const uint64_t batch_seed = mix_seed(mix_seed(mix_seed(seed, kNoiseStream), epoch), batch_number);
-  const size_t blocks = (count + kNoiseBlock - 1) / kNoiseBlock;
-  auto fill = [&](size_t first, size_t end) {
-    for (size_t b = first; b < end; ++b) {
-      std::mt19937_64 rng(mix_seed(batch_seed, b));
-      const size_t stop = std::min(count, (b + 1) * kNoiseBlock);
-      for (size_t i = b * kNoiseBlock; i < stop; i += 2) {
-        const std::pair<double, double> z = standard_normal_pair(rng);
-        values[i] += sigma * float(z.first);
-        if (i + 1 < stop) values[i + 1] += sigma * float(z.second);
-      }
-    }
-  };
+  // Why threads: a batch of 64 CIFAR images is 196,608 draws, each a hash, a
+  // logarithm and a sine, several times a GPU step on one core. The draws
+  // depend on the value's index alone, so the split does not change them.
+  const int64_t blocks = int64_t((count + kNoiseBlock - 1) / kNoiseBlock);
   const int threads = static_cast<int>(
       std::min<int64_t>(resolve_thread_count(0), static_cast<int64_t>(kMaxNoiseThreads)));
-  parallel_chunks(threads, static_cast<int64_t>(blocks), [&](int64_t first, int64_t end) {
-    fill(static_cast<size_t>(first), static_cast<size_t>(end));
+  parallel_chunks(threads, blocks, [&](int64_t first, int64_t end) {
+    const size_t stop = std::min(count, size_t(end) * kNoiseBlock);
+    for (size_t i = size_t(first) * kNoiseBlock; i < stop; ++i) {
+      values[i] += sigma * cae_normal_draw(stream, first_index + i);
+    }
   });
 }
 

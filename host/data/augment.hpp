@@ -49,10 +49,16 @@ class BatchAugmenter {
   uint64_t seed_;
 };
 
-// Adds N(0, sigma^2) noise to every value of `count` floats; the draws depend
-// only on (seed, epoch, batch number). Values are not clipped: clipping at 0
-// and 1 would bias the noise on dark and bright pixels.
-void add_input_noise(float* values, size_t count, float sigma, uint64_t seed, size_t epoch,
-                     size_t batch_number);
+// Input noise for denoising: N(0, sigma^2) added to every value of a batch.
+// The draws are the ABI's normal draws (cae_normal_draw, cae/backend.h) of
+// one stream per (seed, epoch, batch number): a resumed epoch repeats them,
+// and a backend that adds the noise where the batch is (ABI 1.12's
+// add_normal_noise) gives the values the host gives here. Values are not
+// clipped: clipping at 0 and 1 would bias the noise on dark and bright pixels.
+uint64_t input_noise_stream(uint64_t seed, size_t epoch, size_t batch_number);
+// values[i] += sigma * cae_normal_draw(stream, first_index + i) for the
+// `count` values, on the host's cores.
+void add_input_noise(float* values, size_t count, float sigma, uint64_t stream,
+                     uint64_t first_index = 0);
 
 }  // namespace cae

@@ -41,13 +41,6 @@ double standard_normal(std::mt19937_64& rng) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
 }
 
-std::pair<double, double> standard_normal_pair(std::mt19937_64& rng) {
-  const double u1 = 1.0 - uniform01(rng);
-  const double u2 = uniform01(rng);
-  const double radius = std::sqrt(-2.0 * std::log(u1));
-  return {radius * std::cos(kTwoPi * u2), radius * std::sin(kTwoPi * u2)};
-}
-
 void shuffle_indices(std::vector<size_t>& indices, std::mt19937_64& rng) {
   for (size_t i = indices.size(); i > 1; --i) {
     std::swap(indices[i - 1], indices[uniform_below(rng, i)]);

@@ -24,9 +24,6 @@ double uniform(std::mt19937_64& rng, double low, double high);
 uint64_t uniform_below(std::mt19937_64& rng, uint64_t n);
 // Standard normal (Box-Muller).
 double standard_normal(std::mt19937_64& rng);
-// Two independent N(0, 1) draws from one Box-Muller step (half the cost of two
-// standard_normal calls, which each discard the sine).
-std::pair<double, double> standard_normal_pair(std::mt19937_64& rng);
 // Fisher-Yates shuffle.
 void shuffle_indices(std::vector<size_t>& indices, std::mt19937_64& rng);
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "data/augment.hpp"
 #include "nn/architecture.hpp"
 #include "plugin/per_device.hpp"
 
@@ -34,14 +35,30 @@ struct ModelReplicas::Replica {
     Tensor* target;
     Tensor* loss;
   };
-  Shard take_shard(const float* images, const float* targets, int64_t index, int64_t rows) {
+  Shard take_shard(const float* images, const float* targets, const StepNoise* noise, int64_t index,
+                   int64_t rows) {
     const size_t image_floats = size_t(model->network().image_floats());
     const size_t offset = size_t(index) * size_t(rows) * image_floats;
+    const size_t values = size_t(rows) * image_floats;
     Shard shard{&input_for(rows), nullptr, nullptr};
-    shard.input->upload(images + offset, size_t(rows) * image_floats);
-    if (targets) {
+    if (noise) {
+      // The clean shard is the target; the input is it plus the shard's
+      // draws of the batch's stream (offset: where the shard starts in it).
       shard.target = &target_for(rows);
-      shard.target->upload(targets + offset, size_t(rows) * image_floats);
+      shard.target->upload(images + offset, values);
+      if (context->has_add_normal_noise()) {
+        context->add_normal_noise(*shard.target, *shard.input, noise->sigma, noise->stream, offset);
+      } else {
+        noisy.assign(images + offset, images + offset + values);
+        add_input_noise(noisy.data(), values, noise->sigma, noise->stream, offset);
+        shard.input->upload(noisy.data(), values);
+      }
+    } else {
+      shard.input->upload(images + offset, values);
+      if (targets) {
+        shard.target = &target_for(rows);
+        shard.target->upload(targets + offset, values);
+      }
     }
     shard.loss = &losses.next_slot(rows);
     return shard;
@@ -65,6 +82,7 @@ struct ModelReplicas::Replica {
   Tensor shard_target;
   Tensor tail_target;
   Tensor scalar;       // one float exchanged across processes: the stop flag, the loss sum
+  std::vector<float> noisy;  // a shard's noisy input, where the backend does not add noise
 };
 
 ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
@@ -121,6 +139,16 @@ void ModelReplicas::zero_gradients(Replica& replica) {
 
 bool ModelReplicas::train_step(const float* images, int64_t count, const float* targets,
                                bool stop_requested) {
+  return step(images, count, targets, nullptr, stop_requested);
+}
+
+bool ModelReplicas::train_step(const float* images, int64_t count, const StepNoise& noise,
+                               bool stop_requested) {
+  return step(images, count, nullptr, &noise, stop_requested);
+}
+
+bool ModelReplicas::step(const float* images, int64_t count, const float* targets,
+                         const StepNoise* noise, bool stop_requested) {
   const size_t devices = replicas_.size();
   // The most shards (devices, or ranks) that split `count` equally: all of
   // them for a full batch; for the last batch maybe fewer (then the rest add
@@ -136,7 +164,7 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
   // active devices is the gradient of the whole batch's mean loss.
   last_step_exchanged_in_graph_ =
       !processes_ && group_ && group_->handle() != nullptr && active == int64_t(devices) &&
-      exchanged_step(images, targets, shard, 1.0f / float(active));
+      exchanged_step(images, targets, noise, shard, 1.0f / float(active));
   if (last_step_exchanged_in_graph_) return stop_requested;
 
   run_per_device(devices, [&](size_t r) {
@@ -146,7 +174,7 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
       zero_gradients(replica);
       return;
     }
-    const Replica::Shard mine = replica.take_shard(images, targets, index, shard);
+    const Replica::Shard mine = replica.take_shard(images, targets, noise, index, shard);
     Tensor& input = *mine.input;
     Tensor* target = mine.target;
     Tensor& loss = *mine.loss;
@@ -180,8 +208,8 @@ bool ModelReplicas::train_step(const float* images, int64_t count, const float* 
   return stop_requested;
 }
 
-bool ModelReplicas::exchanged_step(const float* images, const float* targets, int64_t shard,
-                                   float scale) {
+bool ModelReplicas::exchanged_step(const float* images, const float* targets,
+                                   const StepNoise* noise, int64_t shard, float scale) {
   const size_t devices = replicas_.size();
   auto exchange_of = [&](size_t r) {
     return GradientExchange{group_->handle(), int32_t(r), int32_t(devices), scale};
@@ -193,7 +221,7 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets, in
     std::vector<char> compiled(devices, 0);
     run_per_device(devices, [&](size_t r) {
       Replica& replica = *replicas_[r];
-      compiled[r] = replica.model->prepare_exchanged_step(shard, targets != nullptr,
+      compiled[r] = replica.model->prepare_exchanged_step(shard, targets || noise,
                                                           *replica.optimizer, exchange_of(r));
     });
     const bool all = std::all_of(compiled.begin(), compiled.end(), [](char c) { return c != 0; });
@@ -204,7 +232,7 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets, in
   // the others waiting at an exchange.
   std::vector<Replica::Shard> shards(devices);
   run_per_device(devices, [&](size_t r) {
-    shards[r] = replicas_[r]->take_shard(images, targets, int64_t(r), shard);
+    shards[r] = replicas_[r]->take_shard(images, targets, noise, int64_t(r), shard);
   });
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];

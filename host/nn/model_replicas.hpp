@@ -22,6 +22,13 @@
 
 namespace cae::nn {
 
+// One step's denoising noise: sigma and the batch's stream of the ABI's
+// normal draws (cae::input_noise_stream).
+struct StepNoise {
+  float sigma = 0;
+  uint64_t stream = 0;
+};
+
 class ModelReplicas {
  public:
   // Throws std::invalid_argument when batch_size is not a multiple of the
@@ -69,6 +76,12 @@ class ModelReplicas {
   // after the same step); else stop_requested itself.
   bool train_step(const float* images, int64_t count, const float* targets = nullptr,
                   bool stop_requested = false);
+  // The same for denoising: `images` (clean) are the targets, and the input
+  // is them plus `noise` (every device drawing its shard's values of the
+  // whole batch's stream), added where the batch is when the backend can
+  // (ABI 1.12's add_normal_noise), else on the host before the upload.
+  bool train_step(const float* images, int64_t count, const StepNoise& noise,
+                  bool stop_requested = false);
 
   // sum(loss * images) over the steps since reset, in replica order; with a
   // group of processes, over every rank (a collective: every rank calls it).
@@ -79,11 +92,14 @@ class ModelReplicas {
   struct Replica;
   void zero_gradients(Replica& replica);
   bool exchange_across_processes(float scale, bool stop_requested);
+  bool step(const float* images, int64_t count, const float* targets, const StepNoise* noise,
+            bool stop_requested);
   // Every device's whole step as one graph, the gradients summed inside it
   // (ABI 1.6), when the backend runs the exchange as graph nodes: false
   // (nothing done) when it leaves the exchange to the host. Every device
   // trains a shard of `shard` images.
-  bool exchanged_step(const float* images, const float* targets, int64_t shard, float scale);
+  bool exchanged_step(const float* images, const float* targets, const StepNoise* noise,
+                      int64_t shard, float scale);
 
   // Declared before the replicas, so destroyed after them: a step graph
   // that exchanges over the group (ABI 1.6) must go before its group (a

@@ -117,7 +117,6 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
   std::vector<float> host(size_t(full_batch) * image_floats);
   const BatchAugmenter augmenter(options.augment, options.seed);
-  std::vector<float> noisy(options.input_noise > 0 ? host.size() : 0);
   // Whitening's SGEMM once per image rather than once per image and epoch
   // (nn/transformed_images.hpp); flip-crop's shifts are per batch, so with
   // them the transform is too.
@@ -200,10 +199,9 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
         transform.apply(host.data(), size_t(n));
       }
       if (options.input_noise > 0) {
-        std::copy_n(host.data(), size_t(n) * image_floats, noisy.data());
-        add_input_noise(noisy.data(), size_t(n) * image_floats, options.input_noise, options.seed,
-                        size_t(epoch), batch_number);
-        stopping = replicas.train_step(noisy.data(), n, host.data(), InterruptGuard::requested());
+        const StepNoise noise{options.input_noise,
+                              input_noise_stream(options.seed, size_t(epoch), batch_number)};
+        stopping = replicas.train_step(host.data(), n, noise, InterruptGuard::requested());
       } else {
         stopping = replicas.train_step(host.data(), n, nullptr, InterruptGuard::requested());
       }

@@ -258,6 +258,15 @@ void Context::transpose(const Tensor& x, Tensor& y) {
   check(table_->transpose(ctx_, x.handle(), y.handle()), "transpose");
 }
 
+bool Context::has_add_normal_noise() const { return CAE_TABLE_HAS(table_, add_normal_noise); }
+
+void Context::add_normal_noise(const Tensor& x, Tensor& y, float sigma, uint64_t seed,
+                               uint64_t first_index) {
+  CAE_REQUIRE_MEMBER(add_normal_noise);
+  check(table_->add_normal_noise(ctx_, x.handle(), y.handle(), sigma, seed, first_index),
+        "add_normal_noise");
+}
+
 void Context::synchronize() { check(table_->synchronize(ctx_), "synchronize"); }
 
 bool Context::has_timer() const {

@@ -138,6 +138,11 @@ class Context {
   // BackendError) for a matrix larger than the backend transposes.
   bool has_transpose() const;
   void transpose(const Tensor& x, Tensor& y);
+  // ABI 1.12: y = x + sigma * cae_normal_draw(seed, first_index + i) for
+  // every value i of x (y may be x).
+  bool has_add_normal_noise() const;
+  void add_normal_noise(const Tensor& x, Tensor& y, float sigma, uint64_t seed,
+                        uint64_t first_index);
 
   cae_context handle() const { return ctx_; }
 

@@ -159,6 +159,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_10;
     case 11:
       return CAE_BACKEND_TABLE_SIZE_1_11;
+    case 12:
+      return CAE_BACKEND_TABLE_SIZE_1_12;
     default:
       return 0;
   }

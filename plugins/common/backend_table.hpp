@@ -144,6 +144,14 @@
 #define CAE_BACKEND_TRANSPOSE_MEMBERS(X) \
   X(cae_status, transpose, (cae_context ctx, cae_tensor x, cae_tensor y))
 
+// ABI 1.12's input noise. A backend that draws it declares it with
+// CAE_DECLARE_BACKEND_NOISE_MEMBERS() and names CAE_NOISE_MEMBER_SET in
+// CAE_DEFINE_BACKEND_ENTRY_WITH.
+#define CAE_BACKEND_NOISE_MEMBERS(X)                                          \
+  X(cae_status, add_normal_noise,                                             \
+    (cae_context ctx, cae_tensor x, cae_tensor y, float sigma, uint64_t seed, \
+     uint64_t first_index))
+
 #define CAE_BACKEND_MEMBER_PROTOTYPE_(return_type, name, parameters) return_type name parameters;
 
 // Declares every member in the enclosing namespace. Ends in a no-op
@@ -184,6 +192,10 @@
 #define CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS()                \
   CAE_BACKEND_TRANSPOSE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
   static_assert(true, "CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS needs a ';'")
+
+#define CAE_DECLARE_BACKEND_NOISE_MEMBERS()                \
+  CAE_BACKEND_NOISE_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
+  static_assert(true, "CAE_DECLARE_BACKEND_NOISE_MEMBERS needs a ';'")
 
 #define CAE_DECLARE_BACKEND_OPTIONS_MEMBERS()                \
   CAE_BACKEND_OPTIONS_MEMBERS(CAE_BACKEND_MEMBER_PROTOTYPE_) \
@@ -240,6 +252,7 @@
   CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_LINEAR_LOSS_MEMBER_SET CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 #define CAE_TRANSPOSE_MEMBER_SET CAE_BACKEND_TRANSPOSE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
+#define CAE_NOISE_MEMBER_SET CAE_BACKEND_NOISE_MEMBERS(CAE_BACKEND_MEMBER_ASSIGNMENT_)
 
 // The table with the optional member sets named in `member_sets`, e.g.
 //   CAE_DEFINE_BACKEND_ENTRY_WITH(my_backend, "name", "1.0.0", "description",
@@ -275,6 +288,7 @@ CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 CAE_BACKEND_TRANSPOSE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
+CAE_BACKEND_NOISE_MEMBERS(CAE_BACKEND_MEMBER_TYPE_CHECK_)
 #undef CAE_BACKEND_MEMBER_TYPE_CHECK_
 
 #define CAE_BACKEND_MEMBER_OFFSET_(return_type, name, parameters) offsetof(cae_backend_table, name),
@@ -291,7 +305,8 @@ constexpr size_t kListedOffsets[] = {
     CAE_BACKEND_SVM_SOLVER_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
     CAE_BACKEND_KERNEL_REUSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
     CAE_BACKEND_LINEAR_LOSS_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
-    CAE_BACKEND_TRANSPOSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
+    CAE_BACKEND_TRANSPOSE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)
+    CAE_BACKEND_NOISE_MEMBERS(CAE_BACKEND_MEMBER_OFFSET_)};
 // clang-format on
 #undef CAE_BACKEND_MEMBER_OFFSET_
 

@@ -171,6 +171,14 @@ TransposeDims check_transpose(const Shape& x, const Shape& y, bool same) {
   return {x[0], x[1]};
 }
 
+int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma) {
+  const char* op = "add_normal_noise";
+  CAE_REQUIRE(y.str() == x.str(), named(op, "y ") + y.str() + " must have x's shape " + x.str());
+  CAE_REQUIRE(std::isfinite(sigma) && sigma >= 0.0f,
+              named(op, "sigma must be finite and >= 0, got ") + std::to_string(sigma));
+  return x.count();
+}
+
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
   const std::string name = "svm_dual_solve: problem " + std::to_string(index);
   CAE_REQUIRE(problem != nullptr, name + " is NULL");

@@ -68,6 +68,10 @@ struct TransposeDims {
 };
 TransposeDims check_transpose(const Shape& x, const Shape& y, bool same);
 
+// add_normal_noise (ABI 1.12): y the shape of x, sigma finite and >= 0.
+// Returns the number of values.
+int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma);
+
 // svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
 // max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba
 // [n_b,n_a], kernel_bb [n_b,n_b], alpha and gradient [n_a+n_b]). Returns

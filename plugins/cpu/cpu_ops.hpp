@@ -24,5 +24,7 @@ CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 // cpu_transpose.cpp: the ABI 1.11 transpose.
 CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
+// cpu_noise.cpp: the ABI 1.12 input noise.
+CAE_DECLARE_BACKEND_NOISE_MEMBERS();
 
 }  // namespace cae_cpu

@@ -193,7 +193,8 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, svm_dual_solve),
         CAE_MEMBER(cae_backend_table, kernel_rbf_from_linear),
         CAE_MEMBER(cae_backend_table, linear_loss),
-        CAE_MEMBER(cae_backend_table, transpose)}},
+        CAE_MEMBER(cae_backend_table, transpose),
+        CAE_MEMBER(cae_backend_table, add_normal_noise)}},
   };
 }
 

@@ -454,12 +454,7 @@ void expect_refused(const std::string& what, const Call& c,
                     const std::vector<const cae::Tensor*>& tensors) {
   const std::vector<float> before = snapshot(tensors);
   const cae_status status = call(c);
-  const char* message = table().last_error(ctx().handle());
-  const bool named = message != nullptr && message[0] != '\0';
-  record(status == CAE_STATUS_INVALID_ARGUMENT && named, kOp, what,
-         status == CAE_STATUS_INVALID_ARGUMENT
-             ? (named ? "refused" : "refused without a message")
-             : std::string("answered ") + cae::status_name(status));
+  expect_refused_call(kOp, what, status);
   expect_identical(kOp, what + ": nothing written", before, snapshot(tensors));
 }
 

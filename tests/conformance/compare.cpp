@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "error_bounds.hpp"
+#include "plugin/backend_error.hpp"
 #include "report.hpp"
 #include "suite.hpp"
 
@@ -97,6 +98,15 @@ bool expect_identical(const std::string& op, const std::string& what,
             " vs " + exact(second[first_diff]));
   }
   return same;
+}
+
+bool expect_refused_call(const std::string& op, const std::string& what, cae_status status) {
+  const char* message = table().last_error(ctx().handle());
+  const bool named = message != nullptr && message[0] != '\0';
+  const bool invalid = status == CAE_STATUS_INVALID_ARGUMENT;
+  return record(invalid && named, op, what,
+                invalid ? (named ? "refused" : "refused without a message")
+                        : std::string("answered ") + cae::status_name(status));
 }
 
 }  // namespace conformance

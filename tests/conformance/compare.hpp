@@ -33,6 +33,10 @@ bool expect_within(const std::string& op, const std::string& what, const std::ve
 bool expect_selected(const std::string& op, const std::string& what, const std::vector<float>& got,
                      const cae_ref::Vec& want, const Dims& dims);
 
+// A call the op must refuse: `status` is INVALID_ARGUMENT and last_error
+// names why.
+bool expect_refused_call(const std::string& op, const std::string& what, cae_status status);
+
 // The two runs of a deterministic backend agree bit for bit (memcmp).
 bool expect_identical(const std::string& op, const std::string& what,
                       const std::vector<float>& first, const std::vector<float>& second);

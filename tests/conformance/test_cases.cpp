@@ -60,6 +60,9 @@ TEST_CASE("linear_loss") {
 TEST_CASE("transpose") {
   if (in_shard()) check_transpose();
 }
+TEST_CASE("add_normal_noise") {
+  if (in_shard()) check_noise();
+}
 TEST_CASE("errors") {
   if (in_shard()) check_errors();
 }

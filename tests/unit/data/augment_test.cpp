@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cae/backend.h"
+
 namespace cae {
 namespace {
 
@@ -147,8 +149,8 @@ TEST_CASE("draws depend on seed, epoch and batch number only") {
 
 TEST_CASE("input noise has the asked deviation and repeats for a seed") {
   std::vector<float> a(8 * kPixels, 0.5f), b = a;
-  add_input_noise(a.data(), a.size(), 0.1f, 4, 1, 2);
-  add_input_noise(b.data(), b.size(), 0.1f, 4, 1, 2);
+  add_input_noise(a.data(), a.size(), 0.1f, input_noise_stream(4, 1, 2));
+  add_input_noise(b.data(), b.size(), 0.1f, input_noise_stream(4, 1, 2));
   CHECK(a == b);
   double sum = 0, squares = 0;
   for (float v : a) {
@@ -159,8 +161,40 @@ TEST_CASE("input noise has the asked deviation and repeats for a seed") {
   CHECK(std::fabs(sum / n) < 0.005);
   CHECK(std::sqrt(squares / n) == doctest::Approx(0.1).epsilon(0.03));
   std::vector<float> untouched(16, 0.25f);
-  add_input_noise(untouched.data(), untouched.size(), 0.0f, 4, 1, 2);
+  add_input_noise(untouched.data(), untouched.size(), 0.0f, input_noise_stream(4, 1, 2));
   CHECK(untouched == std::vector<float>(16, 0.25f));
+}
+
+TEST_CASE("each epoch and batch draws its own noise") {
+  CHECK(input_noise_stream(4, 1, 2) == input_noise_stream(4, 1, 2));
+  CHECK(input_noise_stream(4, 1, 2) != input_noise_stream(5, 1, 2));
+  CHECK(input_noise_stream(4, 1, 2) != input_noise_stream(4, 2, 2));
+  CHECK(input_noise_stream(4, 1, 2) != input_noise_stream(4, 1, 3));
+}
+
+TEST_CASE("the normal draws are the ABI's definition") {
+  // SplitMix64's first output for seed 0, as its authors publish it.
+  CHECK(cae_normal_draw_bits(0, 0) == 0xE220A8397B1DCDAFull);
+  // Box-Muller of those bits, computed in double by hand (see cae/backend.h).
+  CHECK(cae_normal_draw(0, 0) == doctest::Approx(0.37071638725849515).epsilon(1e-6));
+  CHECK(cae_normal_draw(0, 1) == doctest::Approx(0.33275449482240155).epsilon(1e-6));
+  CHECK(cae_normal_draw(7, 6) == doctest::Approx(0.04681965060529309).epsilon(1e-5));
+  CHECK(cae_normal_draw(7, 7) == doctest::Approx(1.0378743359133964).epsilon(1e-6));
+  CHECK(cae_normal_draw(123456789, 1000001) == doctest::Approx(0.6824236342061784).epsilon(1e-6));
+}
+
+TEST_CASE("a batch's noise added in shards equals the noise added at once") {
+  // What several devices do, each with its shard's offset into the batch.
+  const uint64_t stream = input_noise_stream(9, 0, 5);
+  std::vector<float> whole(3 * kPixels + 7, 0.0f), shards = whole;
+  add_input_noise(whole.data(), whole.size(), 0.2f, stream);
+  const size_t cut = kPixels + 1;  // an odd offset splits a pair of draws
+  add_input_noise(shards.data(), cut, 0.2f, stream, 0);
+  add_input_noise(shards.data() + cut, shards.size() - cut, 0.2f, stream, cut);
+  CHECK(shards == whole);
+  for (size_t i = 0; i < whole.size(); i += 997) {
+    CHECK(whole[i] == 0.2f * cae_normal_draw(stream, i));
+  }
 }
 
 }  // namespace

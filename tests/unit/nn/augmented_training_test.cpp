@@ -11,8 +11,20 @@
 namespace cae::nn {
 namespace {
 
-std::vector<float> trained_weights(Augmentation augment, float noise, uint64_t seed) {
-  auto contexts = test::make_contexts(test::cpu_table(), 1);
+// The cpu backend without ABI 1.12's add_normal_noise: the host draws the noise.
+const cae_backend_table& cpu_table_without_noise() {
+  static const cae_backend_table table = [] {
+    cae_backend_table copy = test::cpu_table();
+    copy.add_normal_noise = nullptr;
+    return copy;
+  }();
+  return table;
+}
+
+std::vector<float> trained_weights(Augmentation augment, float noise, uint64_t seed,
+                                   const cae_backend_table& backend = test::cpu_table(),
+                                   int devices = 1) {
+  auto contexts = test::make_contexts(backend, devices);
   TrainOptions options;
   options.epochs = 1;
   options.batch_size = 4;
@@ -38,6 +50,17 @@ TEST_CASE("augmented and denoising runs repeat exactly for a seed and differ fro
   const std::vector<float> noisy = trained_weights(Augmentation::None, 0.1f, 3);
   CHECK(noisy == trained_weights(Augmentation::None, 0.1f, 3));
   CHECK(noisy != plain);
+}
+
+TEST_CASE("input noise added by the backend trains the model the host's noise trains") {
+  // The same draws either side (cae_normal_draw), on one device and on two
+  // that each add their shard's values of the batch's stream.
+  REQUIRE(CAE_TABLE_HAS(&test::cpu_table(), add_normal_noise));
+  const std::vector<float> on_backend = trained_weights(Augmentation::None, 0.1f, 3);
+  CHECK(on_backend == trained_weights(Augmentation::None, 0.1f, 3, cpu_table_without_noise()));
+  const std::vector<float> two_devices =
+      trained_weights(Augmentation::None, 0.1f, 3, test::cpu_table(), 2);
+  CHECK(two_devices == trained_weights(Augmentation::None, 0.1f, 3, cpu_table_without_noise(), 2));
 }
 
 }  // namespace

@@ -106,5 +106,19 @@ cae_status transpose(cae_context ctx, cae_tensor x, cae_tensor y) {
   });
 }
 
+cae_status add_normal_noise(cae_context ctx, cae_tensor x, cae_tensor y, float sigma, uint64_t seed,
+                            uint64_t first_index) {
+  return guard(ctx, [&] {
+    const char* op = "add_normal_noise";
+    Context& c = enter(ctx, op);
+    const cae_tensor_s& tx = tensor_arg(c, x, op, "x");
+    cae_tensor_s& ty = tensor_arg(c, y, op, "y");
+    cae_plugin::check_add_normal_noise(tx.shape, ty.shape, sigma);
+    // Same shape, so the same storage order: y's stored value s is x's.
+    cae_cuda::add_normal_noise(c, tx.shape, tx.data, ty.data, sigma, seed, first_index);
+    c.wrote(ty);
+  });
+}
+
 }  // namespace entry
 }  // namespace cae_cuda

@@ -57,6 +57,8 @@ CAE_DECLARE_BACKEND_KERNEL_REUSE_MEMBERS();
 CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 // ABI 1.11's transpose (entry_tensors.cpp).
 CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
+// ABI 1.12's input noise (entry_tensors.cpp).
+CAE_DECLARE_BACKEND_NOISE_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda

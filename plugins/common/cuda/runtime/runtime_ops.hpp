@@ -64,6 +64,11 @@ void column_sums(Context& ctx, const float* m, int64_t rows, int64_t cols, float
 // out[r] = sum over c of m[r][c]^2, fixed order.
 void row_squares(Context& ctx, const float* m, int64_t rows, int64_t cols, float* out);
 
+// noise.cu: y = x + sigma * the ABI's normal draws, by boundary-order index
+// from first_index (y may be x).
+void add_normal_noise(Context& ctx, const cae_plugin::Shape& shape, const float* x, float* y,
+                      float sigma, uint64_t seed, uint64_t first_index);
+
 // kernel_matrix.cu
 void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
                    const cae_plugin::KernelDims& dims, int32_t kind, float gamma);
