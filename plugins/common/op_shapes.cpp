@@ -173,7 +173,7 @@ TransposeDims check_transpose(const Shape& x, const Shape& y, bool same) {
 
 int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma) {
   const char* op = "add_normal_noise";
-  CAE_REQUIRE(y.str() == x.str(), named(op, "y ") + y.str() + " must have x's shape " + x.str());
+  check_same_shape(op, "y", y, "x", x);
   CAE_REQUIRE(std::isfinite(sigma) && sigma >= 0.0f,
               named(op, "sigma must be finite and >= 0, got ") + std::to_string(sigma));
   return x.count();

@@ -1,7 +1,7 @@
 // add_normal_noise (ABI 1.12, optional): y = x + sigma * draw(seed, first +
-// i), i the value's index in the boundary order. The reference recomputes
-// every draw in float64 from the definition in cae/backend.h (SplitMix64's
-// finaliser, then Box-Muller), independently of the header's float code, so
+// i), i the value's index in the boundary order. The reference takes the
+// header's integer bits (SplitMix64's finaliser) and does Box-Muller in
+// float64, independently of the header's float code, so
 // a backend that draws by its storage order (channels-last), skips the
 // shard's offset or pairs the sine and cosine the other way fails on every
 // seed. Also: in place, sigma 0 leaves x as it is, repeated runs agree bit
@@ -31,12 +31,10 @@ constexpr const char* kOp = "add_normal_noise";
 // function; a wrong draw is off by about sigma.
 constexpr double kTolerance = 1e-5;
 
+// The header's 64 bits of the pair (integer arithmetic: exact anywhere),
+// turned into the draw in float64.
 double reference_draw(uint64_t seed, uint64_t index) {
-  const uint64_t pair = index >> 1;
-  uint64_t z = seed + (pair + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const uint64_t z = cae_normal_draw_bits(seed, index >> 1);
   const double u1 = double((z >> 40) + 1) / 16777216.0;
   const double u2 = double(z & 0xFFFFFFu) / 16777216.0;
   const double r = std::sqrt(-2.0 * std::log(u1));
@@ -68,12 +66,6 @@ std::vector<NoiseCase> noise_cases(bool quick) {
   // A CIFAR training shard: the second of two devices' halves of a batch of 64.
   if (!quick) cases.push_back({{32, 3, 32, 32}, 0.1f, 32 * 3 * 32 * 32, true});
   return cases;
-}
-
-int64_t count_of(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
 }
 
 void check_case(const NoiseCase& c, const std::string& label) {
