@@ -109,4 +109,28 @@ bool expect_refused_call(const std::string& op, const std::string& what, cae_sta
                         : std::string("answered ") + cae::status_name(status));
 }
 
+namespace {
+
+// Every value of `tensors`, one after another.
+std::vector<float> contents(const std::vector<const cae::Tensor*>& tensors) {
+  std::vector<float> values;
+  for (const cae::Tensor* tensor : tensors) {
+    const std::vector<float> part = download(*tensor);
+    values.insert(values.end(), part.begin(), part.end());
+  }
+  return values;
+}
+
+}  // namespace
+
+bool expect_refused_untouched(const std::string& op, const std::string& what,
+                              const std::function<cae_status()>& call,
+                              const std::vector<const cae::Tensor*>& reachable) {
+  const std::vector<float> before = contents(reachable);
+  const bool refused = expect_refused_call(op, what, call());
+  const bool untouched =
+      expect_identical(op, what + ": nothing written", before, contents(reachable));
+  return refused && untouched;
+}
+
 }  // namespace conformance

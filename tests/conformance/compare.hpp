@@ -15,6 +15,7 @@
 // that is simply wrong fails on every seed. NaN or Inf never passes.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,13 @@ bool expect_selected(const std::string& op, const std::string& what, const std::
 // A call the op must refuse: `status` is INVALID_ARGUMENT and last_error
 // names why.
 bool expect_refused_call(const std::string& op, const std::string& what, cae_status status);
+
+// `call` is refused (expect_refused_call) and none of `reachable` (every
+// tensor the call could write) changes: a refusal that wrote first and
+// complained after would leave a caller's tensors half-updated.
+bool expect_refused_untouched(const std::string& op, const std::string& what,
+                              const std::function<cae_status()>& call,
+                              const std::vector<const cae::Tensor*>& reachable);
 
 // The two runs of a deterministic backend agree bit for bit (memcmp).
 bool expect_identical(const std::string& op, const std::string& what,
