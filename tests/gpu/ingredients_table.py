@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The feature ingredients' validation table, as the benchmark suite measures
-it (the `ingredients-1` to `-7` parts of tests/gpu/bench-suite.sh):
+it (the `ingredients-1` to `-8` parts of tests/gpu/bench-suite.sh):
 `cae pipeline` once per variant of the README's best recipe (contrast
 normalisation, sparse codes, the soft threshold, input and patch whitening, the wider
 and deeper model presets, sum-pooled composed recipes, the linear
-classifier, the dense single-layer learners, the training's schedule), each with C (and gamma) chosen by --search on the
+classifier, the dense single-layer learners, the training's schedule,
+pooling at two scales), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
@@ -34,6 +35,11 @@ SUMMED = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"
 # The same with each feature's signed square root: the README's best recipe
 # (tests/gpu/bench_suite.py's BEST_RECIPE).
 SUMMED_SQRT = SUMMED + "+sqrt"
+# The best recipe's features with the convolution's and the latent's codes
+# also pooled into 2x2 cells (quadrants), and the same over 3x3 cells.
+TWO_SCALES = ("conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2"
+              "+flip+sqrt")
+CELLS3 = "conv1:tri:sum3+conv2:tri:sum3+latent:tri:max3+flip+sqrt"
 # The best recipe's options added to BASE.
 BEST = ["--features", SUMMED_SQRT, "--contrast-normalize"]
 LINEAR = ["--classifier", "linear", "--linear-on", "backend"]
@@ -103,6 +109,15 @@ GROUPS = [
      ("best-lr0.001", BEST + ["--lr", "0.001"]),
      ("best-flip-crop", BEST + ["--augment", "flip-crop"]),
      ("best-noise0.1", BEST + ["--input-noise", "0.1"])],
+    # Pooling at two scales and a longer schedule: the convolutions' and the
+    # latent's codes pooled over 2x2 cells beside the 4x4 ones (the k-means
+    # papers' quadrants next to the finer grid), 3x3 cells instead of 4x4,
+    # and three times the epochs, alone and together.
+    [("best-epochs60", BEST + ["--epochs", "60"]),
+     ("best-two-scales", ["--features", TWO_SCALES, "--contrast-normalize"]),
+     ("best-two-scales-epochs60", ["--features", TWO_SCALES, "--contrast-normalize",
+                                   "--epochs", "60"]),
+     ("best-cells3", ["--features", CELLS3, "--contrast-normalize"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 
