@@ -826,8 +826,9 @@ def render_models(results):
                       r.get("validation_accuracy") or "-", f"{100 * r['accuracy']:.2f}%"]
         rows.append(cells)
     commands = "; ".join(f"`{r['readme_command']}`" for r in p["runs"] if "readme_command" in r)
-    return (table(header, rows) + f"\n\nPipelines: {commands} (default recipe: Adam, 20 epochs, "
-            f"batch 64, latent features; C and gamma by `--search` on the validation split). "
+    return (table(header, rows) + f"\n\nPipelines: {commands} (the default recipe, the README's best: Adam, 20 "
+            f"epochs, batch 64, its features and training images; C and gamma by `--search` on "
+            f"the validation split). "
             f"{footer(p, 'models')}{pipeline_quick_note(p)}")
 
 
