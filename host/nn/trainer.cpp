@@ -1,8 +1,8 @@
 #include "trainer.hpp"
 
 #include <algorithm>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -10,11 +10,12 @@
 
 #include "data/batcher.hpp"
 #include "nn/batch_transform.hpp"
+#include "nn/batches_ahead.hpp"
+#include "nn/interrupt.hpp"
 #include "nn/latent_sparsity.hpp"
+#include "nn/model_replicas.hpp"
 #include "nn/test_evaluation.hpp"
 #include "nn/transformed_images.hpp"
-#include "nn/model_replicas.hpp"
-#include "nn/interrupt.hpp"
 #include "report/progress.hpp"
 #include "report/stopwatch.hpp"
 
@@ -117,6 +118,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
   std::vector<float> host(size_t(full_batch) * image_floats);
   const BatchAugmenter augmenter(options.augment, options.seed);
+  size_t current_epoch = 0;  // the epoch whose batches BatchesAhead makes
   // Whitening's SGEMM once per image rather than once per image and epoch
   // (nn/transformed_images.hpp); flip-crop's shifts are per batch, so with
   // them the transform is too.
@@ -142,6 +144,20 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   } else if (!transform.placement().empty()) {
     log << "input transform: " << transform.placement() << "\n";
   }
+  // Batches the host makes one by one (flip-crop) are made a step ahead on
+  // a second thread, unless the transform runs on the backend: a context is
+  // used from one thread only.
+  std::optional<BatchesAhead> ahead;
+  if (!use_cached_train && !transform.whitens_on_backend()) {
+    ahead.emplace(
+        [&](const std::vector<size_t>& batch, size_t batch_number, float* out) {
+          fill_batch(train, batch, out);
+          augmenter.apply(out, batch.size(), network.image_channels(), network.image_side(),
+                          current_epoch, batch_number);
+          transform.apply(out, batch.size());
+        },
+        host.size());
+  }
   std::optional<TestEvaluation> test_evaluation;
   if (primary) test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
   InterruptGuard interrupts;
@@ -158,6 +174,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
 
   bool last_saved = false;  // outcome.final_state holds the last epoch's save
   for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
+    current_epoch = size_t(epoch);
     Stopwatch epoch_clock;
     batcher.start_epoch(size_t(epoch));
     std::vector<size_t> indices;
@@ -179,7 +196,10 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     // A group of processes decides to stop together, inside a step's
     // exchange (a rank that stopped alone would leave the others waiting).
     bool stopping = false;
-    while (!stopping && batcher.next_batch(indices)) {
+    bool have_batch = batcher.next_batch(indices);
+    if (have_batch && ahead) ahead->start(indices, size_t(state.batches_done));
+    std::vector<size_t> next_indices;
+    while (!stopping && have_batch) {
       if (!replicas.distributed() && InterruptGuard::requested()) break;
       const int64_t n = int64_t(indices.size());
       replicas.set_learning_rate(scheduled_learning_rate(
@@ -187,9 +207,12 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
           int64_t(epoch) * steps_per_epoch + state.batches_done, run_steps));
       // Draws depend on (seed, epoch, batch number): a resumed epoch repeats them.
       const size_t batch_number = size_t(state.batches_done);
+      const float* images = host.data();
       if (use_cached_train) {
         cached_train.fill(indices, augmenter.flips(size_t(n), size_t(epoch), batch_number),
                           host.data());
+      } else if (ahead) {
+        images = ahead->take();
       } else {
         fill_batch(train, indices, host.data());
         augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
@@ -198,17 +221,25 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
         // image (a mirrored image whitened, not a whitened image mirrored).
         transform.apply(host.data(), size_t(n));
       }
+      // The next batch is made while this step runs (train_step has copied
+      // `images` when it returns, so their buffer may be refilled after it).
+      have_batch = batcher.next_batch(next_indices);
+      if (have_batch && ahead) ahead->start(next_indices, batch_number + 1);
       if (options.input_noise > 0) {
         const StepNoise noise{options.input_noise,
                               input_noise_stream(options.seed, size_t(epoch), batch_number)};
-        stopping = replicas.train_step(host.data(), n, noise, InterruptGuard::requested());
+        stopping = replicas.train_step(images, n, noise, InterruptGuard::requested());
       } else {
-        stopping = replicas.train_step(host.data(), n, nullptr, InterruptGuard::requested());
+        stopping = replicas.train_step(images, n, nullptr, InterruptGuard::requested());
       }
       ++state.batches_done;
       images_done += n;
       progress.advance(n);
+      indices.swap(next_indices);
     }
+    // A batch made ahead that no step took (the run stopped): wait for it,
+    // so that the next start() finds the worker free.
+    if (have_batch && ahead) ahead->take();
     double loss_sum = replicas.drain_loss_sum();
 
     require_finite_loss(loss_sum, epoch + 1, options);
