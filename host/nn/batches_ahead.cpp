@@ -21,13 +21,13 @@ BatchesAhead::~BatchesAhead() {
   worker_.join();
 }
 
-void BatchesAhead::start(std::vector<size_t> indices, size_t batch_number) {
+void BatchesAhead::start(std::vector<size_t> indices, size_t epoch, size_t batch_number) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (pending_ || ready_)
     throw std::logic_error("BatchesAhead::start: the last batch was not taken");
   indices_ = std::move(indices);
+  epoch_ = epoch;
   batch_number_ = batch_number;
-  error_ = nullptr;
   pending_ = true;
   lock.unlock();
   changed_.notify_all();
@@ -54,12 +54,12 @@ void BatchesAhead::work() {
     // The buffer being filled is neither the one the caller holds (taken
     // last, filled the time before) nor touched by the caller until take().
     float* out = buffers_[filling_].data();
-    const std::vector<size_t> indices = indices_;
-    const size_t batch_number = batch_number_;
+    const std::vector<size_t> indices = std::move(indices_);
+    const size_t epoch = epoch_, batch_number = batch_number_;
     lock.unlock();
     std::exception_ptr error;
     try {
-      prepare_(indices, batch_number, out);
+      prepare_(indices, epoch, batch_number, out);
     } catch (...) {
       error = std::current_exception();
     }

@@ -5,9 +5,9 @@
 // run while the backend runs step k, instead of between the steps: a step
 // then costs the longer of the two, not their sum.
 //
-// The preparation is a function of (indices, batch number) alone (the draws
-// depend on the seed, epoch and batch number), so which thread runs it does
-// not change a bit of the batch.
+// The preparation is a function of (indices, epoch, batch number) alone (the
+// draws depend on the seed, epoch and batch number), so which thread runs it
+// does not change a bit of the batch.
 #pragma once
 
 #include <condition_variable>
@@ -22,11 +22,11 @@ namespace cae::nn {
 
 class BatchesAhead {
  public:
-  // Writes the batch of `indices` (its draws those of `batch_number`) to
-  // `out`, which holds indices.size() images. Called on the worker thread
-  // only: it must not use a backend context.
-  using Prepare =
-      std::function<void(const std::vector<size_t>& indices, size_t batch_number, float* out)>;
+  // Writes the batch of `indices` (its draws those of `epoch` and
+  // `batch_number`) to `out`, which holds indices.size() images. Called on
+  // the worker thread only: it must not use a backend context.
+  using Prepare = std::function<void(const std::vector<size_t>& indices, size_t epoch,
+                                     size_t batch_number, float* out)>;
 
   BatchesAhead(Prepare prepare, size_t floats_per_batch);
   // Waits for a batch still being prepared, then stops the worker.
@@ -36,7 +36,7 @@ class BatchesAhead {
 
   // Starts preparing the next batch. The one taken by the last take() stays
   // valid until the start() after this one.
-  void start(std::vector<size_t> indices, size_t batch_number);
+  void start(std::vector<size_t> indices, size_t epoch, size_t batch_number);
   // Waits for the batch started last and returns its images; rethrows what
   // its preparation threw. A take() without a start() before it is a logic error.
   const float* take();
@@ -50,6 +50,7 @@ class BatchesAhead {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<size_t> indices_;
+  size_t epoch_ = 0;
   size_t batch_number_ = 0;
   bool pending_ = false;  // started, not yet done
   bool ready_ = false;    // done, not yet taken

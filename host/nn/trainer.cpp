@@ -118,7 +118,6 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       std::max<int64_t>(1, std::min<int64_t>(options.batch_size, int64_t(train.size())));
   std::vector<float> host(size_t(full_batch) * image_floats);
   const BatchAugmenter augmenter(options.augment, options.seed);
-  size_t current_epoch = 0;  // the epoch whose batches BatchesAhead makes
   // Whitening's SGEMM once per image rather than once per image and epoch
   // (nn/transformed_images.hpp); flip-crop's shifts are per batch, so with
   // them the transform is too.
@@ -144,20 +143,20 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   } else if (!transform.placement().empty()) {
     log << "input transform: " << transform.placement() << "\n";
   }
-  // Batches the host makes one by one (flip-crop) are made a step ahead on
-  // a second thread, unless the transform runs on the backend: a context is
-  // used from one thread only.
+  // A batch the host makes itself (without the cached transform). The
+  // transform is the network's first step: it sees the augmented image (a
+  // mirrored image whitened, not a whitened image mirrored).
+  const auto make_batch = [&](const std::vector<size_t>& batch, size_t epoch, size_t batch_number,
+                              float* out) {
+    fill_batch(train, batch, out);
+    augmenter.apply(out, batch.size(), network.image_channels(), network.image_side(), epoch,
+                    batch_number);
+    transform.apply(out, batch.size());
+  };
+  // Those batches are made a step ahead on a second thread, unless the
+  // transform runs on the backend: a context is used from one thread only.
   std::optional<BatchesAhead> ahead;
-  if (!use_cached_train && !transform.whitens_on_backend()) {
-    ahead.emplace(
-        [&](const std::vector<size_t>& batch, size_t batch_number, float* out) {
-          fill_batch(train, batch, out);
-          augmenter.apply(out, batch.size(), network.image_channels(), network.image_side(),
-                          current_epoch, batch_number);
-          transform.apply(out, batch.size());
-        },
-        host.size());
-  }
+  if (!use_cached_train && !transform.whitens_on_backend()) ahead.emplace(make_batch, host.size());
   std::optional<TestEvaluation> test_evaluation;
   if (primary) test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
   InterruptGuard interrupts;
@@ -174,7 +173,6 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
 
   bool last_saved = false;  // outcome.final_state holds the last epoch's save
   for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
-    current_epoch = size_t(epoch);
     Stopwatch epoch_clock;
     batcher.start_epoch(size_t(epoch));
     std::vector<size_t> indices;
@@ -197,7 +195,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     // exchange (a rank that stopped alone would leave the others waiting).
     bool stopping = false;
     bool have_batch = batcher.next_batch(indices);
-    if (have_batch && ahead) ahead->start(indices, size_t(state.batches_done));
+    if (have_batch && ahead) ahead->start(indices, size_t(epoch), size_t(state.batches_done));
     std::vector<size_t> next_indices;
     while (!stopping && have_batch) {
       if (!replicas.distributed() && InterruptGuard::requested()) break;
@@ -214,17 +212,12 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       } else if (ahead) {
         images = ahead->take();
       } else {
-        fill_batch(train, indices, host.data());
-        augmenter.apply(host.data(), size_t(n), network.image_channels(), network.image_side(),
-                        size_t(epoch), batch_number);
-        // The transform is the network's first step: it sees the augmented
-        // image (a mirrored image whitened, not a whitened image mirrored).
-        transform.apply(host.data(), size_t(n));
+        make_batch(indices, size_t(epoch), batch_number, host.data());
       }
       // The next batch is made while this step runs (train_step has copied
       // `images` when it returns, so their buffer may be refilled after it).
       have_batch = batcher.next_batch(next_indices);
-      if (have_batch && ahead) ahead->start(next_indices, batch_number + 1);
+      if (have_batch && ahead) ahead->start(next_indices, size_t(epoch), batch_number + 1);
       if (options.input_noise > 0) {
         const StepNoise noise{options.input_noise,
                               input_noise_stream(options.seed, size_t(epoch), batch_number)};
