@@ -10,7 +10,8 @@ namespace cae::cli {
 
 namespace {
 // The validation winner's features (docs/PERF.md, the ingredients table).
-constexpr const char* kBestFeatures = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt";
+constexpr const char* kBestFeatures =
+    "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt";
 }  // namespace
 
 void add_pipeline_defaults_option(po::options_description& options) {

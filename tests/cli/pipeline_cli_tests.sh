@@ -113,7 +113,7 @@ grep -qF '["features","pyramid-flip(8192-d:conv14x4+conv24x4+latent4x4,averagedw
 # that were not given, each given option replacing its part; baseline keeps
 # every option's own default (the seed's settings).
 run "pipeline, best defaults" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 --out RB
-expect "best: the defaults line" "^defaults: best recipe: --features conv1:tri:sum4\+conv2:tri:sum4\+latent:tri:max4\+flip\+sqrt --augment flip --contrast-normalize --search \(--defaults baseline for the seed's settings\)$"
+expect "best: the defaults line" "^defaults: best recipe: --features conv1:tri:sum4\+conv2:tri:sum4\+conv2:tri:sum2\+latent:tri:max4\+latent:tri:max2\+flip\+sqrt --augment flip --contrast-normalize --search \(--defaults baseline for the seed's settings\)$"
 expect "best: C and gamma searched" "^search: chose C"
 expect "best: contrast normalisation" "^input transform: contrast-normalized"
 checks=$((checks + 1))

@@ -13,9 +13,13 @@ its test accuracy (tests/gpu/perf_tables.py renders both).
 Standard library only.
 """
 import os
+import re
 import shutil
 
 from ingredients_table import as_written, with_pipeline_outcome
+
+# A tap of a composed recipe pooled into 2x2 cells, with the '+' before it.
+TWO_BY_TWO_TAP = re.compile(r"\+[a-z0-9_.]+:[a-z0-9_.]+:(?:sum|max)2(?=\+|$)")
 
 # What each variant does to the best recipe's options: (name, what the table
 # says, the change). A change is ("drop", OPTION) for a flag, ("set", OPTION,
@@ -33,6 +37,8 @@ VARIANTS = [
      ("features", lambda recipe: recipe.replace("+flip", ""))),
     ("no-sqrt", "without the signed square root of every feature",
      ("features", lambda recipe: recipe.replace("+sqrt", ""))),
+    ("one-scale", "without the codes pooled into 2x2 cells (the 4x4 cells alone)",
+     ("features", lambda recipe: TWO_BY_TWO_TAP.sub("", recipe))),
     ("no-flip-training", "without flipped training images", ("drop", "--augment", "flip")),
     ("no-contrast", "without contrast normalisation", ("drop", "--contrast-normalize", None)),
     ("no-search", "without the search (C and gamma at their defaults)", ("drop", "--search", None)),

@@ -82,7 +82,7 @@ KERNELS_BACKEND = "v4"
 # The best recipe written out: what `cae pipeline --defaults best` (its
 # default) adds (host/cli/pipeline_defaults.cpp; a unit test holds them
 # equal), in the order the ingredients table writes its variants.
-BEST_RECIPE = ["--features", ingredients_table.SUMMED_SQRT, "--augment", "flip", "--contrast-normalize",
+BEST_RECIPE = ["--features", ingredients_table.TWO_SCALES, "--augment", "flip", "--contrast-normalize",
                "--search"]
 
 # `cae pipeline` runs the best recipe by default: timed twice, from the fresh

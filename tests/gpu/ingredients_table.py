@@ -32,11 +32,11 @@ SEARCH = ["--search"]
 # The triangle code of every tap, the convolutions' maps summed over 4x4
 # cells (the latent stays max-pooled), averaged with the mirror image.
 SUMMED = "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip"
-# The same with each feature's signed square root: the README's best recipe
-# (tests/gpu/bench_suite.py's BEST_RECIPE).
+# The same with each feature's signed square root.
 SUMMED_SQRT = SUMMED + "+sqrt"
 # The best recipe's features with the convolution's and the latent's codes
-# also pooled into 2x2 cells (quadrants), and the same over 3x3 cells.
+# also pooled into 2x2 cells (quadrants): the README's best recipe
+# (tests/gpu/bench_suite.py's BEST_RECIPE); and the same over 3x3 cells.
 TWO_SCALES = ("conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2"
               "+flip+sqrt")
 CELLS3 = "conv1:tri:sum3+conv2:tri:sum3+latent:tri:max3+flip+sqrt"

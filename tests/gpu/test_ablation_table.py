@@ -15,32 +15,37 @@ import ablation_table  # noqa: E402
 import bench_suite  # noqa: E402
 import perf_tables  # noqa: E402
 
-BEST = ["--features", "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt", "--augment", "flip", "--contrast-normalize", "--search"]
+BEST = ["--features", "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt", "--augment", "flip", "--contrast-normalize", "--search"]
 
 
 class RunsTest(unittest.TestCase):
     def test_each_change_applied_to_the_best_recipe(self):
         commands = {name: " ".join(options) for name, _, options, _ in ablation_table.runs(BEST)}
         self.assertEqual(commands["winner"], " ".join(BEST))
-        self.assertEqual(commands["no-triangle"], "--features conv1:id:sum4+conv2:id:sum4+latent:id:max4+flip+sqrt "
+        self.assertEqual(commands["no-triangle"], "--features conv1:id:sum4+conv2:id:sum4+conv2:id:sum2+latent:id:max4+latent:id:max2+flip+sqrt "
                          "--augment flip --contrast-normalize --search")
-        self.assertEqual(commands["max-pooled"], "--features conv1:tri:max4+conv2:tri:max4+latent:tri:max4+flip+sqrt "
+        self.assertEqual(commands["max-pooled"], "--features conv1:tri:max4+conv2:tri:max4+conv2:tri:max2+latent:tri:max4+latent:tri:max2+flip+sqrt "
                          "--augment flip --contrast-normalize --search")
         self.assertTrue(commands["no-flip-average"].startswith(
-            "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+sqrt --augment flip "))
+            "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+sqrt --augment flip "))
         # Leaving out an option the best recipe would fill in needs --defaults
         # baseline: the command means exactly what it says.
         self.assertEqual(commands["no-flip-training"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt --contrast-normalize --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --contrast-normalize --search")
         self.assertEqual(commands["no-contrast"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt --augment flip --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --search")
         self.assertEqual(commands["no-search"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt --augment flip --contrast-normalize")
-        self.assertEqual(commands["plus-threshold"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt --augment flip "
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --contrast-normalize")
+        self.assertEqual(commands["plus-threshold"], "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip "
                          "--contrast-normalize --feature-threshold 0.25 --search")
-        self.assertEqual(commands["no-sqrt"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip --augment flip "
+        self.assertEqual(commands["no-sqrt"], "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip --augment flip "
                          "--contrast-normalize --search")
+        self.assertEqual(commands["one-scale"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt "
+                         "--augment flip --contrast-normalize --search")
         self.assertEqual(commands["winner-seed-3"], " ".join(BEST) + " --seed 3")
+        # A recipe with nothing a variant changes is refused, not run twice.
+        with self.assertRaisesRegex(ValueError, "nothing this variant changes"):
+            ablation_table.runs(["--features", "conv1:tri:sum4+latent:tri:max4+flip+sqrt", "--search"])
         # Every run differs from the winner, and the names are distinct.
         self.assertEqual(len(set(commands.values())), len(commands))
         # The suite runs it on its own best recipe, and it is a suite part.

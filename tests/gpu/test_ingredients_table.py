@@ -103,7 +103,8 @@ class SearchPartTest(unittest.TestCase):
     def test_split_recipe_into_training_and_extraction(self):
         train, extract = search_part.split_recipe(bench_suite.BEST_RECIPE)
         self.assertEqual(train, ["--augment", "flip", "--contrast-normalize"])
-        self.assertEqual(extract, ["--features", "conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt"])
+        self.assertEqual(extract, ["--features", "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2"
+                                              "+flip+sqrt"])
         self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
                          (["--whiten", "zca"], ["--feature-threshold", "0.25"]))
 
