@@ -1,5 +1,6 @@
 #include "pipeline_defaults.hpp"
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 
@@ -12,15 +13,34 @@ namespace {
 // The validation winner's features (docs/PERF.md, the ingredients table).
 constexpr const char* kBestFeatures =
     "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt";
+
+// `recipe` over lines of at most `width` characters, broken after a '+': a
+// help column breaks a longer token wherever the column ends, in the middle
+// of a term.
+std::string broken_after_plus(const std::string& recipe, std::size_t width) {
+  std::string text, line;
+  std::size_t start = 0;
+  while (start < recipe.size()) {
+    const std::size_t plus = recipe.find('+', start);
+    const std::size_t end = plus == std::string::npos ? recipe.size() : plus + 1;
+    const std::string term = recipe.substr(start, end - start);
+    if (!line.empty() && line.size() + term.size() > width) {
+      text += line + "\n";
+      line.clear();
+    }
+    line += term;
+    start = end;
+  }
+  return text + line;
+}
 }  // namespace
 
 void add_pipeline_defaults_option(po::options_description& options) {
-  // The recipe on a line of its own, without --features before it: a help
-  // column breaks a token longer than half its width in the middle when it
-  // does not fit on the line it would start.
+  // The recipe on lines of its own, without --features before it, broken
+  // after a '+' to fit the help column.
   const std::string help =
       std::string("what options not given mean: best (the validation winner:\n--features\n") +
-      kBestFeatures +
+      broken_after_plus(kBestFeatures, 48) +
       "\n--augment flip --contrast-normalize --search; an option given replaces its part) or "
       "baseline (the seed's settings: latent features, no augmentation or input transform, one "
       "SVM fit at --C 5)";
