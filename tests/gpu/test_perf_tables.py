@@ -501,7 +501,11 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertIn("50,000 training rows of 8,192 dimensions", text)
         self.assertIn("fitted on 45,000 of them and scored on the 5,000 held out", text)
         self.assertIn("(10,000 in 1.20 s)", text)
-        self.assertIn("The searches choose different candidates", perf_tables.render_search(self.search_results("10")))
+        # The rows that chose otherwise than the exhaustive search are named, and only they.
+        text = perf_tables.render_search(self.search_results("10"))
+        self.assertIn("Not every search chooses the exhaustive search's candidate (C 10, gamma 0.000125): "
+                      "warm-started (`--search`); warm-started, pairs solved on the host "
+                      "(`--search --svm-on host`) chose another.", text)
 
     def test_search_table_linear_rows(self):
         results = self.search_results()
