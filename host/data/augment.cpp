@@ -18,6 +18,9 @@ constexpr uint64_t kNoiseStream = 0x6e6f6931;    // "noi1"
 // Values per thread's task (one CIFAR image).
 constexpr size_t kNoiseBlock = 3072;
 constexpr size_t kMaxNoiseThreads = 16;
+// Images per thread when a batch is flipped and shifted, and the most threads.
+constexpr size_t kAugmentImagesPerThread = 16;
+constexpr size_t kMaxAugmentThreads = 8;
 
 std::mt19937_64 batch_rng(uint64_t seed, uint64_t stream, size_t epoch, size_t batch_number) {
   return std::mt19937_64(mix_seed(mix_seed(mix_seed(seed, stream), epoch), batch_number));
@@ -31,18 +34,34 @@ void mirror_image(const float* in, float* out, int channels, int side) {
   }
 }
 
-// out(y, x) = in(y + dy, x + dx), zero outside the image.
-void shift_image(float* image, int channels, int side, int dx, int dy) {
-  std::vector<float> copy(image, image + size_t(channels) * size_t(side) * size_t(side));
+// What apply() does to one image, drawn in the batch's order.
+struct ImageMove {
+  bool mirror = false;
+  int dx = 0, dy = 0;
+};
+
+// out(c, y, x) = m(c, y + dy, x + dx), zero outside the image, where m is
+// the image mirrored left-right when `move.mirror`, else the image: the
+// mirror, then the shift, in one pass that reads each kept pixel once.
+void move_image(const float* in, float* out, int channels, int side, ImageMove move) {
+  // The columns x whose source column x + dx lies inside the image.
+  const int first = std::max(0, -move.dx), last = std::min(side, side - move.dx);
   for (int c = 0; c < channels; ++c) {
     for (int y = 0; y < side; ++y) {
-      for (int x = 0; x < side; ++x) {
-        const int sy = y + dy, sx = x + dx;
-        const bool inside = sy >= 0 && sy < side && sx >= 0 && sx < side;
-        image[(size_t(c) * size_t(side) + size_t(y)) * size_t(side) + size_t(x)] =
-            inside ? copy[(size_t(c) * size_t(side) + size_t(sy)) * size_t(side) + size_t(sx)]
-                   : 0.0f;
+      float* target = out + (size_t(c) * size_t(side) + size_t(y)) * size_t(side);
+      const int sy = y + move.dy;
+      if (sy < 0 || sy >= side || first >= last) {
+        std::fill(target, target + side, 0.0f);
+        continue;
       }
+      const float* source = in + (size_t(c) * size_t(side) + size_t(sy)) * size_t(side);
+      std::fill(target, target + first, 0.0f);
+      if (move.mirror) {
+        for (int x = first; x < last; ++x) target[x] = source[side - 1 - (x + move.dx)];
+      } else {
+        std::copy(source + first + move.dx, source + last + move.dx, target + first);
+      }
+      std::fill(target + last, target + side, 0.0f);
     }
   }
 }
@@ -79,22 +98,35 @@ BatchAugmenter::BatchAugmenter(Augmentation augmentation, uint64_t seed)
 void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, size_t epoch,
                            size_t batch_number) const {
   if (!active()) return;
+  // The draws in the batch's order (a flip, then a shift, per image), so
+  // that the images can then be moved on several threads.
   std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
-  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
-  std::vector<float> mirrored(floats);
-  for (size_t i = 0; i < count; ++i) {
-    float* image = batch + i * floats;
-    if (uniform_below(rng, 2) == 1) {
-      mirror_image(image, mirrored.data(), channels, side);
-      std::copy(mirrored.begin(), mirrored.end(), image);
-    }
+  std::vector<ImageMove> moves(count);
+  for (ImageMove& move : moves) {
+    move.mirror = uniform_below(rng, 2) == 1;
     if (augmentation_ == Augmentation::FlipCrop) {
       const int span = 2 * kMaxShift + 1;
-      const int dx = int(uniform_below(rng, span)) - kMaxShift;
-      const int dy = int(uniform_below(rng, span)) - kMaxShift;
-      if (dx != 0 || dy != 0) shift_image(image, channels, side, dx, dy);
+      move.dx = int(uniform_below(rng, span)) - kMaxShift;
+      move.dy = int(uniform_below(rng, span)) - kMaxShift;
     }
   }
+  // Why threads: where the batches are made on the host (shifted crops),
+  // one core moving a batch of 64 CIFAR images takes longer than a GPU's
+  // training step.
+  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
+  const int threads = static_cast<int>(
+      std::min<size_t>(std::min<size_t>(size_t(resolve_thread_count(0)), kMaxAugmentThreads),
+                       std::max<size_t>(1, count / kAugmentImagesPerThread)));
+  parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
+    std::vector<float> moved(floats);
+    for (size_t i = size_t(begin); i < size_t(end); ++i) {
+      const ImageMove& move = moves[i];
+      if (!move.mirror && move.dx == 0 && move.dy == 0) continue;
+      float* image = batch + i * floats;
+      move_image(image, moved.data(), channels, side, move);
+      std::copy(moved.begin(), moved.end(), image);
+    }
+  });
 }
 
 std::vector<bool> BatchAugmenter::flips(size_t count, size_t epoch, size_t batch_number) const {

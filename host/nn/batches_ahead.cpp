@@ -36,13 +36,26 @@ void BatchesAhead::start(std::vector<size_t> indices, size_t epoch, size_t batch
 const float* BatchesAhead::take() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!pending_ && !ready_) throw std::logic_error("BatchesAhead::take: no batch was started");
+  const auto asked = std::chrono::steady_clock::now();
   changed_.wait(lock, [this] { return ready_; });
+  waiting_seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  ++batches_taken_;
   ready_ = false;
   const int taken = filling_;
   filling_ = 1 - filling_;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   return buffers_[taken].data();
 }
+
+double BatchesAhead::preparing_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return preparing_seconds_;
+}
+
+double BatchesAhead::waiting_seconds() const { return waiting_seconds_; }
+
+size_t BatchesAhead::batches_taken() const { return batches_taken_; }
 
 void BatchesAhead::work() {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -58,12 +71,16 @@ void BatchesAhead::work() {
     const size_t epoch = epoch_, batch_number = batch_number_;
     lock.unlock();
     std::exception_ptr error;
+    const auto began = std::chrono::steady_clock::now();
     try {
       prepare_(indices, epoch, batch_number, out);
     } catch (...) {
       error = std::current_exception();
     }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     lock.lock();
+    preparing_seconds_ += seconds;
     error_ = error;
     pending_ = false;
     ready_ = true;

@@ -10,6 +10,7 @@
 // does not change a bit of the batch.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -41,13 +42,19 @@ class BatchesAhead {
   // its preparation threw. A take() without a start() before it is a logic error.
   const float* take();
 
+  // What the batches cost so far: seconds the worker spent preparing them,
+  // and seconds take() waited for one (the part the steps did not hide).
+  double preparing_seconds() const;
+  double waiting_seconds() const;
+  size_t batches_taken() const;
+
  private:
   void work();
 
   Prepare prepare_;
   std::vector<float> buffers_[2];
   int filling_ = 0;  // the buffer start() prepares into next
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<size_t> indices_;
   size_t epoch_ = 0;
@@ -56,6 +63,9 @@ class BatchesAhead {
   bool ready_ = false;    // done, not yet taken
   bool stopping_ = false;
   std::exception_ptr error_;
+  double preparing_seconds_ = 0;  // guarded by mutex_
+  double waiting_seconds_ = 0;    // the caller's thread only
+  size_t batches_taken_ = 0;      // the caller's thread only
   std::thread worker_;
 };
 

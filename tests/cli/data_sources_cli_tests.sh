@@ -126,11 +126,11 @@ run "check stl10" 0 "$CAE" data check S10
 expect "check stl10" "stl10 data in S10/stl10_binary: 96x96 images, 3 channels, 10 classes"
 expect "check stl10" "unlabelled: 30 images"
 # The network follows the data: the seed network on 96x96 images (a 24x24
-# latent), its features pooled to the same 8,192 dimensions as on 32x32.
+# latent), its features pooled to the same 9,216 dimensions as on 32x32.
 run "pipeline stl10" 0 "$CAE" pipeline $B --data S10 --unlabelled $T --out R10
 expect "pipeline stl10" "test accuracy: [0-9.]+%"
 checks=$((checks + 1))
-grep -q '"dim": 8192' R10/features.json || fail "stl10 feature dim" "R10/features.json lacks dim 8192"
+grep -q '"dim": 9216' R10/features.json || fail "stl10 feature dim" "R10/features.json lacks dim 9216"
 run "stl10 model" 0 "$CAE" info --weights R10/model.safetensors
 expect "stl10 model" "seed on 3x96x96 images"
 expect "stl10 model" "latent: +128x24x24"

@@ -135,6 +135,23 @@ TEST_CASE("flip-crop keeps the shape and moves pixels by at most two, zeros shif
   CHECK(moved > 0);
 }
 
+TEST_CASE("a batch moved on several threads: each image flipped and shifted as its draws say") {
+  // 64 images are split over threads, 16 stay on one; the draws run in the
+  // batch's order, so the 16 are the 64's first 16, moved alike.
+  const std::vector<float> original = numbered_images(64);
+  std::vector<float> many = original;
+  std::vector<float> few(original.begin(), original.begin() + long(16 * kPixels));
+  const BatchAugmenter augmenter(Augmentation::FlipCrop, 9);
+  augmenter.apply(many.data(), 64, kChannels, kSide, 1, 4);
+  augmenter.apply(few.data(), 16, kChannels, kSide, 1, 4);
+  CHECK(std::equal(few.begin(), few.end(), many.begin()));
+  for (size_t i = 0; i < 64; ++i) {
+    bool flipped = false;
+    CHECK(is_flip_and_shift(original.data() + i * kPixels, many.data() + i * kPixels,
+                            BatchAugmenter::kMaxShift, flipped));
+  }
+}
+
 TEST_CASE("draws depend on seed, epoch and batch number only") {
   auto augmented = [](uint64_t seed, size_t epoch, size_t batch_number) {
     std::vector<float> batch = numbered_images(8);

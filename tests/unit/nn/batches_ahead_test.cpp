@@ -56,6 +56,30 @@ TEST_CASE("the preparation runs on another thread while the caller goes on") {
   CHECK(worker != caller);
 }
 
+TEST_CASE("the time spent preparing and the time take() waited are counted") {
+  BatchesAhead ahead(
+      [](const std::vector<size_t>& indices, size_t epoch, size_t batch_number, float* out) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        stamp(indices, epoch, batch_number, out);
+      },
+      1);
+  CHECK(ahead.batches_taken() == 0);
+  CHECK(ahead.preparing_seconds() == 0.0);
+  // Taken at once: the caller waits for the whole preparation.
+  ahead.start({1}, 0, 0);
+  ahead.take();
+  CHECK(ahead.waiting_seconds() >= 0.015);
+  CHECK(ahead.preparing_seconds() >= 0.015);
+  // Taken after it is done: nothing more to wait for.
+  ahead.start({2}, 0, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double waited = ahead.waiting_seconds();
+  ahead.take();
+  CHECK(ahead.waiting_seconds() - waited < 0.015);
+  CHECK(ahead.preparing_seconds() >= 0.035);
+  CHECK(ahead.batches_taken() == 2);
+}
+
 TEST_CASE("a preparation's exception is thrown by take, and the next batch works") {
   BatchesAhead ahead(
       [](const std::vector<size_t>& indices, size_t epoch, size_t batch_number, float* out) {
