@@ -1,5 +1,6 @@
 #include "nn/batches_ahead.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <utility>
 

@@ -10,7 +10,6 @@
 // does not change a bit of the batch.
 #pragma once
 
-#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
