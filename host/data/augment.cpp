@@ -18,9 +18,6 @@ constexpr uint64_t kNoiseStream = 0x6e6f6931;    // "noi1"
 // Values per thread's task (one CIFAR image).
 constexpr size_t kNoiseBlock = 3072;
 constexpr size_t kMaxNoiseThreads = 16;
-// Images per thread when a batch is flipped and shifted, and the most threads.
-constexpr size_t kAugmentImagesPerThread = 16;
-constexpr size_t kMaxAugmentThreads = 8;
 
 std::mt19937_64 batch_rng(uint64_t seed, uint64_t stream, size_t epoch, size_t batch_number) {
   return std::mt19937_64(mix_seed(mix_seed(mix_seed(seed, stream), epoch), batch_number));
@@ -33,12 +30,6 @@ void mirror_image(const float* in, float* out, int channels, int side) {
     for (int x = 0; x < side; ++x) target[x] = source[side - 1 - x];
   }
 }
-
-// What apply() does to one image, drawn in the batch's order.
-struct ImageMove {
-  bool mirror = false;
-  int dx = 0, dy = 0;
-};
 
 // out(c, y, x) = m(c, y + dy, x + dx), zero outside the image, where m is
 // the image mirrored left-right when `move.mirror`, else the image: the
@@ -95,13 +86,23 @@ void mirror_images(const float* in, float* out, size_t count, int channels, int 
 BatchAugmenter::BatchAugmenter(Augmentation augmentation, uint64_t seed)
     : augmentation_(augmentation), seed_(seed) {}
 
-void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, size_t epoch,
-                           size_t batch_number) const {
-  if (!active()) return;
-  // The draws in the batch's order (a flip, then a shift, per image), so
-  // that the images can then be moved on several threads.
-  std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
+void move_images(float* images, const ImageMove* moves, size_t count, int channels, int side) {
+  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
+  std::vector<float> moved(floats);
+  for (size_t i = 0; i < count; ++i) {
+    const ImageMove& move = moves[i];
+    if (!move.mirror && move.dx == 0 && move.dy == 0) continue;
+    float* image = images + i * floats;
+    move_image(image, moved.data(), channels, side, move);
+    std::copy(moved.begin(), moved.end(), image);
+  }
+}
+
+std::vector<ImageMove> BatchAugmenter::moves(size_t count, size_t epoch,
+                                             size_t batch_number) const {
   std::vector<ImageMove> moves(count);
+  if (!active()) return moves;
+  std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
   for (ImageMove& move : moves) {
     move.mirror = uniform_below(rng, 2) == 1;
     if (augmentation_ == Augmentation::FlipCrop) {
@@ -110,34 +111,22 @@ void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, s
       move.dy = int(uniform_below(rng, span)) - kMaxShift;
     }
   }
-  // Why threads: where the batches are made on the host (shifted crops),
-  // one core moving a batch of 64 CIFAR images takes longer than a GPU's
-  // training step.
-  const size_t floats = size_t(channels) * size_t(side) * size_t(side);
-  const int threads = static_cast<int>(
-      std::min<size_t>(std::min<size_t>(size_t(resolve_thread_count(0)), kMaxAugmentThreads),
-                       std::max<size_t>(1, count / kAugmentImagesPerThread)));
-  parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
-    std::vector<float> moved(floats);
-    for (size_t i = size_t(begin); i < size_t(end); ++i) {
-      const ImageMove& move = moves[i];
-      if (!move.mirror && move.dx == 0 && move.dy == 0) continue;
-      float* image = batch + i * floats;
-      move_image(image, moved.data(), channels, side, move);
-      std::copy(moved.begin(), moved.end(), image);
-    }
-  });
+  return moves;
+}
+
+void BatchAugmenter::apply(float* batch, size_t count, int channels, int side, size_t epoch,
+                           size_t batch_number) const {
+  if (!active()) return;
+  move_images(batch, moves(count, epoch, batch_number).data(), count, channels, side);
 }
 
 std::vector<bool> BatchAugmenter::flips(size_t count, size_t epoch, size_t batch_number) const {
-  std::vector<bool> mirrored(count, false);
-  if (!active()) return mirrored;
-  if (augmentation_ != Augmentation::Flip) {
+  if (active() && augmentation_ != Augmentation::Flip) {
     throw std::logic_error("BatchAugmenter::flips: only for none or flip augmentation");
   }
-  // The draws of apply(): one per image, in order.
-  std::mt19937_64 rng = batch_rng(seed_, kAugmentStream, epoch, batch_number);
-  for (size_t i = 0; i < count; ++i) mirrored[i] = uniform_below(rng, 2) == 1;
+  std::vector<bool> mirrored(count, false);
+  const std::vector<ImageMove> drawn = moves(count, epoch, batch_number);
+  for (size_t i = 0; i < count; ++i) mirrored[i] = drawn[i].mirror;
   return mirrored;
 }
 

@@ -23,6 +23,18 @@ const char* augmentation_name(Augmentation augmentation);
 // `in` into `out` (not in place).
 void mirror_images(const float* in, float* out, size_t count, int channels, int side);
 
+// What augmentation does to one image: mirrored left-right (first), then
+// shifted by dx, dy, the pixels shifted in being zero.
+struct ImageMove {
+  bool mirror = false;
+  int dx = 0, dy = 0;
+};
+
+// Moves each of `count` NCHW images of `channels` x side x side in place by
+// its own entry of `moves`. Each image on its own: a caller may split a
+// batch over threads.
+void move_images(float* images, const ImageMove* moves, size_t count, int channels, int side);
+
 class BatchAugmenter {
  public:
   static constexpr int kMaxShift = 2;
@@ -37,6 +49,11 @@ class BatchAugmenter {
   // The images are `channels` x side x side.
   void apply(float* batch, size_t count, int channels, int side, size_t epoch,
              size_t batch_number) const;
+
+  // The draws apply() makes for a batch of `count` images, in the batch's
+  // order (a flip, then a shift, per image); none moves an image when
+  // inactive. apply() is move_images() over them.
+  std::vector<ImageMove> moves(size_t count, size_t epoch, size_t batch_number) const;
 
   // For Flip (and None: all false): which of the batch's `count` images
   // apply() mirrors, from the same draws, so a caller holding the images'

@@ -35,31 +35,18 @@ void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
                            " (try a lower --lr)");
 }
 
-// Images per thread when a batch is transformed on the host, and the most threads.
-constexpr size_t kTransformImagesPerThread = 16;
-constexpr size_t kMaxTransformThreads = 8;
+// Images per thread when the host makes a batch, and the most threads.
+constexpr size_t kBatchImagesPerThread = 16;
+constexpr size_t kMaxBatchThreads = 8;
 
-// The input transform of one batch of `count` images of `floats` values.
-// Why threads: a batch of 64 contrast-normalised CIFAR images takes one core
-// longer than a GPU's training step. Contrast normalisation and patch
-// whitening transform each image on its own, so the split does not change a
-// bit; dense whitening (one SGEMM over the batch, whose blocking could
-// change with the rows) and a transform on the backend (a context is used
-// from one thread) stay on this thread.
-void transform_batch(BatchTransform& transform, float* images, size_t count, size_t floats) {
+// Whether the transform treats each image on its own, on the host:
+// contrast normalisation and patch whitening do; dense whitening (one SGEMM
+// over the batch, whose blocking could change with the rows) and a
+// transform on the backend (a context is used from one thread) do not.
+bool transforms_per_image_on_host(const BatchTransform& transform) {
   const InputTransform* spec = transform.transform();
-  const bool per_image =
-      spec && (spec->spec.whitening == Whitening::None || spec->spec.whitening == Whitening::Patch);
-  if (!per_image || transform.whitens_on_backend()) {
-    transform.apply(images, count);
-    return;
-  }
-  const int threads =
-      static_cast<int>(std::min({size_t(resolve_thread_count(0)), kMaxTransformThreads,
-                                 std::max<size_t>(1, count / kTransformImagesPerThread)}));
-  parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
-    transform.apply(images + size_t(begin) * floats, size_t(end - begin));
-  });
+  return spec && !transform.whitens_on_backend() &&
+         (spec->spec.whitening == Whitening::None || spec->spec.whitening == Whitening::Patch);
 }
 
 }  // namespace
@@ -173,13 +160,30 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   }
   // A batch the host makes itself (without the cached transform). The
   // transform is the network's first step: it sees the augmented image (a
-  // mirrored image whitened, not a whitened image mirrored).
+  // mirrored image whitened, not a whitened image mirrored). Why threads: one core making a batch
+  // of 64 shifted, contrast-normalised CIFAR images takes longer than a GPU's training step. Each
+  // image is moved (by the batch's draws, made in order first) and transformed on its own, so the
+  // split does not change a bit; a transform that is not per image runs on the whole batch
+  // afterwards.
+  const bool per_image_transform = transforms_per_image_on_host(transform);
   const auto make_batch = [&](const std::vector<size_t>& batch, size_t epoch, size_t batch_number,
                               float* out) {
     fill_batch(train, batch, out);
-    augmenter.apply(out, batch.size(), network.image_channels(), network.image_side(), epoch,
-                    batch_number);
-    transform_batch(transform, out, batch.size(), image_floats);
+    const size_t count = batch.size();
+    const std::vector<ImageMove> moves = augmenter.moves(count, epoch, batch_number);
+    if (augmenter.active() || per_image_transform) {
+      const int threads =
+          static_cast<int>(std::min({size_t(resolve_thread_count(0)), kMaxBatchThreads,
+                                     std::max<size_t>(1, count / kBatchImagesPerThread)}));
+      parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
+        float* images = out + size_t(begin) * image_floats;
+        const size_t n = size_t(end - begin);
+        move_images(images, moves.data() + begin, n, network.image_channels(),
+                    network.image_side());
+        if (per_image_transform) transform.apply(images, n);
+      });
+    }
+    if (!per_image_transform) transform.apply(out, count);
   };
   // Those batches are made a step ahead on a second thread, unless the
   // transform runs on the backend: a context is used from one thread only.

@@ -479,7 +479,6 @@ def render_search(results):
     ok = [r for r in measured(p.get("searches", []))
           if "C" in r and not r["search"].startswith("linear")]
     if len(ok) >= 2:
-        same = len({(r["C"], r["gamma"]) for r in ok}) == 1
         # The exhaustive search tries every candidate: the others are measured against it.
         reference = next((r for r in ok if r["search"] == "exhaustive"), ok[0])
         others = [SEARCH_NAMES.get(r["search"], r["search"]) for r in ok
@@ -487,7 +486,7 @@ def render_search(results):
         reference_name = ("the exhaustive search" if reference["search"] == "exhaustive"
                           else SEARCH_NAMES.get(reference["search"], reference["search"]))
         lines.append(("Both" if len(ok) == 2 else "All") + " SVM searches choose the same candidate."
-                     if same else
+                     if not others else
                      f"Not every search chooses {reference_name}'s candidate (C {reference['C']}, "
                      f"gamma {reference['gamma']}): " + "; ".join(others) + " chose another.")
     if any(r.get("search") == "warm-started-host" for r in p.get("searches", [])):

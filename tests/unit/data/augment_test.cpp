@@ -135,9 +135,10 @@ TEST_CASE("flip-crop keeps the shape and moves pixels by at most two, zeros shif
   CHECK(moved > 0);
 }
 
-TEST_CASE("a batch moved on several threads: each image flipped and shifted as its draws say") {
-  // 64 images are split over threads, 16 stay on one; the draws run in the
-  // batch's order, so the 16 are the 64's first 16, moved alike.
+TEST_CASE("a batch's draws run in its order: each image flipped and shifted as its draws say") {
+  // The draws run in the batch's order (so that a caller may move its
+  // images on several threads): a 16-image batch is the 64's first 16,
+  // moved alike.
   const std::vector<float> original = numbered_images(64);
   std::vector<float> many = original;
   std::vector<float> few(original.begin(), original.begin() + long(16 * kPixels));
