@@ -45,15 +45,6 @@ TestEvaluation::TestEvaluation(Context& context, const Autoencoder& model, const
   }
 }
 
-TestEvaluation::BatchBuffers& TestEvaluation::buffers_for(const Autoencoder& model, int64_t n) {
-  BatchBuffers& buffers = buffers_[n];
-  if (!buffers.output) {
-    buffers.output = context_.alloc(model.network().image_dims(n));
-    if (!resident()) buffers.input = context_.alloc(buffers.output.dims());
-  }
-  return buffers;
-}
-
 size_t TestEvaluation::batch_images(size_t b) const {
   return std::min(images_.size() - b * batch_size_, batch_size_);
 }
@@ -73,18 +64,20 @@ void TestEvaluation::fill(size_t b, std::vector<float>& host) const {
 double TestEvaluation::mse(Autoencoder& model) {
   if (batches_ == 0) return 0.0;
   std::vector<float> host(resident() ? 0 : batch_size_ * image_floats_);
+  Tensor input, output;  // reallocated only when the batch size changes (the tail)
   for (size_t b = 0; b < batches_; ++b) {
     const int64_t n = int64_t(batch_images(b));
-    BatchBuffers& buffers = buffers_for(model, n);
+    if (!output || output.dims()[0] != n) output = context_.alloc(model.network().image_dims(n));
     if (resident()) {
-      model.reconstruct(resident_[b], buffers.output, &losses_[b]);
+      model.reconstruct(resident_[b], output, &losses_[b]);
       continue;
     }
     fill(b, host);
+    if (!input || input.dims()[0] != n) input = context_.alloc(output.dims());
     // The host buffer may be refilled once the upload returns (the ABI's
     // contract); the device runs the batches in the order they are queued.
-    buffers.input.upload(host.data(), size_t(n) * image_floats_);
-    model.reconstruct(buffers.input, buffers.output, &losses_[b]);
+    input.upload(host.data(), size_t(n) * image_floats_);
+    model.reconstruct(input, output, &losses_[b]);
   }
   double sum = 0;
   for (size_t b = 0; b < batches_; ++b) {

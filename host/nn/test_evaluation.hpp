@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -64,16 +63,6 @@ class TestEvaluation {
   // The input transform, applied batch by batch where `transformed` is empty.
   std::unique_ptr<BatchTransform> transform_;
   std::vector<Tensor> losses_;    // batch b's loss
-  // The input (when not resident) and reconstruction of a batch of each
-  // size (the batch and the short last one), kept from one evaluation to
-  // the next: a GPU backend's free waits for the whole device, which
-  // another context may be keeping busy (nn/test_evaluation_beside.hpp).
-  struct BatchBuffers {
-    Tensor input;
-    Tensor output;
-  };
-  std::map<int64_t, BatchBuffers> buffers_;
-  BatchBuffers& buffers_for(const Autoencoder& model, int64_t n);
 };
 
 }  // namespace cae::nn

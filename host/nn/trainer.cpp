@@ -16,7 +16,6 @@
 #include "nn/latent_sparsity.hpp"
 #include "nn/model_replicas.hpp"
 #include "nn/test_evaluation.hpp"
-#include "nn/test_evaluation_beside.hpp"
 #include "nn/transformed_images.hpp"
 #include "report/progress.hpp"
 #include "report/stopwatch.hpp"
@@ -191,16 +190,7 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   std::optional<BatchesAhead> ahead;
   if (!use_cached_train && !transform.whitens_on_backend()) ahead.emplace(make_batch, host.size());
   std::optional<TestEvaluation> test_evaluation;
-  std::optional<TestEvaluationBeside> beside;
-  if (primary && test.size() > 0 &&
-      evaluates_beside(options.test_evaluation, context, contexts.size(), replicas.distributed())) {
-    beside.emplace(context, options.sparsity, options.execution, test, options.eval_batch_size,
-                   cached_test);
-    log << "test mse: measured on a second " << context.backend_name()
-        << " context beside the next epoch (each epoch's line follows the next one's progress)\n";
-  } else if (primary) {
-    test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
-  }
+  if (primary) test_evaluation.emplace(context, model, test, options.eval_batch_size, cached_test);
   InterruptGuard interrupts;
 
   auto snapshot = [&]() {
@@ -214,44 +204,6 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   };
 
   bool last_saved = false;  // outcome.final_state holds the last epoch's save
-  // An epoch is closed once its test error is known: its record kept and
-  // printed, its checkpoint saved (taken at the epoch's end when the error
-  // is measured beside the next epoch, made now otherwise).
-  auto close_epoch = [&](EpochRecord record, std::optional<Checkpoint> checkpoint, bool save) {
-    require_finite_loss(record.test_mse, record.epoch, options);
-    outcome.epochs.push_back(record);
-    state.test_mses.push_back(record.test_mse);
-    char test_mse[40] = "test mse on rank 0";
-    if (primary) std::snprintf(test_mse, sizeof test_mse, "test mse %.6f", record.test_mse);
-    char line[240];
-    std::snprintf(line, sizeof line, "epoch %d/%d  train loss %.6f  %s  %.1f s  %.0f img/s\n",
-                  record.epoch, options.epochs, record.train_loss, test_mse, record.seconds,
-                  record.images_per_second);
-    log << line << std::flush;
-    if (!save) return;
-    if (checkpoint) {
-      checkpoint->state.test_mses = state.test_mses;
-    } else {
-      checkpoint = snapshot();
-    }
-    save_checkpoint(options.checkpoint_path, *checkpoint);
-    outcome.final_state = std::move(*checkpoint);
-    last_saved = record.epoch == options.epochs;
-  };
-  // The epoch whose test error is being measured beside the next one.
-  struct EpochAwaitingTest {
-    EpochRecord record;
-    std::optional<Checkpoint> checkpoint;
-    bool save = false;
-  };
-  std::optional<EpochAwaitingTest> awaiting;
-  auto close_awaiting = [&] {
-    if (!awaiting) return;
-    EpochAwaitingTest done = std::move(*awaiting);
-    awaiting.reset();
-    done.record.test_mse = beside->result();
-    close_epoch(done.record, std::move(done.checkpoint), done.save);
-  };
   for (int epoch = state.epochs_done; epoch < options.epochs; ++epoch) {
     Stopwatch epoch_clock;
     batcher.start_epoch(size_t(epoch));
@@ -317,10 +269,6 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
 
     require_finite_loss(loss_sum, epoch + 1, options);
     if (stopping || (!replicas.distributed() && InterruptGuard::requested())) {
-      if (awaiting) {
-        log << "\n";       // ends the stopped epoch's progress line
-        close_awaiting();  // the previous epoch, measured beside this one
-      }
       state.partial_loss_sum = loss_sum;
       outcome.interrupted = true;
       // A rank stopped by another rank's signal reports SIGINT.
@@ -339,35 +287,37 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       return outcome;
     }
     progress.finish();
-    close_awaiting();  // the previous epoch, measured beside this one
 
     EpochRecord record;
     record.epoch = epoch + 1;
     record.train_loss = loss_sum / double(train.size());
     record.seconds = epoch_clock.seconds();
     record.images_per_second = double(images_done - images_skipped) / record.seconds;
+    // The replicas are identical: one rank's evaluation speaks for all.
+    record.test_mse = primary ? test_evaluation->mse(model) : 0.0;
+    require_finite_loss(record.test_mse, epoch + 1, options);
+    outcome.epochs.push_back(record);
 
     state.epochs_done = epoch + 1;
     state.batches_done = 0;
     state.partial_loss_sum = 0;
     state.train_losses.push_back(record.train_loss);
+    state.test_mses.push_back(record.test_mse);
 
+    char test_mse[40] = "test mse on rank 0";
+    if (primary) std::snprintf(test_mse, sizeof test_mse, "test mse %.6f", record.test_mse);
+    char line[240];
+    std::snprintf(line, sizeof line, "epoch %d/%d  train loss %.6f  %s  %.1f s  %.0f img/s\n",
+                  record.epoch, options.epochs, record.train_loss, test_mse, record.seconds,
+                  record.images_per_second);
+    log << line << std::flush;
     const bool last = epoch + 1 == options.epochs;
-    const bool save = !options.checkpoint_path.empty() && (options.checkpoint_each_epoch || last);
-    if (!beside) {
-      // The replicas are identical: one rank's evaluation speaks for all.
-      record.test_mse = primary ? test_evaluation->mse(model) : 0.0;
-      close_epoch(record, std::nullopt, save);
-      continue;
+    if (!options.checkpoint_path.empty() && (options.checkpoint_each_epoch || last)) {
+      outcome.final_state = snapshot();
+      save_checkpoint(options.checkpoint_path, outcome.final_state);
+      last_saved = last;
     }
-    // The parameters are copied now (the stream is idle: the epoch's loss
-    // was read back), and the next epoch starts while they are measured.
-    awaiting = EpochAwaitingTest{record, std::nullopt, save};
-    if (save) awaiting->checkpoint = snapshot();
-    beside->start(save ? awaiting->checkpoint->parameters : model.download_parameters());
-    if (last) close_awaiting();
   }
-  close_awaiting();
   if (ahead && ahead->batches_taken() > 0) {
     // Whether making the batches on the host bounded the steps: the part of
     // their preparation that the steps did not hide is the wait.

@@ -15,7 +15,6 @@
 #include "nn/autoencoder.hpp"
 #include "nn/checkpoint.hpp"
 #include "nn/lr_schedule.hpp"
-#include "nn/test_evaluation_beside.hpp"
 #include "nn/transformed_images.hpp"
 #include "plugin/process_group.hpp"
 
@@ -61,10 +60,6 @@ struct TrainOptions {
   // away, and each costs its write, hash and sync).
   bool checkpoint_each_epoch = true;
   int eval_batch_size = 256;
-  // Where the test set's error is measured after each epoch: beside the
-  // next epoch on a second context of the device, or between epochs
-  // (nn/test_evaluation_beside.hpp). Either gives the same values.
-  TestEvaluationPlacement test_evaluation = TestEvaluationPlacement::Auto;
   // Several devices: sum gradients through host memory even when the backend
   // has collectives (tests compare the two paths).
   bool force_host_exchange = false;
