@@ -78,7 +78,7 @@ extern "C" {
 /* Minor: bumped when members are appended to cae_backend_table, to a struct
  * it reads, or to an enumeration, or when a member accepts what it used to
  * refuse (1.9: svm_dual_solve's kernel_ba may be NULL). */
-#define CAE_ABI_MINOR 12
+#define CAE_ABI_MINOR 13
 
 /* The one exported symbol of every backend shared library. */
 #define CAE_BACKEND_ENTRY_SYMBOL "cae_backend_get_table"
@@ -204,6 +204,13 @@ typedef enum cae_linear_loss_kind {
   CAE_LINEAR_LOSS_CROSS_ENTROPY = 0, /* -log softmax(s)[y]                   */
   CAE_LINEAR_LOSS_SQUARED_HINGE = 1  /* sum_c max(0, 1 - t_c s_c)^2, t_y = +1, else -1 */
 } cae_linear_loss_kind;
+
+/* The linear part of a feature encoder at each pixel (channel_code, ABI
+ * 1.13), over the C channels of x[n, :, p]: */
+typedef enum cae_channel_code {
+  CAE_CHANNEL_CODE_CENTRED = 0, /* C channels: x[c] - mean over k of x[k] (the triangle code) */
+  CAE_CHANNEL_CODE_SPLIT = 1    /* 2C channels: x[c] at c, -x[c] at C + c (the two polarities) */
+} cae_channel_code;
 
 /* Rows per block of linear_loss's sums. */
 #define CAE_LINEAR_LOSS_BLOCK_ROWS 256
@@ -779,6 +786,21 @@ typedef struct cae_backend_table {
   cae_status (*add_normal_noise)(cae_context ctx, cae_tensor x, cae_tensor y, float sigma,
                                  uint64_t seed, uint64_t first_index);
 
+  /* -- optional member of ABI 1.13 (may be NULL) --
+   *
+   * The feature encoders' linear part, pixel by pixel, without a product over
+   * the channels: y = L(x) + bias, then max(0, .) when relu != 0, where L is
+   * `code` (cae_channel_code) applied to the channels of each pixel. x is
+   * [N, C, H, W]; y is [N, C, H, W] (CENTRED) or [N, 2C, H, W] (SPLIT), a
+   * tensor other than x. The mean is a float32 sum of the C values divided by
+   * C, in any order (within float rounding of the exact mean). What a host
+   * otherwise runs as a 1x1 convolution with fixed weights, C x C (or 2C x
+   * C) multiply-adds per pixel: a 4,000-channel map's centring is 4,000 times
+   * the work of reading it. A bad code, shape or a non-finite bias is
+   * INVALID_ARGUMENT, nothing written. */
+  cae_status (*channel_code)(cae_context ctx, cae_tensor x, cae_tensor y, int32_t code, float bias,
+                             int32_t relu);
+
   /* Later minors append members here. */
 } cae_backend_table;
 
@@ -833,6 +855,9 @@ typedef struct cae_backend_table {
 #define CAE_BACKEND_TABLE_SIZE_1_12                \
   (offsetof(cae_backend_table, add_normal_noise) + \
    sizeof(((cae_backend_table*)0)->add_normal_noise))
+
+#define CAE_BACKEND_TABLE_SIZE_1_13 \
+  (offsetof(cae_backend_table, channel_code) + sizeof(((cae_backend_table*)0)->channel_code))
 
 /* True when `table` carries a non-NULL `member` (inside its struct_size). */
 #define CAE_TABLE_HAS(table, member)                                                     \

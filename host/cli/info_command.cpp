@@ -46,6 +46,7 @@ void print_members(const cae_backend_table* t) {
       {"linear_loss", CAE_TABLE_HAS(t, linear_loss)},
       {"transpose", CAE_TABLE_HAS(t, transpose)},
       {"add_normal_noise", CAE_TABLE_HAS(t, add_normal_noise)},
+      {"channel_code", CAE_TABLE_HAS(t, channel_code)},
   };
   std::cout << "ops:\n";
   for (const auto& m : members) {

@@ -67,7 +67,13 @@ struct DeviceTap {
   bool sums_on_device = false;    // encoded and 2x2-summed: the host sums the rest
   int channels = 0;               // of the pooled map the host downloads
   int steps = 0;                  // 2x2 max-pools (or sums) on the device
-  Tensor weights, bias, mapped;   // the 1x1 convolution of the linear part
+  // The linear part's output, made by the backend's channel_code (ABI 1.13)
+  // where it has one, else by a 1x1 convolution with fixed weights.
+  Tensor mapped;
+  bool by_channel_code = false;
+  float code_bias = 0;
+  bool code_relu = false;
+  Tensor weights, bias;
   std::vector<Tensor> chain;
 
   int size() const { return tap.size >> steps; }
@@ -112,13 +118,24 @@ class TapPooling {
       const bool encoder_on_device = stage.sums_on_device && tap.coding.encoder != TapEncoder::Identity;
       if (stage.linear_on_device || encoder_on_device) {
         stage.channels = tap.coding.encoded_channels(tap.channels);
-        stage.weights = context.alloc({stage.channels, tap.channels, 1, 1});
-        stage.weights.upload(encoder_linear_part(tap.coding, tap.channels));
-        stage.bias = context.alloc({stage.channels});
         // Summed taps are encoded whole on the device (ReLU of the linear
         // part plus the threshold); max-pooled ones are finished by the host.
-        stage.bias.upload(encoder_on_device ? encoder_bias(tap.coding, tap.channels)
-                                            : std::vector<float>(size_t(stage.channels), 0.0f));
+        const std::vector<float> bias = encoder_on_device
+                                            ? encoder_bias(tap.coding, tap.channels)
+                                            : std::vector<float>(size_t(stage.channels), 0.0f);
+        // The channel code reads each map twice and writes it once; the
+        // convolution multiplies every channel by every other, which for a
+        // dense learner's thousands of channels costs thousands of times as much.
+        stage.by_channel_code = context.has_channel_code();
+        if (stage.by_channel_code) {
+          stage.code_bias = bias.front();
+          stage.code_relu = encoder_on_device;
+        } else {
+          stage.weights = context.alloc({stage.channels, tap.channels, 1, 1});
+          stage.weights.upload(encoder_linear_part(tap.coding, tap.channels));
+          stage.bias = context.alloc({stage.channels});
+          stage.bias.upload(bias);
+        }
         stage.mapped = context.alloc({batch, stage.channels, tap.size, tap.size});
       }
       // Encoded on the host from the whole map unless the pools commute or
@@ -156,7 +173,13 @@ class TapPooling {
     for (DeviceTap& stage : taps_) {
       const FeatureTap& tap = stage.tap;
       const Tensor* pooled = &model.encoder_map(tap.map, batch());
-      if (stage.weights) {
+      if (stage.by_channel_code) {
+        context.channel_code(*pooled, stage.mapped,
+                             tap.coding.encoder == TapEncoder::SoftSplit ? CAE_CHANNEL_CODE_SPLIT
+                                                                         : CAE_CHANNEL_CODE_CENTRED,
+                             stage.code_bias, stage.code_relu);
+        pooled = &stage.mapped;
+      } else if (stage.weights) {
         context.conv2d_forward(*pooled, stage.weights, stage.bias, stage.mapped,
                                stage.sums_on_device);
         pooled = &stage.mapped;

@@ -267,6 +267,15 @@ void Context::add_normal_noise(const Tensor& x, Tensor& y, float sigma, uint64_t
         "add_normal_noise");
 }
 
+bool Context::has_channel_code() const { return CAE_TABLE_HAS(table_, channel_code); }
+
+void Context::channel_code(const Tensor& x, Tensor& y, cae_channel_code code, float bias,
+                           bool relu) {
+  CAE_REQUIRE_MEMBER(channel_code);
+  check(table_->channel_code(ctx_, x.handle(), y.handle(), code, bias, relu ? 1 : 0),
+        "channel_code");
+}
+
 void Context::synchronize() { check(table_->synchronize(ctx_), "synchronize"); }
 
 bool Context::has_timer() const {

@@ -144,6 +144,10 @@ class Context {
   void add_normal_noise(const Tensor& x, Tensor& y, float sigma, uint64_t seed,
                         uint64_t first_index);
 
+  // ABI 1.13: y = code(x) + bias at each pixel, then max(0, .) with relu.
+  bool has_channel_code() const;
+  void channel_code(const Tensor& x, Tensor& y, cae_channel_code code, float bias, bool relu);
+
   cae_context handle() const { return ctx_; }
 
   // Throws BackendError("<backend>: <call>: <message>") unless status is OK.

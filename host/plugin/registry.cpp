@@ -161,6 +161,8 @@ size_t table_size_of_minor(uint32_t minor) {
       return CAE_BACKEND_TABLE_SIZE_1_11;
     case 12:
       return CAE_BACKEND_TABLE_SIZE_1_12;
+    case 13:
+      return CAE_BACKEND_TABLE_SIZE_1_13;
     default:
       return 0;
   }

@@ -179,6 +179,20 @@ int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma) {
   return x.count();
 }
 
+ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, int32_t code, float bias) {
+  const char* op = "channel_code";
+  CAE_REQUIRE(code == CAE_CHANNEL_CODE_CENTRED || code == CAE_CHANNEL_CODE_SPLIT,
+              named(op, "code ") + std::to_string(code) + " is neither CENTRED (0) nor SPLIT (1)");
+  CAE_REQUIRE(std::isfinite(bias), named(op, "bias must be finite, got ") + std::to_string(bias));
+  require_rank(op, "x", x, 4);
+  require_rank(op, "y", y, 4);
+  const int64_t channels = code == CAE_CHANNEL_CODE_SPLIT ? 2 * x[1] : x[1];
+  CAE_REQUIRE(y[0] == x[0] && y[1] == channels && y[2] == x[2] && y[3] == x[3],
+              named(op, "y ") + y.str() + " must be [N, " +
+                  (code == CAE_CHANNEL_CODE_SPLIT ? "2C" : "C") + ", H, W] for x " + x.str());
+  return {x[0], x[1], x[2] * x[3]};
+}
+
 void check_svm_dual_header(int32_t index, const cae_svm_dual_problem* problem) {
   const std::string name = "svm_dual_solve: problem " + std::to_string(index);
   CAE_REQUIRE(problem != nullptr, name + " is NULL");

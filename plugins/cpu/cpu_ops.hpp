@@ -26,5 +26,7 @@ CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
 // cpu_noise.cpp: the ABI 1.12 input noise.
 CAE_DECLARE_BACKEND_NOISE_MEMBERS();
+// cpu_channel_code.cpp: the ABI 1.13 encoders' linear part.
+CAE_DECLARE_BACKEND_CHANNEL_CODE_MEMBERS();
 
 }  // namespace cae_cpu

@@ -194,7 +194,8 @@ std::vector<Struct> abi_structs() {
         CAE_MEMBER(cae_backend_table, kernel_rbf_from_linear),
         CAE_MEMBER(cae_backend_table, linear_loss),
         CAE_MEMBER(cae_backend_table, transpose),
-        CAE_MEMBER(cae_backend_table, add_normal_noise)}},
+        CAE_MEMBER(cae_backend_table, add_normal_noise),
+        CAE_MEMBER(cae_backend_table, channel_code)}},
   };
 }
 
@@ -219,6 +220,8 @@ std::vector<std::pair<std::string, std::string>> abi_constants() {
           {"CAE_LINEAR_LOSS_CROSS_ENTROPY", std::to_string(CAE_LINEAR_LOSS_CROSS_ENTROPY)},
           {"CAE_LINEAR_LOSS_SQUARED_HINGE", std::to_string(CAE_LINEAR_LOSS_SQUARED_HINGE)},
           {"CAE_LINEAR_LOSS_BLOCK_ROWS", std::to_string(CAE_LINEAR_LOSS_BLOCK_ROWS)},
+          {"CAE_CHANNEL_CODE_CENTRED", std::to_string(CAE_CHANNEL_CODE_CENTRED)},
+          {"CAE_CHANNEL_CODE_SPLIT", std::to_string(CAE_CHANNEL_CODE_SPLIT)},
           {"CAE_OPTION_BOOL", std::to_string(CAE_OPTION_BOOL)},
           {"CAE_OPTION_INT", std::to_string(CAE_OPTION_INT)},
           {"CAE_OPTION_FLOAT", std::to_string(CAE_OPTION_FLOAT)},

@@ -23,6 +23,7 @@ void check_kernel_rbf_from_linear();  // ABI 1.10 RBF kernel from the linear one
 void check_linear_loss();             // ABI 1.11 linear classifier loss, when provided
 void check_transpose();               // ABI 1.11 transpose, when provided
 void check_noise();                   // ABI 1.12 add_normal_noise, when provided
+void check_channel_code();            // ABI 1.13 channel_code, when provided
 void check_errors();  // invalid arguments are refused with a message
 void check_memory();  // destroy frees everything
 void check_group();   // ABI 1.1 collectives, when provided

@@ -63,6 +63,9 @@ TEST_CASE("transpose") {
 TEST_CASE("add_normal_noise") {
   if (in_shard()) check_noise();
 }
+TEST_CASE("channel_code") {
+  if (in_shard()) check_channel_code();
+}
 TEST_CASE("errors") {
   if (in_shard()) check_errors();
 }

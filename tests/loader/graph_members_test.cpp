@@ -48,15 +48,15 @@ Registry registry_of(std::vector<std::string> dirs) {
 
 }  // namespace
 
-TEST_CASE("a 1.3 plugin loads beside a 1.12 one: graphs where compiled, op by op elsewhere") {
+TEST_CASE("a 1.3 plugin loads beside a 1.13 one: graphs where compiled, op by op elsewhere") {
   Registry registry = registry_of({STUB_DIR, CPU_PLUGIN_DIR});
   const BackendRecord* abi13 = registry.find("abi13");
   const BackendRecord* cpu = registry.find("cpu");
   REQUIRE(abi13 != nullptr);
   REQUIRE(cpu != nullptr);
   CHECK(abi13->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_3);
-  CHECK(cpu->table().abi_minor == 12);
-  CHECK(cpu->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_12);
+  CHECK(cpu->table().abi_minor == 13);
+  CHECK(cpu->table().struct_size == CAE_BACKEND_TABLE_SIZE_1_13);
   CHECK_FALSE(has_graph_members(abi13->table()));
   CHECK(has_graph_members(cpu->table()));
 

@@ -262,13 +262,19 @@ TEST_CASE("ABI 1.0 and 1.1 plugins still load and have no process-group members 
 }
 
 TEST_CASE(
-    "a 1.12 table's size is known: one that declares 1.12, 1.11 or 1.10 with an older size is "
-    "warned about") {
+    "a 1.13 table's size is known: one that declares 1.13, 1.12, 1.11 or 1.10 with an older size "
+    "is warned about") {
   LoadOutcome outcome = load_plugin_file(STUB_GOOD);
   REQUIRE(outcome.ok);
   cae_backend_table table = *outcome.plugin.table;
-  REQUIRE(table.abi_minor == 12);
-  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_12);
+  REQUIRE(table.abi_minor == 13);
+  CHECK(table.struct_size == CAE_BACKEND_TABLE_SIZE_1_13);
+  CHECK(table_size_mismatch(table).empty());
+  table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_12);
+  CHECK(contains(
+      table_size_mismatch(table),
+      "not the " + std::to_string(CAE_BACKEND_TABLE_SIZE_1_13) + " bytes of a 1.13 table"));
+  table.abi_minor = 12;
   CHECK(table_size_mismatch(table).empty());
   table.struct_size = static_cast<uint32_t>(CAE_BACKEND_TABLE_SIZE_1_11);
   CHECK(contains(

@@ -32,8 +32,21 @@ Tensor upload_images(Context& context, const Network& network, const ImageSet& i
   return input;
 }
 
+// The cpu backend without ABI 1.13's channel_code: the device applies the
+// encoders' linear part as a 1x1 convolution with fixed weights instead.
+const cae_backend_table& cpu_table_without_channel_code() {
+  static const cae_backend_table table = [] {
+    cae_backend_table copy = test::cpu_table();
+    copy.channel_code = nullptr;
+    return copy;
+  }();
+  return table;
+}
+
 struct Fixture {
-  std::vector<std::unique_ptr<Context>> contexts = test::make_contexts(test::cpu_table(), 1);
+  explicit Fixture(const cae_backend_table& backend = test::cpu_table())
+      : contexts(test::make_contexts(backend, 1)) {}
+  std::vector<std::unique_ptr<Context>> contexts;
   Context& context = *contexts[0];
   ImageSet images = test::small_image_set(kImages, 21);
   Network network = Network::seed();
@@ -263,37 +276,43 @@ TEST_CASE("composed recipes: encoded taps are the encoder over the whole map, th
 }
 
 TEST_CASE("encoders and sums the device applies give the host's features") {
-  Fixture f;
-  // Triangle and polarity split under max pooling, on whole (4x4 of 32) and
-  // overlapping (3x3 of 8) cells, with flips and a square root after them;
-  // under sum pooling encoded and summed by 2x2 blocks on the device (every
-  // encoder, into 2x2 and 4x4 cells), and on the host where cells overlap.
-  for (const char* name : {"pyramid-tri-flip", "conv1:soft0.2:max2+conv2:tri:max4+latent:tri:max3+sqrt",
-                           "conv2:tri:sum2+latent:soft0.1:max8",
-                           "conv1:tri:sum2+conv2:soft0.1:sum4+latent:id:sum2+flip+sqrt",
-                           "conv1:soft0.05:sum4+conv2:tri:sum3+latent:id:sum8"}) {
-    CAPTURE(name);
-    const FeatureRecipe recipe = feature_recipe(name);
-    const std::vector<float> host = extract_features(f.context, f.model, recipe, f.images, 2,
-                                                     nullptr, "", EncoderPlacement::Host);
-    const std::vector<float> device = extract_features(f.context, f.model, recipe, f.images, 2,
-                                                       nullptr, "", EncoderPlacement::Device);
-    REQUIRE(device.size() == host.size());
-    float largest = 0.0f;
-    for (float value : host) largest = std::max(largest, std::fabs(value));
-    REQUIRE(largest > 0.0f);
-    size_t nonzero = 0;
-    for (size_t i = 0; i < host.size(); ++i) {
-      CAPTURE(i);
-      CHECK(std::fabs(device[i] - host[i]) <= 1e-5f * largest);
-      nonzero += host[i] != 0.0f;
+  // The linear part by the backend's channel code, and by a 1x1 convolution.
+  for (const cae_backend_table* backend : {&test::cpu_table(), &cpu_table_without_channel_code()}) {
+    CAPTURE(backend == &test::cpu_table());
+    Fixture f(*backend);
+    REQUIRE(f.context.has_channel_code() == (backend == &test::cpu_table()));
+    // Triangle and polarity split under max pooling, on whole (4x4 of 32) and
+    // overlapping (3x3 of 8) cells, with flips and a square root after them;
+    // under sum pooling encoded and summed by 2x2 blocks on the device (every
+    // encoder, into 2x2 and 4x4 cells), and on the host where cells overlap.
+    for (const char* name :
+         {"pyramid-tri-flip", "conv1:soft0.2:max2+conv2:tri:max4+latent:tri:max3+sqrt",
+          "conv2:tri:sum2+latent:soft0.1:max8",
+          "conv1:tri:sum2+conv2:soft0.1:sum4+latent:id:sum2+flip+sqrt",
+          "conv1:soft0.05:sum4+conv2:tri:sum3+latent:id:sum8"}) {
+      CAPTURE(name);
+      const FeatureRecipe recipe = feature_recipe(name);
+      const std::vector<float> host = extract_features(f.context, f.model, recipe, f.images, 2,
+                                                       nullptr, "", EncoderPlacement::Host);
+      const std::vector<float> device = extract_features(f.context, f.model, recipe, f.images, 2,
+                                                         nullptr, "", EncoderPlacement::Device);
+      REQUIRE(device.size() == host.size());
+      float largest = 0.0f;
+      for (float value : host) largest = std::max(largest, std::fabs(value));
+      REQUIRE(largest > 0.0f);
+      size_t nonzero = 0;
+      for (size_t i = 0; i < host.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::fabs(device[i] - host[i]) <= 1e-5f * largest);
+        nonzero += host[i] != 0.0f;
+      }
+      CHECK(nonzero > host.size() / 10);  // the comparison is not of zeros
     }
-    CHECK(nonzero > host.size() / 10);  // the comparison is not of zeros
+    // The cpu backend holds its maps in host memory: Auto encodes there, bit for bit.
+    CHECK(f.extract("pyramid-tri", f.images) ==
+          extract_features(f.context, f.model, feature_recipe("pyramid-tri"), f.images,
+                           int(kImages), nullptr, "", EncoderPlacement::Host));
   }
-  // The cpu backend holds its maps in host memory: Auto encodes there, bit for bit.
-  CHECK(f.extract("pyramid-tri", f.images) ==
-        extract_features(f.context, f.model, feature_recipe("pyramid-tri"), f.images, int(kImages),
-                         nullptr, "", EncoderPlacement::Host));
 }
 
 TEST_CASE("composed recipes: a map the model lacks is refused naming its maps") {

@@ -59,6 +59,8 @@ CAE_DECLARE_BACKEND_LINEAR_LOSS_MEMBERS();
 CAE_DECLARE_BACKEND_TRANSPOSE_MEMBERS();
 // ABI 1.12's input noise (entry_tensors.cpp).
 CAE_DECLARE_BACKEND_NOISE_MEMBERS();
+// ABI 1.13's encoders' linear part (entry_tensors.cpp).
+CAE_DECLARE_BACKEND_CHANNEL_CODE_MEMBERS();
 
 }  // namespace entry
 }  // namespace cae_cuda

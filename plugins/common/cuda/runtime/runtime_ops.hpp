@@ -69,6 +69,12 @@ void row_squares(Context& ctx, const float* m, int64_t rows, int64_t cols, float
 void add_normal_noise(Context& ctx, const cae_plugin::Shape& shape, const float* x, float* y,
                       float sigma, uint64_t seed, uint64_t first_index);
 
+// channel_code.cu: the encoders' linear part at each pixel of x [images,
+// channels, pixels] (stored channels-last, or with one channel or one pixel,
+// which is the same order), into y of channels or 2 * channels.
+void channel_code(Context& ctx, const cae_plugin::ChannelCodeDims& dims, const float* x, float* y,
+                  int32_t code, float bias, bool relu);
+
 // kernel_matrix.cu
 void kernel_matrix(Context& ctx, const float* x, const float* y, float* k,
                    const cae_plugin::KernelDims& dims, int32_t kind, float gamma);
