@@ -41,10 +41,14 @@ size_t EpochBatcher::batches_per_epoch() const {
 }
 
 void fill_batch(const ImageSet& images, const std::vector<size_t>& indices, float* out_nchw) {
+  fill_batch(images, indices.data(), indices.size(), out_nchw);
+}
+
+void fill_batch(const ImageSet& images, const size_t* indices, size_t count, float* out_nchw) {
   constexpr float kScale = 1.0f / 255.0f;
   const size_t image_bytes = images.image_bytes();
   std::vector<uint8_t> from_disk(images.on_disk() ? image_bytes : 0);
-  for (size_t b = 0; b < indices.size(); ++b) {
+  for (size_t b = 0; b < count; ++b) {
     if (indices[b] >= images.size()) {
       throw std::out_of_range("fill_batch: image " + std::to_string(indices[b]) +
                               " is past the end of a set of " + std::to_string(images.size()));

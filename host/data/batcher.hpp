@@ -44,5 +44,8 @@ class EpochBatcher {
 // disk is read image by image. Throws std::out_of_range for an index past the
 // end of the set.
 void fill_batch(const ImageSet& images, const std::vector<size_t>& indices, float* out_nchw);
+// The same for `count` indices from `indices` (a part of a batch; threads
+// may fill the parts of one batch side by side where the set is in memory).
+void fill_batch(const ImageSet& images, const size_t* indices, size_t count, float* out_nchw);
 
 }  // namespace cae
