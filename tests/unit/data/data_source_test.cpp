@@ -1,11 +1,14 @@
+#include "data/data_source.hpp"
+
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "data/batcher.hpp"
 #include "data/cifar_writer.hpp"
 #include "data/data_check.hpp"
-#include "data/data_source.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "data/test_split.hpp"
 #include "patterned_images.hpp"
@@ -55,6 +58,16 @@ TEST_CASE("a CIFAR-10 set over the memory cap stays on disk and gives the same b
   fill_batch(memory.train, indices, a.data());
   fill_batch(disk.train, indices, b.data());
   CHECK(a == b);
+  // A batch filled in parts, side by side on threads (the trainer's host
+  // batches), from memory and from disk: the whole batch's values.
+  for (const ImageSet* set : {&memory.train, &disk.train}) {
+    std::vector<float> parts(3 * 3072, -1.0f);
+    std::thread first([&] { fill_batch(*set, indices.data(), 1, parts.data()); });
+    std::thread rest([&] { fill_batch(*set, indices.data() + 1, 2, parts.data() + 3072); });
+    first.join();
+    rest.join();
+    CHECK(parts == a);
+  }
   options.max_train = 4;
   CHECK(load_data(dir.path(), options).train.size() == 4);
 }
