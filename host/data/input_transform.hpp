@@ -99,6 +99,13 @@ struct InputTransform {
   // at least twice this many images; a caller that parallelises by chunks of
   // this size keeps each chunk on its own thread.
   static constexpr size_t kContrastImagesPerThread = 64;
+  // Whether apply() transforms each image on its own (contrast
+  // normalisation, patch whitening), so that a batch may be split anywhere
+  // without changing a bit; dense whitening is one SGEMM over the batch,
+  // whose blocking could change with the rows.
+  bool per_image() const {
+    return spec.whitening == Whitening::None || spec.whitening == Whitening::Patch;
+  }
   // The inverse of apply (given the scales it recorded): whitened values
   // back to [0, 1]-scaled images.
   void restore(float* images, size_t count, const std::vector<ImageScale>& scales) const;

@@ -72,7 +72,6 @@ struct DeviceTap {
   Tensor mapped;
   bool by_channel_code = false;
   float code_bias = 0;
-  bool code_relu = false;
   Tensor weights, bias;
   std::vector<Tensor> chain;
 
@@ -129,7 +128,6 @@ class TapPooling {
         stage.by_channel_code = context.has_channel_code();
         if (stage.by_channel_code) {
           stage.code_bias = bias.front();
-          stage.code_relu = encoder_on_device;
         } else {
           stage.weights = context.alloc({stage.channels, tap.channels, 1, 1});
           stage.weights.upload(encoder_linear_part(tap.coding, tap.channels));
@@ -177,7 +175,7 @@ class TapPooling {
         context.channel_code(*pooled, stage.mapped,
                              tap.coding.encoder == TapEncoder::SoftSplit ? CAE_CHANNEL_CODE_SPLIT
                                                                          : CAE_CHANNEL_CODE_CENTRED,
-                             stage.code_bias, stage.code_relu);
+                             stage.code_bias, stage.sums_on_device);
         pooled = &stage.mapped;
       } else if (stage.weights) {
         context.conv2d_forward(*pooled, stage.weights, stage.bias, stage.mapped,

@@ -41,14 +41,11 @@ void require_finite_loss(double loss, int epoch, const TrainOptions& options) {
 constexpr size_t kBatchImagesPerThread = 8;
 constexpr size_t kMaxBatchThreads = 8;
 
-// Whether the transform treats each image on its own, on the host:
-// contrast normalisation and patch whitening do; dense whitening (one SGEMM
-// over the batch, whose blocking could change with the rows) and a
-// transform on the backend (a context is used from one thread) do not.
+// Whether the transform treats each image on its own, on the host (not on
+// the backend, whose context is used from one thread).
 bool transforms_per_image_on_host(const BatchTransform& transform) {
-  const InputTransform* spec = transform.transform();
-  return spec && !transform.whitens_on_backend() &&
-         (spec->spec.whitening == Whitening::None || spec->spec.whitening == Whitening::Patch);
+  return transform.transform() && transform.transform()->per_image() &&
+         !transform.whitens_on_backend();
 }
 
 }  // namespace
@@ -172,21 +169,16 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
                               float* out) {
     const size_t count = batch.size();
     const std::vector<ImageMove> moves = augmenter.moves(count, epoch, batch_number);
-    if (augmenter.active() || per_image_transform) {
-      const int threads =
-          static_cast<int>(std::min({size_t(resolve_thread_count(0)), kMaxBatchThreads,
-                                     std::max<size_t>(1, count / kBatchImagesPerThread)}));
-      parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
-        float* images = out + size_t(begin) * image_floats;
-        const size_t n = size_t(end - begin);
-        fill_batch(train, batch.data() + begin, n, images);  // a reader reads from any thread
-        move_images(images, moves.data() + begin, n, network.image_channels(),
-                    network.image_side());
-        if (per_image_transform) transform.apply(images, n);
-      });
-    } else {
-      fill_batch(train, batch, out);
-    }
+    const int threads =
+        static_cast<int>(std::min({size_t(resolve_thread_count(0)), kMaxBatchThreads,
+                                   std::max<size_t>(1, count / kBatchImagesPerThread)}));
+    parallel_chunks(threads, int64_t(count), [&](int64_t begin, int64_t end) {
+      float* images = out + size_t(begin) * image_floats;
+      const size_t n = size_t(end - begin);
+      fill_batch(train, batch.data() + begin, n, images);  // a reader reads from any thread
+      move_images(images, moves.data() + begin, n, network.image_channels(), network.image_side());
+      if (per_image_transform) transform.apply(images, n);
+    });
     if (!per_image_transform) transform.apply(out, count);
   };
   // Those batches are made a step ahead on a second thread, unless the

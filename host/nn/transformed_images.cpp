@@ -33,7 +33,7 @@ TransformedImages::TransformedImages(const ImageSet& images, BatchTransform& bat
   };
   // Dense whitening's SGEMM uses every core itself; contrast normalisation
   // and patch whitening's convolution run one chunk per thread.
-  const bool dense = whitens && transform->spec.whitening != Whitening::Patch;
+  const bool dense = !transform->per_image();
   const size_t bytes = images.size() * images.image_bytes() * sizeof(float) * (with_mirrors ? 2 : 1);
   if (!whitens && bytes > kMaxContrastOnlyBytes) return;
   // Chunks small enough that apply() keeps each on the thread that has it.

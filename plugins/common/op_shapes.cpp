@@ -179,7 +179,8 @@ int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma) {
   return x.count();
 }
 
-ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, int32_t code, float bias) {
+ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, bool same, int32_t code,
+                                   float bias) {
   const char* op = "channel_code";
   CAE_REQUIRE(code == CAE_CHANNEL_CODE_CENTRED || code == CAE_CHANNEL_CODE_SPLIT,
               named(op, "code ") + std::to_string(code) + " is neither CENTRED (0) nor SPLIT (1)");
@@ -190,6 +191,7 @@ ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, int32_t code,
   CAE_REQUIRE(y[0] == x[0] && y[1] == channels && y[2] == x[2] && y[3] == x[3],
               named(op, "y ") + y.str() + " must be [N, " +
                   (code == CAE_CHANNEL_CODE_SPLIT ? "2C" : "C") + ", H, W] for x " + x.str());
+  CAE_REQUIRE(!same, named(op, "y must be a tensor other than x"));
   return {x[0], x[1], x[2] * x[3]};
 }
 

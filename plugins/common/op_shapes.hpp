@@ -73,11 +73,13 @@ TransposeDims check_transpose(const Shape& x, const Shape& y, bool same);
 int64_t check_add_normal_noise(const Shape& x, const Shape& y, float sigma);
 
 // channel_code (ABI 1.13): x [N,C,H,W], y [N,C,H,W] (CENTRED) or
-// [N,2C,H,W] (SPLIT), a known code, a finite bias. Returns {N, C, H*W}.
+// [N,2C,H,W] (SPLIT) and not x itself (`same`), a known code, a finite
+// bias. Returns {N, C, H*W}.
 struct ChannelCodeDims {
   int64_t images, channels, pixels;
 };
-ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, int32_t code, float bias);
+ChannelCodeDims check_channel_code(const Shape& x, const Shape& y, bool same, int32_t code,
+                                   float bias);
 
 // svm_dual_solve: problem `index` (struct_size, shapes, C, eps,
 // max_iterations; kernel_aa [n_a,n_a], kernel_ab [n_a,n_b], kernel_ba
