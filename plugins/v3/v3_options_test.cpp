@@ -24,6 +24,10 @@ TEST_CASE("no option chosen: the defaults, TF32 convolutions and no poisoning") 
 TEST_CASE("short-products reaches the Tuning") {
   const cae_option_value off[] = {{"short-products", "off"}};
   CHECK_FALSE(cae_v3::v3_tuning(off, 1).short_products);
+  const cae_option_value whole[] = {{"short-products", "whole-rows"}};
+  CHECK(cae_v3::v3_tuning(whole, 1).short_products);
+  CHECK_FALSE(cae_v3::v3_tuning(whole, 1).split_short_products);
+  CHECK(cae_v3::v3_tuning(nullptr, 0).split_short_products);
 }
 
 TEST_CASE("linear-loss reaches the Tuning") {

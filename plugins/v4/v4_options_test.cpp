@@ -71,7 +71,8 @@ constexpr TwoWordOption kTwoWordOptions[] = {
     {"kernel-products", "tf32", "fp32", &cae_cuda::Tuning::tf32_kernel_products, "bf16",
      "fp32|tf32"},
     {"linear-loss", "on", "off", &cae_cuda::Tuning::linear_loss, "true", "on|off"},
-    {"short-products", "on", "off", &cae_cuda::Tuning::short_products, "false", "on|off"},
+    {"short-products", "on", "off", &cae_cuda::Tuning::short_products, "false",
+     "on|whole-rows|off"},
     {"graph-fusion", "on", "off", &cae_cuda::Tuning::graph_fusion, "yes", "on|off"},
     {"graph-exchange", "overlap", "host", &cae_cuda::Tuning::graph_exchanges, "fused",
      "overlap|host"},
@@ -92,6 +93,14 @@ TEST_CASE(
     CHECK(contains(message, std::string(option.name) + "=" + option.refused));
     CHECK(contains(message, option.choices));
   }
+}
+
+TEST_CASE("short-products=whole-rows keeps the kernel, its columns uncut; on cuts them") {
+  const cae_option_value whole[] = {{"short-products", "whole-rows"}};
+  CHECK(cae_v4::v4_tuning(whole, 1).short_products);
+  CHECK_FALSE(cae_v4::v4_tuning(whole, 1).split_short_products);
+  const cae_option_value on[] = {{"short-products", "on"}};
+  CHECK(cae_v4::v4_tuning(on, 1).split_short_products);
 }
 
 TEST_CASE("v4's precise setting: bf16-terms=3 fp32-conv=true") {
@@ -142,7 +151,7 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 6, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "short-products");
   CHECK(std::string(desc.default_value) == "on");
-  CHECK(std::string(desc.choices) == "on|off");
+  CHECK(std::string(desc.choices) == "on|whole-rows|off");
   REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
   CHECK(std::string(desc.default_value) == "on");

@@ -181,10 +181,12 @@ std::vector<KernelCase> kernel_cases(bool quick) {
     return {{1, 1, 1, false},     {7, 5, 3, false},   {9, 9, 300, true},
             {67, 10, 276, false}, {3, 40, 20, false}, {65, 9, 20, false}};
   }
-  // d = 8192 is the latent size the SVM stage uses.
+  // d = 8192 is the latent size the SVM stage uses. Few long rows of many
+  // columns (200 x 4,100) are cut into column parts of more than one chunk.
   return {{1, 1, 1, false},       {7, 5, 3, false},     {37, 29, 8192, false},
           {33, 33, 300, true},    {257, 65, 40, false}, {1029, 10, 1100, false},
-          {10, 1500, 516, false}, {65, 16, 260, false}, {65, 65, 130, true}};
+          {10, 1500, 516, false}, {65, 16, 260, false}, {65, 65, 130, true},
+          {200, 10, 4100, false}};
 }
 
 }  // namespace conformance

@@ -27,12 +27,13 @@ constexpr cae_plugin::OptionSpec kShortProductsOption{
     CAE_OPTION_ENUM,
     "short-products",
     "on",
-    "on|off",
+    "on|whole-rows|off",
     0,
     0,
     "kernel_matrix products with at most 16 rows on one side (the linear classifier's scores and "
-    "gradients): on: a CUDA-core kernel that reads the long side once, at memory bandwidth; off: "
-    "cuBLASLt's FP32 GEMM"};
+    "gradients): on: a CUDA-core kernel that reads the long side once, its rows' columns cut "
+    "into parts where the rows alone would make a small grid; whole-rows: the same kernel, a "
+    "block per 32 rows over all their columns; off: cuBLASLt's FP32 GEMM"};
 
 // On by default: on an H100, on the same 45,000 x 16,000 features, a pass
 // with the loss on the host took 8.7-9.9 ms and 4.7-5.4 ms with it on the

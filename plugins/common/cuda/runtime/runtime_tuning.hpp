@@ -39,6 +39,10 @@ struct Tuning {
   // kernel_matrix's products with a side of at most 16 rows on the CUDA
   // cores (short_products.cu) instead of cuBLASLt.
   bool short_products = true;
+  // ...their columns cut into parts, each part's blocks of their own, where
+  // one block per 32 rows would leave the GPU a small grid; off
+  // (short-products=whole-rows), every block sums whole rows.
+  bool split_short_products = true;
   // linear_loss (ABI 1.11) on the device (linear_loss.cu); off, the member
   // answers UNSUPPORTED and the host computes the loss from the scores.
   bool linear_loss = true;
