@@ -40,9 +40,10 @@ std::vector<double> part_sums(int threads, size_t n, size_t width, const Body& b
   return sums;
 }
 
-double block_dot(const double* a, const double* b, size_t n) {
+template <class A, class B>
+double block_dot(const A* a, const B* b, size_t n) {
   double sum = 0.0;
-  for (size_t i = 0; i < n; ++i) sum += a[i] * b[i];
+  for (size_t i = 0; i < n; ++i) sum += double(a[i]) * double(b[i]);
   return sum;
 }
 
@@ -111,10 +112,10 @@ double LbfgsMemory::direction(const std::vector<double>& gradient,
                              for (size_t i = size_t(first); i < size_t(last); ++i)
                                d[i] = -c * gradient[i];
                              for (size_t m = 0; m < P; ++m) {
-                               const double* s = pairs_[m].s.data();
-                               const double* y = pairs_[m].y.data();
+                               const float* s = pairs_[m].s.data();
+                               const float* y = pairs_[m].y.data();
                                for (size_t i = size_t(first); i < size_t(last); ++i) {
-                                 d[i] -= a[m] * s[i] + b[m] * y[i];
+                                 d[i] -= a[m] * double(s[i]) + b[m] * double(y[i]);
                                }
                              }
                            });
@@ -140,16 +141,16 @@ bool LbfgsMemory::advance(const std::vector<double>& theta, const std::vector<do
       part_sums(threads_, n, width, [&](size_t begin, size_t end, double* out) {
         for (size_t b0 = begin; b0 < end; b0 += kDotBlock) {
           const size_t len = std::min(kDotBlock, end - b0);
-          double* s = fresh.s.data() + b0;
-          double* y = fresh.y.data() + b0;
+          float* s = fresh.s.data() + b0;
+          float* y = fresh.y.data() + b0;
           const double* g = next_gradient.data() + b0;
           for (size_t i = 0; i < len; ++i) {
-            s[i] = next[b0 + i] - theta[b0 + i];
-            y[i] = g[i] - gradient[b0 + i];
+            s[i] = static_cast<float>(next[b0 + i] - theta[b0 + i]);
+            y[i] = static_cast<float>(g[i] - gradient[b0 + i]);
           }
           for (size_t j = 0; j < P; ++j) {
-            const double* sj = pairs_[j].s.data() + b0;
-            const double* yj = pairs_[j].y.data() + b0;
+            const float* sj = pairs_[j].s.data() + b0;
+            const float* yj = pairs_[j].y.data() + b0;
             out[j] += block_dot(s, sj, len);
             out[P + j] += block_dot(s, yj, len);
             out[2 * P + j] += block_dot(y, sj, len);

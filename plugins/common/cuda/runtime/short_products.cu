@@ -7,24 +7,26 @@
 // that reading L once takes: a tile of 10 columns leaves most of every
 // 128-wide tile idle, and a long K with few output tiles leaves SMs idle.
 //
-// Here every warp owns kRowsPerWarp long rows and walks their columns four
-// floats a lane (one 16-byte load); a block's warps share a chunk of the short
-// rows staged in shared memory, so each short float is read from L2 once per
-// block instead of once per long row. Each lane sums its columns in a fixed
-// order and the warp adds the lanes in a fixed tree: the result depends on
-// the shapes alone, never on timing.
+// Here a block owns 32 long rows, every warp kRowsPerWarp of them, and its
+// chunks of columns stream through shared memory (the long rows' and the
+// short rows' same columns, so each short float is read from L2 once per
+// block instead of once per long row); each lane sums one 16-byte quad of
+// every chunk in a fixed order and the warp adds the lanes in a fixed tree:
+// the result depends on the shapes alone, never on timing.
 //
-// A block of 32 long rows is a small grid for a few thousand rows: a
-// 5,632-row group of the linear classifier is 176 blocks, fewer than the
-// 264 an H100 holds at once (two a SM), and Nsight Compute measured that
-// product at half of the memory's bandwidth. So the columns are cut too,
-// into `parts` ranges of whole chunks, each a block of its own, until the
-// grid has about kTargetBlocks blocks: each part's sums go to a scratch
-// area and a second kernel adds the parts in part order (still a fixed
-// order: the parts depend on the shape alone). short-products=whole-rows
-// keeps one block per 32 rows, every column, to compare against.
+// A few thousand long rows of many columns make fewer blocks than a GPU has
+// SMs (a 200 x 4,100 product: 7), so the columns are cut too, into `parts`
+// ranges of whole chunks, each a block of its own, until the grid has about
+// kTargetBlocks blocks: each part's sums go to a scratch area and a second
+// kernel adds the parts in part order (still a fixed order: the parts
+// depend on the shape alone). A grid of a block an SM is enough: on an
+// H100 the linear classifier's 5,632-row groups (176 blocks) read no slower
+// uncut than cut into 11 parts (2,145 blocks), each block keeping its
+// chunks in flight. short-products=whole-rows never cuts, to compare
+// against.
 #include <algorithm>
 
+#include "async_copy.cuh"
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
 
@@ -35,13 +37,26 @@ namespace {
 constexpr int kWarps = int(kThreads) / 32;
 constexpr int kRowsPerWarp = 4;
 constexpr int kRowsPerBlock = kWarps * kRowsPerWarp;
-// Columns of the short rows staged per step: two 16-byte loads per lane.
-constexpr int kChunkQuads = 64;
-// Blocks a product's grid is cut to reach at least (several waves of any
-// current GPU, so that the last wave's idle SMs cost little), and the most
-// parts a row's columns are cut into.
-constexpr int64_t kTargetBlocks = 2048;
+// Columns per chunk: one 16-byte quad a lane.
+constexpr int kChunkQuads = 32;
+// Chunks in shared memory at once: the one being summed and kStages - 1 on
+// their way. About 86 KB a block for 10 short rows, two blocks an SM.
+constexpr int kStages = 4;
+// Blocks a product's grid is cut to reach at least (about a block for each
+// SM of current GPUs: 132 on an H100), and the most parts a row's columns
+// are cut into.
+constexpr int64_t kTargetBlocks = 128;
 constexpr int64_t kMaxParts = 16;
+
+template <int S>
+__host__ __device__ constexpr size_t stage_quads() {
+  return size_t(kRowsPerBlock + S) * kChunkQuads;
+}
+
+template <int S>
+constexpr size_t shared_bytes() {
+  return kStages * stage_quads<S>() * sizeof(float4);
+}
 
 __device__ __forceinline__ float dot4(float4 a, float4 b, float acc) {
   acc = fmaf(a.x, b.x, acc);
@@ -54,62 +69,73 @@ __device__ __forceinline__ float dot4(float4 a, float4 b, float acc) {
 // blockIdx.y of the columns (of `parts` ranges of whole chunks), r < rows,
 // s < S; block y's sums go to out + y * part_stride. L and A are row-major
 // with `quads` float4 per row.
+//
+// The block's chunks stream through kStages slots of shared memory (its 32
+// long rows' columns and the short rows' same columns) by cp.async: while the
+// warps sum one chunk, the next kStages - 1 are in flight. A version that
+// loaded each chunk into registers and then staged the short rows kept the
+// memory busy only between its barriers: Nsight Compute measured it at half
+// of the H100's DRAM bandwidth with every SM holding two blocks.
 template <int S>
 __global__ void __launch_bounds__(kThreads)
     short_products_kernel(const float4* long_rows, const float4* short_rows, float* out,
                           int64_t rows, int64_t quads, int64_t row_stride, int64_t short_stride,
                           int64_t part_stride) {
-  __shared__ float4 staged[S][kChunkQuads];
+  extern __shared__ float4 slots[];  // [kStages][kRowsPerBlock + S][kChunkQuads]
   begin_after_prior_kernels();
   const int64_t chunks = (quads + kChunkQuads - 1) / kChunkQuads;
   const int64_t part = blockIdx.y, parts = gridDim.y;
-  const int64_t first_quad = chunks * part / parts * kChunkQuads;
-  const int64_t part_end = chunks * (part + 1) / parts * kChunkQuads;
-  const int64_t end_quad = part_end < quads ? part_end : quads;
+  const int64_t first_chunk = chunks * part / parts;
+  const int64_t end_chunk = chunks * (part + 1) / parts;
   out += part * part_stride;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
-  const int64_t first = int64_t(blockIdx.x) * kRowsPerBlock + int64_t(warp) * kRowsPerWarp;
-  // Rows past the end read the last row (their sums are not written), so the
-  // loop has no per-row branch.
-  const float4* row[kRowsPerWarp];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    row[r] = long_rows + (first + r < rows ? first + r : rows - 1) * quads;
+  const int64_t block_first = int64_t(blockIdx.x) * kRowsPerBlock;
+  // Chunk c into slot c % kStages: the block's rows, then the short rows;
+  // rows past the end and columns past the last are zeros.
+  auto issue = [&](int64_t c) {
+    if (c < end_chunk) {
+      float4* slot = slots + size_t(c % kStages) * stage_quads<S>();
+      const int64_t q0 = c * kChunkQuads;
+      for (int i = int(threadIdx.x); i < (kRowsPerBlock + S) * kChunkQuads; i += int(kThreads)) {
+        const int r = i / kChunkQuads, q = i % kChunkQuads;
+        const bool is_long = r < kRowsPerBlock;
+        const int64_t row = is_long ? block_first + r : r - kRowsPerBlock;
+        const bool valid = (!is_long || row < rows) && q0 + q < quads;
+        const float4* base = is_long ? long_rows : short_rows;
+        const float4* source = valid ? base + row * quads + q0 + q : base;
+        cae_plugin::cuda::copy_chunk_async<false>(
+            static_cast<uint32_t>(__cvta_generic_to_shared(slot + i)), source, valid);
+      }
+    }
+    cae_plugin::cuda::commit_copies();  // every thread commits once a chunk
+  };
   float acc[kRowsPerWarp][S];
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
     for (int s = 0; s < S; ++s) acc[r][s] = 0.0f;
   }
-  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  for (int64_t q0 = first_quad; q0 < end_quad; q0 += kChunkQuads) {
-    const int width = end_quad - q0 < kChunkQuads ? int(end_quad - q0) : kChunkQuads;
-    // The long rows' loads are issued before the barrier, so that they are
-    // in flight while the block stages the short rows.
-    float4 x[2][kRowsPerWarp];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int q = lane + 32 * h;
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) x[h][r] = q < width ? __ldg(row[r] + q0 + q) : zero;
-    }
-    __syncthreads();  // every warp is done with the previous chunk
-    for (int i = int(threadIdx.x); i < S * kChunkQuads; i += int(kThreads)) {
-      const int s = i / kChunkQuads, q = i % kChunkQuads;
-      staged[s][q] = q < width ? __ldg(short_rows + s * quads + q0 + q) : zero;
-    }
+  for (int k = 0; k < kStages - 1; ++k) issue(first_chunk + k);
+  for (int64_t c = first_chunk; c < end_chunk; ++c) {
+    cae_plugin::cuda::wait_copies<kStages - 2>();
+    // Chunk c is in every thread's view, and every warp is done with the
+    // slot the next issue refills (chunk c - 1's).
     __syncthreads();
+    issue(c + kStages - 1);
+    const float4* slot = slots + size_t(c % kStages) * stage_quads<S>();
+    float4 x[kRowsPerWarp];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int q = lane + 32 * h;
+    for (int r = 0; r < kRowsPerWarp; ++r)
+      x[r] = slot[(warp * kRowsPerWarp + r) * kChunkQuads + lane];
 #pragma unroll
-      for (int s = 0; s < S; ++s) {
-        const float4 a = staged[s][q];
+    for (int s = 0; s < S; ++s) {
+      const float4 a = slot[(kRowsPerBlock + s) * kChunkQuads + lane];
 #pragma unroll
-        for (int r = 0; r < kRowsPerWarp; ++r) acc[r][s] = dot4(x[h][r], a, acc[r][s]);
-      }
+      for (int r = 0; r < kRowsPerWarp; ++r) acc[r][s] = dot4(x[r], a, acc[r][s]);
     }
   }
+  cae_plugin::cuda::wait_copies<0>();  // no copy outlives the block
+  const int64_t first = block_first + int64_t(warp) * kRowsPerWarp;
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r) {
 #pragma unroll
@@ -153,17 +179,20 @@ void launch_for(Context& ctx, const float* long_rows, const float* short_rows, f
   const int64_t row_blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
   const int64_t parts = column_parts(row_blocks, d / 4, ctx.tuning.split_short_products);
   const dim3 grid{unsigned(row_blocks), unsigned(parts)};
+  const size_t bytes = shared_bytes<S>();
+  CAE_CUDA_CHECK(cudaFuncSetAttribute(short_products_kernel<S>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const auto* long4 = reinterpret_cast<const float4*>(long_rows);
   const auto* short4 = reinterpret_cast<const float4*>(short_rows);
   if (parts == 1) {
-    launch(ctx, "short_products_kernel", short_products_kernel<S>, grid, kThreads, 0, long4, short4,
-           out, rows, d / 4, row_stride, short_stride, int64_t{0});
+    launch(ctx, "short_products_kernel", short_products_kernel<S>, grid, kThreads, bytes, long4,
+           short4, out, rows, d / 4, row_stride, short_stride, int64_t{0});
     return;
   }
   // Each part's sums as [rows, S], then added into out.
   float* sums = ctx.scratch.get(static_cast<size_t>(parts * rows * S));
-  launch(ctx, "short_products_kernel", short_products_kernel<S>, grid, kThreads, 0, long4, short4,
-         sums, rows, d / 4, int64_t{S}, int64_t{1}, rows * S);
+  launch(ctx, "short_products_kernel", short_products_kernel<S>, grid, kThreads, bytes, long4,
+         short4, sums, rows, d / 4, int64_t{S}, int64_t{1}, rows * S);
   launch(ctx, "add_parts_kernel", add_parts_kernel, cae_plugin::cuda::grid_for(rows * S, kThreads),
          kThreads, 0, static_cast<const float*>(sums), out, rows, int64_t{S}, parts, row_stride,
          short_stride);
