@@ -40,11 +40,34 @@ std::vector<double> part_sums(int threads, size_t n, size_t width, const Body& b
   return sums;
 }
 
-template <class A, class B>
-double block_dot(const A* a, const B* b, size_t n) {
+double block_dot(const double* a, const double* b, size_t n) {
   double sum = 0.0;
-  for (size_t i = 0; i < n; ++i) sum += double(a[i]) * double(b[i]);
+  for (size_t i = 0; i < n; ++i) sum += a[i] * b[i];
   return sum;
+}
+
+// out[k * stride] += a[k] . b[k] over one block, k < 6, in one loop: six
+// independent chains of additions, each summed in block_dot's order (the
+// same bits), where six loops one after another kept the core waiting on
+// every addition of one chain (a step's dot products are ~66 per entry:
+// bound by that latency, not by memory).
+void six_dots(const double* const (&a)[6], const double* const (&b)[6], size_t n, double* out,
+              size_t stride) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    s0 += a[0][i] * b[0][i];
+    s1 += a[1][i] * b[1][i];
+    s2 += a[2][i] * b[2][i];
+    s3 += a[3][i] * b[3][i];
+    s4 += a[4][i] * b[4][i];
+    s5 += a[5][i] * b[5][i];
+  }
+  out[0] += s0;
+  out[stride] += s1;
+  out[2 * stride] += s2;
+  out[3 * stride] += s3;
+  out[4 * stride] += s4;
+  out[5 * stride] += s5;
 }
 
 }  // namespace
@@ -112,10 +135,10 @@ double LbfgsMemory::direction(const std::vector<double>& gradient,
                              for (size_t i = size_t(first); i < size_t(last); ++i)
                                d[i] = -c * gradient[i];
                              for (size_t m = 0; m < P; ++m) {
-                               const float* s = pairs_[m].s.data();
-                               const float* y = pairs_[m].y.data();
+                               const double* s = pairs_[m].s.data();
+                               const double* y = pairs_[m].y.data();
                                for (size_t i = size_t(first); i < size_t(last); ++i) {
-                                 d[i] -= a[m] * double(s[i]) + b[m] * double(y[i]);
+                                 d[i] -= a[m] * s[i] + b[m] * y[i];
                                }
                              }
                            });
@@ -141,30 +164,19 @@ bool LbfgsMemory::advance(const std::vector<double>& theta, const std::vector<do
       part_sums(threads_, n, width, [&](size_t begin, size_t end, double* out) {
         for (size_t b0 = begin; b0 < end; b0 += kDotBlock) {
           const size_t len = std::min(kDotBlock, end - b0);
-          float* s = fresh.s.data() + b0;
-          float* y = fresh.y.data() + b0;
+          double* s = fresh.s.data() + b0;
+          double* y = fresh.y.data() + b0;
           const double* g = next_gradient.data() + b0;
           for (size_t i = 0; i < len; ++i) {
-            s[i] = static_cast<float>(next[b0 + i] - theta[b0 + i]);
-            y[i] = static_cast<float>(g[i] - gradient[b0 + i]);
+            s[i] = next[b0 + i] - theta[b0 + i];
+            y[i] = g[i] - gradient[b0 + i];
           }
           for (size_t j = 0; j < P; ++j) {
-            const float* sj = pairs_[j].s.data() + b0;
-            const float* yj = pairs_[j].y.data() + b0;
-            out[j] += block_dot(s, sj, len);
-            out[P + j] += block_dot(s, yj, len);
-            out[2 * P + j] += block_dot(y, sj, len);
-            out[3 * P + j] += block_dot(y, yj, len);
-            out[4 * P + j] += block_dot(g, sj, len);
-            out[5 * P + j] += block_dot(g, yj, len);
+            const double* sj = pairs_[j].s.data() + b0;
+            const double* yj = pairs_[j].y.data() + b0;
+            six_dots({s, s, y, y, g, g}, {sj, yj, sj, yj, sj, yj}, len, out + j, P);
           }
-          double* self = out + 6 * P;
-          self[0] += block_dot(s, s, len);
-          self[1] += block_dot(s, y, len);
-          self[2] += block_dot(y, y, len);
-          self[3] += block_dot(g, s, len);
-          self[4] += block_dot(g, y, len);
-          self[5] += block_dot(g, g, len);
+          six_dots({s, s, y, g, g, g}, {s, y, y, s, y, g}, len, out + 6 * P, 1);
         }
       });
   const double* self = sums.data() + 6 * P;

@@ -9,14 +9,6 @@
 // a reduction no thread could start before the last had ended: with 10
 // pairs of 160,000 dimensions that was 10-20 ms a step on one core.
 //
-// The pairs are stored as float, their dot products summed in double from
-// those floats (so the Gram matrices are exactly the stored vectors'): a
-// step streams every pair twice, and with 10 pairs of 160,010 doubles that
-// was 51 MB a step, bound by the host's memory (about 1.2 ms a step on an
-// H100 machine's 16 cores); float halves it. The direction's rounding,
-// 6e-8 of each pair's entries, is far below what L-BFGS's approximate
-// inverse Hessian already leaves out.
-//
 // Every dot product is summed over fixed parts of the vectors, each part on
 // some thread, the parts added in order: the result does not depend on the
 // thread count.
@@ -61,7 +53,7 @@ class LbfgsMemory {
 
  private:
   struct Pair {
-    std::vector<float> s, y;
+    std::vector<double> s, y;
   };
   size_t limit_;
   int threads_;

@@ -1,6 +1,5 @@
 // The vector-free L-BFGS memory (svm/lbfgs_memory.hpp) against the two-loop
-// recursion written out on the vectors themselves (the pairs rounded to
-// float, as the memory keeps them).
+// recursion written out on the vectors themselves.
 #include "svm/lbfgs_memory.hpp"
 
 #include <doctest/doctest.h>
@@ -87,11 +86,10 @@ Vector walk(size_t n, int threads, size_t pairs, int steps, unsigned seed) {
     Vector next(n);
     for (size_t i = 0; i < n; ++i) next[i] = x[i] + 0.3 * d[i];
     const Vector next_gradient = f.gradient(next);
-    // The pair as the memory stores it: each entry rounded to float.
     Vector si(n), yi(n);
     for (size_t i = 0; i < n; ++i) {
-      si[i] = double(static_cast<float>(next[i] - x[i]));
-      yi[i] = double(static_cast<float>(next_gradient[i] - g[i]));
+      si[i] = next[i] - x[i];
+      yi[i] = next_gradient[i] - g[i];
     }
     CHECK(memory.advance(x, next, g, next_gradient));
     s.push_back(si);
