@@ -36,15 +36,10 @@ cae_cuda::Tuning v4_tuning(const cae_option_value* values, int32_t count) {
   cae_cuda::Tuning tuning;
   tuning.bf16_terms = static_cast<int>(chosen.integer("bf16-terms"));
   tuning.fp32_convolutions = chosen.flag("fp32-conv");
-  tuning.poison_scratch = chosen.flag("poison-scratch");
   tuning.graph_capture = chosen.word("graph-capture") == "on";
   tuning.graph_exchanges = chosen.word("graph-exchange") == "overlap";
   tuning.graph_fusion = chosen.word("graph-fusion") == "on";
-  tuning.short_products = chosen.word("short-products") != "off";
-  tuning.split_short_products = chosen.word("short-products") == "on";
-  tuning.linear_loss = chosen.word("linear-loss") == "on";
-  tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
-  tuning.smo_rows_at_once = chosen.word("smo-rows") == "one" ? 1 : 4;
+  cae_cuda::apply_runtime_options(chosen, tuning);
   return tuning;
 }
 

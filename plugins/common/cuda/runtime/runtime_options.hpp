@@ -1,15 +1,17 @@
 // The options every backend on the runtime declares (v3's and v4's lists,
 // plugins/v3/v3_options.hpp and plugins/v4/v4_options.hpp): poison-scratch,
 // which sets Tuning::poison_scratch, short-products, which sets
-// Tuning::short_products, linear-loss, which sets Tuning::linear_loss,
-// kernel-products, which sets Tuning::tf32_kernel_products, and smo-rows,
-// which sets Tuning::smo_rows_at_once.
+// Tuning::short_products and split_short_products, linear-loss, which sets
+// Tuning::linear_loss, kernel-products, which sets
+// Tuning::tf32_kernel_products, and smo-rows, which sets
+// Tuning::smo_rows_at_once; apply_runtime_options reads them all.
 // Host code only (no CUDA).
 #pragma once
 
 #include <cae/backend.h>
 
 #include "backend_options.hpp"
+#include "runtime_tuning.hpp"
 
 namespace cae_cuda {
 
@@ -81,5 +83,16 @@ constexpr cae_plugin::OptionSpec kSmoRowsOption{
     0,
     "svm_dual_solve's kernel: each thread takes its rows of a class pair one after another "
     "(one) or four at a time, their loads in flight together (four); the same steps either way"};
+
+// The Tuning settings of the options above, from a backend's resolved values
+// (v3 and v4 declare them all): one reading for both backends.
+inline void apply_runtime_options(const cae_plugin::OptionValues& chosen, Tuning& tuning) {
+  tuning.poison_scratch = chosen.flag("poison-scratch");
+  tuning.short_products = chosen.word("short-products") != "off";
+  tuning.split_short_products = chosen.word("short-products") == "on";
+  tuning.linear_loss = chosen.word("linear-loss") == "on";
+  tuning.tf32_kernel_products = chosen.word("kernel-products") == "tf32";
+  tuning.smo_rows_at_once = chosen.word("smo-rows") == "one" ? 1 : 4;
+}
 
 }  // namespace cae_cuda
