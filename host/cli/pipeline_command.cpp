@@ -138,16 +138,6 @@ ReportData pipeline_report(const BackendSession& session, const DataRecord& reco
   return report;
 }
 
-// Sets the "other" row (added when missing) to what no stage covered so far:
-// log lines between stages, freeing what the stages held, publishing the
-// files; the table then sums to the wall time.
-void account_the_rest(StageTimings& timings) {
-  if (timings.empty() || timings.back().first != "other") timings.emplace_back("other", 0.0);
-  double accounted = 0;
-  for (size_t i = 0; i + 1 < timings.size(); ++i) accounted += timings[i].second;
-  timings.back().second = std::max(0.0, seconds_since_program_start() - accounted);
-}
-
 // The report's last rows: waits for the classifier's file, written beside
 // the evaluation ("write outputs"); frees what the run holds ("release
 // memory"); then what no stage covered ("other"). Left to the process's exit,

@@ -1,6 +1,7 @@
 // `cae svm`: one-vs-one libsvm on extracted features, kernels on the backend.
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <iostream>
 #include <map>
@@ -8,15 +9,16 @@
 
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
-#include "first_use_certification.hpp"
-#include "linear_selection.hpp"
 #include "commands.hpp"
 #include "distributed_options.hpp"
+#include "first_use_certification.hpp"
 #include "io/npy.hpp"
+#include "linear_selection.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
 #include "provenance.hpp"
 #include "report/stopwatch.hpp"
+#include "report/timing_table.hpp"
 #include "svm/libsvm_export.hpp"
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
@@ -64,18 +66,32 @@ void print_test_accuracy(const std::vector<int32_t>& labels, const svm::FeatureS
               static_cast<long long>(correct), static_cast<long long>(test.rows));
 }
 
+// The stage table's last rows, then the table: what the run still holds
+// (the features, the model, the backend's contexts) freed first, since left
+// to the process's exit it would take time no row shows.
+void print_stage_table(StageTimings& timings, const std::function<void()>& release) {
+  Stopwatch releasing;
+  release();
+  timings.emplace_back("release memory", releasing.seconds());
+  account_the_rest(timings);
+  std::cout << "\n" << format_timing_table(timings);
+}
+
 // --classifier linear: no kernels (and in one process no backend); the model
 // file records where its features came from and how C was chosen. Across
 // ranks every rank trains on its share of the rows' groups and rank 0 writes
-// and predicts.
-int run_linear(const svm::FeatureSet& train,
-               const std::optional<svm::FeatureSet>& test, const svm::LinearOptions& options,
-               const ValidationChoice& validation, const std::string& dir, const std::string& out,
-               const svm::FeatureOrigin& features, int32_t rank) {
+// and predicts. Adds its stages to `timings`; false on a rank other than 0,
+// which writes nothing.
+bool run_linear(const svm::FeatureSet& train, const std::optional<svm::FeatureSet>& test,
+                const svm::LinearOptions& options, const ValidationChoice& validation,
+                const std::string& dir, const std::string& out, const svm::FeatureOrigin& features,
+                int32_t rank, StageTimings& timings) {
+  Stopwatch stage;
   SelectedLinear selected = select_and_train_linear(train, options, validation, std::cout);
+  timings.emplace_back("linear train", stage.lap());
   if (rank != 0) {
     std::cout << "rank " << rank << " done; rank 0 writes the model\n";
-    return 0;
+    return false;
   }
   selected.model.origin = features;
   std::map<std::string, std::string> provenance{
@@ -86,13 +102,23 @@ int run_linear(const svm::FeatureSet& train,
   if (selected.validation_rows > 0) {
     provenance["validation_accuracy"] = std::to_string(selected.validation_accuracy);
   }
+  stage.restart();
   svm::save_linear_model(selected.model, out, provenance);
+  timings.emplace_back("write model", stage.lap());
   std::cout << "model: " << out << "\n";
-  if (test && test->rows > 0) print_test_accuracy(svm::predict_linear(selected.model, *test, options.threads), *test);
-  return 0;
+  if (test && test->rows > 0) {
+    print_test_accuracy(svm::predict_linear(selected.model, *test, options.threads), *test);
+    timings.emplace_back("predict test", stage.lap());
+  }
+  return true;
 }
 
 int run_svm(const po::variables_map& vm) {
+  // Every second of the run in some row, ending in the table: the search
+  // alone is a part of the command's wall time (docs/PERF.md, "The search
+  // alone").
+  StageTimings timings{{"start-up", seconds_since_program_start()}};
+  Stopwatch stage;
   svm::TrainOptions options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
   const ClassifierKind classifier = classifier_from(vm);
@@ -144,6 +170,7 @@ int run_svm(const po::variables_map& vm) {
   if (classifier == ClassifierKind::Svm || rendezvous.world > 1 || linear_backend) {
     chosen.emplace(select_backend_session(placed));
   }
+  timings.emplace_back(chosen ? "options and backend" : "options", stage.lap());
   const FeaturesRecord record = read_features_record(dir);
   svm::FeatureSet train = read_split(dir, "train", record.classes());
   // The test split is read before training too, so a damaged one fails at once.
@@ -153,8 +180,16 @@ int run_svm(const po::variables_map& vm) {
   }
   check_splits(train, test, validation, dir);
   require_features_width(record, dir, train.dim);
+  timings.emplace_back("read features", stage.lap());
+  const auto release_features = [&] {
+    svm::FeatureSet().values.swap(train.values);
+    if (test) svm::FeatureSet().values.swap(test->values);
+  };
   if (classifier == ClassifierKind::Linear && !chosen) {
-    return run_linear(train, test, linear, validation, dir, out, record.origin, 0);
+    if (run_linear(train, test, linear, validation, dir, out, record.origin, 0, timings)) {
+      print_stage_table(timings, release_features);
+    }
+    return 0;
   }
   if (classifier == ClassifierKind::Svm) {
     require_kernel_svm_fits(
@@ -163,18 +198,32 @@ int run_svm(const po::variables_map& vm) {
   }
   BackendSession& session = *chosen;
   start_backend_session(session, placed, std::cout);
-  const std::unique_ptr<ProcessGroup> processes =
+  std::unique_ptr<ProcessGroup> processes =
       join_ranks(rendezvous, *session.context, session.contexts().size());
+  timings.emplace_back("start backend", stage.lap());
+  // The process group and the contexts go after the features: the group
+  // holds the backend's communicator on the contexts.
+  const auto release_all = [&] {
+    release_features();
+    processes.reset();
+    chosen.reset();
+  };
   if (classifier == ClassifierKind::Linear) {
     linear.ranks = {processes.get(), session.context.get()};
     linear.devices =
         linear_devices(linear_place(vm), session.contexts(), train.rows, train.dim, std::cout);
-    return run_linear(train, test, linear, validation, dir, out, record.origin, rendezvous.rank);
+    if (run_linear(train, test, linear, validation, dir, out, record.origin, rendezvous.rank,
+                   timings)) {
+      print_stage_table(timings, release_all);
+    }
+    return 0;
   }
   options.ranks = {processes.get(), session.context.get()};
   auto progress = attach_svm_progress(options);
-  SelectedSvm selected =
-      select_and_train_svm(session.contexts(), train, options, validation, std::cout);
+  std::optional<SelectedSvm> selected_svm(
+      select_and_train_svm(session.contexts(), train, options, validation, std::cout));
+  SelectedSvm& selected = *selected_svm;
+  timings.emplace_back("svm train", stage.lap());
   if (!primary) {
     std::cout << "rank " << rendezvous.rank << " done; rank 0 writes the model\n";
     return 0;
@@ -208,22 +257,33 @@ int run_svm(const po::variables_map& vm) {
     std::cout << "libsvm model: " << vm["export-libsvm"].as<std::string>()
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
   }
+  if (vm.count("export-libsvm")) timings.emplace_back("export libsvm", stage.lap());
   if (test && test->rows > 0) {
-    const Stopwatch prediction_time;
     const std::vector<int32_t> predicted = svm::predict(session.contexts(), model, *test).labels;
+    const double predicting = stage.lap();
     std::printf("prediction: %lld test rows in %.2f s\n", static_cast<long long>(test->rows),
-                prediction_time.seconds());
+                predicting);
     print_test_accuracy(predicted, *test);
+    timings.emplace_back("predict test", predicting);
   }
+  // What the write took beyond the export and the prediction beside it.
   saved.get();
+  timings.emplace_back("write model", stage.lap());
   std::cout << "model: " << out << "\n";
+  print_stage_table(timings, [&] {
+    selected_svm.reset();
+    release_all();
+  });
   return 0;
 }
 
 }  // namespace
 
 Command svm_command() {
-  return {"svm", "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma auto|scale|VALUE] [--standardize] [--search [--validation N]] [--rank R --world-size W --nccl-id-file PATH] --out MODEL",
+  return {"svm",
+          "cae svm [--backend B] --features DIR [--classifier svm|linear] [--C 5] [--gamma "
+          "auto|scale|VALUE] [--standardize] [--search [--validation N]] [--rank R --world-size W "
+          "--nccl-id-file PATH] --out MODEL",
           "Train the classifier (kernel SVM, or --classifier linear) on extracted features",
           [](po::options_description& options, po::positional_options_description&) {
             add_backend_options(options);
@@ -247,7 +307,8 @@ Command svm_command() {
           "grow as rows^2: before any work cae estimates the SVM's host memory and refuses\n"
           "(exit 2) when it exceeds what is available (MemAvailable or the cgroup limit),\n"
           "naming --classifier linear, whose memory grows as rows x dim. docs/classifiers.md\n"
-          "gives both curves and the search.\n\n"
+          "gives both curves and the search. The run ends with a table of its stages, which\n"
+          "sums to its wall time.\n\n"
           "Under mpirun, srun or torchrun (or with --rank and --world-size) every rank reads\n"
           "the features and solves its share of the class pairs on its own device (and on\n"
           "its host threads where --svm-on says host)\n"

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/stopwatch.hpp"
+
 namespace cae {
 namespace {
 
@@ -62,6 +64,13 @@ std::string format_timing_table(const StageTimings& stages) {
   for (std::size_t i = 1; i + 1 < rows.size(); ++i) table += line(rows[i]);
   table += rule + "\n" + line(rows.back());
   return table;
+}
+
+void account_the_rest(StageTimings& timings) {
+  if (timings.empty() || timings.back().first != "other") timings.emplace_back("other", 0.0);
+  double accounted = 0;
+  for (size_t i = 0; i + 1 < timings.size(); ++i) accounted += timings[i].second;
+  timings.back().second = std::max(0.0, seconds_since_program_start() - accounted);
 }
 
 }  // namespace cae

@@ -15,4 +15,10 @@ using StageTimings = std::vector<std::pair<std::string, double>>;
 // total. Shares are "-" when the total is not positive.
 std::string format_timing_table(const StageTimings& stages);
 
+// Sets the "other" row (added when missing) to what no stage covered since
+// the program started (report/stopwatch.hpp): log lines between stages,
+// freeing what the stages held, publishing the files. The table then sums
+// to the wall time so far.
+void account_the_rest(StageTimings& timings);
+
 }  // namespace cae

@@ -14,12 +14,31 @@ source "$here/test_lib.sh"
 cd "$work" || exit 1
 
 B="--backend cpu"
+# stage_table NAME ROW...: $out ends in the stage table, holding each ROW in
+# order (start-up first, other last), and its rows sum to its total (each
+# printed to the millisecond).
+stage_table() {
+  local name=$1
+  shift
+  checks=$((checks + 1))
+  local table rows
+  table=$(awk '/^stage +seconds +share$/ { keep = 1; text = "" } keep { text = text $0 "\n" } END { printf "%s", text }' <<<"$out")
+  [ -n "$table" ] || { fail "$name: stage table" "no table in the output"; return; }
+  rows=$(sed 's/  *[0-9.]* *[0-9.%-]*$//' <<<"$table" |
+    awk 'NR > 2 && !/^-+$/ && $0 != "total" { printf "%s%s", sep, $0; sep = "," }')
+  [ "$rows" = "$(IFS=,; echo "$*")" ] || fail "$name: stage table" "rows '$rows', expected '$(IFS=,; echo "$*")'"
+  awk '/^total / { total = $2 } NR > 2 && !/^-+$/ && !/^total / { sum += $(NF - 1); n++ }
+       END { d = sum - total; exit !(total > 0 && d < 0.0005 * n + 1e-9 && -d < 0.0005 * n + 1e-9) }' <<<"$table" ||
+    fail "$name: stage table" "rows do not sum to the total"
+}
 # 4 overlapping classes: neither chance nor perfect.
 python3 "$here/write_features.py" F 480 240 48 4 0.25 5 || { echo "setup: write_features.py failed"; exit 1; }
 
 run "linear" 0 "$CAE" svm --features F --classifier linear --out W/linear.model
 expect "linear" "linear: C 0.001, [0-9]+ L-BFGS iterations \(converged\)"
 expect "linear" "test accuracy: [0-9.]+%"
+stage_table "linear" "start-up" "options" "read features" "linear train" "write model" \
+  "predict test" "release memory" "other"
 exists "linear model" W/linear.model
 checks=$((checks + 1))
 head -c 4096 W/linear.model | grep -q '"format":"cae-linear"' || fail "linear format" "no cae-linear format in the header"
@@ -66,6 +85,8 @@ expect "linear search" "validation accuracy: [0-9.]+% \(60 rows\)"
 run "linear on the backend" 0 "$CAE" svm $B --features F --classifier linear --linear-on backend \
   --out W/linear-backend.model
 expect "linear on the backend" "linear: C 0.001, [0-9]+ L-BFGS iterations \(converged\)"
+stage_table "linear on the backend" "start-up" "options and backend" "read features" \
+  "start backend" "linear train" "write model" "predict test" "release memory" "other"
 checks=$((checks + 1))
 pct_backend=$(grep -oE "test accuracy: [0-9.]+" <<<"$out" | grep -oE "[0-9.]+$")
 awk -v a="$pct" -v b="$pct_backend" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }' ||
@@ -100,6 +121,8 @@ run "warm search" 0 "$CAE" svm $B --features F "${search[@]}" --out W/warm.model
 expect "warm search" "search: one kernel per gamma, every C seeded with the last one's solution"
 expect "warm search" "search: 12 candidates in [0-9.]+ s \(warm-started\)"
 expect "warm search" "prediction: [0-9]+ test rows in [0-9.]+ s"
+stage_table "warm search" "start-up" "options and backend" "read features" "start backend" \
+  "svm train" "predict test" "write model" "release memory" "other"
 warm=$(grep -E "^search: chose" <<<"$out")
 run "exhaustive search" 0 "$CAE" svm $B --features F "${search[@]}" --search-exhaustive --out W/cold.model
 expect "exhaustive search" "search: every candidate trained from scratch"

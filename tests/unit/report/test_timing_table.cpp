@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 
 TEST_CASE("timing table aligns stages, seconds and shares") {
@@ -18,4 +19,30 @@ TEST_CASE("timing table without time to share") {
   std::string table = cae::format_timing_table({{"idle", 0.0}});
   CHECK(table.find("idle     0.000      -\n") != std::string::npos);
   CHECK(table.find("total    0.000      -\n") != std::string::npos);
+}
+
+TEST_CASE("the other row brings the table up to the program's wall time") {
+  const auto sum = [](const cae::StageTimings& timings) {
+    double total = 0.0;
+    for (const auto& stage : timings) total += stage.second;
+    return total;
+  };
+  // A stage that claims no time leaves all of it to "other".
+  cae::StageTimings timings{{"start-up", 0.0}};
+  const double before = cae::seconds_since_program_start();
+  cae::account_the_rest(timings);
+  const double after = cae::seconds_since_program_start();
+  REQUIRE(timings.size() == 2);
+  CHECK(timings.back().first == "other");
+  CHECK(sum(timings) >= before);
+  CHECK(sum(timings) <= after);
+  // Called again, the same row is brought up to date rather than repeated.
+  cae::account_the_rest(timings);
+  CHECK(timings.size() == 2);
+  CHECK(sum(timings) <= cae::seconds_since_program_start());
+  // Stages that claim more than the wall time leave "other" at zero, never negative.
+  cae::StageTimings over{{"train", after + 1000.0}};
+  cae::account_the_rest(over);
+  REQUIRE(over.size() == 2);
+  CHECK(over.back().second == 0.0);
 }
