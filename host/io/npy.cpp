@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 
 #include "io/atomic_file.hpp"
 #include "io/binary_file.hpp"
@@ -15,6 +16,7 @@
 #include "io/npy_header.hpp"
 #include "io/output_set.hpp"
 #include "io/regular_file.hpp"
+#include "io/sha256.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               ".npy data is written and read in the machine's byte order, declared as '<'");
@@ -110,14 +112,45 @@ int64_t load_integer(const char* at, char kind, size_t bytes, const std::string&
   }
 }
 
+[[noreturn]] void refuse_non_finite(const FloatMatrix& matrix, size_t bad,
+                                    const std::string& path) {
+  throw IoError(path + ": value at row " + std::to_string(bad / matrix.cols) + ", column " +
+                std::to_string(bad % matrix.cols) + " is " +
+                (std::isnan(matrix.values[bad]) ? "NaN" : "infinite") +
+                " (features must be finite numbers)");
+}
+
 void check_finite_matrix(const FloatMatrix& matrix, const std::string& path) {
   const size_t bad = first_non_finite(matrix.values.data(), matrix.values.size());
-  if (bad != matrix.values.size()) {
-    throw IoError(path + ": value at row " + std::to_string(bad / matrix.cols) + ", column " +
-                  std::to_string(bad % matrix.cols) + " is " +
-                  (std::isnan(matrix.values[bad]) ? "NaN" : "infinite") +
-                  " (features must be finite numbers)");
+  if (bad != matrix.values.size()) refuse_non_finite(matrix, bad, path);
+}
+
+// The matrix's values from `file` (at its data), chunk by chunk, each checked
+// for finite values as it arrives, and, with `hash`, hashed on a second
+// thread while the next chunk is read: reading a folder's features is then
+// one pass over the file, at the pace of the slower of the two, where reading,
+// checking and hashing the file again one after another took three (a
+// gigabyte-sized feature file's SHA-256 alone is about a second).
+void read_matrix_values(std::FILE* file, FloatMatrix& matrix, Sha256* hash,
+                        const std::string& path) {
+  constexpr size_t kChunkFloats = size_t{4} << 20;  // 16 MiB
+  float* values = matrix.values.data();
+  const size_t total = matrix.values.size();
+  std::future<void> hashing;  // the previous chunk's
+  for (size_t first = 0; first < total; first += kChunkFloats) {
+    const size_t n = std::min(kChunkFloats, total - first);
+    if (std::fread(values + first, sizeof(float), n, file) != n) {
+      throw IoError("cannot read " + path + ": the file ended early");
+    }
+    const size_t bad = first_non_finite(values + first, n);
+    if (bad != n) refuse_non_finite(matrix, first + bad, path);
+    if (!hash) continue;
+    if (hashing.valid()) hashing.get();
+    hashing = std::async(std::launch::async, [hash, chunk = values + first, n] {
+      hash->update(chunk, n * sizeof(float));
+    });
   }
+  if (hashing.valid()) hashing.get();
 }
 
 }  // namespace
@@ -161,13 +194,15 @@ FloatMatrix read_npy_matrix(const std::string& path) {
   matrix.rows = header.shape[0];
   matrix.cols = header.shape[1];
   matrix.values.resize(matrix.rows * matrix.cols);
-  if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0 ||
-      std::fread(matrix.values.data(), sizeof(float), matrix.values.size(), file.get()) !=
-          matrix.values.size()) {
-    throw IoError("cannot read " + path + ": the file ended early");
-  }
-  check_finite_matrix(matrix, path);
-  check_set_member(path);  // read again only in a folder whose manifest lists it
+  // Checked against the folder's manifest as it is read (io/output_set.hpp):
+  // the bytes hashed are the bytes the matrix holds.
+  check_set_member_while_reading(path, [&](Sha256* hash) {
+    if (hash) hash->update(head.data(), header.data_offset);
+    if (std::fseek(file.get(), static_cast<long>(header.data_offset), SEEK_SET) != 0) {
+      throw IoError("cannot read " + path + ": the file ended early");
+    }
+    read_matrix_values(file.get(), matrix, hash, path);
+  });
   return matrix;
 }
 

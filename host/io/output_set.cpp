@@ -298,6 +298,19 @@ void check_set_member(const std::string& path, const std::string& bytes) {
   require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
 }
 
+void check_set_member_while_reading(const std::string& path,
+                                    const std::function<void(Sha256*)>& read) {
+  json manifest, entry;
+  bool waited = false;
+  if (!listed_in_set(path, manifest, entry, waited)) {
+    read(nullptr);
+    return;
+  }
+  Sha256 hash;
+  read(&hash);
+  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
+}
+
 void check_set_member(const std::string& path) {
   json manifest, entry;
   bool waited = false;

@@ -22,12 +22,15 @@
 // CIFAR-10, features written by another program) is read as before.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace cae {
+
+class Sha256;
 
 constexpr const char* kSetManifestName = "cae-set.json";
 
@@ -87,6 +90,12 @@ class OutputSet {
 void check_set_member(const std::string& path, const std::string& bytes);
 // The same, reading the file itself (for readers that read only part of it).
 void check_set_member(const std::string& path);
+// The same for a reader that hashes the file as it reads it, instead of the
+// file being read twice: `read(hash)` reads the whole file, passing every
+// byte to `hash` in file order, or gets nullptr when the folder's manifest
+// does not list the file (nothing to hash); the digest is then checked.
+void check_set_member_while_reading(const std::string& path,
+                                    const std::function<void(Sha256*)>& read);
 
 // A single file written on its own into a set's folder (`cae train --out
 // RUN/model.safetensors`) no longer belongs to that set: its entry is

@@ -10,11 +10,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <map>
 #include <string>
 
@@ -22,11 +23,12 @@
 #include "io/binary_file.hpp"
 #include "io/contained_path.hpp"
 #include "io/exit_cleanup.hpp"
+#include "io/failure_of.hpp"
 #include "io/io_error.hpp"
+#include "io/npy.hpp"
 #include "io/output_lock.hpp"
 #include "io/output_set.hpp"
 #include "io/regular_file.hpp"
-#include "io/failure_of.hpp"
 #include "io/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -149,6 +151,42 @@ TEST_CASE("a reader refuses a file replaced after its set was written, naming bo
   CHECK(cae::read_binary_file(dir.file("train.npy")) == "train");
   write_bytes(dir.file("notes.txt"), "mine");  // not in the set: read as it is
   CHECK(cae::read_binary_file(dir.file("notes.txt")) == "mine");
+}
+
+TEST_CASE("a feature matrix is checked against its set as it is read, in chunks") {
+  // More values than one chunk of the reader (16 MiB): the hash, the finite
+  // check and the error's row and column must follow the chunks' offsets.
+  constexpr size_t kRows = 2100, kCols = 2048;
+  std::vector<float> values(kRows * kCols);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 9973) * 0.25f;
+  ScratchDir dir;
+  const std::string path = dir.file("train_features.npy");
+  {
+    cae::OutputSet set(dir.path(), "cae extract");
+    cae::write_npy_matrix(path, values.data(), kRows, kCols);
+    set.publish();
+  }
+  const cae::FloatMatrix read = cae::read_npy_matrix(path);
+  CHECK(read.rows == kRows);
+  CHECK(read.cols == kCols);
+  CHECK(read.values == values);
+  // One value of the second chunk changed (still finite) after the set was
+  // written: the bytes hashed while reading are not the recorded ones.
+  const size_t changed = kRows * kCols - 5;
+  std::string bytes = read_bytes(path);
+  const size_t data_offset = bytes.size() - values.size() * sizeof(float);
+  float other = 1.5f;
+  std::memcpy(&bytes[data_offset + changed * sizeof(float)], &other, sizeof other);
+  write_bytes(path, bytes);
+  const std::string mixed = failure_of([&] { cae::read_npy_matrix(path); });
+  CHECK(mixed.find(path + " is not the file `cae extract` (set ") == 0);
+  // A NaN there is refused first, at its own row and column.
+  other = std::nanf("");
+  std::memcpy(&bytes[data_offset + changed * sizeof(float)], &other, sizeof other);
+  write_bytes(path, bytes);
+  CHECK(failure_of([&] { cae::read_npy_matrix(path); }) ==
+        path + ": value at row " + std::to_string(changed / kCols) + ", column " +
+            std::to_string(changed % kCols) + " is NaN (features must be finite numbers)");
 }
 
 TEST_CASE("a file written on its own into a set's folder leaves the set") {
