@@ -182,8 +182,8 @@ int run_svm(const po::variables_map& vm) {
   require_features_width(record, dir, train.dim);
   timings.emplace_back("read features", stage.lap());
   const auto release_features = [&] {
-    svm::FeatureSet().values.swap(train.values);
-    if (test) svm::FeatureSet().values.swap(test->values);
+    std::vector<float>().swap(train.values);
+    if (test) std::vector<float>().swap(test->values);
   };
   if (classifier == ClassifierKind::Linear && !chosen) {
     if (run_linear(train, test, linear, validation, dir, out, record.origin, 0, timings)) {
@@ -256,8 +256,8 @@ int run_svm(const po::variables_map& vm) {
     svm::export_libsvm_model(model, vm["export-libsvm"].as<std::string>());
     std::cout << "libsvm model: " << vm["export-libsvm"].as<std::string>()
               << (model.standardizer.empty() ? "" : " (expects standardized features)") << "\n";
+    timings.emplace_back("export libsvm", stage.lap());
   }
-  if (vm.count("export-libsvm")) timings.emplace_back("export libsvm", stage.lap());
   if (test && test->rows > 0) {
     const std::vector<int32_t> predicted = svm::predict(session.contexts(), model, *test).labels;
     const double predicting = stage.lap();

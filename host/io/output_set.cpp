@@ -289,15 +289,6 @@ bool listed_in_set(const std::string& path, json& manifest, json& entry, bool& w
 
 }  // namespace
 
-void check_set_member(const std::string& path, const std::string& bytes) {
-  json manifest, entry;
-  bool waited = false;
-  if (!listed_in_set(path, manifest, entry, waited)) return;
-  Sha256 hash;
-  hash.update(bytes.data(), bytes.size());
-  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
-}
-
 void check_set_member_while_reading(const std::string& path,
                                     const std::function<void(Sha256*)>& read) {
   json manifest, entry;
@@ -311,20 +302,24 @@ void check_set_member_while_reading(const std::string& path,
   require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
 }
 
+void check_set_member(const std::string& path, const std::string& bytes) {
+  check_set_member_while_reading(path, [&](Sha256* hash) {
+    if (hash) hash->update(bytes.data(), bytes.size());
+  });
+}
+
 void check_set_member(const std::string& path) {
-  json manifest, entry;
-  bool waited = false;
-  if (!listed_in_set(path, manifest, entry, waited)) return;
-  const UniqueFile file = open_regular_file(path);
-  Sha256 hash;
-  std::vector<char> chunk(1 << 20);
-  for (;;) {
-    const size_t got = std::fread(chunk.data(), 1, chunk.size(), file.get());
-    hash.update(chunk.data(), got);
-    if (got < chunk.size()) break;
-  }
-  if (std::ferror(file.get())) throw IoError(describe_errno("cannot read " + path, errno));
-  require_recorded(path, parent_directory(path), manifest, entry, hash.bytes(), hash.hex(), waited);
+  check_set_member_while_reading(path, [&](Sha256* hash) {
+    if (!hash) return;  // not listed: nothing to read
+    const UniqueFile file = open_regular_file(path);
+    std::vector<char> chunk(1 << 20);
+    for (;;) {
+      const size_t got = std::fread(chunk.data(), 1, chunk.size(), file.get());
+      hash->update(chunk.data(), got);
+      if (got < chunk.size()) break;
+    }
+    if (std::ferror(file.get())) throw IoError(describe_errno("cannot read " + path, errno));
+  });
 }
 
 void leave_set(const std::string& final_path) {
