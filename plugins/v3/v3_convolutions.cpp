@@ -12,8 +12,8 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
 }
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  cae_tf32_conv::tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+                     cae_tensor_s& w, const cae_tensor_s& dy, float* dx, float* dw, float* db) {
+  cae_tf32_conv::tf32_conv2d_backward(ctx, d, x, w, dy.data, dx, dw, db);
 }
 
 }  // namespace cae_cuda

@@ -1,8 +1,9 @@
 // The second step of a weight gradient summed by blocks (the fused layers of
 // v4_pooled_conv.hpp and v4_upsampled_conv.hpp): each block of the first step
 // wrote one row of partial sums, in the order of dw's storage and then db's;
-// this adds the rows in block order. Fixed-order sums: deterministic, as v4
-// declares, where atomics would not be.
+// this adds the rows in an order fixed by the shape (every 8th row in row
+// order, then those 8 totals in order). Fixed-order sums: deterministic, as
+// v4 declares, where atomics would not be.
 #pragma once
 
 #include <cstdint>

@@ -46,6 +46,7 @@
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
 #include "tf32_convolutions.hpp"
+#include "v4_bf16_copies.hpp"
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
 #include "v4_pooled_conv.hpp"
@@ -322,11 +323,12 @@ void convert_terms_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, in
 int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
 // The BF16 NHWC copy of x. A layer's forward pass writes it into the
-// context's column cache, tagged with x's version; its backward pass finds it
-// still current and converts nothing (a batch-256 step converted the
-// largest activations twice). The slot's geometry has K = 0, so it never
-// meets the im2col slots of the TF32 path (K >= 1). Without a slot (cache
-// off or full) the copy goes to `fallback`, scratch the caller carved.
+// context's column cache, tagged with x's version (v4_bf16_copies.hpp); its
+// backward pass finds it still current and converts nothing (a batch-256
+// step converted the largest activations twice). Where the fused kernel that
+// wrote x made the copy beside it, the forward pass converts nothing either.
+// Without a slot (cache off or full) the copy goes to `fallback`, scratch
+// the caller carved.
 // With S BF16 terms the forward pass reads x's first-operand terms side by
 // side in each pixel (S*C channels) and the backward pass x's second-operand
 // terms as extra images: nothing to share, so the copy goes to `fallback`
@@ -339,19 +341,17 @@ const __nv_bfloat16* bf16_copy_of_x(Context& ctx, const cae_plugin::ConvDims& d,
     convert_terms_to_bf16(ctx, x.data, fallback, count, d.C, terms.count, terms.first_low_mask);
     return fallback;
   }
-  ColumnCache::Slot* slot =
-      ctx.columns.slot_for({d.N, d.C, d.H, d.W, 0}, size_t(bf16_floats(count)));
-  if (slot == nullptr) {
+  Bf16Copy copy = bf16_copy_for_writing(ctx, CopyOf::activation, d.N, d.C, d.H, d.W);
+  if (copy.data == nullptr) {
     convert_to_bf16(ctx, x.data, fallback, count);
     return fallback;
   }
-  auto* copy = reinterpret_cast<__nv_bfloat16*>(slot->memory.as());
-  if (slot->version != x.version || x.version == 0) {
-    slot->version = 0;  // being refilled: never stale if the launch fails
-    convert_to_bf16(ctx, x.data, copy, count);
-    slot->version = x.version;
+  if (!holds(copy, x)) {
+    begin_refill(copy);
+    convert_to_bf16(ctx, x.data, copy.data, count);
+    tag(copy, x);
   }
-  return copy;
+  return copy.data;
 }
 
 // The narrowest tile that covers N (wide N: 128-wide tiles side by side).
@@ -592,7 +592,9 @@ namespace {
 // partial sums. With one BF16 term, one copy of dy serves both GEMMs and x's
 // copy is the forward pass's. With S terms the data gradient reads dy's terms
 // side by side in its channels (S*O), and the weight gradient reads dy's and
-// x's terms as S*N images, `images` (= S*N) of each.
+// x's terms as S*N images, `images` (= S*N) of each. With one term, dy's
+// copy is the one the kernel that wrote dy made beside it when there is one
+// current (v4_bf16_copies.hpp), else converted here.
 struct BackwardOperands {
   const __nv_bfloat16* dy_by_channels;  // the data gradient's (none when dx is not wanted)
   const __nv_bfloat16* dyb;             // the weight gradient's
@@ -602,8 +604,9 @@ struct BackwardOperands {
 };
 
 BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
-                                   const cae_tensor_s& x, const float* dy, int64_t partial_floats,
-                                   bool data_gradient_wanted) {
+                                   const cae_tensor_s& x, const cae_tensor_s& dy_tensor,
+                                   int64_t partial_floats, bool data_gradient_wanted) {
+  const float* dy = dy_tensor.data;
   const Terms terms = operand_terms(ctx);
   const int64_t P = d.N * d.H * d.W, S = terms.count;
   const bool by_channels = S > 1 && data_gradient_wanted;
@@ -616,7 +619,12 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
   auto* dyb = reinterpret_cast<__nv_bfloat16*>(scratch + at_dy);
   auto* x_scratch = reinterpret_cast<__nv_bfloat16*>(scratch + at_x);
   if (S == 1) {
-    convert_to_bf16(ctx, dy, dyb, P * d.O);
+    const Bf16Copy written = bf16_copy_for_reading(ctx, CopyOf::gradient, d.N, d.O, d.H, d.W);
+    if (holds(written, dy_tensor)) {
+      dyb = written.data;
+    } else {
+      convert_to_bf16(ctx, dy, dyb, P * d.O);
+    }
     return {dyb, dyb, bf16_copy_of_x(ctx, d, x, x_scratch), scratch + at_partial, d.N};
   }
   __nv_bfloat16* dy_by_channels = nullptr;
@@ -703,7 +711,7 @@ void data_gradient(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeomet
 // (With S BF16 terms, K = the pixels of S*N images.)
 void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
                     const PixelBoxShape& box, const cae_tensor_s& x, cae_tensor_s& w,
-                    const float* dy, float* dx, float* dw, float* db) {
+                    const cae_tensor_s& dy, float* dx, float* dw, float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
   const int64_t P = int64_t(operand_terms(ctx).count) * g.pixels, M = O, N = int64_t(taps) * C;
   const int k_tiles = int((P + kTileK - 1) / kTileK);
@@ -725,13 +733,13 @@ void boxed_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeome
                    "v4 conv weight-gradient TMA GEMM");
   }
   finish_weight_gradient(ctx, d, ops.partial, split.count, M, N,
-                         GradientLayout::kOutputsByTapChannels, dy, dw, db);
+                         GradientLayout::kOutputsByTapChannels, dy.data, dw, db);
 }
 
 // The weight gradient on the cp.async GEMM, for shapes no box fits.
 void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeometry& g,
-                      const cae_tensor_s& x, cae_tensor_s& w, const float* dy, float* dx, float* dw,
-                      float* db) {
+                      const cae_tensor_s& x, cae_tensor_s& w, const cae_tensor_s& dy, float* dx,
+                      float* dw, float* db) {
   const int taps = int(d.K * d.K), C = int(d.C), O = int(d.O);
 
   // Gather the tensor with fewer channels (it is read T times); the wider
@@ -767,14 +775,14 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
     launch_gemm(ctx, tile_width(N), plain, gathered, out, M, N, k_tiles, split.per_split,
                 "v4 conv weight-gradient GEMM");
   }
-  finish_weight_gradient(ctx, d, ops.partial, split.count, M, N, layout, dy, dw, db);
+  finish_weight_gradient(ctx, d, ops.partial, split.count, M, N, layout, dy.data, dw, db);
 }
 
 }  // namespace
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
+                     cae_tensor_s& w, const cae_tensor_s& dy, float* dx, float* dw, float* db) {
+  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy.data, dx, dw, db);
   check_limits(d, operand_terms(ctx).count);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);
@@ -793,7 +801,7 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
 }
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db) {
+                     cae_tensor_s& w, const cae_tensor_s& dy, float* dx, float* dw, float* db) {
   cae_v4::conv2d_backward(ctx, d, x, w, dy, dx, dw, db);
 }
 

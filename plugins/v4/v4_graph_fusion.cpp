@@ -1,6 +1,7 @@
 #include "v4_graph_fusion.hpp"
 
 #include "runtime_entry.hpp"
+#include "v4_bf16_copies.hpp"
 #include "v4_fused_shapes.hpp"
 #include "v4_pooled_conv.hpp"
 #include "v4_upsampled_conv.hpp"
@@ -37,25 +38,38 @@ void GraphFusions::run(size_t n, cae_cuda::Context& ctx, const std::vector<cae_t
   auto data = [&](int32_t tensor) { return t[size_t(tensor)]->data; };
   cae_cuda::flush_deferred(ctx);  // queued work of earlier nodes comes first
   const bool forward = plan_.steps[n] == FusionPlan::Step::forward;
+  const cae_plugin::ConvDims& d = f.dims;
+  // The BF16 copy of the tensor the kernel writes for the next layer's GEMMs
+  // (the pooled output; the gradient dt of t), made in the same pass.
+  Bf16Copy copy;
+  int32_t copied = -1;
   if (f.kind == FusedLayer::Kind::pooled && forward) {
-    pooled_conv_forward(ctx, f.dims, data(f.x), data(f.w), data(f.b), data(f.out),
-                        f.has_backward() ? buffers.choices.as<uint8_t>() : nullptr);
+    copied = f.out;
+    copy = bf16_copy_for_writing(ctx, CopyOf::activation, d.N, d.O, d.H / 2, d.W / 2);
+    begin_refill(copy);
+    pooled_conv_forward(ctx, d, data(f.x), data(f.w), data(f.b), data(f.out),
+                        f.has_backward() ? buffers.choices.as<uint8_t>() : nullptr, copy.data);
   } else if (f.kind == FusedLayer::Kind::pooled) {
-    pooled_conv_backward(ctx, f.dims, data(f.x), buffers.choices.as<uint8_t>(), data(f.dout),
+    pooled_conv_backward(ctx, d, data(f.x), buffers.choices.as<uint8_t>(), data(f.dout),
                          buffers.partials.as(), data(f.dw), data(f.db));
   } else if (forward) {
-    upsampled_conv_forward(ctx, f.dims, data(f.x), data(f.w), data(f.b), data(f.out));
+    upsampled_conv_forward(ctx, d, data(f.x), data(f.w), data(f.b), data(f.out));
   } else {
-    upsampled_conv_backward(ctx, f.dims, data(f.x), data(f.w), data(f.dout), f.relu_small,
-                            data(f.dsmall), buffers.partials.as(), data(f.dw), data(f.db));
+    copied = f.dsmall;
+    copy = bf16_copy_for_writing(ctx, CopyOf::gradient, d.N, d.C, d.H / 2, d.W / 2);
+    begin_refill(copy);
+    upsampled_conv_backward(ctx, d, data(f.x), data(f.w), data(f.dout), f.relu_small,
+                            data(f.dsmall), copy.data, buffers.partials.as(), data(f.dw),
+                            data(f.db));
   }
   if (forward) {
     ctx.wrote(t[size_t(f.out)]);
-    return;
+  } else {
+    ctx.wrote(t[size_t(f.dw)]);
+    ctx.wrote(t[size_t(f.db)]);
+    if (f.dsmall >= 0) ctx.wrote(t[size_t(f.dsmall)]);
   }
-  ctx.wrote(t[size_t(f.dw)]);
-  ctx.wrote(t[size_t(f.db)]);
-  if (f.dsmall >= 0) ctx.wrote(t[size_t(f.dsmall)]);
+  if (copied >= 0) tag(copy, *t[size_t(copied)]);
 }
 
 }  // namespace cae_v4

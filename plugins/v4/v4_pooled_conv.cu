@@ -9,6 +9,7 @@
 // K*K*C + 1 sums, in registers. A warp is 32 channels of one pixel: it reads
 // the pixel's patch into registers with 16-byte broadcast loads, and its
 // loads and stores of channels-last tensors are 32 consecutive elements.
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -170,7 +171,8 @@ template <int K, int C>
 __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     pooled_conv_forward_kernel(PoolGeometry g, const float* __restrict__ x,
                                const float* __restrict__ w, const float* __restrict__ b,
-                               float* __restrict__ pooled, uint8_t* __restrict__ choice) {
+                               float* __restrict__ pooled, uint8_t* __restrict__ choice,
+                               __nv_bfloat16* __restrict__ pooled_bf16) {
   using P = Patch<K, C, 2>;
   __shared__ __align__(16) float patches[kPixelsPerTile * P::floats];
   cae_cuda::begin_after_prior_kernels();
@@ -197,6 +199,7 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     const int64_t e = (first + p) * g.O + o;
     pooled[e] = best;
     if (choice) choice[e] = code;
+    if (pooled_bf16) pooled_bf16[e] = __float2bfloat16_rn(best);
   }
 }
 
@@ -354,13 +357,15 @@ void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x
 }
 
 void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
-                         const float* b, float* pooled, uint8_t* choice) {
+                         const float* b, float* pooled, uint8_t* choice,
+                         __nv_bfloat16* pooled_bf16) {
   const PoolGeometry g = geometry(d);
   const dim3 grid(unsigned(pooled_tiles(d)), channel_blocks(d));
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
     using S = decltype(shape);
     cae_cuda::launch(ctx, "pooled convolution forward", pooled_conv_forward_kernel<S::k, S::c>,
-                     grid, dim3(kChannelsPerBlock, kLanes), 0, g, x, w, b, pooled, choice);
+                     grid, dim3(kChannelsPerBlock, kLanes), 0, g, x, w, b, pooled, choice,
+                     pooled_bf16);
   });
   if (!covered)
     cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");

@@ -19,6 +19,8 @@
 // layer is thin_conv_forward, value for value the same arithmetic.
 #pragma once
 
+#include <cuda_bf16.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -41,9 +43,11 @@ void thin_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, co
 // x [N,C,H,W], w [O,C,K,K], b [O] (the runtime's storage order) ->
 // pooled [N,O,H/2,W/2] and, unless NULL, the choices as the runtime's
 // max-pool records them (resample_kernels.cuh: first max of the window,
-// bit 2 set when it is > 0).
+// bit 2 set when it is > 0) and pooled's BF16 copy, the operand of the next
+// layer's GEMMs (v4_bf16_copies.hpp).
 void pooled_conv_forward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* x,
-                         const float* w, const float* b, float* pooled, uint8_t* choice);
+                         const float* w, const float* b, float* pooled, uint8_t* choice,
+                         __nv_bfloat16* pooled_bf16);
 
 // dw [O,C,K,K] and db [O] (overwritten, summed over the batch) of the same
 // layer from the pooled output's gradient and the forward's choices.

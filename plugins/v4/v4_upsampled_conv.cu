@@ -224,6 +224,7 @@ __global__ void __launch_bounds__(kMaxChannels)
     upsampled_conv_backward_kernel(Geometry g, int32_t tiles_per_block, const float* __restrict__ t,
                                    const float* __restrict__ w, const float* __restrict__ dy,
                                    bool relu_t, float* __restrict__ dt,
+                                   __nv_bfloat16* __restrict__ dt_bf16,
                                    float* __restrict__ partials) {
   constexpr int kWeights = O * kTaps;              // per channel: w[o][tap], k = o * 9 + tap
   constexpr int kStride = (kWeights + 3) / 4 * 4;  // a pixel's sums, 16-byte aligned
@@ -289,7 +290,9 @@ __global__ void __launch_bounds__(kMaxChannels)
         wsum[k] = fmaf(value, s[k], wsum[k]);
       }
       const float grad = (grads[0] + grads[1]) + grads[2];
-      dt[(first + p) * g.C + c] = relu_t && !(value > 0.0f) ? 0.0f : grad;
+      const float masked = relu_t && !(value > 0.0f) ? 0.0f : grad;
+      dt[(first + p) * g.C + c] = masked;
+      if (dt_bf16) dt_bf16[(first + p) * g.C + c] = __float2bfloat16_rn(masked);
     }
   }
   // This block's row of partial sums: dw in its storage order, then db.
@@ -355,7 +358,7 @@ void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const flo
 
 void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
                              const float* w, const float* dy, bool relu_t, float* dt,
-                             float* partials, float* dw, float* db) {
+                             __nv_bfloat16* dt_bf16, float* partials, float* dw, float* db) {
   const Geometry g = geometry(d);
   const int64_t blocks = upsampled_backward_blocks(d);
   const unsigned threads = unsigned((d.C + 31) / 32 * 32);
@@ -363,7 +366,8 @@ void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const fl
     constexpr int O = decltype(outputs)::value;
     cae_cuda::launch(ctx, "upsampled convolution backward", upsampled_conv_backward_kernel<O>,
                      dim3(unsigned(blocks)), dim3(threads), 0, g,
-                     int32_t(upsampled_tiles_per_block(d)), t, w, dy, relu_t, dt, partials);
+                     int32_t(upsampled_tiles_per_block(d)), t, w, dy, relu_t, dt, dt_bf16,
+                     partials);
   });
   if (!covered)
     cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");

@@ -59,9 +59,11 @@ void upsampled_combined_weights(cae_cuda::Context& ctx, const cae_plugin::ConvDi
                                 const float* w, int64_t rows, int64_t ld, __nv_bfloat16* out);
 
 // From dy [N,O,H,W]: dt [N,C,H/2,W/2] (zero where relu_t is not NULL and
-// t <= 0: the ReLU's backward of t) and dw, db (overwritten).
+// t <= 0: the ReLU's backward of t), unless NULL dt's BF16 copy (the layer
+// before reads it in its backward GEMMs, v4_bf16_copies.hpp), and dw, db
+// (overwritten).
 void upsampled_conv_backward(cae_cuda::Context& ctx, const cae_plugin::ConvDims& d, const float* t,
                              const float* w, const float* dy, bool relu_t, float* dt,
-                             float* partials, float* dw, float* db);
+                             __nv_bfloat16* dt_bf16, float* partials, float* dw, float* db);
 
 }  // namespace cae_v4

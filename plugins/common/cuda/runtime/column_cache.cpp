@@ -4,16 +4,22 @@
 
 namespace cae_cuda {
 
-ColumnCache::Slot* ColumnCache::slot_for(const Geometry& geometry, size_t floats) {
+ColumnCache::Slot* ColumnCache::find(const Geometry& geometry, size_t floats) {
   const size_t bytes = floats * sizeof(float);
-  if (bytes > budget_) return nullptr;
-  ++clock_;
   for (auto& slot : slots_) {
     if (slot->geometry == geometry && slot->memory.bytes() >= bytes) {
-      slot->last_use = clock_;
+      slot->last_use = ++clock_;
       return slot.get();
     }
   }
+  return nullptr;
+}
+
+ColumnCache::Slot* ColumnCache::slot_for(const Geometry& geometry, size_t floats) {
+  const size_t bytes = floats * sizeof(float);
+  if (bytes > budget_) return nullptr;
+  if (Slot* found = find(geometry, floats)) return found;
+  ++clock_;
   auto used = [&] {
     size_t total = 0;
     for (const auto& slot : slots_) total += slot->memory.bytes();

@@ -40,6 +40,11 @@ class ColumnCache {
   // cache is off or the matrix alone exceeds the budget.
   Slot* slot_for(const Geometry& geometry, size_t floats);
 
+  // The slot for this geometry with room for `floats` if there is one, else
+  // nullptr: a look-up that never allocates or evicts (for a reader that
+  // uses a slot only when some writer filled it).
+  Slot* find(const Geometry& geometry, size_t floats);
+
   // Trades slots with another cache of the same context (same tracker), each
   // keeping its budget and slot limit: the context's ops then use the other
   // cache's slots until it is traded back.

@@ -40,8 +40,7 @@ cae_status conv2d_backward(cae_context ctx, cae_tensor x, cae_tensor w, cae_tens
     cae_tensor_s& tdb = tensor_arg(c, db, op, "db");
     const cae_plugin::ConvDims d = cae_plugin::check_conv2d_backward(
         tx.shape, tw.shape, tdy.shape, tdx ? &tdx->shape : nullptr, tdw.shape, tdb.shape);
-    cae_cuda::conv2d_backward(c, d, tx, tw, tdy.data, tdx ? tdx->data : nullptr, tdw.data,
-                              tdb.data);
+    cae_cuda::conv2d_backward(c, d, tx, tw, tdy, tdx ? tdx->data : nullptr, tdw.data, tdb.data);
     c.wrote(tdx);
     c.wrote(tdw);
     c.wrote(tdb);

@@ -20,11 +20,12 @@ void stored_to_boundary(Context& ctx, const cae_plugin::Shape& s, const float* s
 
 // The backend's convolutions, which the entry points call: each backend built
 // on this runtime defines them (v3: plugins/v3/v3_convolutions.cpp, v4:
-// plugins/v4/v4_conv.cu).
+// plugins/v4/v4_conv.cu). dy comes as a tensor, with its version: v4 finds
+// the BF16 copy of it that the kernel which wrote it may have made.
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu);
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
-                     cae_tensor_s& w, const float* dy, float* dx, float* dw, float* db);
+                     cae_tensor_s& w, const cae_tensor_s& dy, float* dx, float* dw, float* db);
 
 // elementwise.cu
 // True when the current device runs the runtime's kernels from code compiled for
