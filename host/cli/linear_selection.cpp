@@ -8,6 +8,7 @@
 
 #include "svm/elapsed_seconds.hpp"
 #include "svm/validation.hpp"
+#include "svm_options.hpp"
 
 namespace cae::cli {
 namespace {
@@ -21,6 +22,9 @@ void log_model(std::ostream& log, const svm::LinearModel& model, double seconds)
       model.loss, seconds);
   log << line;
 }
+
+// How many decades an auto grid goes on past a winning end (each way).
+constexpr int kMostExtraDecades = 3;
 
 }  // namespace
 
@@ -53,7 +57,10 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
                      [&](size_t a, size_t b) { return choice.Cs[a] < choice.Cs[b]; });
     selected.search.resize(choice.Cs.size());
     log << "search: " << choice.Cs.size()
-        << " values of C in ascending order, each starting from the last one's weights\n";
+        << " values of C in ascending order, each starting from the last one's weights"
+        << (choice.extend_Cs_past_a_winning_edge ? "; past an end C that wins, a decade further"
+                                                 : "")
+        << "\n";
     // One trainer for every C: the standardiser, the row groups and their
     // upload to the backend are made once.
     svm::LinearTrainer trainer(train, split.fit_rows, base);
@@ -67,8 +74,9 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
     log << "\n";
     svm::LinearModel previous;
     bool have_previous = false;
-    for (const size_t i : order) {
-      const double C = choice.Cs[i];
+    // Trains and scores C (from the last C's weights), records it at
+    // search[i] and keeps it if it is the best so far; its accuracy.
+    auto try_C = [&](size_t i, double C) {
       // Every second of the C: its passes over the rows, the L-BFGS steps
       // between them, and the validation rows' scoring.
       const svm::LinearTrainer::Accounting before = trainer.accounting();
@@ -100,13 +108,35 @@ SelectedLinear select_and_train_linear(const svm::FeatureSet& train, const svm::
                     training - pass_seconds, svm::seconds_since(scoring));
       log << line << std::flush;
       // Highest accuracy; on a tie the smaller C (met first in ascending order).
-      if (!have_previous || accuracy > selected.validation_accuracy) {
+      const bool best = !have_previous || accuracy > selected.validation_accuracy ||
+                        (accuracy == selected.validation_accuracy && C < selected.C);
+      if (best) {
         selected.validation_accuracy = accuracy;
         selected.model = model;
         selected.C = C;
       }
       previous = std::move(model);
       have_previous = true;
+      return accuracy;
+    };
+    for (const size_t i : order) try_C(i, choice.Cs[i]);
+    // An end of an auto grid that wins says the peak may lie past it (a
+    // dense learner's features peaked at the old grid's top): a decade
+    // further, each way, for as long as each new C scores higher than the
+    // best before it.
+    if (choice.extend_Cs_past_a_winning_edge && !order.empty()) {
+      const double lowest = choice.Cs[order.front()], highest = choice.Cs[order.back()];
+      for (const double step : {10.0, 0.1}) {
+        double edge = step > 1 ? highest : lowest;
+        for (int decade = 0; decade < kMostExtraDecades && selected.C == edge; ++decade) {
+          const double C = edge * step;
+          if (C < kMinC || C > kMaxC) break;
+          const double best_before = selected.validation_accuracy;
+          selected.search.push_back({C, NAN});
+          if (!(try_C(selected.search.size() - 1, C) > best_before)) break;
+          edge = C;
+        }
+      }
     }
     char line[96];
     std::snprintf(line, sizeof line, "search: chose C %g\n", selected.C);

@@ -21,7 +21,8 @@ struct SelectedLinear {
   double C = 1.0;  // as trained (chosen by the search)
   int64_t validation_rows = 0;
   double validation_accuracy = NAN;                // NaN without a split
-  std::vector<std::pair<double, double>> search;  // (C, validation accuracy), in --search-C order
+  std::vector<std::pair<double, double>> search;   // (C, validation accuracy), in --search-C order,
+                                                  // then the Cs past a winning end of an auto grid
   double seconds = 0.0;
 };
 

@@ -118,7 +118,8 @@ void say_validation_accuracy(double accuracy, int64_t rows, std::ostream& log) {
 // decades below the kernel SVM's 5: on the kernel SVM's grid it would stop at
 // that grid's lowest C, 5 points below. C 0.00001 is left off: on every
 // recipe measured it scored 14 to 19 points below the best and never won, and
-// it costs an eighth of a dense learner's search.
+// it costs an eighth of a dense learner's search. Where the grid's smallest
+// or largest C wins, the search goes on past it (linear_selection.cpp).
 constexpr char kKernelSvmSearchCs[] = "1,2,5,10,20";
 constexpr char kLinearSearchCs[] = "0.0001,0.001,0.01,0.1";
 
@@ -133,7 +134,9 @@ void add_validation_options(po::options_description& options, const std::string&
       "search-C", po::value<std::string>()->default_value("auto")->value_name("LIST|auto"),
       "values of C the search tries (only with --search; --C is refused with it); auto: "
       "1,2,5,10,20 for the kernel SVM, 0.0001,0.001,0.01,0.1 for --classifier linear "
-      "(each chosen on the validation split of CIFAR-10's features, docs/classifiers.md)")(
+      "(each chosen on the validation split of CIFAR-10's features, docs/classifiers.md; "
+      "the linear grid goes on a decade at a time past an end C that wins, at most 3 "
+      "decades)")(
       "search-exhaustive",
       "train every search candidate from scratch (the reference the default search is tested "
       "against: per gamma, the default computes the kernels once and starts each C from the "
@@ -174,6 +177,7 @@ ValidationChoice validation_choice_from(const po::variables_map& vm) {
     const bool linear_classifier =
         vm.count("classifier") && vm["classifier"].as<std::string>() == "linear";
     Cs = linear_classifier ? kLinearSearchCs : kKernelSvmSearchCs;
+    c.extend_Cs_past_a_winning_edge = linear_classifier;
   }
   for (const std::string& item : split_list("--search-C", Cs)) {
     c.Cs.push_back(parse_number("--search-C", item, kMinC, kMaxC));

@@ -34,6 +34,9 @@ struct ValidationChoice {
   bool search = false;
   bool exhaustive = false;  // one cold training per candidate
   std::vector<double> Cs;
+  // --search-C auto for the linear classifier: a winner at the grid's edge
+  // extends it a decade at a time (linear_selection.cpp).
+  bool extend_Cs_past_a_winning_edge = false;
   std::vector<std::string> gammas;  // "scale", "auto", a number, or "Kx" (K times scale)
 };
 

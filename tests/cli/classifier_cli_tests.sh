@@ -31,8 +31,47 @@ stage_table() {
        END { d = sum - total; exit !(total > 0 && d < 0.0005 * n + 1e-9 && -d < 0.0005 * n + 1e-9) }' <<<"$table" ||
     fail "$name: stage table" "rows do not sum to the total"
 }
+# extended_search NAME: $out's linear search tried the auto grid
+# 0.0001..0.1 in order, then went on a decade past a winning end for as long
+# as each new C scored higher than the best before it (upwards first), and
+# chose the best C (the smaller on a tie).
+extended_search() {
+  checks=$((checks + 1))
+  local verdict
+  verdict=$(python3 - "$out" <<'PY'
+import re, sys
+tried = [(float(c), float(a)) for c, a in
+         re.findall(r"^  C (\S+) +validation ([0-9.]+)%", sys.argv[1], re.M)]
+chose = re.search(r"^search: chose C (\S+)$", sys.argv[1], re.M)
+grid = [1e-4, 1e-3, 1e-2, 1e-1]
+def close(a, b): return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+if len(tried) < 4 or not all(close(c, g) for (c, _), g in zip(tried, grid)):
+    sys.exit(print(f"not the auto grid first: {tried}"))
+def best(rows):  # highest accuracy, the smaller C on a tie
+    return min(rows, key=lambda r: (-r[1], r[0]))
+expected = list(tried[:4])
+for step, edge in ((10.0, 1e-1), (0.1, 1e-4)):
+    for _ in range(3):
+        if not close(best(expected)[0], edge): break
+        before = best(expected)[1]
+        if len(tried) <= len(expected): sys.exit(print(f"no C past the winning end {edge:g}"))
+        c, a = tried[len(expected)]
+        if not close(c, edge * step): sys.exit(print(f"C {c:g} after the end {edge:g}"))
+        expected.append((c, a))
+        if not a > before: break
+        edge = c
+if len(tried) != len(expected): sys.exit(print(f"tried {tried[len(expected):]} past the rule"))
+if not chose or not close(float(chose.group(1)), best(tried)[0]):
+    sys.exit(print(f"chose {chose and chose.group(1)}, the best is {best(tried)[0]:g}"))
+print("ok")
+PY
+)
+  [ "$verdict" = ok ] || fail "$1: extended search" "$verdict"
+}
 # 4 overlapping classes: neither chance nor perfect.
 python3 "$here/write_features.py" F 480 240 48 4 0.25 5 || { echo "setup: write_features.py failed"; exit 1; }
+# 4 classes far apart: every C of the grid scores the same.
+python3 "$here/write_features.py" S 480 240 48 4 3.0 3 || { echo "setup: write_features.py failed"; exit 1; }
 
 run "linear" 0 "$CAE" svm --features F --classifier linear --out W/linear.model
 expect "linear" "linear: C 0.001, [0-9]+ L-BFGS iterations \(converged\)"
@@ -60,13 +99,21 @@ awk -v a="$pct_hinge" -v b="$pct" 'BEGIN { exit !(a > 40 && a > b - 15) }' ||
 checks=$((checks + 1))
 cmp -s W/hinge.model W/linear.model && fail "squared hinge" "the same model file as the logistic loss's"
 # --search-C auto: the linear classifier's own grid, decades below the kernel
-# SVM's, from C 0.0001 up.
+# SVM's, from C 0.0001 up; where an end of it wins, a decade further. Here
+# the top wins (C 0.1), so C 1 is tried; on the far-apart classes every C
+# ties, the smallest wins the tie, so C 0.00001 is tried.
 run "linear search, its own grid" 0 "$CAE" svm --features F --classifier linear --search --validation 60 \
   --out W/linear-auto.model
 expect "linear search, its own grid" "C 0.0001 +validation [0-9.]+%"
-expect "linear search, its own grid" "C 0.1 +validation [0-9.]+%"
+expect "linear search, its own grid" "C 1 +validation [0-9.]+%"
 reject "linear search, its own grid" "C 1e-05 +validation"
-expect "linear search, its own grid" "search: chose C (0.0001|0.001|0.01|0.1)$"
+extended_search "linear search, its own grid"
+run "linear search, a tie at the bottom" 0 "$CAE" svm --features S --classifier linear --search \
+  --validation 60 --out W/linear-tie.model
+expect "linear search, a tie at the bottom" "C 0.1 +validation 100.00%"
+expect "linear search, a tie at the bottom" "C 1e-05 +validation [0-9.]+%"
+reject "linear search, a tie at the bottom" "C 1 +validation"
+extended_search "linear search, a tie at the bottom"
 run "bad --linear-loss" 2 "$CAE" svm --features F --classifier linear --linear-loss hinge --out W/bad.model
 expect "bad --linear-loss" "--linear-loss must be logistic or squared-hinge, got 'hinge'"
 one_line "bad --linear-loss"
