@@ -1,5 +1,7 @@
 // cae-synthetic-features: writes a feature folder as `cae extract` leaves it
-// (DIR/{train,test}_{features,labels}.npy), of any size, for measuring the
+// (DIR/{train,test}_{features,labels}.npy, published as one set with its
+// manifest, io/output_set.hpp, so readers check and hash every file as they
+// do extract's), of any size, for measuring the
 // classifier stage (`cae svm`) without training an encoder. Each class is a
 // Gaussian cloud: centres ~ N(0, spread^2) per dimension, points ~ centre +
 // N(0, 1), so small spreads overlap. tests/cli/write_features.py writes the
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "io/npy.hpp"
+#include "io/output_set.hpp"
 
 namespace {
 
@@ -53,6 +56,20 @@ void write_split(const std::string& dir, const std::string& name, int64_t rows, 
   cae::write_npy_vector(dir + "/" + name + "_labels.npy", labels);
 }
 
+// The set: centres drawn from the seed, then each split, published together
+// (an error leaves the folder as it was).
+void write_set(const std::string& dir, int64_t train, int64_t test, int64_t dim, int classes,
+               double spread, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<float> normal(0.0f, static_cast<float>(spread));
+  std::vector<float> centres(static_cast<size_t>(classes * dim));
+  for (float& c : centres) c = normal(random);
+  cae::OutputSet set(dir, "cae-synthetic-features");
+  write_split(dir, "train", train, dim, classes, centres, seed + 1);
+  if (test > 0) write_split(dir, "test", test, dim, classes, centres, seed + 2);
+  set.publish();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,13 +89,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cae-synthetic-features: sizes must be positive, CLASSES >= 2\n");
     return 2;
   }
-  std::filesystem::create_directories(dir);
-  std::mt19937_64 random(seed);
-  std::normal_distribution<float> normal(0.0f, static_cast<float>(spread));
-  std::vector<float> centres(static_cast<size_t>(classes * dim));
-  for (float& c : centres) c = normal(random);
-  write_split(dir, "train", train, dim, classes, centres, seed + 1);
-  if (test > 0) write_split(dir, "test", test, dim, classes, centres, seed + 2);
+  try {
+    std::filesystem::create_directories(dir);
+    write_set(dir, train, test, dim, classes, spread, seed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cae-synthetic-features: %s\n", e.what());
+    return 1;
+  }
   std::printf("wrote %s: %lld train, %lld test rows of %lld floats, %d classes\n", dir.c_str(),
               static_cast<long long>(train), static_cast<long long>(test),
               static_cast<long long>(dim), classes);
