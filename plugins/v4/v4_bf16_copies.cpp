@@ -9,7 +9,7 @@ cae_cuda::ColumnCache::Geometry geometry_of(CopyOf kind, int64_t N, int64_t C, i
 }
 
 size_t floats_of(int64_t N, int64_t C, int64_t H, int64_t W) {
-  return size_t((N * C * H * W + 1) / 2);  // two BF16 values per float of the slot
+  return size_t(bf16_floats(N * C * H * W));
 }
 
 Bf16Copy copy_in(cae_cuda::ColumnCache::Slot* slot) {

@@ -25,6 +25,9 @@ namespace cae_v4 {
 
 enum class CopyOf : int64_t { activation = 0, gradient = -1 };
 
+// Floats of device memory (a cache slot or scratch) that hold count BF16 values.
+inline int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
+
 struct Bf16Copy {
   cae_cuda::ColumnCache::Slot* slot = nullptr;
   __nv_bfloat16* data = nullptr;  // NULL: no copy kept (cache off or full, several BF16 terms)

@@ -42,6 +42,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
@@ -50,9 +51,11 @@
 #include "v4_epilogues.cuh"
 #include "v4_igemm.cuh"
 #include "v4_pooled_conv.hpp"
+#include "v4_side_by_side.hpp"
 #include "v4_tensor_maps.hpp"
 #include "v4_tma_igemm.cuh"
 #include "v4_upsampled_conv.hpp"
+#include "v4_weight_forms.hpp"
 
 namespace cae_v4 {
 
@@ -121,35 +124,61 @@ struct WeightForms {
 // The forward pass multiplies per-tap outputs when there are few outputs.
 bool taps_forward(const cae_plugin::ConvDims& d) { return d.K > 1 && 4 * d.O <= d.C; }
 
-// Writes the two forms a layer multiplies, element by element of w: its
+// One layer's weights for prepare_weight_forms_kernel: where its two forms go.
+struct WeightFormsJob {
+  const float* w;
+  int O, C, taps;
+  bool per_tap;
+  __nv_bfloat16* forward_form;  // Wf, or Wt for a per-tap forward
+  int forward_ld;
+  __nv_bfloat16* data_form;  // Wd
+  int data_ld;
+  int first;  // its first element among all the launch's jobs' elements
+};
+
+constexpr int kMaxWeightFormsJobs = 8;
+
+// The layers of one launch, by value in its parameters.
+struct WeightFormsJobs {
+  WeightFormsJob job[kMaxWeightFormsJobs];
+  int count = 0;
+  int total = 0;  // elements: 2 * O * taps * C per job
+};
+
+// Writes the two forms each layer multiplies, element by element of w: its
 // forward form (Wf, or Wt for a per-tap forward) and the data-gradient form
 // Wd. Only the terms of the O*C*taps elements each form takes from w: the rows
 // and columns that pad a form are zero from its allocation on, and the third
 // form is not written (a third of the work, with the padding two thirds, before).
-__global__ void prepare_weight_forms_kernel(const float* w, int O, int C, int taps, bool per_tap,
-                                            int terms, unsigned low_mask,
-                                            __nv_bfloat16* forward_form, int forward_ld,
-                                            __nv_bfloat16* data_form, int data_ld) {
+// Several layers in one launch: a graph prepares all of its layers' forms
+// at once, beside its first layer (v4_graph_fusion.cpp).
+__global__ void prepare_weight_forms_kernel(const WeightFormsJobs jobs, int terms,
+                                            unsigned low_mask) {
   begin_after_prior_kernels();
-  const int count = O * taps * C;  // terms * count < 2^30 (check_limits)
-  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < 2 * count; e += gridDim.x * blockDim.x) {
+  for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < jobs.total; g += gridDim.x * blockDim.x) {
+    int k = 0;
+    while (k + 1 < jobs.count && g >= jobs.job[k + 1].first) ++k;
+    const WeightFormsJob& job = jobs.job[k];
+    const int e = g - job.first, O = job.O, C = job.C, taps = job.taps;
+    const int count = O * taps * C;  // terms * count < 2^30 (check_limits)
     // Where term 0 of this element goes, and how far apart its terms lie.
     __nv_bfloat16* out;
     int64_t at;
     int term_step;
     float value;
-    if (e < count && !per_tap) {  // Wf[o][t*S*C+j*C+c] = term j of w[o][t][c]
+    if (e < count && !job.per_tap) {  // Wf[o][t*S*C+j*C+c] = term j of w[o][t][c]
       const int o = e / (taps * C), tap = e / C % taps, c = e % C;
-      out = forward_form, at = int64_t(o) * forward_ld + tap * terms * C + c, term_step = C;
-      value = w[e];
+      out = job.forward_form, at = int64_t(o) * job.forward_ld + tap * terms * C + c;
+      term_step = C;
+      value = job.w[e];
     } else if (e < count) {  // Wt[t*O+o][j*C+c]
       const int r = e / C, c = e % C, tap = r / O, o = r % O;
-      out = forward_form, at = int64_t(r) * forward_ld + c, term_step = C;
-      value = w[(int64_t(o) * taps + tap) * C + c];
+      out = job.forward_form, at = int64_t(r) * job.forward_ld + c, term_step = C;
+      value = job.w[(int64_t(o) * taps + tap) * C + c];
     } else {  // Wd[c][t*S*O+j*O+o]
-      const int f = e - count, c = f / (taps * O), k = f % (taps * O), tap = k / O, o = k % O;
-      out = data_form, at = int64_t(c) * data_ld + tap * terms * O + o, term_step = O;
-      value = w[(int64_t(o) * taps + tap) * C + c];
+      const int f = e - count, c = f / (taps * O), q = f % (taps * O), tap = q / O, o = q % O;
+      out = job.data_form, at = int64_t(c) * job.data_ld + tap * terms * O + o, term_step = O;
+      value = job.w[(int64_t(o) * taps + tap) * C + c];
     }
     for (int j = 0; j < terms; ++j) {
       out[at + int64_t(j) * term_step] = __float2bfloat16_rn(term_of(value, low_mask, j));
@@ -244,29 +273,61 @@ void check_limits(const cae_plugin::ConvDims& d, int terms) {
   }
 }
 
-// The BF16 weight forms of w, derived when w changed since they were made.
-const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, cae_tensor_s& w) {
+// The storage of w's BF16 forms (allocated and zeroed on first use) and the
+// job that fills it.
+WeightFormsJob weight_forms_job(Context& ctx, const cae_plugin::ConvDims& d, cae_tensor_s& w,
+                                __nv_bfloat16*& data) {
   const Terms terms = operand_terms(ctx);
   const WeightForms forms(d, terms.count);
   const size_t bytes = size_t(forms.count()) * sizeof(__nv_bfloat16);
   // A tensor's forms keep one layout (its dimensions are fixed), so padding
   // zeroed at the allocation stays zero.
   bool allocated = false;
-  auto* data = static_cast<__nv_bfloat16*>(
+  data = static_cast<__nv_bfloat16*>(
       derived_storage(w.prepared_weights, bytes, ctx.memory, "v4 BF16 conv weights", &allocated));
   if (allocated) CAE_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, ctx.stream));
-  if (w.prepared_weights.version != w.version) {
-    w.prepared_weights.version = 0;  // never stale if the launch fails
-    const bool per_tap = taps_forward(d);
-    __nv_bfloat16* forward_form =
-        per_tap ? data + forms.forward_count() + forms.data_count() : data;
-    const int forward_ld = int(per_tap ? forms.taps_ld : forms.forward_ld);
+  const bool per_tap = taps_forward(d);
+  WeightFormsJob job{};
+  job.w = w.data;
+  job.O = int(d.O);
+  job.C = int(d.C);
+  job.taps = int(d.K * d.K);
+  job.per_tap = per_tap;
+  job.forward_form = per_tap ? data + forms.forward_count() + forms.data_count() : data;
+  job.forward_ld = int(per_tap ? forms.taps_ld : forms.forward_ld);
+  job.data_form = data + forms.forward_count();
+  job.data_ld = int(forms.data_ld);
+  return job;
+}
+
+// Fills the jobs' forms, up to kMaxWeightFormsJobs layers per launch, and
+// marks each layer's forms current for its weights' version.
+void launch_weight_forms(Context& ctx,
+                         const std::vector<std::pair<WeightFormsJob, cae_tensor_s*>>& jobs) {
+  const Terms terms = operand_terms(ctx);
+  for (size_t first = 0; first < jobs.size(); first += kMaxWeightFormsJobs) {
+    WeightFormsJobs batch;
+    const size_t end = std::min(jobs.size(), first + kMaxWeightFormsJobs);
+    for (size_t i = first; i < end; ++i) {
+      WeightFormsJob job = jobs[i].first;
+      job.first = batch.total;
+      batch.job[batch.count++] = job;
+      batch.total += 2 * job.O * job.taps * job.C;
+      jobs[i].second->prepared_weights.version = 0;  // never stale if the launch fails
+    }
     launch(ctx, "v4 prepare_weight_forms_kernel", prepare_weight_forms_kernel,
-           flat_blocks(2 * d.O * d.C * d.K * d.K), 256, 0, w.data, int(d.O), int(d.C),
-           int(d.K * d.K), per_tap, terms.count, terms.second_low_mask, forward_form, forward_ld,
-           data + forms.forward_count(), int(forms.data_ld));
-    w.prepared_weights.version = w.version;
+           flat_blocks(batch.total), 256, 0, batch, terms.count, terms.second_low_mask);
+    for (size_t i = first; i < end; ++i) {
+      jobs[i].second->prepared_weights.version = jobs[i].second->version;
+    }
   }
+}
+
+// The BF16 weight forms of w, derived when w changed since they were made.
+const __nv_bfloat16* weight_forms(Context& ctx, const cae_plugin::ConvDims& d, cae_tensor_s& w) {
+  __nv_bfloat16* data = nullptr;
+  const WeightFormsJob job = weight_forms_job(ctx, d, w, data);
+  if (w.prepared_weights.version != w.version) launch_weight_forms(ctx, {{job, &w}});
   return data;
 }
 
@@ -318,9 +379,6 @@ void convert_terms_to_bf16(Context& ctx, const float* in, __nv_bfloat16* out, in
          reinterpret_cast<const float4*>(in), reinterpret_cast<uint2*>(out), count / 4, inner / 4,
          terms, low_mask);
 }
-
-// Floats of scratch that hold count BF16 values.
-int64_t bf16_floats(int64_t count) { return (count + 1) / 2; }
 
 // The BF16 NHWC copy of x. A layer's forward pass writes it into the
 // context's column cache, tagged with x's version (v4_bf16_copies.hpp); its
@@ -610,6 +668,9 @@ BackwardOperands backward_operands(Context& ctx, const cae_plugin::ConvDims& d,
   const Terms terms = operand_terms(ctx);
   const int64_t P = d.N * d.H * d.W, S = terms.count;
   const bool by_channels = S > 1 && data_gradient_wanted;
+  // dy's scratch is carved even where the pass that wrote dy made its copy:
+  // the request then stays the same whatever the column cache holds, and a
+  // graph's first walk sizes the scratch every recorded walk gets.
   ScratchLayout carve;
   const size_t at_dy = carve.add(bf16_floats(S * P * d.O));
   const size_t at_x = carve.add(bf16_floats(S * P * d.C));
@@ -642,42 +703,6 @@ cae_plugin::ConvDims with_images(cae_plugin::ConvDims d, int64_t images) {
   d.N = images;
   return d;
 }
-
-// The data gradient on the context's side stream while the weight gradient
-// runs on its own: at batch 64 each GEMM's grid fills about one wave, and
-// tiles of one fill the other's idle multiprocessors. Forks at construction
-// (after the BF16 operands are queued) and joins at destruction, before the
-// op returns, so the op's results are ordered as if on one stream. The two
-// GEMMs share only read-only operands; each writes its own outputs.
-class SideBySide {
- public:
-  SideBySide(Context& ctx, bool wanted) : ctx_(ctx), wanted_(wanted) {
-    if (wanted_) ctx_.side.fork(ctx_.stream);
-  }
-  ~SideBySide() {
-    if (!wanted_) return;
-    try {
-      ctx_.side.join(ctx_.stream);
-    } catch (...) {
-      // A failed join leaves the side work unordered: wait for all of it.
-      cudaDeviceSynchronize();
-    }
-  }
-  SideBySide(const SideBySide&) = delete;
-  SideBySide& operator=(const SideBySide&) = delete;
-
-  // Runs `queue` with the context's launches going to the side stream.
-  template <class Queue>
-  void run(Queue&& queue) const {
-    if (!wanted_) return queue();
-    const OnStream on(ctx_.stream, ctx_.side.stream());
-    queue();
-  }
-
- private:
-  Context& ctx_;
-  bool wanted_;
-};
 
 // What both paths end with: dw from the split partials (in the GEMM's
 // layout), db from dy's column sums. Queued after the weight gradient, they
@@ -788,6 +813,21 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
   const PixelBoxShape box = pixel_box_shape(d);
   if (box.fits) return boxed_backward(ctx, d, g, box, x, w, dy, dx, dw, db);
   chunked_backward(ctx, d, g, x, w, dy, dx, dw, db);
+}
+
+bool multiplies_weight_forms(const cae_plugin::ConvDims& d) {
+  return !thin_conv_supported(d) && !narrow(d);
+}
+
+void prepare_weight_forms(Context& ctx, const std::vector<LayerWeights>& layers) {
+  std::vector<std::pair<WeightFormsJob, cae_tensor_s*>> stale;
+  for (const LayerWeights& layer : layers) {
+    check_limits(layer.dims, operand_terms(ctx).count);
+    __nv_bfloat16* data = nullptr;
+    const WeightFormsJob job = weight_forms_job(ctx, layer.dims, *layer.w, data);
+    if (layer.w->prepared_weights.version != layer.w->version) stale.emplace_back(job, layer.w);
+  }
+  if (!stale.empty()) launch_weight_forms(ctx, stale);
 }
 
 }  // namespace cae_v4

@@ -31,6 +31,12 @@ struct Planner {
                     Match& m) const;
   bool match_upsampled(const cae_plugin::GraphDescription& d, size_t i, FusedLayer& out,
                        Match& m) const;
+  bool match_copying(const cae_plugin::GraphDescription& d, size_t n,
+                     const std::vector<FusionPlan::Step>& steps, CopyingResample& out) const;
+  // Whether a node after `n` that runs as itself reads `t` as a convolution's
+  // BF16 GEMM operand: x of either pass (activation), dy (gradient).
+  bool read_by_gemm(const cae_plugin::GraphDescription& d, size_t n, int32_t t, bool gradient,
+                    const std::vector<FusionPlan::Step>& steps) const;
   // Whether a node strictly between `after` and `before` touches `touched`
   // or writes `written` (-1: none), from the index of uses.
   bool between(const cae_plugin::GraphDescription& d, size_t after, size_t before, int32_t touched,
@@ -193,6 +199,65 @@ bool Planner::match_upsampled(const cae_plugin::GraphDescription& d, size_t i, F
   return true;
 }
 
+bool Planner::read_by_gemm(const cae_plugin::GraphDescription& d, size_t n, int32_t t,
+                           bool gradient, const std::vector<FusionPlan::Step>& steps) const {
+  for (const auto& [node, arg] : uses_[size_t(t)]) {
+    if (node <= n || steps[node] != FusionPlan::Step::node) continue;
+    const int32_t op = d.nodes[node].op;
+    if (gradient
+            ? op == CAE_GRAPH_CONV2D_BACKWARD && arg == 2
+            : (op == CAE_GRAPH_CONV2D_FORWARD || op == CAE_GRAPH_CONV2D_BACKWARD) && arg == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Planner::match_copying(const cae_plugin::GraphDescription& d, size_t n,
+                            const std::vector<FusionPlan::Step>& steps,
+                            CopyingResample& out) const {
+  const cae_graph_node& node = d.nodes[n];
+  out = CopyingResample{};
+  out.op = node.op;
+  switch (node.op) {
+    case CAE_GRAPH_MAXPOOL2X2_FORWARD:
+    case CAE_GRAPH_UPSAMPLE2X_FORWARD:
+      out.x = node.args[0];
+      out.out = node.args[1];
+      break;
+    case CAE_GRAPH_MAXPOOL2X2_BACKWARD:
+      out.x = node.args[0];
+      out.dy = node.args[1];
+      out.out = node.args[2];
+      break;
+    case CAE_GRAPH_UPSAMPLE2X_BACKWARD:
+      out.dy = node.args[0];
+      out.out = node.args[1];
+      break;
+    default:
+      return false;
+  }
+  if (out.out < 0 || out.out == out.x || out.out == out.dy) return false;
+  if (!read_by_gemm(d, n, out.out, out.gradient(), steps)) return false;
+  if (!out.gradient() || n + 1 >= d.nodes.size() || steps[n + 1] != FusionPlan::Step::node) {
+    return true;
+  }
+  // The op path's merge (runtime entry_layers.cpp): relu_backward in place on
+  // the output, its y the pool's input, or for the upsample any tensor but
+  // the two gradients.
+  const cae_graph_node& next = d.nodes[n + 1];
+  const int32_t y = next.args[0];
+  const bool merged = next.op == CAE_GRAPH_RELU_BACKWARD && next.args[1] == out.out &&
+                      next.args[2] == out.out && y >= 0 && y != out.out && y != out.dy &&
+                      (node.op == CAE_GRAPH_MAXPOOL2X2_BACKWARD ? y == out.x : true);
+  if (merged) {
+    out.relu_y = y;
+  } else if (next.op == CAE_GRAPH_RELU_BACKWARD && next.args[2] == out.out) {
+    return false;  // a ReLU backward the op path would not merge rewrites it at once
+  }
+  return true;
+}
+
 }  // namespace
 
 FusionPlan plan_fusions(const cae_plugin::GraphDescription& d, bool enabled) {
@@ -222,6 +287,14 @@ FusionPlan plan_fusions(const cae_plugin::GraphDescription& d, bool enabled) {
       plan.layer_of[m.backward] = index;
     }
     plan.layers.push_back(layer);
+  }
+  for (size_t n = 0; n < d.nodes.size(); ++n) {
+    CopyingResample r;
+    if (plan.steps[n] != Step::node || !planner.match_copying(d, n, plan.steps, r)) continue;
+    plan.steps[n] = Step::copying;
+    plan.layer_of[n] = int(plan.resamples.size());
+    if (r.relu_y >= 0) plan.steps[n + 1] = Step::skipped;
+    plan.resamples.push_back(r);
   }
   return plan;
 }

@@ -23,6 +23,17 @@
 //   conv2d_backward's place; the upsample, its backward and that ReLU
 //   backward are skipped. U and dU are never written.
 //
+//   copying resample (v4_bf16_copies.hpp): a maxpool2x2 or upsample2x node,
+//   forward or backward, whose output a later convolution's BF16 GEMM reads
+//   (conv2d_forward or conv2d_backward as x; conv2d_backward as dy). v4 runs
+//   the node itself with the same kernel and has it write the output's BF16
+//   copy beside the FP32 values, so that the GEMM converts nothing. A
+//   relu_backward right after a backward resample, in place on its output,
+//   is merged into it as the op path merges it (its mask is the pool's input
+//   or the upsample's small ReLU output), and the copy is of the masked
+//   gradient. The copy is tagged with the version of the tensor it copies: a
+//   reader that finds a later version converts for itself.
+//
 // Anything else runs node by node, so a graph with no match computes exactly
 // what the plain walk does. The option graph-fusion=off turns matching off.
 #pragma once
@@ -57,11 +68,21 @@ struct FusedLayer {
   bool has_backward() const { return backward_node != kNoNode; }
 };
 
+// One resample node run with its output's BF16 copy.
+struct CopyingResample {
+  int32_t op = 0;           // the node's op (max-pool or upsample, forward or backward)
+  int32_t x = -1, dy = -1;  // the node's inputs (forward: x; pool backward: both)
+  int32_t out = -1;         // what it writes (y, or dx) and copies
+  int32_t relu_y = -1;      // backward: the merged ReLU backward's y, or -1
+  bool gradient() const { return dy >= 0; }
+};
+
 struct FusionPlan {
-  enum class Step : uint8_t { node, skipped, forward, backward };
+  enum class Step : uint8_t { node, skipped, forward, backward, copying };
   std::vector<Step> steps;    // per node
-  std::vector<int> layer_of;  // per node: its fused layer, or -1
+  std::vector<int> layer_of;  // per node: its fused layer or copying resample, or -1
   std::vector<FusedLayer> layers;
+  std::vector<CopyingResample> resamples;
 };
 
 // The plan for `description`; with !enabled, every node runs as itself.

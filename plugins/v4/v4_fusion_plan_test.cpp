@@ -4,13 +4,16 @@
 // backward nodes; anything that would make a fused kernel compute something
 // else than the nodes it replaces (another reader, a requested data
 // gradient, a shape the kernels do not cover, a node in between that sees
-// the difference) leaves every node to run as itself.
+// the difference) leaves every node to run as itself. A max-pool or upsample
+// whose output a convolution's GEMM reads next is run by v4 writing the BF16
+// copy it reads, with the ReLU backward the op path would merge merged.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "v4_fusion_plan.hpp"
 
 #include <doctest/doctest.h>
 
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -104,6 +107,20 @@ struct LastLayer : Graph {
   }
 };
 
+// A first layer in a training step run op by op: its pool's backward (the
+// ReLU backward merged) still writes the BF16 copy of the gradient the
+// layer's convolution reads as dy.
+const std::vector<Step> kFirstLayerUnfused{Step::node,    Step::node,    Step::node,
+                                           Step::copying, Step::skipped, Step::node};
+
+// A last layer run op by op on `nodes` nodes: its upsampling still writes the
+// BF16 copy of the tensor the convolution reads as x.
+std::vector<Step> unfused_last_layer(size_t nodes) {
+  std::vector<Step> s(nodes, Step::node);
+  s[0] = Step::copying;
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("a first layer and its pool, forward only: the pool is folded into the convolution") {
@@ -142,7 +159,7 @@ TEST_CASE("the first layer stays op by op where fusing would change what is comp
     FirstLayer g(3, 3, true);
     const int32_t dx = g.tensor(CAE_GRAPH_OUTPUT, {2, 3, 8, 8});
     g.d.nodes.back().args[3] = dx;
-    CHECK(steps(g) == std::vector<Step>(6, Step::node));
+    CHECK(steps(g) == kFirstLayerUnfused);
   }
   SUBCASE("another node reads the full-size output") {
     FirstLayer g(3, 3, false);
@@ -161,8 +178,8 @@ TEST_CASE("the first layer stays op by op where fusing would change what is comp
     CHECK(steps(g) == std::vector<Step>(2, Step::node));
   }
   SUBCASE("too many input channels or taps for the kernels") {
-    CHECK(steps(FirstLayer(5, 3, true)) == std::vector<Step>(6, Step::node));
-    CHECK(steps(FirstLayer(4, 5, true)) == std::vector<Step>(6, Step::node));
+    CHECK(steps(FirstLayer(5, 3, true)) == kFirstLayerUnfused);
+    CHECK(steps(FirstLayer(4, 5, true)) == kFirstLayerUnfused);
     CHECK(steps(FirstLayer(1, 5, true))[0] == Step::forward);
   }
 }
@@ -190,13 +207,13 @@ TEST_CASE("a last layer in a training step: the upsample's backward and t's ReLU
 
 TEST_CASE("the last layer stays op by op where fusing would change what is computed") {
   SUBCASE("its output goes through a ReLU") {
-    CHECK(steps(LastLayer(true, 1)) == std::vector<Step>(8, Step::node));
+    CHECK(steps(LastLayer(true, 1)) == unfused_last_layer(8));
   }
   SUBCASE("its output is read by a max-pool, not only a loss") {
     LastLayer g(false);
     const int32_t pooled = g.tensor(CAE_GRAPH_OUTPUT, {2, 3, 4, 4});
     g.node(CAE_GRAPH_MAXPOOL2X2_FORWARD, {g.y, pooled});
-    CHECK(steps(g) == std::vector<Step>(4, Step::node));
+    CHECK(steps(g) == unfused_last_layer(4));
   }
   SUBCASE("a node between its backward and the upsample's writes t") {
     LastLayer g(true);
@@ -204,17 +221,110 @@ TEST_CASE("the last layer stays op by op where fusing would change what is compu
     g.d.nodes[4].op = CAE_GRAPH_RELU_FORWARD;               // ...made a ReLU in place on t
     g.d.nodes[4].args[0] = g.t;
     g.d.nodes[4].args[1] = g.t;
-    CHECK(steps(g) == std::vector<Step>(9, Step::node));
+    CHECK(steps(g) == unfused_last_layer(9));
   }
   SUBCASE("the upsampled tensor is read by another node") {
     LastLayer g(false);
     const int32_t copy = g.tensor(CAE_GRAPH_OUTPUT, {2, 8, 8, 8});
     g.node(CAE_GRAPH_RELU_FORWARD, {g.big, copy});
-    CHECK(steps(g) == std::vector<Step>(4, Step::node));
+    CHECK(steps(g) == unfused_last_layer(4));
   }
   SUBCASE("more outputs than the kernels keep") {
     LastLayer g(false);
     g.d.tensors[size_t(g.w)].dims[0] = 5;
-    CHECK(steps(g) == std::vector<Step>(3, Step::node));
+    CHECK(steps(g) == unfused_last_layer(3));
+  }
+}
+
+// A middle layer's resampling and the 3x3 convolution (8 -> 8 channels) that
+// reads its output: a max-pool of a (8x8) into p, read as x; with
+// `backward`, the pool's backward (and the ReLU backward of a merged into
+// it) writing the gradient the convolution before it reads as dy.
+struct MiddleLayer : Graph {
+  int32_t a, p, w, b, y, dp, da, xin, w0, dw, db;
+  explicit MiddleLayer(bool backward) {
+    a = tensor(CAE_GRAPH_INTERNAL, {2, 8, 8, 8});
+    p = tensor(CAE_GRAPH_INTERNAL, {2, 8, 4, 4});
+    w = tensor(CAE_GRAPH_PARAMETER, {8, 8, 3, 3});
+    b = tensor(CAE_GRAPH_PARAMETER, {8});
+    y = tensor(CAE_GRAPH_OUTPUT, {2, 8, 4, 4});
+    node(CAE_GRAPH_MAXPOOL2X2_FORWARD, {a, p});
+    node(CAE_GRAPH_CONV2D_FORWARD, {p, w, b, y}).fuse_relu = 1;
+    if (!backward) return;
+    dp = tensor(CAE_GRAPH_INPUT, {2, 8, 4, 4});
+    da = tensor(CAE_GRAPH_INTERNAL, {2, 8, 8, 8});
+    xin = tensor(CAE_GRAPH_INPUT, {2, 8, 8, 8});
+    w0 = tensor(CAE_GRAPH_PARAMETER, {8, 8, 3, 3});
+    dw = tensor(CAE_GRAPH_OUTPUT, {8, 8, 3, 3});
+    db = tensor(CAE_GRAPH_OUTPUT, {8});
+    node(CAE_GRAPH_MAXPOOL2X2_BACKWARD, {a, dp, da});
+    node(CAE_GRAPH_RELU_BACKWARD, {a, da, da});
+    node(CAE_GRAPH_CONV2D_BACKWARD, {xin, w0, da, -1, dw, db});
+  }
+};
+
+TEST_CASE("a resample whose output a convolution reads writes its BF16 copy") {
+  SUBCASE("a max-pool read as the next layer's x") {
+    const MiddleLayer g(false);
+    const FusionPlan plan = cae_v4::plan_fusions(g.d, true);
+    CHECK(plan.steps == std::vector<Step>{Step::copying, Step::node});
+    REQUIRE(plan.resamples.size() == 1);
+    CHECK(plan.layer_of[0] == 0);
+    CHECK(plan.resamples[0].out == g.p);
+    CHECK_FALSE(plan.resamples[0].gradient());
+  }
+  SUBCASE("an upsample read as the next layer's x") {
+    MiddleLayer g(false);
+    g.d.nodes[0].op = CAE_GRAPH_UPSAMPLE2X_FORWARD;
+    std::swap(g.d.tensors[size_t(g.a)].dims[2], g.d.tensors[size_t(g.p)].dims[2]);
+    CHECK(steps(g) == std::vector<Step>{Step::copying, Step::node});
+  }
+  SUBCASE("the pool's backward with the ReLU backward of its input merged, read as dy") {
+    const MiddleLayer g(true);
+    const FusionPlan plan = cae_v4::plan_fusions(g.d, true);
+    CHECK(plan.steps ==
+          std::vector<Step>{Step::copying, Step::node, Step::copying, Step::skipped, Step::node});
+    REQUIRE(plan.resamples.size() == 2);
+    CHECK(plan.layer_of[2] == 1);
+    CHECK(plan.resamples[1].gradient());
+    CHECK(plan.resamples[1].out == g.da);
+    CHECK(plan.resamples[1].relu_y == g.a);
+  }
+  SUBCASE("an upsample's backward without a ReLU after it") {
+    Graph g;
+    const int32_t dbig = g.tensor(CAE_GRAPH_INPUT, {2, 8, 8, 8});
+    const int32_t dsmall = g.tensor(CAE_GRAPH_INTERNAL, {2, 8, 4, 4});
+    const int32_t x = g.tensor(CAE_GRAPH_INPUT, {2, 8, 4, 4});
+    const int32_t w = g.tensor(CAE_GRAPH_PARAMETER, {8, 8, 3, 3});
+    const int32_t dw = g.tensor(CAE_GRAPH_OUTPUT, {8, 8, 3, 3});
+    const int32_t db = g.tensor(CAE_GRAPH_OUTPUT, {8});
+    g.node(CAE_GRAPH_UPSAMPLE2X_BACKWARD, {dbig, dsmall});
+    g.node(CAE_GRAPH_CONV2D_BACKWARD, {x, w, dsmall, -1, dw, db});
+    const FusionPlan plan = cae_v4::plan_fusions(g.d, true);
+    CHECK(plan.steps == std::vector<Step>{Step::copying, Step::node});
+    REQUIRE(plan.resamples.size() == 1);
+    CHECK(plan.resamples[0].relu_y == -1);
+  }
+}
+
+TEST_CASE("a resample writes no copy where no GEMM would read it as it is") {
+  SUBCASE("only a loss reads the pooled output") {
+    MiddleLayer g(false);
+    g.d.nodes[1].op = CAE_GRAPH_MSE_LOSS;
+    CHECK(steps(g) == std::vector<Step>(2, Step::node));
+  }
+  SUBCASE("the gradient is read as the convolution's x, not its dy") {
+    MiddleLayer g(true);
+    std::swap(g.d.nodes[4].args[0], g.d.nodes[4].args[2]);
+    CHECK(steps(g)[2] == Step::node);
+  }
+  SUBCASE("a ReLU backward the op path does not merge rewrites the gradient at once") {
+    MiddleLayer g(true);
+    g.d.nodes[3].args[0] = g.xin;  // its mask is not the pool's input
+    CHECK(steps(g) ==
+          std::vector<Step>{Step::copying, Step::node, Step::node, Step::node, Step::node});
+  }
+  SUBCASE("graph-fusion=off") {
+    CHECK(steps(MiddleLayer(true), false) == std::vector<Step>(5, Step::node));
   }
 }

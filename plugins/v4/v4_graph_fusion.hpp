@@ -6,12 +6,15 @@
 #include <cae/backend.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "device_memory.hpp"
 #include "graph_description.hpp"
 #include "runtime_context.hpp"
 #include "v4_fusion_plan.hpp"
+#include "v4_weight_forms.hpp"
 
 namespace cae_v4 {
 
@@ -27,7 +30,8 @@ class GraphFusions {
   // Whether node n's place runs a fused kernel instead of the node.
   bool replaces(size_t n) const {
     return plan_.steps[n] == FusionPlan::Step::forward ||
-           plan_.steps[n] == FusionPlan::Step::backward;
+           plan_.steps[n] == FusionPlan::Step::backward ||
+           plan_.steps[n] == FusionPlan::Step::copying;
   }
   // What runs at node n's place, for messages ("fused with its max-pool").
   const char* describe(size_t n) const;
@@ -36,11 +40,20 @@ class GraphFusions {
   void run(size_t n, cae_cuda::Context& ctx, const std::vector<cae_tensor>& tensors);
 
  private:
+  void run_copying(const CopyingResample& r, cae_cuda::Context& ctx,
+                   const std::vector<cae_tensor>& tensors);
+
   struct Buffers {
     cae_cuda::DeviceMemory choices, partials;
   };
+  // The layers whose weight forms are made on the side stream while the
+  // fused first layer runs (v4_weight_forms.hpp), on the walk's tensors.
+  std::vector<LayerWeights> gemm_weights(const std::vector<cae_tensor>& tensors) const;
+
   FusionPlan plan_;
   std::vector<Buffers> buffers_;  // per fused layer
+  // The layers whose weight forms a step multiplies: dimensions, weights' tensor.
+  std::vector<std::pair<cae_plugin::ConvDims, int32_t>> gemm_weights_;
 };
 
 }  // namespace cae_v4

@@ -4,6 +4,7 @@
 // __host__ __device__ so that host tests run the very same math in plain loops.
 #pragma once
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -68,6 +69,20 @@ __host__ __device__ inline void store_floats(float* p, const Floats<kVec>& r) {
     *reinterpret_cast<float4*>(p) = make_float4(r.v[0], r.v[1], r.v[2], r.v[3]);
   } else {
     for (int t = 0; t < kVec; ++t) p[t] = r.v[t];
+  }
+}
+
+// The BF16 copy of kVec stored floats (round to nearest even, as every BF16
+// operand of v4's GEMMs is rounded): written beside the FP32 values by a pass
+// whose output a BF16 GEMM reads next, so that no conversion pass follows it.
+template <int kVec>
+__host__ __device__ inline void store_bf16(__nv_bfloat16* p, const Floats<kVec>& r) {
+  if constexpr (kVec == 4) {
+    uint32_t bits[4];
+    for (int t = 0; t < 4; ++t) bits[t] = __nv_bfloat16_raw(__float2bfloat16_rn(r.v[t])).x;
+    *reinterpret_cast<uint2*>(p) = make_uint2(bits[0] | bits[1] << 16, bits[2] | bits[3] << 16);
+  } else {
+    for (int t = 0; t < kVec; ++t) p[t] = __float2bfloat16_rn(r.v[t]);
   }
 }
 

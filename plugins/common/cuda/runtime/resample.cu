@@ -41,43 +41,47 @@ cae_plugin::Shape halved(const cae_plugin::Shape& big) {
 }  // namespace
 
 void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x, float* y,
-                        uint8_t* choice) {
+                        uint8_t* choice, __nv_bfloat16* y_bf16) {
   const SmallImage s(halved(x_shape), "maxpool2x2_forward");
   if (s.vector) {
-    launch_flat(ctx, s.items(), PoolForward<4>{s.grid(), x, y, choice}, "pool forward");
+    launch_flat(ctx, s.items(), PoolForward<4>{s.grid(), x, y, choice, y_bf16}, "pool forward");
   } else {
-    launch_flat(ctx, s.items(), PoolForward<1>{s.grid(), x, y, choice}, "pool forward");
+    launch_flat(ctx, s.items(), PoolForward<1>{s.grid(), x, y, choice, y_bf16}, "pool forward");
   }
 }
 
 void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x,
-                         const uint8_t* choice, const float* dy, float* dx, bool relu_after) {
+                         const uint8_t* choice, const float* dy, float* dx, bool relu_after,
+                         __nv_bfloat16* dx_bf16) {
   const SmallImage s(halved(x_shape), "maxpool2x2_backward");
   if (s.vector) {
-    launch_flat(ctx, s.items(), PoolBackward<4>{s.grid(), x, choice, dy, dx, relu_after},
+    launch_flat(ctx, s.items(), PoolBackward<4>{s.grid(), x, choice, dy, dx, relu_after, dx_bf16},
                 "pool backward");
   } else {
-    launch_flat(ctx, s.items(), PoolBackward<1>{s.grid(), x, choice, dy, dx, relu_after},
+    launch_flat(ctx, s.items(), PoolBackward<1>{s.grid(), x, choice, dy, dx, relu_after, dx_bf16},
                 "pool backward");
   }
 }
 
-void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y) {
+void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y,
+                        __nv_bfloat16* y_bf16) {
   const SmallImage s(halved(y_shape), "upsample2x_forward");
   if (s.vector) {
-    launch_flat(ctx, s.items(), UpsampleForward<4>{s.grid(), x, y}, "upsample forward");
+    launch_flat(ctx, s.items(), UpsampleForward<4>{s.grid(), x, y, y_bf16}, "upsample forward");
   } else {
-    launch_flat(ctx, s.items(), UpsampleForward<1>{s.grid(), x, y}, "upsample forward");
+    launch_flat(ctx, s.items(), UpsampleForward<1>{s.grid(), x, y, y_bf16}, "upsample forward");
   }
 }
 
 void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const float* dy,
-                         float* dx, const float* relu_y) {
+                         float* dx, const float* relu_y, __nv_bfloat16* dx_bf16) {
   const SmallImage s(halved(dy_shape), "upsample2x_backward");
   if (s.vector) {
-    launch_flat(ctx, s.items(), UpsampleBackward<4>{s.grid(), dy, dx, relu_y}, "upsample backward");
+    launch_flat(ctx, s.items(), UpsampleBackward<4>{s.grid(), dy, dx, relu_y, dx_bf16},
+                "upsample backward");
   } else {
-    launch_flat(ctx, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y}, "upsample backward");
+    launch_flat(ctx, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y, dx_bf16},
+                "upsample backward");
   }
 }
 

@@ -8,6 +8,10 @@
 // FIRST, by strict comparisons) and, in bit 2, whether that max is > 0. The
 // backward pass uses the record when its tensor has not changed since, or
 // re-derives it from x with the same comparisons, so the two always agree.
+//
+// Each body can also write the BF16 copy of what it writes (its last member,
+// nullptr: none), laid out like the FP32 tensor: v4 asks for it where a BF16
+// GEMM reads that tensor next (plugins/v4/v4_bf16_copies.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -77,6 +81,7 @@ struct PoolForward {
   const float* x;
   float* y;
   uint8_t* choice;  // nullptr: not recorded
+  __nv_bfloat16* y_bf16 = nullptr;
 
   __host__ __device__ void operator()(uint32_t item) const {
     int64_t q = 0, b = 0;
@@ -94,6 +99,7 @@ struct PoolForward {
       if (best.v[t] > 0.0f) code[t] |= kChoicePositive;
     }
     store_floats<kVec>(y + q * C + c, best);
+    if (y_bf16) store_bf16<kVec>(y_bf16 + q * C + c, best);
     if (choice) {
       for (int t = 0; t < kVec; ++t) choice[q * C + c + t] = code[t];
     }
@@ -111,6 +117,7 @@ struct PoolBackward {
   const float* dy;
   float* dx;
   bool relu_after;
+  __nv_bfloat16* dx_bf16 = nullptr;
 
   __host__ __device__ void operator()(uint32_t item) const {
     int64_t q = 0, b = 0;
@@ -140,6 +147,7 @@ struct PoolBackward {
         out.v[t] = chosen ? grad.v[t] : 0.0f;
       }
       store_floats<kVec>(dx + rows[at] * C + c, out);
+      if (dx_bf16) store_bf16<kVec>(dx_bf16 + rows[at] * C + c, out);
     }
   }
 };
@@ -149,6 +157,7 @@ struct UpsampleForward {
   HalfGrid g;
   const float* x;  // small
   float* y;        // large
+  __nv_bfloat16* y_bf16 = nullptr;
 
   __host__ __device__ void operator()(uint32_t item) const {
     int64_t q = 0, b = 0;
@@ -160,6 +169,12 @@ struct UpsampleForward {
     store_floats<kVec>(y + (b + 1) * C + c, v);
     store_floats<kVec>(y + (b + g.big_width) * C + c, v);
     store_floats<kVec>(y + (b + g.big_width + 1) * C + c, v);
+    if (y_bf16) {
+      store_bf16<kVec>(y_bf16 + b * C + c, v);
+      store_bf16<kVec>(y_bf16 + (b + 1) * C + c, v);
+      store_bf16<kVec>(y_bf16 + (b + g.big_width) * C + c, v);
+      store_bf16<kVec>(y_bf16 + (b + g.big_width + 1) * C + c, v);
+    }
   }
 };
 
@@ -171,6 +186,7 @@ struct UpsampleBackward {
   const float* dy;
   float* dx;
   const float* relu_y;  // nullptr: plain upsample backward
+  __nv_bfloat16* dx_bf16 = nullptr;
 
   __host__ __device__ void operator()(uint32_t item) const {
     int64_t q = 0, b = 0;
@@ -188,6 +204,7 @@ struct UpsampleBackward {
       for (int t = 0; t < kVec; ++t) sum.v[t] = y.v[t] > 0.0f ? sum.v[t] : 0.0f;
     }
     store_floats<kVec>(dx + q * C + c, sum);
+    if (dx_bf16) store_bf16<kVec>(dx_bf16 + q * C + c, sum);
   }
 };
 

@@ -3,11 +3,13 @@
 // tensors channels-last, see runtime_tensor.hpp); everything is queued on ctx.stream.
 #pragma once
 
+#include <cuda_bf16.h>
+
 #include <cstdint>
 
 #include "op_shapes.hpp"
-#include "svm_dual.hpp"
 #include "runtime_context.hpp"
+#include "svm_dual.hpp"
 
 namespace cae_cuda {
 
@@ -46,16 +48,20 @@ void sgd_step(Context& ctx, float* param, const float* grad, float* velocity, in
 void adam_steps(Context& ctx, const AdamTensor* tensors, int count);
 
 // resample.cu. x_shape: the large tensor's shape (pool input / upsample output).
-// choice (may be nullptr): bytes recorded for the backward pass.
+// choice (may be nullptr): bytes recorded for the backward pass. The last
+// argument (may be nullptr): where the BF16 copy of the output goes as well
+// (resample_kernels.cuh).
 void maxpool2x2_forward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x, float* y,
-                        uint8_t* choice);
+                        uint8_t* choice, __nv_bfloat16* y_bf16 = nullptr);
 // choice nullptr: re-derived from x. relu_after: also the ReLU backward of x.
 void maxpool2x2_backward(Context& ctx, const cae_plugin::Shape& x_shape, const float* x,
-                         const uint8_t* choice, const float* dy, float* dx, bool relu_after);
-void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y);
+                         const uint8_t* choice, const float* dy, float* dx, bool relu_after,
+                         __nv_bfloat16* dx_bf16 = nullptr);
+void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const float* x, float* y,
+                        __nv_bfloat16* y_bf16 = nullptr);
 // relu_y (may be nullptr): the small ReLU output whose backward is fused.
 void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const float* dy,
-                         float* dx, const float* relu_y);
+                         float* dx, const float* relu_y, __nv_bfloat16* dx_bf16 = nullptr);
 
 // reductions.cu
 void mse_loss(Context& ctx, const float* pred, const float* target, int64_t count, float* loss,
