@@ -10,7 +10,7 @@
 # usage: tests/gpu/bench-suite.sh BUILD_DIR --out DIR [--quick|--smoke] [--part NAME]...
 #          [--data CIFAR_DIR] [--backends B1,B2] [--budget SECONDS] [--commit SHA] [--python PY]
 #          [--sweep-seeds N]
-#   parts: epoch-64 epoch-256 torch-max pipeline pipeline-cpu ingredients-1 ... ingredients-8
+#   parts: epoch-64 epoch-256 torch-max pipeline pipeline-cpu ingredients-1 ... ingredients-9
 #   ablation search models kernels
 #   conformance ddp (default: all of them; with --quick all but the ingredients parts and search);
 #   --quick runs those parts reduced, in under 10 minutes on one H100;

@@ -28,7 +28,7 @@ fail() { echo "suite-background: $*" >&2; exit 2; }
 # The default order: the README's pipelines, then the ingredients whose
 # winner the README names and the ablation, then everything else.
 default_groups=("pipeline" "ingredients-3 ingredients-4 ingredients-7" "ablation" "ingredients-8"
-                "ingredients-1 ingredients-2 ingredients-6" "models" "ingredients-5" "search"
+                "ingredients-1 ingredients-2 ingredients-6" "models" "ingredients-5" "ingredients-9" "search"
                 "epoch-64 epoch-256" "torch-max" "conformance" "kernels" "pipeline-cpu")
 
 start() {

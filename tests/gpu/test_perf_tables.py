@@ -454,7 +454,7 @@ class NewPartsRenderTest(unittest.TestCase):
 
     def test_ingredients_with_one_part_says_which_is_missing(self):
         text = perf_tables.render_ingredients(with_ingredients(sample(), second=False))
-        self.assertIn("Not measured yet: part `ingredients-2`, `ingredients-3`, `ingredients-4`, `ingredients-5`, `ingredients-6`, `ingredients-7`, `ingredients-8`.", text)
+        self.assertIn("Not measured yet: part `ingredients-2`, `ingredients-3`, `ingredients-4`, `ingredients-5`, `ingredients-6`, `ingredients-7`, `ingredients-8`, `ingredients-9`.", text)
         self.assertIn("Not measured yet", perf_tables.render_ingredients(perf_tables.empty_results()))
 
     def test_readme_best_recipe_must_be_the_validation_winner(self):
@@ -868,7 +868,7 @@ class SuiteTest(unittest.TestCase):
         self.assertEqual(args.parts, ["epoch-64", "ddp"])
         # --quick leaves out the parts made of whole pipelines unless they are named.
         quick = bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick"]).parts
-        self.assertEqual(quick, [p for p in bench_suite.PARTS if p not in ("ingredients-1", "ingredients-2", "ingredients-3", "ingredients-4", "ingredients-5", "ingredients-6", "ingredients-7", "ingredients-8", "ablation", "search")])
+        self.assertEqual(quick, [p for p in bench_suite.PARTS if p not in ("ingredients-1", "ingredients-2", "ingredients-3", "ingredients-4", "ingredients-5", "ingredients-6", "ingredients-7", "ingredients-8", "ingredients-9", "ablation", "search")])
         self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o"]).parts, bench_suite.PARTS)
         self.assertEqual(bench_suite.parse_args(["b", "--out", "/nonexistent/o", "--quick", "--part", "search"]).parts,
                          ["search"])
