@@ -30,7 +30,9 @@ void with_kernel_size(int64_t k, F&& f) {
       break;
     default:
       cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
-                       "conv2d: v3 supports kernel sizes 1, 3 and 5, not " + std::to_string(k));
+                       "conv2d: kernel size " + std::to_string(k) +
+                           ": the TF32 convolutions (v3's, and v4's layers of few channels) "
+                           "have code for sizes 1, 3 and 5");
   }
 }
 
@@ -190,9 +192,11 @@ void check_limits(const cae_plugin::ConvDims& d) {
   with_kernel_size(d.K, [](auto) {});
   const int64_t pixels = d.N * d.H * d.W, weights = d.O * d.C * d.K * d.K + d.O;
   if (pixels >= kIndexLimit || weights >= kIndexLimit) {
-    cae_plugin::fail(CAE_STATUS_UNSUPPORTED, "conv2d: v3 indexes pixels and weights in 32 bits (" +
-                                                 std::to_string(pixels) + " pixels, " +
-                                                 std::to_string(weights) + " weights)");
+    cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
+                     "conv2d: the TF32 convolutions (v3's, and v4's layers of few channels) "
+                     "index pixels and weights in 32 bits (" +
+                         std::to_string(pixels) + " pixels, " + std::to_string(weights) +
+                         " weights)");
   }
 }
 
