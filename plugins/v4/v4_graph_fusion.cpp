@@ -105,9 +105,9 @@ void GraphFusions::run(size_t n, cae_cuda::Context& ctx, const std::vector<cae_t
   if (copied >= 0) tag(copy, *t[size_t(copied)]);
 }
 
-// The op path's kernel for the node (runtime resample.cu; the max-pool's
-// choices recorded and used as the runtime's entry points do), writing the
-// output's BF16 copy as well.
+// The op path's kernel for the node (runtime resample.cu, the max-pool's
+// choices recorded and used as the op path does), writing the output's BF16
+// copy as well.
 void GraphFusions::run_copying(const CopyingResample& r, cae_cuda::Context& ctx,
                                const std::vector<cae_tensor>& t) {
   cae_cuda::flush_deferred(ctx);
@@ -117,27 +117,16 @@ void GraphFusions::run_copying(const CopyingResample& r, cae_cuda::Context& ctx,
                                         s[0], s[1], s[2], s[3]);
   begin_refill(copy);
   switch (r.op) {
-    case CAE_GRAPH_MAXPOOL2X2_FORWARD: {
-      cae_tensor_s& x = *t[size_t(r.x)];
-      auto* choice = static_cast<uint8_t*>(cae_cuda::derived_storage(
-          x.pool_choice, size_t(s.count()), ctx.memory, "max-pool choices"));
-      x.pool_choice.version = 0;  // being rewritten
-      cae_cuda::maxpool2x2_forward(ctx, x.shape, x.data, out.data, choice, copy.data);
-      x.pool_choice.version = x.version;
+    case CAE_GRAPH_MAXPOOL2X2_FORWARD:
+      cae_cuda::maxpool2x2_forward_recording(ctx, *t[size_t(r.x)], out.data, copy.data);
       break;
-    }
     case CAE_GRAPH_UPSAMPLE2X_FORWARD:
       cae_cuda::upsample2x_forward(ctx, s, t[size_t(r.x)]->data, out.data, copy.data);
       break;
-    case CAE_GRAPH_MAXPOOL2X2_BACKWARD: {
-      const cae_tensor_s& x = *t[size_t(r.x)];
-      const bool recorded = x.pool_choice.data && x.pool_choice.version == x.version;
-      cae_cuda::maxpool2x2_backward(
-          ctx, x.shape, x.data,
-          recorded ? static_cast<const uint8_t*>(x.pool_choice.data) : nullptr,
-          t[size_t(r.dy)]->data, out.data, r.relu_y >= 0, copy.data);
+    case CAE_GRAPH_MAXPOOL2X2_BACKWARD:
+      cae_cuda::maxpool2x2_backward_recorded(ctx, *t[size_t(r.x)], t[size_t(r.dy)]->data, out.data,
+                                             r.relu_y >= 0, copy.data);
       break;
-    }
     default:  // CAE_GRAPH_UPSAMPLE2X_BACKWARD
       cae_cuda::upsample2x_backward(ctx, t[size_t(r.dy)]->shape, t[size_t(r.dy)]->data, out.data,
                                     r.relu_y >= 0 ? t[size_t(r.relu_y)]->data : nullptr, copy.data);

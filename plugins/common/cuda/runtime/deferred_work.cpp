@@ -25,11 +25,7 @@ void flush_deferred(Context& ctx) {
   std::vector<AdamTensor> adam;
   adam.swap(ctx.deferred.adam);
   if (resample.kind == PendingResampleBackward::Kind::maxpool) {
-    const cae_tensor_s& x = *resample.x;
-    const bool recorded = x.pool_choice.data && x.pool_choice.version == x.version;
-    maxpool2x2_backward(ctx, x.shape, x.data,
-                        recorded ? static_cast<const uint8_t*>(x.pool_choice.data) : nullptr,
-                        resample.dy->data, resample.dx->data, false);
+    maxpool2x2_backward_recorded(ctx, *resample.x, resample.dy->data, resample.dx->data, false);
   } else if (resample.kind == PendingResampleBackward::Kind::upsample) {
     upsample2x_backward(ctx, resample.dy->shape, resample.dy->data, resample.dx->data, nullptr);
   }

@@ -77,12 +77,7 @@ cae_status relu_backward(cae_context ctx, cae_tensor y, cae_tensor dy, cae_tenso
       // y is the pool's input: at the chosen element, y > 0 means "the max is > 0".
       c.deferred.resample = PendingResampleBackward{};
       flush_deferred(c);  // Adam steps, if any were queued behind it (none in practice)
-      const cae_tensor_s& tx = *pending.x;
-      const bool recorded = tx.pool_choice.data && tx.pool_choice.version == tx.version;
-      cae_cuda::maxpool2x2_backward(
-          c, tx.shape, tx.data,
-          recorded ? static_cast<const uint8_t*>(tx.pool_choice.data) : nullptr, pending.dy->data,
-          tdx.data, true);
+      cae_cuda::maxpool2x2_backward_recorded(c, *pending.x, pending.dy->data, tdx.data, true);
     } else if (onto_pending && pending.kind == Kind::upsample) {
       c.deferred.resample = PendingResampleBackward{};
       flush_deferred(c);
@@ -102,11 +97,7 @@ cae_status maxpool2x2_forward(cae_context ctx, cae_tensor x, cae_tensor y) {
     cae_tensor_s& tx = tensor_arg(c, x, op, "x");
     cae_tensor_s& ty = tensor_arg(c, y, op, "y");
     cae_plugin::check_pool2x2(op, tx.shape, ty.shape);
-    uint8_t* choice = static_cast<uint8_t*>(derived_storage(
-        tx.pool_choice, static_cast<size_t>(ty.shape.count()), c.memory, "max-pool choices"));
-    tx.pool_choice.version = 0;  // being rewritten
-    cae_cuda::maxpool2x2_forward(c, tx.shape, tx.data, ty.data, choice);
-    tx.pool_choice.version = tx.version;
+    cae_cuda::maxpool2x2_forward_recording(c, tx, ty.data);
     c.wrote(ty);
   });
 }

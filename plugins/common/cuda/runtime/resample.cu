@@ -6,6 +6,7 @@
 #include "resample_kernels.cuh"
 #include "runtime_launch.cuh"
 #include "runtime_ops.hpp"
+#include "runtime_tensor.hpp"
 
 namespace cae_cuda {
 
@@ -83,6 +84,22 @@ void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const 
     launch_flat(ctx, s.items(), UpsampleBackward<1>{s.grid(), dy, dx, relu_y, dx_bf16},
                 "upsample backward");
   }
+}
+
+void maxpool2x2_forward_recording(Context& ctx, cae_tensor_s& x, float* y, __nv_bfloat16* y_bf16) {
+  auto* choice = static_cast<uint8_t*>(derived_storage(
+      x.pool_choice, static_cast<size_t>(x.shape.count() / 4), ctx.memory, "max-pool choices"));
+  x.pool_choice.version = 0;  // being rewritten
+  maxpool2x2_forward(ctx, x.shape, x.data, y, choice, y_bf16);
+  x.pool_choice.version = x.version;
+}
+
+void maxpool2x2_backward_recorded(Context& ctx, const cae_tensor_s& x, const float* dy, float* dx,
+                                  bool relu_after, __nv_bfloat16* dx_bf16) {
+  const bool recorded = x.pool_choice.data && x.pool_choice.version == x.version;
+  maxpool2x2_backward(ctx, x.shape, x.data,
+                      recorded ? static_cast<const uint8_t*>(x.pool_choice.data) : nullptr, dy, dx,
+                      relu_after, dx_bf16);
 }
 
 }  // namespace cae_cuda

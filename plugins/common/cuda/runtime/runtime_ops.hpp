@@ -62,6 +62,13 @@ void upsample2x_forward(Context& ctx, const cae_plugin::Shape& y_shape, const fl
 // relu_y (may be nullptr): the small ReLU output whose backward is fused.
 void upsample2x_backward(Context& ctx, const cae_plugin::Shape& dy_shape, const float* dy,
                          float* dx, const float* relu_y, __nv_bfloat16* dx_bf16 = nullptr);
+// The max-pool of x into y, its choices recorded in x's derived storage under
+// x's version; and its backward, which uses them while x has not changed
+// since (re-derived from x otherwise): the ops and v4's graphs run both.
+void maxpool2x2_forward_recording(Context& ctx, cae_tensor_s& x, float* y,
+                                  __nv_bfloat16* y_bf16 = nullptr);
+void maxpool2x2_backward_recorded(Context& ctx, const cae_tensor_s& x, const float* dy, float* dx,
+                                  bool relu_after, __nv_bfloat16* dx_bf16 = nullptr);
 
 // reductions.cu
 void mse_loss(Context& ctx, const float* pred, const float* target, int64_t count, float* loss,
