@@ -67,12 +67,28 @@ Network random_network(std::mt19937_64& rng) {
   throw std::logic_error("no affordable random model in " + std::to_string(kMaxTries) + " tries");
 }
 
+// The dense single-layer learners of examples/models: one convolution of
+// 1,600 filters at stride 1 over RGB, no pooling, decoded by one convolution
+// back to RGB; 5x5 and 7x7 as the k-means papers' settings. No preset has
+// these shapes (3 channels facing 1,600, 75 and 147 taps per row).
+cae::nn::ModelDescription dense_learner(int kernel) {
+  cae::nn::ModelDescription d;
+  d.name = "dense1600 " + std::to_string(kernel) + "x" + std::to_string(kernel);
+  d.encoder = {{1600, kernel, true, false}};
+  d.decoder = {{3, kernel, false, false}};
+  return d;
+}
+
 std::vector<NamedNetwork> networks(const ModelShapeSettings& s) {
   std::vector<NamedNetwork> all;
   // The seed's own layers are the "real layers" of shapes.cpp.
   for (const std::string& name : cae::nn::model_preset_names()) {
     if (name == "seed") continue;
     all.push_back({name, Network(cae::nn::model_preset(name), 3, 32)});
+  }
+  for (int kernel : {5, 7}) {
+    const cae::nn::ModelDescription dense = dense_learner(kernel);
+    all.push_back({dense.name, Network(dense, 3, 32)});
   }
   if (s.large) {
     for (const std::string& name : cae::nn::model_preset_names()) {

@@ -121,13 +121,16 @@ GROUPS = [
     # The training's batch, with the rate scaled with it (the README's recipe
     # trains at batch 64; batch 256 runs an epoch about a third faster on v4),
     # and the dense single layer's maps classified by the RBF SVM on 3x3
-    # cells (14,400 features) instead of the linear classifier on quadrants.
+    # cells (14,400 features) instead of the linear classifier on quadrants,
+    # with 5x5 and with 7x7 filters.
     [("best-two-scales-batch128", ["--features", TWO_SCALES, "--contrast-normalize",
                                    "--batch", "128", "--lr", "0.0004"]),
      ("best-two-scales-batch256", ["--features", TWO_SCALES, "--contrast-normalize",
                                    "--batch", "256", "--lr", "0.001"]),
      ("dense1600-tri-cells3", ["--model", "examples/models/dense1600.json", "--features",
-                               "conv1:tri:sum3+flip+sqrt", "--contrast-normalize"])],
+                               "conv1:tri:sum3+flip+sqrt", "--contrast-normalize"]),
+     ("dense1600-7x7-tri-cells3", ["--model", "examples/models/dense1600-7x7.json", "--features",
+                                   "conv1:tri:sum3+flip+sqrt", "--contrast-normalize"])],
 ]
 PARTS = [f"ingredients-{i + 1}" for i in range(len(GROUPS))]
 

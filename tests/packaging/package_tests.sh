@@ -110,6 +110,7 @@ for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backe
   usr/share/doc/cae/cli.md usr/share/doc/cae/install.md \
   usr/share/doc/cae/examples/backend-template/template_backend.c \
   usr/share/doc/cae/examples/models/dense1600.json usr/share/doc/cae/examples/models/dense4000.json \
+  usr/share/doc/cae/examples/models/dense1600-7x7.json \
   usr/share/doc/cae/copyright; do
   expect "deb contains $file" " \./$file$"
 done

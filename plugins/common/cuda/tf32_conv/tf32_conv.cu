@@ -28,11 +28,14 @@ void with_kernel_size(int64_t k, F&& f) {
     case 5:
       f(std::integral_constant<int, 5>{});
       break;
+    case 7:
+      f(std::integral_constant<int, 7>{});
+      break;
     default:
       cae_plugin::fail(CAE_STATUS_UNSUPPORTED,
                        "conv2d: kernel size " + std::to_string(k) +
                            ": the TF32 convolutions (v3's, and v4's layers of few channels) "
-                           "have code for sizes 1, 3 and 5");
+                           "have code for sizes 1, 3, 5 and 7");
   }
 }
 

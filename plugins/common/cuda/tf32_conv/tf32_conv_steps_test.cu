@@ -119,6 +119,7 @@ class HostExecutor : public ConvExecutor {
     if (s.K == 1) gather_k<1>(s, j);
     if (s.K == 3) gather_k<3>(s, j);
     if (s.K == 5) gather_k<5>(s, j);
+    if (s.K == 7) gather_k<7>(s, j);
   }
   template <int K>
   void tap_sum_k(const ConvShape& s, const TapSumJob& j) {
@@ -135,6 +136,7 @@ class HostExecutor : public ConvExecutor {
     if (s.K == 1) tap_sum_k<1>(s, j);
     if (s.K == 3) tap_sum_k<3>(s, j);
     if (s.K == 5) tap_sum_k<5>(s, j);
+    if (s.K == 7) tap_sum_k<7>(s, j);
   }
   std::vector<float> scratch_;
 };
@@ -351,6 +353,9 @@ int main() {
   check_conv(2, 3, 6, 7, 4, 1, true, true, false);
   check_conv(2, 3, 6, 7, 4, 5, true, true, false);
   check_conv(2, 6, 6, 7, 4, 5, false, true, true);
+  check_conv(2, 3, 9, 8, 16, 7, true, true, true);     // a dense learner's first layer, columns
+  check_conv(2, 16, 9, 8, 3, 7, false, true, false);   // and its decoder, taps
+  check_conv(1, 3, 3, 2, 4, 7, true, true, false);     // a kernel wider than the image
   check_conv(4, 3, 32, 32, 16, 3, true, true, true);   // conv1-like
   check_conv(4, 32, 16, 16, 3, 3, false, true, true);  // conv5-like
   check_resample<1>(3, 5, 7, 9);
