@@ -18,6 +18,7 @@
 #include "backend_session.hpp"
 #include "classifier_options.hpp"
 #include "commands.hpp"
+#include "data/image_subset.hpp"
 #include "data/synthetic_dataset.hpp"
 #include "data_formats_help.hpp"
 #include "data_options.hpp"
@@ -40,6 +41,7 @@
 #include "svm/linear_model.hpp"
 #include "svm/model_file.hpp"
 #include "svm/solver_kind.hpp"
+#include "svm/validation.hpp"
 #include "svm_options.hpp"
 #include "svm_selection.hpp"
 #include "training_recipe.hpp"
@@ -196,6 +198,37 @@ int finish(EvaluationOutcome outcome, const std::string& backend_name, bool synt
   return 0;
 }
 
+// --hold-out-validation is refused, before any work, where there is no split
+// to keep out of the autoencoder's images: none asked for, or an autoencoder
+// trained on the unlabelled split, which holds none of the labelled rows.
+void require_split_to_hold_out(const po::variables_map& vm, const ValidationChoice& validation) {
+  if (!vm.count("hold-out-validation")) return;
+  if (vm.count("unlabelled")) {
+    throw UsageError(
+        "--hold-out-validation: with --unlabelled the autoencoder trains on the unlabelled "
+        "split, which holds no validation rows to keep out");
+  }
+  if (validation.rows == "0") {
+    throw UsageError(
+        "--hold-out-validation needs a validation split; --validation 0 holds out no rows");
+  }
+}
+
+// Rows --hold-out-validation keeps out of the autoencoder's images: the
+// validation split's (0 without the option).
+int64_t autoencoder_held_out_rows(const po::variables_map& vm, const ValidationChoice& validation,
+                                  const DataSplits& data) {
+  if (!vm.count("hold-out-validation")) return 0;
+  const int64_t rows = validation_rows(validation.rows, int64_t(data.train.size()));
+  if (rows <= 0) {
+    throw UsageError("--hold-out-validation: --validation " + validation.rows +
+                     " holds out no "
+                     "rows of " +
+                     std::to_string(data.train.size()) + " training images");
+  }
+  return rows;
+}
+
 void declare_pipeline_options(po::options_description& options,
                               po::positional_options_description&) {
   add_backend_options(options);
@@ -212,6 +245,11 @@ void declare_pipeline_options(po::options_description& options,
   add_svm_options(options);
   add_classifier_options(options);
   add_validation_options(options, "auto");
+  options.add_options()(
+      "hold-out-validation",
+      "train the autoencoder without the validation split's images too, so that the "
+      "validation accuracy scores features of images the network never saw, as the test "
+      "set's are (default: the autoencoder trains on every training image, labels unused)");
   add_pipeline_defaults_option(options);
   add_distributed_options(options);
 }
@@ -229,6 +267,7 @@ int run_pipeline(const po::variables_map& given) {
   require_recipe_fits(recipe, model_description);
   svm::TrainOptions svm_options = svm_options_from(vm);
   const ValidationChoice validation = validation_choice_from(vm);
+  require_split_to_hold_out(vm, validation);
   const ClassifierKind classifier = classifier_from(vm);
   svm::LinearOptions linear_options = linear_options_from(vm, svm_options);
   const auto samples = option_in_range<int64_t>(vm, "samples", 0, 100000000);
@@ -290,6 +329,12 @@ int run_pipeline(const po::variables_map& given) {
   check_svm_training_labels(labels, validation,
                             "the " + std::to_string(data.train.size()) + " training images of " +
                                 data_dir);
+  const int64_t held_out = autoencoder_held_out_rows(vm, validation, data);
+  std::optional<ImageSet> fit_images;
+  if (held_out > 0) {
+    fit_images = images_without(data.train, svm::held_out_rows(labels, held_out, validation.seed));
+  }
+  const ImageSet& autoencoder_set = fit_images ? *fit_images : train_images;
   if (classifier == ClassifierKind::Svm) {
     // Before hours of training: the features are still to come.
     require_kernel_svm_fits(
@@ -310,6 +355,9 @@ int run_pipeline(const po::variables_map& given) {
             << (&train_images == &data.unlabelled
                     ? ", autoencoder on " + std::to_string(train_images.size()) + " unlabelled"
                     : std::string())
+            << (held_out > 0 ? ", autoencoder on the " + std::to_string(autoencoder_set.size()) +
+                                   " outside the validation split"
+                             : std::string())
             << ")\n";
 
   Context& context = *session.context;
@@ -317,7 +365,9 @@ int run_pipeline(const po::variables_map& given) {
   const std::string backend_name =
       session.backend->name;  // the backends are unloaded before the end
   train_options.backend_options = session.options_in_effect();
-  const DataRecord record = data_record_from(request, data, &train_images);
+  DataRecord record = data_record_from(request, data, &train_images);
+  record.autoencoder_held_out = held_out;
+  record.autoencoder_held_out_seed = held_out > 0 ? validation.seed : 0;
   train_options.data = record;
   // Rank 0 alone saves the model (and evaluates the test set each epoch).
   train_options.checkpoint_path = primary ? out + "/" + kModelFile : "";
@@ -349,7 +399,7 @@ int run_pipeline(const po::variables_map& given) {
   nn::Checkpoint start;
   start.parameters = nn::Parameters::he_normal(network, train_options.seed);
   require_batch_divisible(train_options.batch_size, session.contexts().size());
-  nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), train_images, data.test,
+  nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), autoencoder_set, data.test,
                                                    train_options, start, std::cout);
   if (trained.interrupted) {
     std::cout << "pipeline stopped: " << out << " keeps the previous run's files\n";

@@ -141,6 +141,10 @@ nlohmann::ordered_json data_record_json(const DataRecord& r) {
     doc["test_fraction"] = r.test_fraction;
     doc["split_seed"] = r.split_seed;
   }
+  if (r.autoencoder_held_out > 0) {
+    doc["autoencoder_held_out"] = r.autoencoder_held_out;
+    doc["autoencoder_held_out_seed"] = r.autoencoder_held_out_seed;
+  }
   doc["files"] = r.files;
   doc["file_bytes"] = r.file_bytes;
   doc["files_sha256"] = r.files_sha256;
@@ -171,6 +175,18 @@ DataRecord data_record_from_json(const Json& doc) {
   r.unlabelled_images = count_of(doc, "unlabelled_images", 0, kMaxCount);
   r.autoencoder_split = text_of(doc, "autoencoder_split");
   require_one_of("autoencoder_split", r.autoencoder_split, {"", "train", "unlabelled"});
+  if (doc.contains("autoencoder_held_out")) {
+    if (r.autoencoder_split != "train") {
+      bad("autoencoder_held_out", "is recorded for the '" + r.autoencoder_split +
+                                      "' split; rows are held out of the train split only");
+    }
+    r.autoencoder_held_out = count_of(doc, "autoencoder_held_out", 1, kMaxCount);
+    const Json& seed = member(doc, "autoencoder_held_out_seed");
+    if (!seed.is_number_unsigned()) {
+      bad("autoencoder_held_out_seed", "is " + json_excerpt(seed) + ", not a whole number");
+    }
+    r.autoencoder_held_out_seed = seed.get<uint64_t>();
+  }
   r.fraction_split = flag_of(doc, "fraction_split");
   if (r.fraction_split) {
     const Json& fraction = member(doc, "test_fraction");
@@ -211,7 +227,12 @@ std::vector<std::pair<std::string, std::string>> data_record_rows(const DataReco
   rows.emplace_back("test images", count_text(r.test_images));
   if (r.unlabelled_images > 0) rows.emplace_back("unlabelled images", count_text(r.unlabelled_images));
   if (!r.autoencoder_split.empty()) {
-    rows.emplace_back("autoencoder trained on", r.autoencoder_split + " split");
+    std::string split = r.autoencoder_split + " split";
+    if (r.autoencoder_held_out > 0) {
+      split += " less its " + count_text(r.autoencoder_held_out) + " validation rows (seed " +
+               std::to_string(r.autoencoder_held_out_seed) + ")";
+    }
+    rows.emplace_back("autoencoder trained on", split);
   }
   if (r.fraction_split) {
     rows.emplace_back("split", "--test-fraction " + nlohmann::json(r.test_fraction).dump() +

@@ -40,6 +40,11 @@ struct DataRecord {
   // The split the autoencoder trained on ("train" or "unlabelled"); "" for
   // products of no training (features, evaluation).
   std::string autoencoder_split;
+  // Rows of the training split kept out of the autoencoder's images as the
+  // classifier's validation split (`cae pipeline --hold-out-validation`),
+  // and the seed that chose them; 0 rows: none.
+  int64_t autoencoder_held_out = 0;
+  uint64_t autoencoder_held_out_seed = 0;
   bool fraction_split = false;  // the source split train/test by --test-fraction
   double test_fraction = 0;     // both only when fraction_split
   uint64_t split_seed = 0;

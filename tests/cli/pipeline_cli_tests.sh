@@ -125,6 +125,24 @@ reject "baseline: one SVM fit" "^search:"
 checks=$((checks + 1))
 grep -q '"recipe": "latent"' RL/features.json && tr -d ' \n' <RL/report.json | grep -qF '["augment","none"]' ||
   { echo "FAIL [baseline: latent features, no augmentation]"; failures=$((failures + 1)); }
+# --hold-out-validation: the autoencoder trains on the rows outside the
+# validation split (40 of 60), said in the data line and in the epoch's
+# count, and recorded in the checkpoint's data.
+run "pipeline, validation held out" 0 "$CAE" pipeline $B --defaults baseline --data D --samples 60 --epochs 1 --batch 32 \
+  --validation 20 --hold-out-validation --out RH
+expect "held out: the data line" "^data: 60 train, 40 test images from D \(cifar10, 10 classes, autoencoder on the 40 outside the validation split\)$"
+expect "held out: the epoch's images" "^epoch 1/1: 40/40 done in"
+expect "held out: the split" "^validation: 20 of 60 training rows held out \(seed 1\)"
+run "held out: recorded" 0 "$CAE" info --weights RH/model.safetensors
+expect "held out: recorded" "autoencoder trained on: +train split less its 20 validation rows \(seed 1\)$"
+run "baseline: every training image" 0 "$CAE" info --weights RL/model.safetensors
+expect "baseline: every training image" "autoencoder trained on: +train split$"
+error "held out without a split" 2 "^cae pipeline: --hold-out-validation needs a validation split; --validation 0 holds out no rows$" \
+  "$CAE" pipeline $B --defaults baseline --data D --validation 0 --hold-out-validation --out RX
+absent "held out without a split writes nothing" RX
+error "held out of the unlabelled split" 2 "^cae pipeline: --hold-out-validation: with --unlabelled the autoencoder trains on the unlabelled split, which holds no validation rows to keep out$" \
+  "$CAE" pipeline $B --data D --unlabelled --hold-out-validation --out RX
+absent "held out of the unlabelled split writes nothing" RX
 run "given options replace their parts" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 \
   --features latent --C 3 --out RG
 expect "given options replace their parts" "^defaults: best recipe: --augment flip --contrast-normalize \(--defaults baseline"

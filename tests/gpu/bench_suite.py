@@ -98,7 +98,7 @@ PIPELINES = [
 PARTS_HELP = (
     "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
     "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.9 (the README's command from a fresh install and again, and the baseline), "
-    "ingredients-1 4.5, ingredients-2 6, ingredients-3 2.4, ingredients-4 5, ingredients-5 4, ingredients-6 2.5, ingredients-7 3, ingredients-8 3 and ingredients-9 2.5 (a whole `cae pipeline ... --search` per variant of "
+    "ingredients-1 4.5, ingredients-2 6, ingredients-3 2.4, ingredients-4 5, ingredients-5 4, ingredients-6 2.5, ingredients-7 3, ingredients-8 3 and ingredients-9 3.5 (a whole `cae pipeline ... --search` per variant of "
     "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 6 (the best recipe with each "
     "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 5 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel, "

@@ -168,6 +168,40 @@ TEST_CASE("the record round-trips through its JSON, and anything else is refused
   CHECK(refusal(with("format_given", "yes")) == "'format_given' is \"yes\", not true or false");
 }
 
+TEST_CASE("rows held out of the autoencoder's images round-trip, for the train split only") {
+  DataRecord r = stl10_record();
+  r.autoencoder_split = "train";
+  r.autoencoder_held_out = 500;
+  r.autoencoder_held_out_seed = 7;
+  const nlohmann::json doc = nlohmann::json::parse(data_record_json(r).dump());
+  const DataRecord back = data_record_from_json(doc);
+  CHECK(back.autoencoder_held_out == 500);
+  CHECK(back.autoencoder_held_out_seed == 7);
+  bool named = false;
+  for (const auto& [key, value] : data_record_rows(back)) {
+    if (key == "autoencoder trained on") {
+      CHECK(value == "train split less its 500 validation rows (seed 7)");
+      named = true;
+    }
+  }
+  CHECK(named);
+  nlohmann::json unlabelled = doc;
+  unlabelled["autoencoder_split"] = "unlabelled";
+  CHECK(refusal(unlabelled) ==
+        "'autoencoder_held_out' is recorded for the 'unlabelled' split; rows are held out of "
+        "the train split only");
+  nlohmann::json zero = doc;
+  zero["autoencoder_held_out"] = 0;
+  CHECK(refusal(zero) == "'autoencoder_held_out' is 0, not in 1..1099511627776");
+  nlohmann::json no_seed = doc;
+  no_seed.erase("autoencoder_held_out_seed");
+  CHECK(refusal(no_seed) == "'autoencoder_held_out_seed' is missing");
+  const DataRecord none =
+      data_record_from_json(nlohmann::json::parse(data_record_json(stl10_record()).dump()));
+  CHECK(none.autoencoder_held_out == 0);
+  CHECK(data_record_json(stl10_record()).dump().find("held_out") == std::string::npos);
+}
+
 TEST_CASE("the report's rows name every recorded setting") {
   const DataRecord r = stl10_record();
   const auto rows = data_record_rows(r);
