@@ -221,10 +221,9 @@ int64_t autoencoder_held_out_rows(const po::variables_map& vm, const ValidationC
   if (!vm.count("hold-out-validation")) return 0;
   const int64_t rows = validation_rows(validation.rows, int64_t(data.train.size()));
   if (rows <= 0) {
+    const std::string images = std::to_string(data.train.size());
     throw UsageError("--hold-out-validation: --validation " + validation.rows +
-                     " holds out no "
-                     "rows of " +
-                     std::to_string(data.train.size()) + " training images");
+                     " holds out no rows of " + images + " training images");
   }
   return rows;
 }

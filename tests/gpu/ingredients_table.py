@@ -5,7 +5,8 @@ it (the `ingredients-1` to `-9` parts of tests/gpu/bench-suite.sh):
 normalisation, sparse codes, the soft threshold, input and patch whitening, the wider
 and deeper model presets, sum-pooled composed recipes, the linear
 classifier, the dense single-layer learners, the training's schedule,
-pooling at two scales, the training's batch), each with C (and gamma) chosen by --search on the
+pooling at two scales, the training's batch, the validation split kept from the
+autoencoder), each with C (and gamma) chosen by --search on the
 validation split, recording validation accuracy, wall time, peak resident
 memory and the whole command.
 
