@@ -400,6 +400,10 @@ int run_pipeline(const po::variables_map& given) {
   require_batch_divisible(train_options.batch_size, session.contexts().size());
   nn::TrainOutcome trained = nn::train_autoencoder(session.contexts(), autoencoder_set, data.test,
                                                    train_options, start, std::cout);
+  // The held-out copy of the images served training alone: its memory goes
+  // back before the features' and the classifier's (autoencoder_set is not
+  // read past here).
+  fit_images.reset();
   if (trained.interrupted) {
     std::cout << "pipeline stopped: " << out << " keeps the previous run's files\n";
     return 128 + trained.signal;
