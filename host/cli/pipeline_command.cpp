@@ -36,6 +36,7 @@
 #include "option_checks.hpp"
 #include "path_options.hpp"
 #include "pipeline_defaults.hpp"
+#include "plugin/plugin_file.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 #include "svm/linear_model.hpp"
@@ -473,10 +474,11 @@ int run_pipeline(const po::variables_map& given) {
     session.more_contexts.clear();
     session.context.reset();
     // Then the backends' libraries, whose unloading ends what a GPU runtime
-    // holds of the device for the process: left to the command's end, it
+    // holds of the device for the process: left to the process's exit, it
     // came after the stage table, in no row of it.
     session.backend = nullptr;
     session.registry = Registry();
+    unload_plugin_libraries();
   };
 
   if (classifier == ClassifierKind::Linear) {

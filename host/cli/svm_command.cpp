@@ -16,6 +16,7 @@
 #include "linear_selection.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
+#include "plugin/plugin_file.hpp"
 #include "provenance.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
@@ -207,6 +208,9 @@ int run_svm(const po::variables_map& vm) {
     release_features();
     processes.reset();
     chosen.reset();
+    // What a GPU runtime holds of the device goes with its library, in the
+    // table's "release memory" row rather than at the process's exit.
+    unload_plugin_libraries();
   };
   if (classifier == ClassifierKind::Linear) {
     linear.ranks = {processes.get(), session.context.get()};

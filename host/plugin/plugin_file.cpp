@@ -9,9 +9,11 @@
 namespace cae {
 namespace {
 
-// Libraries are never unloaded: tables, strings and code of a backend must stay
-// valid until exit, and unloading CUDA-linked libraries at exit is fragile. The
-// vector is leaked on purpose so no static destructor runs before contexts die.
+// Libraries stay loaded until a command unloads them at its end
+// (unload_plugin_libraries), never by a static destructor: tables, strings and
+// code of a backend must stay valid until then, and unloading CUDA-linked
+// libraries during exit is fragile. The vector is leaked on purpose so no
+// static destructor runs before contexts die.
 std::vector<boost::dll::shared_library>& loaded_libraries() {
   static auto* libraries = new std::vector<boost::dll::shared_library>();
   return *libraries;
@@ -116,6 +118,12 @@ LoadOutcome load_plugin_file(const std::string& path_text) {
   outcome.plugin.path = path.string();
   outcome.plugin.table = table;
   return outcome;
+}
+
+void unload_plugin_libraries() {
+  // Last loaded first: a library is never unloaded before one loaded after it.
+  std::vector<boost::dll::shared_library>& libraries = loaded_libraries();
+  while (!libraries.empty()) libraries.pop_back();
 }
 
 }  // namespace cae

@@ -12,7 +12,7 @@ namespace cae {
 
 struct LoadedPlugin {
   std::string path;                      // absolute path of the library
-  const cae_backend_table* table = nullptr;  // valid while the library stays loaded (until exit)
+  const cae_backend_table* table = nullptr;  // valid until unload_plugin_libraries()
 };
 
 struct LoadOutcome {
@@ -21,7 +21,15 @@ struct LoadOutcome {
   std::string rejection;   // when !ok: "not a plugin: ...", "missing entry symbol ...", ...
 };
 
-// Never throws. Libraries that load stay loaded for the life of the process.
+// Never throws. Libraries that load stay loaded until unload_plugin_libraries().
 LoadOutcome load_plugin_file(const std::string& path);
+
+// Unloads every library load_plugin_file loaded (a library marked NODELETE,
+// such as the cpu backend's, stays). Only for a command's end, once no
+// registry, table, context or tensor of any backend is left. A GPU runtime
+// linked into a backend gives up its hold on the device (its context, its
+// mappings) when its library is unloaded; left to the process's exit, that
+// teardown came after the stage table, in no row of it.
+void unload_plugin_libraries();
 
 }  // namespace cae
