@@ -395,3 +395,33 @@ TEST_CASE("an ABI 1.2 plugin still loads; without host_alloc the host uses ordin
   context.relu_forward(x, y);
   CHECK(y.download() == std::vector<float>{0, 2});
 }
+
+namespace {
+
+// True when `path` is mapped in this process now (RTLD_NOLOAD loads nothing).
+bool library_is_loaded(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return false;
+  dlclose(handle);  // the reference RTLD_NOLOAD just took
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("unloading at a command's end unmaps every backend library but a NODELETE one") {
+  const std::string cpu_plugin = std::string(CPU_PLUGIN_DIR) + "/libcae-backend-cpu.so";
+  REQUIRE(std::filesystem::is_regular_file(cpu_plugin));
+  REQUIRE(load_plugin_file(STUB_GOOD).ok);
+  REQUIRE(load_plugin_file(cpu_plugin).ok);
+  REQUIRE(library_is_loaded(STUB_GOOD));
+  REQUIRE(library_is_loaded(cpu_plugin));
+  unload_plugin_libraries();
+  // A GPU runtime linked into a library ends its hold on the device here.
+  CHECK_FALSE(library_is_loaded(STUB_GOOD));
+  // The cpu backend's OpenMP threads outlive its contexts: its library stays.
+  CHECK(library_is_loaded(cpu_plugin));
+  // A later command (or test) loads them again.
+  LoadOutcome again = load_plugin_file(STUB_GOOD);
+  REQUIRE(again.ok);
+  CHECK(std::string(again.plugin.table->name) == "stubgood");
+}
