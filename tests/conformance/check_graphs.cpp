@@ -1,7 +1,7 @@
 // The ABI 1.5 graphs, when the backend provides them: the training step
 // (forward, loss, backward, Adam update), the reconstruction with its loss
-// and the encoder pass, built by the host's own builder from the seed
-// network on 4x4 images and from random small networks (random depth,
+// and the encoder pass, built by the host's own builder from the seed and
+// wide networks on 4x4 images and from random small networks (random depth,
 // channels, pool and upsample placement, drawn from the run's seed) at
 // every batch the host runs graphs at (1, 63, 64, 65, 80 and 256:
 // kHostBatches), each compared with the float64 evaluation of the same
@@ -674,13 +674,28 @@ void check_batch_refusal(const std::string& label, const nn::Network& network, i
          refused ? "refused" : "not refused: a graph ran on tensors of another batch");
 }
 
+// The presets networks() puts first, in its order, named as the checks name them.
+constexpr const char* kPresetNetworks[] = {"seed 3x4x4", "wide 3x4x4"};
+
+std::string network_label(size_t m, const nn::Network& network) {
+  if (m < std::size(kPresetNetworks)) return kPresetNetworks[m];
+  return "random model " + std::to_string(m + 1 - std::size(kPresetNetworks)) + " (" +
+         std::to_string(network.layers().size()) + " layers)";
+}
+
 std::vector<nn::Network> networks(uint64_t seed, bool quick) {
   std::vector<nn::Network> list;
   nn::ModelDescription seed_model = nn::model_preset("seed");
   list.emplace_back(seed_model, 3, 4);  // the seed's layers on 4x4 images (a 1x1 latent)
+  // The wide preset's layers on 4x4 images: channels a GEMM backend keeps
+  // BF16 copies of, and 5x5 edge layers that no fused kernel takes, so one
+  // training step derives more buffers than a context's cache holds at once
+  // (a backend that records a step must not evict what it recorded).
+  list.emplace_back(nn::model_preset("wide"), 3, 4);
   Random random(seed ^ 0x67726170ull);
-  const int count = quick ? 1 : 2;
-  while (int(list.size()) < 1 + count) {
+  const size_t fixed = list.size();
+  const size_t count = quick ? 1 : 2;
+  while (list.size() < fixed + count) {
     nn::ModelDescription d;
     d.name = "random";
     const int depth = 1 + int(random.index(2));
@@ -915,8 +930,8 @@ void check_exchange() {
                                                      : std::vector<int64_t>{1, 3};
   for (size_t m = 0; m < list.size(); ++m) {
     for (const int64_t batch : batches) {
-      const std::string label = std::string(m == 0 ? "seed 3x4x4" : "random model") +
-                                " batch " + std::to_string(batch) + " step exchanged over 2";
+      const std::string label =
+          network_label(m, list[m]) + " batch " + std::to_string(batch) + " step exchanged over 2";
       guarded(kOp, label, [&] {
         check_exchange_step(label, list[m], batch, members, group,
                             suite().seed * 977 + m * 31 + uint64_t(batch));
@@ -1031,9 +1046,7 @@ void check_graphs() {
   const std::vector<nn::Network> list = networks(suite().seed, quick);
   for (size_t m = 0; m < list.size(); ++m) {
     const nn::Network& network = list[m];
-    const std::string name = m == 0 ? "seed 3x4x4" : "random model " + std::to_string(m) + " (" +
-                                                        std::to_string(network.layers().size()) +
-                                                        " layers)";
+    const std::string name = network_label(m, network);
     for (int64_t batch : batches) {
       check_graph_kinds(name + " " + batch_label(batch), network, batch,
                         suite().seed * 131 + m * 17 + uint64_t(batch),

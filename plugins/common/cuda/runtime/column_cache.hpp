@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "device_memory.hpp"
@@ -45,14 +46,18 @@ class ColumnCache {
   // uses a slot only when some writer filled it).
   Slot* find(const Geometry& geometry, size_t floats);
 
-  // Trades slots with another cache of the same context (same tracker), each
-  // keeping its budget and slot limit: the context's ops then use the other
-  // cache's slots until it is traded back.
+  // Trades slots, budget and slot limit with another cache of the same
+  // context (same tracker): the context's ops then use the other cache's
+  // slots, under its limits, until it is traded back. A captured graph's
+  // walk must run under the graph's slot limit: under the context's eight, a
+  // walk of more geometries (the wide preset's) evicted slots it needed
+  // again later in the same walk, and the recorded walk then allocated,
+  // which a capture may not.
   void exchange(ColumnCache& other) noexcept {
     slots_.swap(other.slots_);
-    const uint64_t clock = clock_;
-    clock_ = other.clock_;
-    other.clock_ = clock;
+    std::swap(clock_, other.clock_);
+    std::swap(budget_, other.budget_);
+    std::swap(max_slots_, other.max_slots_);
   }
 
  private:
