@@ -208,8 +208,8 @@ int run_svm(const po::variables_map& vm) {
     release_features();
     processes.reset();
     chosen.reset();
-    // What a GPU runtime holds of the device goes with its library, in the
-    // table's "release memory" row rather than at the process's exit.
+    // The backends' libraries too: a GPU runtime's teardown runs in the
+    // table's "release memory" row rather than during the process's exit.
     unload_plugin_libraries();
   };
   if (classifier == ClassifierKind::Linear) {

@@ -26,10 +26,10 @@ LoadOutcome load_plugin_file(const std::string& path);
 
 // Unloads every library load_plugin_file loaded (a library marked NODELETE,
 // such as the cpu backend's, stays). Only for a command's end, once no
-// registry, table, context or tensor of any backend is left. A GPU runtime
-// linked into a backend gives up its hold on the device (its context, its
-// mappings) when its library is unloaded; left to the process's exit, that
-// teardown came after the stage table, in no row of it.
+// registry, table, context or tensor of any backend is left: a GPU runtime
+// linked into a backend then tears down its hold on the device (its context,
+// its mappings) at a moment the command chooses and times, not during the
+// process's exit.
 void unload_plugin_libraries();
 
 }  // namespace cae
