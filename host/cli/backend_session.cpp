@@ -4,6 +4,7 @@
 
 #include "device_list.hpp"
 #include "first_use_certification.hpp"
+#include "plugin/plugin_file.hpp"
 
 namespace cae::cli {
 
@@ -39,6 +40,14 @@ BackendSession open_backend_session(const po::variables_map& vm, std::ostream& l
   BackendSession session = select_backend_session(vm);
   start_backend_session(session, vm, log);
   return session;
+}
+
+void end_backend_session(BackendSession& session) {
+  session.more_contexts.clear();
+  session.context.reset();
+  session.backend = nullptr;
+  session.registry = Registry();
+  unload_plugin_libraries();
 }
 
 BackendOptionValues BackendSession::options_in_effect() const {

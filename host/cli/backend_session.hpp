@@ -38,6 +38,13 @@ void start_backend_session(BackendSession& session, const po::variables_map& vm,
 // Both at once.
 BackendSession open_backend_session(const po::variables_map& vm, std::ostream& log);
 
+// A command's end, for its stage table's "release memory" row: the devices'
+// contexts (the further ones first), the registry, then the backends'
+// libraries, so that a GPU runtime's own teardown runs in that row rather
+// than during the process's exit. None of its members is usable after it;
+// whatever was made on its contexts must be gone already.
+void end_backend_session(BackendSession& session);
+
 // Adds "backend options" (every declared option with its value in effect) to
 // the report's settings; nothing for a backend without options.
 void add_backend_options_setting(const BackendSession& session, ReportData& report);

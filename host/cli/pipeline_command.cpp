@@ -36,7 +36,6 @@
 #include "option_checks.hpp"
 #include "path_options.hpp"
 #include "pipeline_defaults.hpp"
-#include "plugin/plugin_file.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
 #include "svm/linear_model.hpp"
@@ -471,14 +470,9 @@ int run_pipeline(const po::variables_map& given) {
     data = DataSplits();
     model.reset();
     processes.reset();
-    session.more_contexts.clear();
-    session.context.reset();
-    // Then the backends' libraries, so that a GPU runtime's own teardown runs
-    // in this row. (On an H200 that did not shorten the time after the
-    // table: the process's exit itself, docs/PERF.md.)
-    session.backend = nullptr;
-    session.registry = Registry();
-    unload_plugin_libraries();
+    // (Unloading the libraries there did not shorten the time after the
+    // table on an H200: that is the process's exit itself, docs/PERF.md.)
+    end_backend_session(session);
   };
 
   if (classifier == ClassifierKind::Linear) {

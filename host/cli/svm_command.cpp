@@ -16,7 +16,6 @@
 #include "linear_selection.hpp"
 #include "option_checks.hpp"
 #include "path_options.hpp"
-#include "plugin/plugin_file.hpp"
 #include "provenance.hpp"
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
@@ -207,10 +206,8 @@ int run_svm(const po::variables_map& vm) {
   const auto release_all = [&] {
     release_features();
     processes.reset();
+    end_backend_session(*chosen);
     chosen.reset();
-    // The backends' libraries too: a GPU runtime's teardown runs in the
-    // table's "release memory" row rather than during the process's exit.
-    unload_plugin_libraries();
   };
   if (classifier == ClassifierKind::Linear) {
     linear.ranks = {processes.get(), session.context.get()};

@@ -672,24 +672,36 @@ void check_batch_refusal(const std::string& label, const nn::Network& network, i
          refused ? "refused" : "not refused: a graph ran on tensors of another batch");
 }
 
-// The presets networks() puts first, in its order, named as the checks name them.
-constexpr const char* kPresetNetworks[] = {"seed 3x4x4", "wide 3x4x4"};
+// The presets networks() puts first, in this order, on 4x4 images.
+struct PresetNetwork {
+  const char* preset;
+  const char* label;  // as the checks name it
+  // Whether check_graphs runs it at every host batch, or only at batches 1
+  // and 64 (what its case checks is the same at every batch).
+  bool every_batch;
+};
+constexpr PresetNetwork kPresetNetworks[] = {
+    // The seed's layers (a 1x1 latent).
+    {"seed", "seed 3x4x4", true},
+    // The wide preset's layers: channels a GEMM backend keeps BF16 copies
+    // of, and 5x5 edge layers that no fused kernel takes, so one training
+    // step derives more buffers than a context's cache holds at once (a
+    // backend that records a step must not evict what it recorded). Its 512
+    // channels would make the other batches the suite's slowest checks.
+    {"wide", "wide 3x4x4", false},
+};
 
 std::string network_label(size_t m, const nn::Network& network) {
-  if (m < std::size(kPresetNetworks)) return kPresetNetworks[m];
+  if (m < std::size(kPresetNetworks)) return kPresetNetworks[m].label;
   return "random model " + std::to_string(m + 1 - std::size(kPresetNetworks)) + " (" +
          std::to_string(network.layers().size()) + " layers)";
 }
 
 std::vector<nn::Network> networks(uint64_t seed, bool quick) {
   std::vector<nn::Network> list;
-  nn::ModelDescription seed_model = nn::model_preset("seed");
-  list.emplace_back(seed_model, 3, 4);  // the seed's layers on 4x4 images (a 1x1 latent)
-  // The wide preset's layers on 4x4 images: channels a GEMM backend keeps
-  // BF16 copies of, and 5x5 edge layers that no fused kernel takes, so one
-  // training step derives more buffers than a context's cache holds at once
-  // (a backend that records a step must not evict what it recorded).
-  list.emplace_back(nn::model_preset("wide"), 3, 4);
+  for (const PresetNetwork& preset : kPresetNetworks) {
+    list.emplace_back(nn::model_preset(preset.preset), 3, 4);
+  }
   Random random(seed ^ 0x67726170ull);
   const size_t fixed = list.size();
   const size_t count = quick ? 1 : 2;
@@ -1045,12 +1057,9 @@ void check_graphs() {
   for (size_t m = 0; m < list.size(); ++m) {
     const nn::Network& network = list[m];
     const std::string name = network_label(m, network);
-    // The wide preset's case is what its step derives, the same at every
-    // batch: a training batch and the one image are enough, and its 512
-    // channels would make the others the suite's slowest checks.
-    const bool wide = name == kPresetNetworks[1];
+    const bool every_batch = m >= std::size(kPresetNetworks) || kPresetNetworks[m].every_batch;
     for (int64_t batch : batches) {
-      if (wide && batch != 1 && batch != 64) continue;
+      if (!every_batch && batch != 1 && batch != 64) continue;
       check_graph_kinds(name + " " + batch_label(batch), network, batch,
                         suite().seed * 131 + m * 17 + uint64_t(batch),
                         batch <= kMostFloat64Images ? Judge::Float64AndOps : Judge::OpsOnly);
