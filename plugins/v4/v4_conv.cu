@@ -544,18 +544,6 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
   return make_geometry(int(d.H), int(d.W), int(d.K), int(d.N * d.H * d.W));
 }
 
-// Layers whose channels do not come in whole 16-byte BF16 chunks (the
-// model's conv1 and conv5) take the TF32 convolutions v3 runs (cuBLASLt, and
-// their own short-K kernel for conv5's data gradient). Two other ways measured
-// slower per op: direct FP32 kernels, 1.2-2.8x (27 multiply-adds per wide
-// element are CUDA-core bound), and v4's own GEMMs over 8-channel
-// zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each tile waits for
-// its loads and then for its stores, with nothing to overlap them). The
-// forward of a thin input (conv1) is the exception, on a direct FP32 kernel
-// all the same: the graphs' fused first layer must make the op path's
-// max-pool choices (conv2d_forward below, v4_pooled_conv.hpp).
-bool narrow(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
-
 }  // namespace
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
@@ -563,7 +551,7 @@ void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tenso
   // A thin input (the image's channels) in FP32, as v4's graphs compute it
   // fused with its max-pool (v4_pooled_conv.hpp): both paths make the same choices.
   if (thin_conv_supported(d)) return thin_conv_forward(ctx, d, x.data, w.data, b, y, relu);
-  if (narrow(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
+  if (narrow_conv(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   const int terms = operand_terms(ctx).count;
   check_limits(d, terms);
   const WeightForms forms(d, terms);
@@ -807,7 +795,7 @@ void chunked_backward(Context& ctx, const cae_plugin::ConvDims& d, const ConvGeo
 
 void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                      cae_tensor_s& w, const cae_tensor_s& dy, float* dx, float* dw, float* db) {
-  if (narrow(d)) return tf32_conv2d_backward(ctx, d, x, w, dy.data, dx, dw, db);
+  if (narrow_conv(d)) return tf32_conv2d_backward(ctx, d, x, w, dy.data, dx, dw, db);
   check_limits(d, operand_terms(ctx).count);
   const ConvGeometry g = geometry(d);
   const PixelBoxShape box = pixel_box_shape(d);
@@ -816,7 +804,7 @@ void conv2d_backward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tens
 }
 
 bool multiplies_weight_forms(const cae_plugin::ConvDims& d) {
-  return !thin_conv_supported(d) && !narrow(d);
+  return !thin_conv_supported(d) && !narrow_conv(d);
 }
 
 void prepare_weight_forms(Context& ctx, const std::vector<LayerWeights>& layers) {

@@ -4,6 +4,13 @@
 
 namespace cae_v4 {
 
+bool narrow_conv(const cae_plugin::ConvDims& d) { return d.C % 8 != 0 || d.O % 8 != 0; }
+
+bool gemm_reads_bf16_x(const cae_plugin::ConvDims& d, bool forward) {
+  if (narrow_conv(d)) return false;
+  return !forward || !thin_conv_supported(d);
+}
+
 bool thin_shape_covered(int64_t K, int64_t C) {
   return ((K == 1 || K == 3) && C >= 1 && C <= 4) || (K == 5 && C == 1);
 }

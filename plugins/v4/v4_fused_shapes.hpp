@@ -40,6 +40,25 @@ int64_t pooled_weight_blocks(const cae_plugin::ConvDims& d);
 size_t pooled_conv_choice_bytes(const cae_plugin::ConvDims& d);
 size_t pooled_conv_partial_bytes(const cae_plugin::ConvDims& d);
 
+// -- which convolutions v4's BF16 GEMMs run (v4_conv.cu)
+
+// Narrow layers, whose channels do not come in whole 16-byte BF16 chunks (an
+// image's, a reconstruction's: the seed model's conv1 and conv5), take the
+// TF32 convolutions v3 runs (cuBLASLt, and their own short-K kernel for
+// conv5's data gradient), which read FP32 operands: no BF16 copy of x or dy.
+// Two other ways measured slower per op: direct FP32 kernels, 1.2-2.8x (27
+// multiply-adds per wide element are CUDA-core bound), and v4's own GEMMs
+// over 8-channel zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each
+// tile waits for its loads and then for its stores, with nothing to overlap
+// them). The forward of a thin input (conv1) is the exception, on a direct
+// FP32 kernel all the same: the graphs' fused first layer must make the op
+// path's max-pool choices (v4_conv.cu's conv2d_forward, v4_pooled_conv.hpp).
+bool narrow_conv(const cae_plugin::ConvDims& d);
+// Whether the convolution reads x's BF16 copy, in its forward pass (not the
+// thin-input kernel's) or its backward pass; dy's copy is read wherever the
+// backward pass reads x's.
+bool gemm_reads_bf16_x(const cae_plugin::ConvDims& d, bool forward);
+
 // -- the fused last layer (v4_upsampled_conv.hpp)
 
 namespace upsampled_tiling {

@@ -34,7 +34,8 @@ struct Planner {
   bool match_copying(const cae_plugin::GraphDescription& d, size_t n,
                      const std::vector<FusionPlan::Step>& steps, CopyingResample& out) const;
   // Whether a node after `n` that runs as itself reads `t` as a convolution's
-  // BF16 GEMM operand: x of either pass (activation), dy (gradient).
+  // BF16 GEMM operand: x of either pass (activation), dy (gradient), on a
+  // convolution v4 runs as its BF16 GEMMs.
   bool read_by_gemm(const cae_plugin::GraphDescription& d, size_t n, int32_t t, bool gradient,
                     const std::vector<FusionPlan::Step>& steps) const;
   // Whether a node strictly between `after` and `before` touches `touched`
@@ -204,11 +205,12 @@ bool Planner::read_by_gemm(const cae_plugin::GraphDescription& d, size_t n, int3
   for (const auto& [node, arg] : uses_[size_t(t)]) {
     if (node <= n || steps[node] != FusionPlan::Step::node) continue;
     const int32_t op = d.nodes[node].op;
-    if (gradient
-            ? op == CAE_GRAPH_CONV2D_BACKWARD && arg == 2
-            : (op == CAE_GRAPH_CONV2D_FORWARD || op == CAE_GRAPH_CONV2D_BACKWARD) && arg == 0) {
-      return true;
-    }
+    const bool forward = op == CAE_GRAPH_CONV2D_FORWARD;
+    if (!forward && op != CAE_GRAPH_CONV2D_BACKWARD) continue;
+    if (gradient ? forward || arg != 2 : arg != 0) continue;
+    // A convolution on the TF32 path (or the thin-input kernel) reads FP32:
+    // a copy for it would be a pass over the tensor that nothing reads.
+    if (gemm_reads_bf16_x(cae_plugin::graph_conv_dims(d, d.nodes[node]), forward)) return true;
   }
   return false;
 }

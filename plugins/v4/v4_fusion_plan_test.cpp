@@ -107,19 +107,14 @@ struct LastLayer : Graph {
   }
 };
 
-// A first layer in a training step run op by op: its pool's backward (the
-// ReLU backward merged) still writes the BF16 copy of the gradient the
-// layer's convolution reads as dy.
-const std::vector<Step> kFirstLayerUnfused{Step::node,    Step::node,    Step::node,
-                                           Step::copying, Step::skipped, Step::node};
+// A first layer in a training step run op by op: its convolution (3..5
+// input channels) is narrow, on the TF32 path, so nothing reads a BF16 copy
+// of its pool's gradient and none is written.
+const std::vector<Step> kFirstLayerUnfused(6, Step::node);
 
-// A last layer run op by op on `nodes` nodes: its upsampling still writes the
-// BF16 copy of the tensor the convolution reads as x.
-std::vector<Step> unfused_last_layer(size_t nodes) {
-  std::vector<Step> s(nodes, Step::node);
-  s[0] = Step::copying;
-  return s;
-}
+// A last layer run op by op on `nodes` nodes: its convolution (3 outputs) is
+// narrow, so its upsampling writes no BF16 copy of the tensor it reads as x.
+std::vector<Step> unfused_last_layer(size_t nodes) { return std::vector<Step>(nodes, Step::node); }
 
 }  // namespace
 
@@ -321,6 +316,17 @@ TEST_CASE("a resample writes no copy where no GEMM would read it as it is") {
   SUBCASE("a ReLU backward the op path does not merge rewrites the gradient at once") {
     MiddleLayer g(true);
     g.d.nodes[3].args[0] = g.xin;  // its mask is not the pool's input
+    CHECK(steps(g) ==
+          std::vector<Step>{Step::copying, Step::node, Step::node, Step::node, Step::node});
+  }
+  SUBCASE("the convolution reading it is narrow (3 outputs): the TF32 path reads FP32") {
+    MiddleLayer g(false);
+    g.d.tensors[size_t(g.w)].dims[0] = 3;
+    CHECK(steps(g) == std::vector<Step>(2, Step::node));
+  }
+  SUBCASE("the gradient's reader is narrow (4 input channels)") {
+    MiddleLayer g(true);
+    g.d.tensors[size_t(g.xin)].dims[1] = 4;
     CHECK(steps(g) ==
           std::vector<Step>{Step::copying, Step::node, Step::node, Step::node, Step::node});
   }
