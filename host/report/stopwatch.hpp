@@ -25,9 +25,14 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Seconds since the program started (its static initialisation), so that a
-// stage table can account for the whole wall time: start-up before the first
-// stage, and whatever follows the last.
+// Seconds since the process began (the kernel's record of its start, so the
+// dynamic loader's work before main counts), so that a stage table can
+// account for the whole wall time: start-up before the first stage, and
+// whatever follows the last.
 double seconds_since_program_start();
+
+// Seconds since the kernel started this process (to its clock tick, 10 ms
+// on Linux, read at the tick's middle); 0 where /proc cannot tell.
+double process_age_seconds();
 
 }  // namespace cae

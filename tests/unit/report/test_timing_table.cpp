@@ -1,4 +1,8 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include "report/stopwatch.hpp"
 #include "report/timing_table.hpp"
@@ -45,4 +49,22 @@ TEST_CASE("the other row brings the table up to the program's wall time") {
   cae::account_the_rest(over);
   REQUIRE(over.size() == 2);
   CHECK(over.back().second == 0.0);
+}
+
+TEST_CASE("the program's clock starts when the process began, before the loader's work") {
+  // The kernel's age of this process grows with the wall clock (a wrong
+  // field of /proc/self/stat would not), and the program's clock is within
+  // a tick of it (a clock started at static initialisation lags by the
+  // loader's work; anything else by more).
+  const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
+  const double age_before = cae::process_age_seconds();
+  const auto slept = std::chrono::milliseconds(100);
+  std::this_thread::sleep_for(slept);
+  const double age_after = cae::process_age_seconds();
+  REQUIRE(age_before > 0.0);
+  CHECK(age_after - age_before >= 0.1 - 0.001);
+  CHECK(age_after - age_before < 0.1 + 0.05);
+  const double since_start = cae::seconds_since_program_start();
+  CHECK(since_start > age_after - tick);
+  CHECK(since_start < age_after + tick + 0.05);
 }
