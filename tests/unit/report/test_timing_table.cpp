@@ -54,17 +54,21 @@ TEST_CASE("the other row brings the table up to the program's wall time") {
 TEST_CASE("the program's clock starts when the process began, before the loader's work") {
   // The kernel's age of this process grows with the wall clock (a wrong
   // field of /proc/self/stat would not), and the program's clock is within
-  // a tick of it (a clock started at static initialisation lags by the
-  // loader's work; anything else by more).
+  // a tick of it: one started later than the process by more than a tick
+  // (main, the first test) fails. The loader's work in a test binary is
+  // shorter than a tick, so a clock started at static initialisation passes
+  // here too; the pipeline's start-up row against its wall time measured
+  // from outside shows the difference (docs/PERF.md).
   const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
   const double age_before = cae::process_age_seconds();
   const auto slept = std::chrono::milliseconds(100);
   std::this_thread::sleep_for(slept);
   const double age_after = cae::process_age_seconds();
   REQUIRE(age_before > 0.0);
+  // A loaded machine (CI under the sanitizers) may oversleep, never undersleep.
   CHECK(age_after - age_before >= 0.1 - 0.001);
-  CHECK(age_after - age_before < 0.1 + 0.05);
+  CHECK(age_after - age_before < 0.1 + 0.5);
   const double since_start = cae::seconds_since_program_start();
   CHECK(since_start > age_after - tick);
-  CHECK(since_start < age_after + tick + 0.05);
+  CHECK(since_start < age_after + tick + 0.5);
 }
