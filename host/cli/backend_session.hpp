@@ -40,9 +40,10 @@ BackendSession open_backend_session(const po::variables_map& vm, std::ostream& l
 
 // A command's end, for its stage table's "release memory" row: the devices'
 // contexts (the further ones first), the registry, then the backends'
-// libraries, so that a GPU runtime's own teardown runs in that row rather
-// than during the process's exit. None of its members is usable after it;
-// whatever was made on its contexts must be gone already.
+// libraries, so that their teardown is timed in that row (the CUDA driver's
+// primary context still ends with the process, docs/PERF.md). None of its
+// members is usable after it; whatever was made on its contexts must be
+// gone already.
 void end_backend_session(BackendSession& session);
 
 // Adds "backend options" (every declared option with its value in effect) to

@@ -470,8 +470,6 @@ int run_pipeline(const po::variables_map& given) {
     data = DataSplits();
     model.reset();
     processes.reset();
-    // (Unloading the libraries there did not shorten the time after the
-    // table on an H200: that is the process's exit itself, docs/PERF.md.)
     end_backend_session(session);
   };
 

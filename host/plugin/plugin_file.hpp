@@ -26,10 +26,10 @@ LoadOutcome load_plugin_file(const std::string& path);
 
 // Unloads every library load_plugin_file loaded (a library marked NODELETE,
 // such as the cpu backend's, stays). Only for a command's end, once no
-// registry, table, context or tensor of any backend is left: a GPU runtime
-// linked into a backend then tears down its hold on the device (its context,
-// its mappings) at a moment the command chooses and times, not during the
-// process's exit.
+// registry, table, context or tensor of any backend is left, so that the
+// libraries' own teardown runs at a moment the command chooses and times.
+// The CUDA driver keeps the device's primary context past the unloading:
+// tearing that down is the process's exit (docs/PERF.md).
 void unload_plugin_libraries();
 
 }  // namespace cae

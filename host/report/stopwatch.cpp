@@ -22,6 +22,15 @@ using Clock = std::chrono::steady_clock;
 // system without /proc leave the clock at the initialiser, as before.
 constexpr double kLongestPlausibleLoad = 1.0;  // seconds
 
+Clock::time_point program_start_time() {
+  const double loading = process_age_seconds();
+  return Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                            loading < kLongestPlausibleLoad ? loading : 0.0));
+}
+
+// Set while the program is initialised, before main.
+const Clock::time_point program_start = program_start_time();
+
 }  // namespace
 
 double process_age_seconds() {
@@ -43,19 +52,6 @@ double process_age_seconds() {
   const double elapsed = double(now.tv_sec) + 1e-9 * double(now.tv_nsec) - began;
   return elapsed > 0.0 ? elapsed : 0.0;
 }
-
-namespace {
-
-Clock::time_point program_start_time() {
-  const double loading = process_age_seconds();
-  return Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                            loading < kLongestPlausibleLoad ? loading : 0.0));
-}
-
-// Set while the program is initialised, before main.
-const Clock::time_point program_start = program_start_time();
-
-}  // namespace
 
 double seconds_since_program_start() {
   return std::chrono::duration<double>(Clock::now() - program_start).count();

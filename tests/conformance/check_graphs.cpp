@@ -4,13 +4,16 @@
 // wide networks on 4x4 images and from random small networks (random depth,
 // channels, pool and upsample placement, drawn from the run's seed) at
 // every batch the host runs graphs at (1, 63, 64, 65, 80 and 256:
-// kHostBatches; the wide network at 1 and 64), each compared with the float64 evaluation of the
-// same nodes (up to 65 images) and with the backend's own op path: the loss, every updated
-// parameter and Adam moment, the reconstruction and the latent. Each compiled graph runs four
-// times, on two sets of bound tensors, with two contents and two sets of run parameters, the last
-// run on the tensors of the one before with new contents (kRuns), so that a backend which captures
-// a run and replays it is judged on its replays too, and one that keeps a copy of its input by
-// handle is seen. A graph must also refuse tensors of another batch than it was compiled for. Check
+// kHostBatches; the wide network at 1 and 64), each compared with the
+// float64 evaluation of the same nodes (up to 65 images) and with the
+// backend's own op path: the loss, every updated parameter and Adam moment,
+// the reconstruction and the latent. Each compiled graph runs four times, on
+// two sets of bound tensors, with two contents and two sets of run
+// parameters, the last run on the tensors of the one before with new
+// contents (kRuns), so that a backend which captures a run and replays it is
+// judged on its replays too, and one that keeps a copy of its input by
+// handle is seen. A graph must also refuse tensors of another batch than it
+// was compiled for. Check
 // graph_real_shapes runs the same graphs for the seed network at its real
 // shape (3x32x32) at the same batches, on every backend however slow (the
 // time limits bound it: watchdog.hpp).
