@@ -13,10 +13,9 @@
 // contents (kRuns), so that a backend which captures a run and replays it is
 // judged on its replays too, and one that keeps a copy of its input by
 // handle is seen. A graph must also refuse tensors of another batch than it
-// was compiled for. Check
-// graph_real_shapes runs the same graphs for the seed network at its real
-// shape (3x32x32) at the same batches, on every backend however slow (the
-// time limits bound it: watchdog.hpp).
+// was compiled for. Check graph_real_shapes runs the same graphs for the seed
+// network at its real shape (3x32x32) at the same batches, on every backend
+// however slow (the time limits bound it: watchdog.hpp).
 //
 // Tolerance: a graph composes many ops, so each bound tensor is compared as a
 // whole, max|out - ref| <= tol * max|ref| (plus a floor for tensors near
