@@ -150,6 +150,10 @@ void PairScheduler::wait_for_workers() {
     changed_.wait(lock);
     report_progress(lock);
   }
+  // The last pairs may have completed while a report above had the lock
+  // released (their notifications found nobody waiting): the loop then ends
+  // without a turn that counted them. One more turn reports the final count.
+  report_progress(lock);
 }
 
 bool PairScheduler::next(Job& job) {
