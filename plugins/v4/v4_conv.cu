@@ -548,8 +548,9 @@ ConvGeometry geometry(const cae_plugin::ConvDims& d) {
 
 void conv2d_forward(Context& ctx, const cae_plugin::ConvDims& d, const cae_tensor_s& x,
                     cae_tensor_s& w, const float* b, float* y, bool relu) {
-  // A thin input (the image's channels) in FP32, as v4's graphs compute it
-  // fused with its max-pool (v4_pooled_conv.hpp): both paths make the same choices.
+  // A thin input (the image's channels) on v4's own kernel, as v4's graphs
+  // compute it fused with its max-pool (v4_pooled_conv.hpp): both paths make
+  // the same choices.
   if (thin_conv_supported(d)) return thin_conv_forward(ctx, d, x.data, w.data, b, y, relu);
   if (narrow_conv(d)) return tf32_conv2d_forward(ctx, d, x, w, b, y, relu);
   const int terms = operand_terms(ctx).count;

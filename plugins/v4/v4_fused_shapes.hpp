@@ -50,9 +50,9 @@ size_t pooled_conv_partial_bytes(const cae_plugin::ConvDims& d);
 // multiply-adds per wide element are CUDA-core bound), and v4's own GEMMs
 // over 8-channel zero-padded copies, 1.6-3.2x (with K = 72, two K tiles, each
 // tile waits for its loads and then for its stores, with nothing to overlap
-// them). The forward of a thin input (conv1) is the exception, on a direct
-// FP32 kernel all the same: the graphs' fused first layer must make the op
-// path's max-pool choices (v4_conv.cu's conv2d_forward, v4_pooled_conv.hpp).
+// them). The forward of a thin input (conv1) is the exception, on v4's own
+// thin-input kernel all the same: the graphs' fused first layer must make the
+// op path's max-pool choices (v4_conv.cu's conv2d_forward, v4_pooled_conv.hpp).
 bool narrow_conv(const cae_plugin::ConvDims& d);
 // Whether the convolution reads x's BF16 copy, in its forward pass (not the
 // thin-input kernel's) or its backward pass; dy's copy is read wherever the

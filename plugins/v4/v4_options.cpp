@@ -10,7 +10,9 @@ const cae_plugin::OptionSpec kV4Options[10] = {
      "3 (about 16 bits, slower)"},
     {CAE_OPTION_BOOL, "fp32-conv", "false", nullptr, 0, 0,
      "the 3-channel layers (first and last convolution) in FP32: on cuBLASLt instead of TF32, "
-     "and the fused last layer's forward on the CUDA cores instead of one BF16 GEMM"},
+     "the fused last layer's forward on the CUDA cores instead of one BF16 GEMM, and the thin "
+     "first layer's kernels and the fused last layer's backward on the CUDA cores instead of "
+     "the tensor cores with two TF32 terms per operand"},
     cae_cuda::kPoisonScratchOption,
     {CAE_OPTION_ENUM, "graph-capture", "on", "on|off", 0, 0,
      "graphs (--execution graph/auto): on: the first run of a graph goes node by node, the next "

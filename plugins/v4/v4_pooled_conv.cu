@@ -1,5 +1,7 @@
 // The fused first layer (v4_pooled_conv.hpp) and the op path's thin-input
-// convolution: their kernels and their choice per (K, C).
+// convolution: their FP32 kernels (the fp32-conv option's; by default the
+// entry points below pass to the tensor-core kernels, v4_thin_conv_tf32.cu and
+// v4_pooled_backward_tf32.cu) and their choice per (K, C).
 //
 // Every kernel tiles the same way. A block is 64 output channels (x) by 4
 // lanes of pixels (y); it stages, for a tile of 64 pixels, the input patch
@@ -17,7 +19,10 @@
 #include "resample_kernels.cuh"
 #include "runtime_launch.cuh"
 #include "v4_block_sums.hpp"
+#include "v4_patches.cuh"
+#include "v4_pooled_backward_tf32.hpp"
 #include "v4_pooled_conv.hpp"
+#include "v4_thin_conv_tf32.hpp"
 
 namespace cae_v4 {
 namespace {
@@ -25,48 +30,7 @@ namespace {
 using cae_plugin::ConvDims;
 
 using namespace pooled_tiling;
-
-struct PoolGeometry {
-  int32_t H, W, O;  // the convolution's (full size)
-  int32_t pooled_rows, pooled_cols;
-  int64_t pooled_pixels;  // N * H/2 * W/2
-};
-
-PoolGeometry geometry(const ConvDims& d) {
-  return PoolGeometry{int32_t(d.H),     int32_t(d.W),     int32_t(d.O),
-                      int32_t(d.H / 2), int32_t(d.W / 2), d.N * (d.H / 2) * (d.W / 2)};
-}
-
-// The input patch of one tile pixel: Side x Side input pixels x C channels,
-// Side = K for one output pixel (Step 1), K + 1 for the 2x2 window of a pooled
-// one (Step 2). Each pixel's patch starts at a multiple of 4 floats, so that
-// it is read as 16-byte vectors.
-template <int K, int C, int Step>
-struct Patch {
-  static constexpr int side = K + Step - 1;
-  static constexpr int row = side * C;                     // floats of one patch row
-  static constexpr int floats = (side * row + 3) / 4 * 4;  // per tile pixel, padded
-  static constexpr int taps = K * K * C;
-  // The element of output offset (dy, dx) (0, 0 unpooled), tap (ky, kx), channel c.
-  __host__ __device__ static constexpr int at(int dy, int dx, int ky, int kx, int c) {
-    return (dy + ky) * row + (dx + kx) * C + c;
-  }
-};
-
-// f(tap, ky, kx, c) for every weight of a channel, tap = (ky * K + kx) * C + c
-// in increasing order; unrolled, so that register arrays indexed by it stay
-// in registers.
-template <int K, int C, class F>
-__device__ __forceinline__ void for_each_tap(F&& f) {
-#pragma unroll
-  for (int ky = 0; ky < K; ++ky) {
-#pragma unroll
-    for (int kx = 0; kx < K; ++kx) {
-#pragma unroll
-      for (int c = 0; c < C; ++c) f((ky * K + kx) * C + c, ky, kx, c);
-    }
-  }
-}
+using namespace patches;
 
 // One pre-activation: the K*K*C products in tap-major order, then the bias.
 // The op path's convolution (thin_conv_forward) and the fused layer
@@ -82,38 +46,6 @@ __device__ __forceinline__ float pre_activation(const float (&weight)[K * K * C]
     sum = fmaf(weight[tap], patch[P::at(Dy, Dx, ky, kx, c)], sum);
   });
   return sum + bias;
-}
-
-// Stages the patches of tile pixels [first, first + count) (all threads of
-// the block). Pixel q = (n, i, j) of a rows x cols grid has its patch's
-// top-left input pixel at (Step i - K/2, Step j - K/2). One patch row (Side
-// pixels x C channels, contiguous in x) per item, so the pixel's place is
-// worked out once per row, not per float.
-template <int K, int C, int Step>
-__device__ void stage_patches(float* patch, const float* __restrict__ x, int32_t H, int32_t W,
-                              int32_t rows, int32_t cols, int64_t first, int count) {
-  using P = Patch<K, C, Step>;
-  const int threads = blockDim.x * blockDim.y;
-  const int items = count * P::side;
-  const int plane = rows * cols;
-  for (int item = threadIdx.y * blockDim.x + threadIdx.x; item < items; item += threads) {
-    const int pixel = item / P::side, r = item - pixel * P::side;
-    const int64_t q = first + pixel;
-    const int64_t n = q / plane;
-    const int in_plane = int(q - n * plane);
-    const int i = in_plane / cols, j = in_plane - i * cols;
-    const int in_row = Step * i - K / 2 + r, col0 = Step * j - K / 2;
-    float* to = patch + pixel * P::floats + r * P::row;
-    const bool row_inside = in_row >= 0 && in_row < H;
-    const float* from = x + ((n * H + (row_inside ? in_row : 0)) * W) * C;
-#pragma unroll
-    for (int s = 0; s < P::side; ++s) {
-      const int col = col0 + s;
-      const bool inside = row_inside && col >= 0 && col < W;
-#pragma unroll
-      for (int c = 0; c < C; ++c) to[s * C + c] = inside ? from[int64_t(col) * C + c] : 0.0f;
-    }
-  }
 }
 
 // A tile pixel's patch into registers, 16 bytes at a time (a warp's threads
@@ -191,15 +123,7 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
     const float v1 = pre_activation<K, C, 2, 0, 1>(weight, bias, patch);
     const float v2 = pre_activation<K, C, 2, 1, 0>(weight, bias, patch);
     const float v3 = pre_activation<K, C, 2, 1, 1>(weight, bias, patch);
-    // The ReLU, then the runtime's max-pool rule and record (resample_kernels.cuh).
-    float best = 0.0f;
-    uint8_t code = cae_cuda::first_max(v0 > 0.0f ? v0 : 0.0f, v1 > 0.0f ? v1 : 0.0f,
-                                       v2 > 0.0f ? v2 : 0.0f, v3 > 0.0f ? v3 : 0.0f, best);
-    if (best > 0.0f) code |= cae_cuda::kChoicePositive;
-    const int64_t e = (first + p) * g.O + o;
-    pooled[e] = best;
-    if (choice) choice[e] = code;
-    if (pooled_bf16) pooled_bf16[e] = __float2bfloat16_rn(best);
+    write_pooled(v0, v1, v2, v3, (first + p) * g.O + o, pooled, choice, pooled_bf16);
   }
 }
 
@@ -295,47 +219,6 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
   block_partials[int64_t(P::taps) * g.O + o] = lane_sums[P::taps * kChannelsPerBlock + threadIdx.x];
 }
 
-template <int K, int C>
-struct Shape {
-  static constexpr int k = K, c = C;
-};
-
-// Calls f(Shape<K, C>{}) for the covered (K, C) (thin_shape_covered); false for others.
-template <class F>
-bool with_shape(int64_t K, int64_t C, F&& f) {
-  switch (K * 8 + C) {
-    case 1 * 8 + 1:
-      f(Shape<1, 1>{});
-      return true;
-    case 1 * 8 + 2:
-      f(Shape<1, 2>{});
-      return true;
-    case 1 * 8 + 3:
-      f(Shape<1, 3>{});
-      return true;
-    case 1 * 8 + 4:
-      f(Shape<1, 4>{});
-      return true;
-    case 3 * 8 + 1:
-      f(Shape<3, 1>{});
-      return true;
-    case 3 * 8 + 2:
-      f(Shape<3, 2>{});
-      return true;
-    case 3 * 8 + 3:
-      f(Shape<3, 3>{});
-      return true;
-    case 3 * 8 + 4:
-      f(Shape<3, 4>{});
-      return true;
-    case 5 * 8 + 1:
-      f(Shape<5, 1>{});
-      return true;
-    default:
-      return false;
-  }
-}
-
 unsigned channel_blocks(const ConvDims& d) {
   return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
 }
@@ -344,6 +227,7 @@ unsigned channel_blocks(const ConvDims& d) {
 
 void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
                        const float* b, float* y, bool relu) {
+  if (!ctx.tuning.fp32_convolutions) return thin_conv_forward_tf32(ctx, d, x, w, b, y, relu);
   const int64_t pixels = d.N * d.H * d.W;
   const dim3 grid(unsigned((pixels + kPixelsPerTile - 1) / kPixelsPerTile), channel_blocks(d));
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
@@ -359,6 +243,8 @@ void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x
 void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
                          const float* b, float* pooled, uint8_t* choice,
                          __nv_bfloat16* pooled_bf16) {
+  if (!ctx.tuning.fp32_convolutions)
+    return pooled_conv_forward_tf32(ctx, d, x, w, b, pooled, choice, pooled_bf16);
   const PoolGeometry g = geometry(d);
   const dim3 grid(unsigned(pooled_tiles(d)), channel_blocks(d));
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
@@ -377,6 +263,11 @@ void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float
   const PoolGeometry g = geometry(d);
   const int64_t blocks = pooled_weight_blocks(d);
   const int32_t taps = int32_t(d.K * d.K * d.C);
+  if (!ctx.tuning.fp32_convolutions) {
+    pooled_conv_weight_partials_tf32(ctx, d, x, choice, dpooled, partials);
+    block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);
+    return;
+  }
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
     using S = decltype(shape);
     cae_cuda::launch(ctx, "pooled convolution weight partials",

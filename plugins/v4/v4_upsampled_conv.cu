@@ -1,5 +1,6 @@
-// The fused last layer (v4_upsampled_conv.hpp): its kernels and their choice
-// per number of outputs.
+// The fused last layer (v4_upsampled_conv.hpp): its FP32 kernels and their
+// choice per number of outputs. The backward pass runs on the tensor cores
+// (v4_upsampled_backward_tf32.cu) unless the fp32-conv option asks for FP32.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -8,7 +9,9 @@
 
 #include "runtime_launch.cuh"
 #include "v4_block_sums.hpp"
+#include "v4_upsampled_backward_tf32.hpp"
 #include "v4_upsampled_conv.hpp"
+#include "v4_upsampled_geometry.cuh"
 
 namespace cae_v4 {
 namespace {
@@ -16,36 +19,7 @@ namespace {
 using cae_plugin::ConvDims;
 
 using namespace upsampled_tiling;
-
-struct Geometry {
-  int32_t h, w;  // t's (small) size
-  int32_t H, W;  // the output's, 2h x 2w
-  int32_t C, O;
-  int64_t small_pixels;  // N * h * w
-};
-
-Geometry geometry(const ConvDims& d) {
-  return Geometry{
-      int32_t(d.H / 2), int32_t(d.W / 2),           int32_t(d.H), int32_t(d.W), int32_t(d.C),
-      int32_t(d.O),     d.N * (d.H / 2) * (d.W / 2)};
-}
-
-// The small row (or column) an upsampled coordinate 2i + u reads, relative to
-// i, for u in -1..2: floor(u / 2).
-__host__ __device__ constexpr int small_offset(int u) { return u < 0 ? -1 : u / 2; }
-
-// Whether tap k of a 3x3 kernel lands on side 0 or 1 of the two small rows
-// (or columns) an output of phase u reads: output row 2i + u reads small rows
-// i - 1 + u (side 0) and i + u (side 1); phase 0 reads row i - 1 with tap 0
-// and row i with taps 1 and 2, phase 1 row i with taps 0 and 1 and row i + 1
-// with tap 2. Summing the taps that land on one small pixel first makes 4
-// products of an output's 9.
-__host__ __device__ constexpr bool tap_lands(int u, int side, int k) {
-  return small_offset(u + k - 1) == u - 1 + side;
-}
-static_assert(tap_lands(0, 0, 0) && tap_lands(0, 1, 1) && tap_lands(0, 1, 2) &&
-                  tap_lands(1, 0, 0) && tap_lands(1, 0, 1) && tap_lands(1, 1, 2),
-              "each tap lands on one side");
+using namespace upsampled;
 
 // Small pixels along a row per warp: the weights each lane loads and combines
 // for a channel serve this many, so the loads no longer outnumber the
@@ -189,33 +163,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Per small pixel q = (i, j) and weight (o, ky, kx): the output gradients
-// that weight multiplies with q's value, added. Tap (ky, kx) of output pixel
-// (Y, X) reads upsampled (Y + ky - 1, X + kx - 1), and the upsampled pixels
-// (2i + a, 2j + b), a, b in {0, 1}, are q's; so weight (o, ky, kx) meets q
-// through the 2x2 output pixels (2i + a - ky + 1, 2j + b - kx + 1), and
-//   dt[q][c]     = sum over (o, ky, kx) of w[o][ky][kx][c] * S[q][o][ky][kx]
-//   dw[o][ky][kx][c] = sum over q of t[q][c] * S[q][o][ky][kx]
-//   db[o]        = sum over q of S[q][o][1][1] (the 2x2 outputs above q).
-// S is the same for every channel c: made once per tile, it leaves each
-// (pixel, channel) one multiply-add per weight for dt and one for dw, where
-// going through the 4x4 output gradients one by one took 4 of each.
-template <int O>
-__device__ __forceinline__ float gradient_sum(const float* __restrict__ dy, const Geometry& g,
-                                              int64_t n, int i, int j, int o, int ky, int kx) {
-  float s = 0.0f;
-#pragma unroll
-  for (int a = 0; a < 2; ++a) {
-#pragma unroll
-    for (int b = 0; b < 2; ++b) {
-      const int row = 2 * i + a - ky + 1, col = 2 * j + b - kx + 1;
-      const bool inside = row >= 0 && row < g.H && col >= 0 && col < g.W;
-      s += inside ? dy[((n * g.H + row) * g.W + col) * O + o] : 0.0f;
-    }
-  }
-  return s;
-}
-
 // One thread per channel c of t, over tiles of kSmallPerTile small pixels:
 // per tile the block stages S (gradient_sum) of its pixels in shared memory,
 // then each thread accumulates dw and writes dt[q][c] for each pixel.
@@ -304,32 +251,6 @@ __global__ void __launch_bounds__(kMaxChannels)
   if (c < O) row[int64_t(O) * kTaps * g.C + c] = bias_sum;
 }
 
-// Calls f(std::integral_constant-like Outputs<O>{}) for O in 1..4.
-template <int O>
-struct Outputs {
-  static constexpr int value = O;
-};
-
-template <class F>
-bool with_outputs(int64_t O, F&& f) {
-  switch (O) {
-    case 1:
-      f(Outputs<1>{});
-      return true;
-    case 2:
-      f(Outputs<2>{});
-      return true;
-    case 3:
-      f(Outputs<3>{});
-      return true;
-    case 4:
-      f(Outputs<4>{});
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 void upsampled_combined_weights(cae_cuda::Context& ctx, const ConvDims& d, const float* w,
@@ -359,8 +280,13 @@ void upsampled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const flo
 void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* t,
                              const float* w, const float* dy, bool relu_t, float* dt,
                              __nv_bfloat16* dt_bf16, float* partials, float* dw, float* db) {
-  const Geometry g = geometry(d);
   const int64_t blocks = upsampled_backward_blocks(d);
+  if (!ctx.tuning.fp32_convolutions) {
+    upsampled_conv_backward_tf32(ctx, d, t, w, dy, relu_t, dt, dt_bf16, partials);
+    block_sums(ctx, blocks, d.O * kTaps * d.C, d.O, partials, dw, db);
+    return;
+  }
+  const Geometry g = geometry(d);
   const unsigned threads = unsigned((d.C + 31) / 32 * 32);
   const bool covered = with_outputs(d.O, [&](auto outputs) {
     constexpr int O = decltype(outputs)::value;

@@ -1,7 +1,9 @@
 // One warp-wide TF32 tensor-core step (mma.sync m16n8k8, compute capability
 // 8.0 and later) and the operand rounding it takes, for hand-written
 // products such as the TF32 convolutions' short-K product
-// (tf32_conv/short_k_product.cu).
+// (tf32_conv/short_k_product.cu); and the same step on FP32 operands split
+// into two TF32 terms each, for products that must stay as exact as FP32
+// (v4's thin-input and last-layer kernels).
 //
 // Fragment roles (PTX ISA, "Matrix Fragments for mma.m16n8k8" with .tf32),
 // with g = lane / 4 and t = lane % 4:
@@ -37,6 +39,29 @@ __device__ __forceinline__ void mma_m16n8k8_tf32(float (&c)[4], const uint32_t (
 #else
   __trap();
 #endif
+}
+
+// An FP32 value as two TF32 terms, hi = tf32(v) and lo = tf32(v - hi): their
+// sum carries about 21 of the value's 24 mantissa bits.
+struct Tf32Terms {
+  uint32_t hi, lo;
+};
+
+__device__ __forceinline__ Tf32Terms tf32_terms(float value) {
+  const uint32_t hi = tf32_of(value);
+  return Tf32Terms{hi, tf32_of(value - __uint_as_float(hi))};
+}
+
+// c += A * B with both operands as two TF32 terms: the three products that
+// matter, smallest first (lo * hi, hi * lo, hi * hi); the dropped lo * lo is
+// below FP32's rounding. About as exact as FP32 multiply-adds, at three
+// tensor-core steps.
+__device__ __forceinline__ void mma_m16n8k8_tf32x3(float (&c)[4], const uint32_t (&a_hi)[4],
+                                                   const uint32_t (&a_lo)[4], const Tf32Terms& b0,
+                                                   const Tf32Terms& b1) {
+  mma_m16n8k8_tf32(c, a_lo, b0.hi, b1.hi);
+  mma_m16n8k8_tf32(c, a_hi, b0.lo, b1.lo);
+  mma_m16n8k8_tf32(c, a_hi, b0.hi, b1.hi);
 }
 
 }  // namespace cuda
