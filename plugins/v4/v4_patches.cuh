@@ -12,6 +12,7 @@
 
 #include "op_shapes.hpp"
 #include "resample_kernels.cuh"
+#include "v4_fused_shapes.hpp"
 
 namespace cae_v4 {
 namespace patches {
@@ -133,6 +134,12 @@ template <int Stride>
 __device__ void clear_unused_patches(float* patch, int count, int tile_pixels) {
   for (int i = count * Stride + threadIdx.x; i < tile_pixels * Stride; i += blockDim.x)
     patch[i] = 0.0f;
+}
+
+// The grid's blocks of output channels (kChannelsPerBlock each).
+inline unsigned channel_blocks(const cae_plugin::ConvDims& d) {
+  using pooled_tiling::kChannelsPerBlock;
+  return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
 }
 
 template <int K, int C>

@@ -162,8 +162,7 @@ void pooled_conv_weight_partials_tf32(cae_cuda::Context& ctx, const ConvDims& d,
                                       const uint8_t* choice, const float* dpooled,
                                       float* partials) {
   const PoolGeometry geo = geometry(d);
-  const dim3 grid(unsigned(pooled_weight_blocks(d)),
-                  unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock));
+  const dim3 grid(unsigned(pooled_weight_blocks(d)), channel_blocks(d));
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
     using S = decltype(shape);
     cae_cuda::launch(ctx, "pooled convolution weight partials (TF32 terms)",

@@ -219,10 +219,6 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
   block_partials[int64_t(P::taps) * g.O + o] = lane_sums[P::taps * kChannelsPerBlock + threadIdx.x];
 }
 
-unsigned channel_blocks(const ConvDims& d) {
-  return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
-}
-
 }  // namespace
 
 void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
@@ -260,24 +256,22 @@ void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float*
 void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float* x,
                           const uint8_t* choice, const float* dpooled, float* partials, float* dw,
                           float* db) {
-  const PoolGeometry g = geometry(d);
   const int64_t blocks = pooled_weight_blocks(d);
-  const int32_t taps = int32_t(d.K * d.K * d.C);
-  if (!ctx.tuning.fp32_convolutions) {
+  if (ctx.tuning.fp32_convolutions) {
+    const PoolGeometry g = geometry(d);
+    const bool covered = with_shape(d.K, d.C, [&](auto shape) {
+      using S = decltype(shape);
+      cae_cuda::launch(
+          ctx, "pooled convolution weight partials", pooled_conv_weight_partials_kernel<S::k, S::c>,
+          dim3(unsigned(blocks), channel_blocks(d)), dim3(kChannelsPerBlock, kLanes), 0, g,
+          int32_t(pooled_tiles_per_weight_block(d)), x, choice, dpooled, partials);
+    });
+    if (!covered)
+      cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
+  } else {
     pooled_conv_weight_partials_tf32(ctx, d, x, choice, dpooled, partials);
-    block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);
-    return;
   }
-  const bool covered = with_shape(d.K, d.C, [&](auto shape) {
-    using S = decltype(shape);
-    cae_cuda::launch(ctx, "pooled convolution weight partials",
-                     pooled_conv_weight_partials_kernel<S::k, S::c>,
-                     dim3(unsigned(blocks), channel_blocks(d)), dim3(kChannelsPerBlock, kLanes), 0,
-                     g, int32_t(pooled_tiles_per_weight_block(d)), x, choice, dpooled, partials);
-  });
-  if (!covered)
-    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: pooled convolution of an uncovered shape");
-  block_sums(ctx, blocks, int64_t(taps) * d.O, d.O, partials, dw, db);
+  block_sums(ctx, blocks, d.K * d.K * d.C * d.O, d.O, partials, dw, db);
 }
 
 }  // namespace cae_v4

@@ -229,10 +229,6 @@ __global__ void __launch_bounds__(kWarps * 32)
   }
 }
 
-unsigned channel_blocks(const ConvDims& d) {
-  return unsigned((d.O + kChannelsPerBlock - 1) / kChannelsPerBlock);
-}
-
 }  // namespace
 
 void thin_conv_forward_tf32(cae_cuda::Context& ctx, const ConvDims& d, const float* x,

@@ -281,22 +281,21 @@ void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const fl
                              const float* w, const float* dy, bool relu_t, float* dt,
                              __nv_bfloat16* dt_bf16, float* partials, float* dw, float* db) {
   const int64_t blocks = upsampled_backward_blocks(d);
-  if (!ctx.tuning.fp32_convolutions) {
+  if (ctx.tuning.fp32_convolutions) {
+    const Geometry g = geometry(d);
+    const unsigned threads = unsigned((d.C + 31) / 32 * 32);
+    const bool covered = with_outputs(d.O, [&](auto outputs) {
+      constexpr int O = decltype(outputs)::value;
+      cae_cuda::launch(ctx, "upsampled convolution backward", upsampled_conv_backward_kernel<O>,
+                       dim3(unsigned(blocks)), dim3(threads), 0, g,
+                       int32_t(upsampled_tiles_per_block(d)), t, w, dy, relu_t, dt, dt_bf16,
+                       partials);
+    });
+    if (!covered)
+      cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
+  } else {
     upsampled_conv_backward_tf32(ctx, d, t, w, dy, relu_t, dt, dt_bf16, partials);
-    block_sums(ctx, blocks, d.O * kTaps * d.C, d.O, partials, dw, db);
-    return;
   }
-  const Geometry g = geometry(d);
-  const unsigned threads = unsigned((d.C + 31) / 32 * 32);
-  const bool covered = with_outputs(d.O, [&](auto outputs) {
-    constexpr int O = decltype(outputs)::value;
-    cae_cuda::launch(ctx, "upsampled convolution backward", upsampled_conv_backward_kernel<O>,
-                     dim3(unsigned(blocks)), dim3(threads), 0, g,
-                     int32_t(upsampled_tiles_per_block(d)), t, w, dy, relu_t, dt, dt_bf16,
-                     partials);
-  });
-  if (!covered)
-    cae_plugin::fail(CAE_STATUS_INTERNAL, "v4: upsampled convolution of an uncovered shape");
   block_sums(ctx, blocks, d.O * kTaps * d.C, d.O, partials, dw, db);
 }
 
