@@ -10,9 +10,9 @@
 
 namespace cae_v4 {
 
-// bf16-terms, fp32-conv, poison-scratch, graph-capture, graph-exchange, graph-fusion,
-// short-products.
-extern const cae_plugin::OptionSpec kV4Options[10];
+// bf16-terms, fp32-conv, edge-kernels, poison-scratch, graph-capture, graph-exchange,
+// graph-fusion, short-products, linear-loss, kernel-products, smo-rows.
+extern const cae_plugin::OptionSpec kV4Options[11];
 
 // The Tuning of a v4 context for the chosen values. Throws cae_plugin::Error
 // (UNSUPPORTED, INVALID_ARGUMENT) naming a bad one.

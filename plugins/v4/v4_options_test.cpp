@@ -35,6 +35,7 @@ TEST_CASE("no option chosen: the defaults, one BF16 term, TF32 RGB layers, captu
   const cae_cuda::Tuning v4 = cae_v4::v4_tuning(nullptr, 0);
   CHECK(v4.bf16_terms == 1);
   CHECK_FALSE(v4.fp32_convolutions);
+  CHECK_FALSE(v4.tf32_edge_kernels);
   CHECK_FALSE(v4.poison_scratch);
   CHECK(v4.graph_capture);
   CHECK(v4.graph_exchanges);
@@ -74,6 +75,8 @@ constexpr TwoWordOption kTwoWordOptions[] = {
     {"short-products", "on", "off", &cae_cuda::Tuning::short_products, "false",
      "on|whole-rows|off"},
     {"graph-fusion", "on", "off", &cae_cuda::Tuning::graph_fusion, "yes", "on|off"},
+    {"edge-kernels", "tensor-cores", "cuda-cores", &cae_cuda::Tuning::tf32_edge_kernels, "tf32",
+     "cuda-cores|tensor-cores"},
     {"graph-exchange", "overlap", "host", &cae_cuda::Tuning::graph_exchanges, "fused",
      "overlap|host"},
     {"graph-capture", "on", "off", &cae_cuda::Tuning::graph_capture, "true", "on|off"},
@@ -128,7 +131,7 @@ TEST_CASE("a value outside the declaration is refused, not clamped") {
 TEST_CASE("an undeclared name is unsupported") {
   auto [status, message] = refusal({{"split-k", "3"}});
   CHECK(status == CAE_STATUS_UNSUPPORTED);
-  CHECK(contains(message, "bf16-terms, fp32-conv, poison-scratch, graph-capture"));
+  CHECK(contains(message, "bf16-terms, fp32-conv, edge-kernels, poison-scratch, graph-capture"));
 }
 
 TEST_CASE("option_describe gives the declarations, and refuses other indices") {
@@ -140,30 +143,35 @@ TEST_CASE("option_describe gives the declarations, and refuses other indices") {
   CHECK(std::string(desc.default_value) == "1");
   CHECK(desc.min_value == 1);
   CHECK(desc.max_value == 3);
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 4, 3, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 2, &desc) == CAE_STATUS_OK);
+  CHECK(std::string(desc.name) == "edge-kernels");
+  CHECK(desc.type == CAE_OPTION_ENUM);
+  CHECK(std::string(desc.default_value) == "cuda-cores");
+  CHECK(std::string(desc.choices) == "cuda-cores|tensor-cores");
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 4, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "graph-capture");
   CHECK(desc.type == CAE_OPTION_ENUM);
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|off");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 5, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 6, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "graph-fusion");
   CHECK(std::string(desc.default_value) == "on");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 6, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 7, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "short-products");
   CHECK(std::string(desc.default_value) == "on");
   CHECK(std::string(desc.choices) == "on|whole-rows|off");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 8, 7, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 8, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "linear-loss");
   CHECK(std::string(desc.default_value) == "on");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 8, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 9, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "kernel-products");
   CHECK(std::string(desc.default_value) == "fp32");
   CHECK(std::string(desc.choices) == "fp32|tf32");
-  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 10, 9, &desc) == CAE_STATUS_OK);
+  REQUIRE(cae_plugin::describe_option(cae_v4::kV4Options, 11, 10, &desc) == CAE_STATUS_OK);
   CHECK(std::string(desc.name) == "smo-rows");
   CHECK(std::string(desc.default_value) == "four");
   CHECK(std::string(desc.choices) == "one|four");
-  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 10, 10, &desc) ==
+  CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 11, 11, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);
   CHECK(cae_plugin::describe_option(cae_v4::kV4Options, 4, -1, &desc) ==
         CAE_STATUS_INVALID_ARGUMENT);

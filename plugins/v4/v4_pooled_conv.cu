@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kChannelsPerBlock* kLanes)
 
 void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
                        const float* b, float* y, bool relu) {
-  if (!ctx.tuning.fp32_convolutions) return thin_conv_forward_tf32(ctx, d, x, w, b, y, relu);
+  if (ctx.tuning.tf32_edge_kernels) return thin_conv_forward_tf32(ctx, d, x, w, b, y, relu);
   const int64_t pixels = d.N * d.H * d.W;
   const dim3 grid(unsigned((pixels + kPixelsPerTile - 1) / kPixelsPerTile), channel_blocks(d));
   const bool covered = with_shape(d.K, d.C, [&](auto shape) {
@@ -239,7 +239,7 @@ void thin_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x
 void pooled_conv_forward(cae_cuda::Context& ctx, const ConvDims& d, const float* x, const float* w,
                          const float* b, float* pooled, uint8_t* choice,
                          __nv_bfloat16* pooled_bf16) {
-  if (!ctx.tuning.fp32_convolutions)
+  if (ctx.tuning.tf32_edge_kernels)
     return pooled_conv_forward_tf32(ctx, d, x, w, b, pooled, choice, pooled_bf16);
   const PoolGeometry g = geometry(d);
   const dim3 grid(unsigned(pooled_tiles(d)), channel_blocks(d));
@@ -257,7 +257,7 @@ void pooled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const float
                           const uint8_t* choice, const float* dpooled, float* partials, float* dw,
                           float* db) {
   const int64_t blocks = pooled_weight_blocks(d);
-  if (ctx.tuning.fp32_convolutions) {
+  if (!ctx.tuning.tf32_edge_kernels) {
     const PoolGeometry g = geometry(d);
     const bool covered = with_shape(d.K, d.C, [&](auto shape) {
       using S = decltype(shape);

@@ -281,7 +281,7 @@ void upsampled_conv_backward(cae_cuda::Context& ctx, const ConvDims& d, const fl
                              const float* w, const float* dy, bool relu_t, float* dt,
                              __nv_bfloat16* dt_bf16, float* partials, float* dw, float* db) {
   const int64_t blocks = upsampled_backward_blocks(d);
-  if (ctx.tuning.fp32_convolutions) {
+  if (!ctx.tuning.tf32_edge_kernels) {
     const Geometry g = geometry(d);
     const unsigned threads = unsigned((d.C + 31) / 32 * 32);
     const bool covered = with_outputs(d.O, [&](auto outputs) {

@@ -78,6 +78,9 @@ MODEL_PRESETS = ["seed", "wide", "deep"]
 MODEL_BACKENDS = ["v4", "v3"]
 # The backend whose captured step the kernels part profiles kernel by kernel.
 KERNELS_BACKEND = "v4"
+# Kernel variants the kernels part also profiles, at its last batch, against
+# the defaults' kernels: backend options that swap kernels of the step.
+KERNEL_VARIANTS = [["edge-kernels=tensor-cores"]]
 
 # The best recipe written out: what `cae pipeline --defaults best` (its
 # default) adds (host/cli/pipeline_defaults.cpp; a unit test holds them
@@ -753,25 +756,32 @@ class Suite:
         runs = []
         for batch in self.s["kernel_batches"]:
             self.say(f"batch {batch}: kernel_profile.py (ncu) over one step of {backend}")
-            runs.append(self.kernel_run(backend, batch))
+            runs.append(self.kernel_run(backend, batch, []))
+        batch = self.s["kernel_batches"][-1]
+        for options in KERNEL_VARIANTS:
+            self.say(f"batch {batch}, {' '.join(options)}: kernel_profile.py (ncu) over one step of {backend}")
+            runs.append(self.kernel_run(backend, batch, options))
         return {"backend": backend, "runs": runs}
 
-    def kernel_run(self, backend, batch):
-        json_path = os.path.join(self.raw, f"kernels-{backend}-{batch}.json")
+    def kernel_run(self, backend, batch, options):
+        name = "-".join([f"kernels-{backend}-{batch}"] + [o.replace("=", "-") for o in options])
+        json_path = os.path.join(self.raw, f"{name}.json")
+        option_args = [a for o in options for a in ("--backend-option", o)]
         cmd = [sys.executable, os.path.join(HERE, "kernel_profile.py"), "--build", self.build,
                "--backend", backend, "--batch", str(batch), "--work", os.path.join(self.work, "ncu"),
-               "--json", json_path]
-        step = self.step(cmd, self.s["kernels_limit"], f"kernels-{backend}-{batch}")
+               "--json", json_path] + option_args
+        step = self.step(cmd, self.s["kernels_limit"], name)
         if step.failure():
-            return {"batch": batch, "status": "failed", "reason": step.failure()}
+            return {"batch": batch, "options": options, "status": "failed", "reason": step.failure()}
         with open(json_path) as f:
-            record = dict(json.load(f), status="measured")
+            record = dict(json.load(f), status="measured", options=options)
         # The same step without the profiler, to set the kernels' sum against.
-        bench_json = os.path.join(self.raw, f"kernels-bench-{backend}-{batch}.json")
+        bench_json = os.path.join(self.raw, f"{name}-bench.json")
         images = self.s["images"]
         bench = [self.cae, "bench", "--backend", backend, "--batch", str(batch), "--images",
-                 str(images), "--extract-images", "0", "--repeats", "1", "--json", bench_json]
-        step = self.step(bench, self.s["bench_limit"], f"kernels-bench-{backend}-{batch}")
+                 str(images), "--extract-images", "0", "--repeats", "1"] + option_args + [
+                 "--json", bench_json]
+        step = self.step(bench, self.s["bench_limit"], f"{name}-bench")
         if step.failure():
             return dict(record, status="failed", reason="the step without the profiler: " + step.failure())
         with open(bench_json) as f:

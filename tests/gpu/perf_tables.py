@@ -1036,7 +1036,8 @@ def render_kernels(results):
         return skipped_line(results, "kernels")
     out = []
     for run in p.get("runs", []):
-        out.append(f"### Batch {run['batch']}")
+        options = run.get("options") or []
+        out.append(f"### Batch {run['batch']}" + "".join(f", `{o}`" for o in options))
         out += kernels_batch(run, p.get("machine", {}).get("gpu"))
     out.append("Every kernel of one captured training step in the order the step runs them, each "
                "profiled alone by Nsight Compute (`tests/gpu/kernel_profile.py`: clocks left as they "

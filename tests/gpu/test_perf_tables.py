@@ -582,6 +582,12 @@ class KernelsRenderTest(unittest.TestCase):
         self.assertIn("the step without the profiler 2.551 ms", text)
         self.assertIn("(tensor pipe at least 5%) take 0.300 ms, their tensor pipes busy 40%", text)
 
+    def test_a_variant_run_is_headed_by_its_backend_options(self):
+        variant = dict(self.run_record(), options=["edge-kernels=tensor-cores"])
+        text = perf_tables.render_kernels(self.results([self.run_record(), variant]))
+        self.assertIn("### Batch 256\n", text)
+        self.assertIn("### Batch 256, `edge-kernels=tensor-cores`\n", text)
+
     def test_failed_batch_and_missing_part_give_the_reason(self):
         text = perf_tables.render_kernels(self.results(
             [{"batch": 64, "status": "failed", "reason": "exit 1: ncu not found"}]))

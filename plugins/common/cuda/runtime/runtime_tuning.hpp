@@ -36,6 +36,11 @@ struct Tuning {
   // v4's captured graphs run matched node sequences as fused kernels
   // (plugins/v4/v4_graph_fusion.hpp); off, every node as its op member.
   bool graph_fusion = false;
+  // v4's thin edge kernels (the first layer's forward and weight gradient,
+  // the fused last layer's backward) on the tensor cores with two TF32 terms
+  // per operand instead of the CUDA cores' FP32: the same products, a
+  // variant kept beside the faster one to compare (plugins/v4/README.md).
+  bool tf32_edge_kernels = false;
   // kernel_matrix's products with a side of at most 16 rows on the CUDA
   // cores (short_products.cu) instead of cuBLASLt.
   bool short_products = true;
