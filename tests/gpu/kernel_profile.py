@@ -220,7 +220,9 @@ def profile(args):
         bench += ["--backend-option", option]
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
-    report = os.path.join(work, f"kernels-{args.backend}-{args.batch}")
+    # One report per setting: a variant's profile must not overwrite the defaults'.
+    options = "".join("-" + o.replace("=", "-") for o in args.backend_option or [])
+    report = os.path.join(work, f"kernels-{args.backend}-{args.batch}{options}")
     cmd = [ncu, "--clock-control", "none", "--graph-profiling", "node", "--print-units", "base",
            "--metrics", ",".join(METRICS), "--export", report, "--force-overwrite"] + bench
     log_path = report + ".log"
