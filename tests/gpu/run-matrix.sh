@@ -3,7 +3,8 @@
 # and unit tests) on a machine with a GPU, then sweeps every CUDA backend's
 # conformance over many seeds, all backends at the same time on the one GPU
 # (as users share a GPU), and prints the worst error per op per backend (v4 also
-# at its precise setting, as "v4-precise").
+# at its precise setting, as "v4-precise", and with its edge layers' tensor-core
+# kernels, as "v4-tensor-edges").
 # usage: tests/gpu/run-matrix.sh [BUILD_DIR]
 #   SEEDS=200   seeds per CUDA backend (1..SEEDS)
 #   JOBS=4      seeds of one backend at a time (all backends run at once)
@@ -77,6 +78,9 @@ done
 # swept as its own entry, "v4-precise".
 if [ -f "$plugins/libcae-backend-v4.so" ]; then
   start_sweep v4-precise v4 bf16-terms=3 fp32-conv=true
+  # The edge layers' tensor-core variant (plugins/v4/README.md, "The
+  # tensor-core variant"), kept beside the FP32 kernels: certified the same way.
+  start_sweep v4-tensor-edges v4 edge-kernels=tensor-cores
 fi
 # Stopped (a time limit's SIGTERM, ^C), the sweeps are told to stop too: each
 # stops its seeds and still prints the summary of those that ended, which
