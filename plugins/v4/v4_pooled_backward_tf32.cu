@@ -9,9 +9,10 @@
 // input patch of p's window element d. Each is a TF32 mma.sync m16n8k8
 // product on operands split into two TF32 terms (mma_m16n8k8_tf32x3): rows
 // channels, columns taps, the pixels the summed dimension; all four add into
-// the same accumulators. Three quarters of the products multiply zeros, and
-// the tensor cores still do them faster than the FP32 kernel's one
-// multiply-add per tap on the CUDA cores.
+// the same accumulators. Three quarters of the products multiply zeros; the
+// products are not what bounds this kernel but its blocks' staging, with few
+// warps resident to hide it: on an H100 it takes about twice as long as the
+// FP32 kernel (plugins/v4/README.md, "The tensor-core variant").
 //
 // A block is 4 warps over 64 channels, one row tile of 16 each, and sums its
 // tiles of 64 pooled pixels: their patches staged as the forward pass stages

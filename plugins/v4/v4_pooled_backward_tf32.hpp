@@ -2,9 +2,9 @@
 // partial sums of dw and db, as pooled_conv_backward's FP32 kernel makes
 // them, from four masked TF32 products (one per window element), each FP32
 // operand as two TF32 terms (v4_pooled_backward_tf32.cu).
-// pooled_conv_backward calls it unless the context runs its 3-channel layers
-// in FP32 (the fp32-conv option); the FP32 kernel stays beside it as the
-// variant to compare.
+// pooled_conv_backward calls it when the context's edge-kernels option is
+// tensor-cores: a variant kept beside the FP32 kernel, the default, which is
+// faster on an H100 (plugins/v4/README.md).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The fused first layer (v4_pooled_conv.hpp) and the op path's thin-input
-// convolution: their FP32 kernels (the fp32-conv option's; by default the
-// entry points below pass to the tensor-core kernels, v4_thin_conv_tf32.cu and
-// v4_pooled_backward_tf32.cu) and their choice per (K, C).
+// convolution: their FP32 kernels, the default (with edge-kernels=tensor-cores
+// the entry points below pass to the tensor-core variant, v4_thin_conv_tf32.cu
+// and v4_pooled_backward_tf32.cu), and their choice per (K, C).
 //
 // Every kernel tiles the same way. A block is 64 output channels (x) by 4
 // lanes of pixels (y); it stages, for a tile of 64 pixels, the input patch

@@ -13,13 +13,13 @@
 //             gradient, so the weight gradient is a sum over pooled pixels: a
 //             quarter of the products of the dense one, and the full-size
 //             gradient is never written.
-// By default the products run on the tensor cores, each FP32 operand as two
-// TF32 terms (v4_thin_conv_tf32.hpp, v4_pooled_backward_tf32.hpp): about as
-// exact as FP32, more precise than what v4 declares. With the fp32-conv
-// option they run on the CUDA cores in FP32 (the kernels of
-// v4_pooled_conv.cu), the variant to compare. The op path's forward of such a
-// layer is thin_conv_forward, value for value the same arithmetic as the
-// fused forward on either variant.
+// By default the products run on the CUDA cores in FP32 (the kernels of
+// v4_pooled_conv.cu). With edge-kernels=tensor-cores they run on the tensor
+// cores, each FP32 operand as two TF32 terms (v4_thin_conv_tf32.hpp,
+// v4_pooled_backward_tf32.hpp): about as exact, and slower on an H100 (their
+// blocks wait on staging with few warps resident), kept as the variant to
+// compare. The op path's forward of such a layer is thin_conv_forward, value
+// for value the same arithmetic as the fused forward on either variant.
 #pragma once
 
 #include <cuda_bf16.h>

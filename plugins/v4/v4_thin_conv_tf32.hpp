@@ -1,9 +1,9 @@
 // The thin-input convolutions (v4_pooled_conv.hpp's forward passes) on the
 // tensor cores: each FP32 operand as two TF32 terms, three products per 8
 // taps (v4_thin_conv_tf32.cu). The same contracts as thin_conv_forward and
-// pooled_conv_forward, which call these unless the context runs its
-// 3-channel layers in FP32 (the fp32-conv option); the FP32 kernels stay
-// beside them as the variant to compare.
+// pooled_conv_forward, which call these when the context's edge-kernels
+// option is tensor-cores: a variant kept beside the FP32 kernels, the
+// default, which are faster on an H100 (plugins/v4/README.md).
 #pragma once
 
 #include <cuda_bf16.h>

@@ -8,8 +8,9 @@
 //   dW += S^T * T   [9*O x 32] x [32 x C]: rows weights, the tile's pixels
 //                                          as the summed dimension.
 // Both are TF32 mma.sync m16n8k8 steps on operands split into two TF32 terms
-// (mma_m16n8k8_tf32x3): about as exact as the FP32 kernel's multiply-adds,
-// which bounded that kernel (27 of them per small value, twice).
+// (mma_m16n8k8_tf32x3): about as exact as the FP32 kernel's multiply-adds
+// (27 of them per small value, twice). On an H100 this variant takes longer
+// than the FP32 kernel (plugins/v4/README.md, "The tensor-core variant").
 //
 // A block is 8 warps, each owning 32 channels of t (4 column tiles of 8);
 // the weights sit in shared memory as FP32 [k][c], rows padded so that a

@@ -1,6 +1,6 @@
 // The fused last layer (v4_upsampled_conv.hpp): its FP32 kernels and their
-// choice per number of outputs. The backward pass runs on the tensor cores
-// (v4_upsampled_backward_tf32.cu) unless the fp32-conv option asks for FP32.
+// choice per number of outputs. With edge-kernels=tensor-cores the backward
+// pass runs on the tensor-core variant instead (v4_upsampled_backward_tf32.cu).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
