@@ -29,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import ablation_table  # noqa: E402  (the ablation part's runs)
 import ingredients_table  # noqa: E402  (the ingredients parts' variants)
+import kernel_profile  # noqa: E402  (same folder)
 import perf_tables  # noqa: E402  (the renderer: same folder)
 import search_part  # noqa: E402  (the search part)
 
@@ -764,7 +765,7 @@ class Suite:
         return {"backend": backend, "runs": runs}
 
     def kernel_run(self, backend, batch, options):
-        name = "-".join([f"kernels-{backend}-{batch}"] + [o.replace("=", "-") for o in options])
+        name = kernel_profile.run_name(backend, batch, options)
         json_path = os.path.join(self.raw, f"{name}.json")
         option_args = [a for o in options for a in ("--backend-option", o)]
         cmd = [sys.executable, os.path.join(HERE, "kernel_profile.py"), "--build", self.build,

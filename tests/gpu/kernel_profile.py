@@ -205,6 +205,12 @@ def find_ncu(given):
     raise ProfileError("Nsight Compute (ncu) not found: put it on the PATH or pass --ncu")
 
 
+def run_name(backend, batch, options):
+    """kernels-BACKEND-BATCH, then each backend option as -NAME-VALUE: one name
+    per setting, so that a variant's files do not overwrite the defaults'."""
+    return "-".join([f"kernels-{backend}-{batch}"] + [o.replace("=", "-") for o in options])
+
+
 def profile(args):
     ncu = find_ncu(args.ncu)
     cae = os.path.join(os.path.abspath(args.build), "bin", "cae")
@@ -220,9 +226,7 @@ def profile(args):
         bench += ["--backend-option", option]
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
-    # One report per setting: a variant's profile must not overwrite the defaults'.
-    options = "".join("-" + o.replace("=", "-") for o in args.backend_option or [])
-    report = os.path.join(work, f"kernels-{args.backend}-{args.batch}{options}")
+    report = os.path.join(work, run_name(args.backend, args.batch, args.backend_option or []))
     cmd = [ncu, "--clock-control", "none", "--graph-profiling", "node", "--print-units", "base",
            "--metrics", ",".join(METRICS), "--export", report, "--force-overwrite"] + bench
     log_path = report + ".log"
