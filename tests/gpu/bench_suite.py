@@ -113,6 +113,28 @@ PARTS_HELP = (
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")
 
 
+def parse_two_processes(text):
+    """What tests/gpu/run-two-processes.sh printed: each run's last epoch in
+    images/s, the steps whose gradients crossed inside the step graphs (for
+    --devices, then the two processes), the largest weight difference
+    between the two processes and --devices; None without the three runs."""
+    img_s = {}
+    for run, curve in re.findall(r"^(single|devices|ranks) +(.*)$", text, re.M):
+        epochs = re.findall(r"e\d+ loss [0-9.]+ ([0-9.]+) img/s", curve)
+        if epochs:
+            img_s[run] = float(epochs[-1])
+    if set(img_s) != {"single", "devices", "ranks"}:
+        return None
+    in_graph = [[int(a), int(b)] for a, b in
+                re.findall(r"gradients exchanged inside the step graphs on (\d+) of (\d+) steps", text)]
+    diff = re.search(r"max \|w_ranks - w_devices\| = ([0-9.eE+-]+)", text)
+    return {"single_img_s": img_s["single"], "devices_img_s": img_s["devices"],
+            "ranks_img_s": img_s["ranks"],
+            "devices_in_graph": in_graph[0] if len(in_graph) > 0 else None,
+            "ranks_in_graph": in_graph[1] if len(in_graph) > 1 else None,
+            "max_weight_difference": float(diff.group(1)) if diff else None}
+
+
 class Budget:
     """The seconds left to the whole command; each step gets at most its own
     limit and never more than what is left less a reserve for writing results."""
@@ -696,7 +718,7 @@ class Suite:
                     "reason": f"needs 2 GPUs; nvidia-smi lists {self.machine['gpus'] or 0}"}
         if self.default_problem:
             return {"status": "skipped", "reason": self.default_problem}
-        runs = []
+        runs, processes = [], []
         for batch in self.s["ddp_batches"]:
             run = self.cae_ddp(batch, [])
             runs.append(run)
@@ -706,7 +728,9 @@ class Suite:
             if "graph-exchange" in run.get("backend_options", {}):
                 runs.append(self.cae_ddp(batch, ["--backend-option", "graph-exchange=host"]))
             runs.append(self.torch_ddp(batch))
-        return {"runs": runs}
+            if run.get("status") == "measured":
+                processes.append(self.cae_processes(run["backend"], batch))
+        return {"runs": runs, "processes": processes}
 
     def cae_ddp(self, batch, extra):
         name = f"ddp-cae-{batch}" + ("-" + "-".join(a.split("=")[-1] for a in extra[1::2]) if extra else "")
@@ -727,6 +751,29 @@ class Suite:
                 "single_s": d["single_device_seconds"], "parallel_s": d["parallel_seconds"],
                 "speedup": d["speedup"], "exchange_ms": d["exchange_ms"],
                 "steps": d.get("steps"), "steps_exchanged_in_graph": d.get("steps_exchanged_in_graph")}
+
+    def cae_processes(self, backend, batch):
+        """`cae train` at one global batch three ways (tests/gpu/run-two-processes.sh):
+        one GPU, one process with --devices 0,1, and two processes (one per
+        GPU, --rank); each one's last epoch in images/s, how the two-GPU runs
+        exchanged their gradients, and how far the two processes' final
+        weights lie from --devices'."""
+        epochs = 2
+        record = {"backend": backend, "global_batch": batch, "images": self.s["images"],
+                  "epochs": epochs}
+        work = tempfile.mkdtemp(prefix=f"cae-processes-{batch}-")
+        env = dict(os.environ, BACKEND=backend, BATCH=str(batch), EPOCHS=str(epochs),
+                   TRAIN=str(self.s["images"]), TEST="1024", OUT=work)
+        self.say(f"two GPUs: cae train, two processes (--rank) against --devices 0,1, global batch {batch}")
+        cmd = ["bash", os.path.join(HERE, "run-two-processes.sh"), self.build]
+        step = run_step(cmd, self.budget.limit(self.s["ddp_limit"]), self.log(f"ddp-processes-{batch}"),
+                        env=env)
+        shutil.rmtree(work, ignore_errors=True)
+        parsed = parse_two_processes(step.log)
+        if step.failure() or parsed is None:
+            return dict(record, status="failed",
+                        reason=step.failure() or "run-two-processes.sh printed no images/s")
+        return dict(record, status="measured", **parsed)
 
     def torch_ddp(self, batch):
         if not self.torch:

@@ -859,12 +859,48 @@ def render_ddp(results):
                      fmt_s(r["parallel_s"] * EPOCH_IMAGES / r["images"]), fmt_ratio(r["speedup"]), exchange])
     header = ["", "backend / configuration", "global batch", "1 GPU, batch / 2 (s per epoch)",
               "2 GPUs (s per epoch)", "speed-up", "gradient exchange"]
-    return table(header, rows) + f"\n\n{footer(p, 'ddp', gpus_used=2)}{quick_note(p)}"
+    text = table(header, rows)
+    if p.get("processes"):
+        text += "\n\n" + render_processes(p["processes"])
+    return text + f"\n\n{footer(p, 'ddp', gpus_used=2)}{quick_note(p)}"
+
+
+def render_processes(runs):
+    """`cae train` with one process per GPU against one process driving both
+    (tests/gpu/run-two-processes.sh), at each global batch."""
+    rows = []
+    for r in runs:
+        if r.get("status") != "measured":
+            rows.append(unmeasured_row(str(r.get("global_batch")), r, 7, at=1))
+            continue
+        diff = r.get("max_weight_difference")
+        rows.append([str(r["global_batch"]), r["backend"],
+                     fmt_s(EPOCH_IMAGES / r["devices_img_s"]), fmt_s(EPOCH_IMAGES / r["ranks_img_s"]),
+                     fmt_ratio(r["devices_img_s"] / r["ranks_img_s"]),
+                     processes_exchange(r.get("ranks_in_graph")),
+                     "not recorded" if diff is None else f"{diff:.1e}"])
+    header = ["global batch", "backend", "one process, `--devices 0,1` (s per epoch)",
+              "two processes, `--rank` (s per epoch)", "two processes' epoch / one's",
+              "gradient exchange (two processes)", "largest weight difference"]
+    return ("One process per GPU (`cae train --rank R --world-size 2`, "
+            "tests/gpu/run-two-processes.sh) against one process driving both, "
+            f"{runs[0].get('epochs', 2)} epochs of `cae train` each, the last one timed "
+            "(rank 0's test evaluation included), and the largest difference between "
+            "their final weights:\n\n" + table(header, rows))
+
+
+def processes_exchange(in_graph):
+    """How the two processes' steps exchanged their gradients."""
+    return exchange_text(*(in_graph or [None, None]))
 
 
 def ddp_exchange(run):
     """How a cae run's steps exchanged their gradients (cae bench's JSON)."""
-    inside, steps = run.get("steps_exchanged_in_graph"), run.get("steps")
+    return exchange_text(run.get("steps_exchanged_in_graph"), run.get("steps"))
+
+
+def exchange_text(inside, steps):
+    """`inside` of `steps` steps exchanged their gradients inside the step graph."""
     if inside is None or not steps:
         return "not recorded by this run"
     if inside == 0:

@@ -12,6 +12,7 @@
 # usage: tests/gpu/run-two-processes.sh [BUILD_DIR]
 #   BACKEND=v3  BATCH=512  EPOCHS=2  TRAIN=16384  TEST=1024
 #   DATA=DIR    a CIFAR-10 folder (default: synthetic images, TRAIN/TEST of them)
+#   OPTIONS="--backend-option graph-exchange=host"  more options for every run
 #   TOL=1e-5    the largest |w_ranks - w_devices| accepted
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +30,8 @@ data=${DATA:-$work/data}
 if [ -z "${DATA:-}" ]; then
   "$cae" data synth "$data" --train "${TRAIN:-16384}" --test "${TEST:-1024}" >/dev/null || exit 1
 fi
-common=(--backend "$backend" --data "$data" --epochs "$epochs" --batch "$batch")
+# shellcheck disable=SC2206  # OPTIONS is a list of words
+common=(--backend "$backend" --data "$data" --epochs "$epochs" --batch "$batch" ${OPTIONS:-})
 status=0
 
 "$cae" train "${common[@]}" --device 0 --out "$work/single.st" >"$work/single.log" 2>&1 || { echo "single failed"; status=1; }
@@ -42,7 +44,7 @@ CUDA_VISIBLE_DEVICES=0 "$cae" train "${common[@]}" --device 0 --rank 0 --world-s
   --nccl-id-file "$work/group.id" --out "$work/ranks.st" >"$work/ranks.log" 2>&1 || { echo "rank 0 failed"; status=1; }
 wait "$rank1" || { echo "rank 1 failed"; status=1; }
 [ -e "$work/rank1.st" ] && { echo "rank 1 wrote a checkpoint: it must not"; status=1; }
-grep -h "gradients summed" "$work/devices.log" "$work/ranks.log"
+grep -h "gradients summed\|gradients exchanged" "$work/devices.log" "$work/ranks.log"
 
 for run in single devices ranks; do
   curve=$(tr '\r' '\n' <"$work/$run.log" | sed -nE 's/^epoch ([0-9]+)\/[0-9]+ +train loss ([0-9.]+) .* ([0-9.]+) img\/s$/e\1 loss \2 \3 img\/s/p' | tr '\n' ';')

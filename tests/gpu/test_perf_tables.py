@@ -255,6 +255,32 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(rows_of(perf_tables.render_ddp(results), "PyTorch DDP")[0][6],
                          "DDP's buckets, beside the backward pass")
 
+    def test_two_processes_against_devices(self):
+        printed = (
+            "data parallel over 2 devices, 64 images per device and step\n"
+            "gradients exchanged inside the step graphs on 782 of 782 steps\n"
+            "gradients exchanged inside the step graphs on 780 of 782 steps\n"
+            "single   e1 loss 0.051 90000 img/s;e2 loss 0.030 100000 img/s;\n"
+            "devices  e1 loss 0.051 150000 img/s;e2 loss 0.030 160000 img/s;\n"
+            "ranks    e1 loss 0.051 140000 img/s;e2 loss 0.030 152000 img/s;\n"
+            "max |w_ranks - w_devices| = 0.000e+00   max |w_ranks - w_single| = 2.1e-06\n")
+        parsed = bench_suite.parse_two_processes(printed)
+        self.assertEqual(parsed["devices_img_s"], 160000.0)
+        self.assertEqual(parsed["ranks_img_s"], 152000.0)
+        self.assertEqual(parsed["devices_in_graph"], [782, 782])
+        self.assertEqual(parsed["ranks_in_graph"], [780, 782])
+        self.assertEqual(parsed["max_weight_difference"], 0.0)
+        self.assertIsNone(bench_suite.parse_two_processes(printed.replace("ranks    e1", "rank 1 failed")))
+        results = sample()
+        results["parts"]["ddp"] = {"status": "measured", "mode": "full", "date": "d", "runs": [
+            {"who": "torch", "status": "failed", "global_batch": 128, "reason": "exit 1"}],
+            "processes": [dict(parsed, status="measured", backend="v4", global_batch=128, epochs=2),
+                          {"status": "failed", "global_batch": 512, "reason": "rank 1 failed"}]}
+        text = perf_tables.render_ddp(results)
+        self.assertEqual(rows_of(text, "128"), [["128", "v4", "0.312", "0.329", "1.05x",
+                                                 "inside the step graph in 780 of 782 steps", "0.0e+00"]])
+        self.assertIn("not measured: rank 1 failed", rows_of(text, "512")[0])
+
     def test_every_measured_table_names_gpu_driver_commit_date_and_data(self):
         results = with_ingredients(sample())
         blocks = perf_tables.render_all(results)
