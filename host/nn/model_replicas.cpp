@@ -87,8 +87,9 @@ struct ModelReplicas::Replica {
 
 ModelReplicas::ModelReplicas(const std::vector<Context*>& contexts, const Parameters& parameters,
                              const OptimizerSettings& settings, int batch_size,
-                             bool force_host_exchange, ProcessGroup* processes, Execution execution)
-    : processes_(processes), force_host_exchange_(force_host_exchange) {
+                             bool force_host_exchange, ProcessGroup* processes,
+                             Execution execution)
+    : processes_(processes) {
   const int64_t devices = int64_t(contexts.size());
   if (devices < 1) throw std::invalid_argument("training needs at least one device");
   if (processes && devices != 1) {
@@ -162,11 +163,9 @@ bool ModelReplicas::step(const float* images, int64_t count, const float* target
   // Each shard's gradient is the mean over its shard: their mean over the
   // active devices is the gradient of the whole batch's mean loss.
   last_step_exchanged_in_graph_ =
-      exchange_group() != nullptr && active == shards_ &&
+      !processes_ && group_ && group_->handle() != nullptr && active == int64_t(devices) &&
       exchanged_step(images, targets, noise, shard, 1.0f / float(active));
-  if (last_step_exchanged_in_graph_) {
-    return processes_ ? stop_agreed_every_few_steps(stop_requested) : stop_requested;
-  }
+  if (last_step_exchanged_in_graph_) return stop_requested;
 
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
@@ -213,7 +212,7 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets,
                                    const StepNoise* noise, int64_t shard, float scale) {
   const size_t devices = replicas_.size();
   auto exchange_of = [&](size_t r) {
-    return GradientExchange{exchange_group(), int32_t(r), int32_t(devices), scale};
+    return GradientExchange{group_->handle(), int32_t(r), int32_t(devices), scale};
   };
   auto known = exchanges_in_graph_.find(shard);
   if (known == exchanges_in_graph_.end()) {
@@ -225,10 +224,7 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets,
       compiled[r] = replica.model->prepare_exchanged_step(shard, targets || noise,
                                                           *replica.optimizer, exchange_of(r));
     });
-    bool all = std::all_of(compiled.begin(), compiled.end(), [](char c) { return c != 0; });
-    // Every rank of a group of processes the same way: a rank that ran its
-    // exchange in the graph while another made the host's would wait forever.
-    if (processes_) all = every_rank_agrees(all);
+    const bool all = std::all_of(compiled.begin(), compiled.end(), [](char c) { return c != 0; });
     known = exchanges_in_graph_.emplace(shard, all).first;
   }
   if (!known->second) return false;
@@ -236,7 +232,7 @@ bool ModelReplicas::exchanged_step(const float* images, const float* targets,
   // the others waiting at an exchange.
   std::vector<Replica::Shard> shards(devices);
   run_per_device(devices, [&](size_t r) {
-    shards[r] = replicas_[r]->take_shard(images, targets, noise, first_shard_ + int64_t(r), shard);
+    shards[r] = replicas_[r]->take_shard(images, targets, noise, int64_t(r), shard);
   });
   run_per_device(devices, [&](size_t r) {
     Replica& replica = *replicas_[r];
@@ -261,37 +257,18 @@ bool ModelReplicas::exchange_across_processes(float scale, bool stop_requested) 
   return any > 0;
 }
 
-cae_group ModelReplicas::exchange_group() const {
-  if (processes_) return force_host_exchange_ ? nullptr : processes_->handle();
-  return group_ ? group_->handle() : nullptr;
-}
-
-float ModelReplicas::sum_across_processes(float mine) {
-  Replica& replica = *replicas_[0];
-  replica.scalar.upload(&mine, 1);
-  processes_->all_reduce_sum({&replica.scalar}, 1.0f);
-  float all = 0;
-  replica.scalar.download(&all, 1);
-  return all;
-}
-
-bool ModelReplicas::every_rank_agrees(bool mine) {
-  // A sum of small integers: exact.
-  return sum_across_processes(mine ? 1.0f : 0.0f) == float(processes_->world());
-}
-
-bool ModelReplicas::stop_agreed_every_few_steps(bool stop_requested) {
-  if (++steps_since_stop_check_ < kStopCheckSteps) return false;
-  steps_since_stop_check_ = 0;
-  return sum_across_processes(stop_requested ? 1.0f : 0.0f) > 0;
-}
-
 double ModelReplicas::drain_loss_sum() {
   double sum = 0;
   for (auto& replica : replicas_) sum += replica->losses.drain();
   if (!processes_) return sum;
   // float on the wire: the sum is for the log, the weights never see it.
-  return double(sum_across_processes(float(sum)));
+  Replica& replica = *replicas_[0];
+  const float mine = float(sum);
+  replica.scalar.upload(&mine, 1);
+  processes_->all_reduce_sum({&replica.scalar}, 1.0f);
+  float all = 0;
+  replica.scalar.download(&all, 1);
+  return double(all);
 }
 
 void ModelReplicas::reset_loss_sum(double sum) {

@@ -5,11 +5,9 @@
 // scaled to the mean, and applies the same optimiser step everywhere, so the
 // replicas stay identical and the result does not depend on N (up to the
 // backend's rounding). With one context it is the plain single-device step,
-// the whole of it one graph where the backend compiles graphs; with several
-// devices, or as one rank of a group of processes, each device's whole step
-// is one graph with the exchange inside it where the backend runs exchanges
-// as graph nodes (ABI 1.6), else its forward and backward may be a graph and
-// the exchange and the update run op by op after them.
+// the whole of it one graph where the backend compiles graphs; with several,
+// each device's forward and backward may be a graph, and the exchange and
+// the update run op by op between them.
 #pragma once
 
 #include <map>
@@ -74,11 +72,8 @@ class ModelReplicas {
   // targets: denoising targets (the clean images) when the input is noisy, else nullptr.
   // stop_requested: this process wants to stop after this step (a signal).
   // Returns whether to stop: with a group of processes, whether ANY rank
-  // asked, so every rank stops after the same step (the flag travels in the
-  // step's exchange where the host makes it; where the exchange is inside
-  // the step's graph, in a one-float exchange of its own every
-  // kStopCheckSteps steps, so a signal stops the group within that many
-  // steps); else stop_requested itself.
+  // asked (the flag travels in the step's exchange, so every rank stops
+  // after the same step); else stop_requested itself.
   bool train_step(const float* images, int64_t count, const float* targets = nullptr,
                   bool stop_requested = false);
   // The same for denoising: `images` (clean) are the targets, and the input
@@ -97,19 +92,6 @@ class ModelReplicas {
   struct Replica;
   void zero_gradients(Replica& replica);
   bool exchange_across_processes(float scale, bool stop_requested);
-  // The backend's group the step graphs' exchanges name: the devices' group
-  // in this process, or the group of processes; NULL where the host
-  // exchanges (no backend group, or force_host_exchange with processes).
-  cae_group exchange_group() const;
-  // `mine` summed over the ranks of the group of processes (a collective).
-  float sum_across_processes(float mine);
-  // Whether `mine` holds on every rank of the group of processes (a
-  // collective: every rank calls it at the same step).
-  bool every_rank_agrees(bool mine);
-  // After a step whose exchange ran inside the graph on a group of
-  // processes: whether any rank asked to stop, exchanged every
-  // kStopCheckSteps steps (the same steps on every rank), else false.
-  bool stop_agreed_every_few_steps(bool stop_requested);
   bool step(const float* images, int64_t count, const float* targets, const StepNoise* noise,
             bool stop_requested);
   // Every device's whole step as one graph, the gradients summed inside it
@@ -131,13 +113,6 @@ class ModelReplicas {
   // Per shard size: whether every device compiled the exchanged step.
   std::map<int64_t, bool> exchanges_in_graph_;
   bool last_step_exchanged_in_graph_ = false;
-  bool force_host_exchange_ = false;
-  // Reading the stop flag back waits for the step that carried it: every
-  // step, that wait left the device idle while the host queued the next
-  // step, so a group of processes checks it every this many steps (a few
-  // milliseconds of training).
-  static constexpr int64_t kStopCheckSteps = 16;
-  int64_t steps_since_stop_check_ = 0;
 };
 
 }  // namespace cae::nn

@@ -29,7 +29,6 @@ class BackendProcessGroup : public ProcessGroup {
 
   bool backend_collectives() const override { return true; }
   void all_reduce_sum(const std::vector<Tensor*>& tensors, float scale) override;
-  cae_group handle() const override { return group_; }
 
  private:
   Context& context_;

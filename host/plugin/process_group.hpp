@@ -29,11 +29,6 @@ class ProcessGroup {
   // in the same order with the same shapes; every rank gets the same values.
   virtual void all_reduce_sum(const std::vector<Tensor*>& tensors, float scale) = 0;
 
-  // The backend's group of this process's one context (ABI 1.2's group_join),
-  // which a training graph's all_reduce_sum nodes may name (ABI 1.6); NULL
-  // for the host's fallback, whose exchange the host makes itself.
-  virtual cae_group handle() const { return nullptr; }
-
  protected:
   ProcessGroup(int32_t rank, int32_t world) : rank_(rank), world_(world) {}
 
