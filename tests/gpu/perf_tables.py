@@ -878,7 +878,8 @@ def render_processes(runs):
                      fmt_s(EPOCH_IMAGES / r["devices_img_s"]), fmt_s(EPOCH_IMAGES / r["ranks_img_s"]),
                      fmt_ratio(r["devices_img_s"] / r["ranks_img_s"]),
                      processes_exchange(r.get("ranks_in_graph")),
-                     "not recorded" if diff is None else f"{diff:.1e}"])
+                     ("not recorded" if diff is None else f"{diff:.1e}")
+                     + ("" if r.get("weights_agree", True) else " (over the script's tolerance)")])
     header = ["global batch", "backend", "one process, `--devices 0,1` (s per epoch)",
               "two processes, `--rank` (s per epoch)", "two processes' epoch / one's",
               "gradient exchange (two processes)", "largest weight difference"]

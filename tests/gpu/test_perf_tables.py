@@ -275,10 +275,13 @@ class RenderTest(unittest.TestCase):
         results["parts"]["ddp"] = {"status": "measured", "mode": "full", "date": "d", "runs": [
             {"who": "torch", "status": "failed", "global_batch": 128, "reason": "exit 1"}],
             "processes": [dict(parsed, status="measured", backend="v4", global_batch=128, epochs=2),
+                          dict(parsed, status="measured", backend="v4", global_batch=256, epochs=2,
+                               weights_agree=False, max_weight_difference=0.25),
                           {"status": "failed", "global_batch": 512, "reason": "rank 1 failed"}]}
         text = perf_tables.render_ddp(results)
         self.assertEqual(rows_of(text, "128"), [["128", "v4", "0.312", "0.329", "1.05x",
                                                  "inside the step graph in 780 of 782 steps", "0.0e+00"]])
+        self.assertEqual(rows_of(text, "256")[0][6], "2.5e-01 (over the script's tolerance)")
         self.assertIn("not measured: rank 1 failed", rows_of(text, "512")[0])
 
     def test_every_measured_table_names_gpu_driver_commit_date_and_data(self):
