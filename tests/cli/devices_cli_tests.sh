@@ -41,8 +41,12 @@ train() {
   losses=$(tr '\r' '\n' <<<"$out" | sed -nE 's/^epoch [0-9]+\/[0-9]+ +train loss ([0-9.]+).*/\1/p' | tr '\n' ' ')
 }
 train one 0; one=$losses
+reject "one device names no exchange" "gradients exchanged"
 train two 0,1; two=$losses
 expect "2 devices run data parallel" "data parallel over 2 devices, 4 images per device"
+# 40 images at batch 8, 2 epochs: 10 steps, each one graph with its exchange
+# inside (the cpu backend runs all_reduce_sum nodes through its group).
+expect "2 devices say how their steps exchanged" "gradients exchanged inside the step graphs on 10 of 10 steps"
 train two-again 0,1
 train all all
 expect "--devices all takes every device" "data parallel over 4 devices, 2 images per device"
