@@ -877,7 +877,7 @@ def render_processes(runs):
         rows.append([str(r["global_batch"]), r["backend"],
                      fmt_s(EPOCH_IMAGES / r["devices_img_s"]), fmt_s(EPOCH_IMAGES / r["ranks_img_s"]),
                      fmt_ratio(r["devices_img_s"] / r["ranks_img_s"]),
-                     processes_exchange(r.get("ranks_in_graph")),
+                     exchange_text(*(r.get("ranks_in_graph") or [None, None])),
                      ("not recorded" if diff is None else f"{diff:.1e}")
                      + ("" if r.get("weights_agree", True) else " (over the script's tolerance)")])
     header = ["global batch", "backend", "one process, `--devices 0,1` (s per epoch)",
@@ -888,11 +888,6 @@ def render_processes(runs):
             f"{runs[0].get('epochs', 2)} epochs of `cae train` each, the last one timed "
             "(rank 0's test evaluation included), and the largest difference between "
             "their final weights:\n\n" + table(header, rows))
-
-
-def processes_exchange(in_graph):
-    """How the two processes' steps exchanged their gradients."""
-    return exchange_text(*(in_graph or [None, None]))
 
 
 def ddp_exchange(run):
