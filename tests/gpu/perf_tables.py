@@ -1356,8 +1356,11 @@ def render_expect(results):
             sentences.append(f"One training epoch of 50,000 images at batch {batch}: " + ", ".join(cells) + ".")
         cpu = [r for r in measured(e["cae"]) if r["backend"] == "cpu"]
         if cpu and batch == 64:
+            # The GPU machine's processor, not a promise for any 16 cores: its
+            # OpenBLAS has run there at a few cores' rate (docs/PERF.md, "Training").
             sentences.append(f"The cpu backend trains at about {fmt_s(cpu[0]['epoch_s'] * 1000 / cpu[0]['images'])} s "
-                             f"per 1,000 images on {results_cores(e)} cores.")
+                             f"per 1,000 images on the GPU machine's {results_cores(e)} cores, a figure of that "
+                             "machine's processor more than of the backend (docs/PERF.md, \"Training\").")
     if not sentences:
         return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh` (below, and "
                 "docs/PERF.md) produces these figures on a GPU machine.")

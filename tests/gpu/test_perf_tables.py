@@ -301,7 +301,7 @@ class RenderTest(unittest.TestCase):
         self.assertIn("5.32 GiB", text)
         self.assertIn("v4 0.500 s", text)
         self.assertNotIn("cpu 1000", text)  # the cpu backend gets its own scale
-        self.assertIn("about 20.0 s per 1,000 images on 16 cores", text)
+        self.assertIn("about 20.0 s per 1,000 images on the GPU machine's 16 cores", text)
         # max-autotune timed out at batch 64: the fastest quoted is of those measured
         self.assertIn("PyTorch's fastest measured (torch.compile bf16)", text)
         self.assertIn("(max-autotune bf16 not measured)", text)
