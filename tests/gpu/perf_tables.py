@@ -1357,7 +1357,7 @@ def render_expect(results):
         cpu = [r for r in measured(e["cae"]) if r["backend"] == "cpu"]
         if cpu and batch == 64:
             # The GPU machine's processor, not a promise for any 16 cores: its
-            # OpenBLAS has run there at a few cores' rate (docs/PERF.md, "Training").
+            # OpenBLAS has run there at about one core's rate (docs/PERF.md, "Training").
             sentences.append(f"The cpu backend trains at about {fmt_s(cpu[0]['epoch_s'] * 1000 / cpu[0]['images'])} s "
                              f"per 1,000 images on the GPU machine's {results_cores(e)} cores, a figure of that "
                              "machine's processor more than of the backend (docs/PERF.md, \"Training\").")
