@@ -21,6 +21,7 @@
  *   3. argument checks   6. ops           8. the table and the entry point
  */
 #include <cae/backend.h>
+#include <cae/option_text.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -187,8 +188,9 @@ static cae_status probe(cae_probe_result* out) {
 
 /* The declared options (ABI 1.4): what `cae info` lists and
  * `--backend-option NAME=VALUE` sets. Values arrive as text in the canonical
- * form of their type (backend.h, cae_option_type); create_with_options checks
- * them before it does anything else and never clamps one. */
+ * form of their type (backend.h, cae_option_type), which cae/option_text.h
+ * checks as the host does; create_with_options checks them before it does
+ * anything else and never clamps one. */
 static const cae_option_desc backend_options[] = {
     {sizeof(cae_option_desc), CAE_OPTION_BOOL, "zero-tensors", "false", NULL, 0.0, 0.0,
      "fill new tensors with zeros (by default their contents are undefined until written)"}};
@@ -224,7 +226,9 @@ static cae_status create_with_options(const cae_create_options* options,
                   name);
     }
     if (seen++) return INVALID(NULL, "create: option zero-tensors given twice");
-    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+    if (!cae_option_value_allowed(backend_options[0].type, backend_options[0].min_value,
+                                  backend_options[0].max_value, backend_options[0].choices,
+                                  value)) {
       return INVALID(NULL, "create: option zero-tensors=%s is not allowed (true or false)", value);
     }
     zero_tensors = strcmp(value, "true") == 0;

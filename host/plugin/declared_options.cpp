@@ -1,11 +1,10 @@
 #include "declared_options.hpp"
 
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <stdexcept>
+
+#include "cae/option_text.h"
 
 namespace cae {
 
@@ -17,44 +16,11 @@ std::string bound_text(double value) {
   return text;
 }
 
-// The canonical texts of ABI 1.4 (cae_option_type in api/cae/backend.h). The
-// plugins' shared code (plugins/common/backend_options.cpp) parses the same forms
-// with its own copy of these few lines: host and plugins share no code but
-// the header, and the header states the forms both follow.
-bool parse_integer(const std::string& text, long long& value) {
-  if (text.empty() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) return false;
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtoll(text.c_str(), &end, 10);
-  return errno == 0 && end && *end == '\0';
-}
-
-bool parse_number(const std::string& text, double& value) {
-  if (text.empty() || text[0] == ' ' || text[0] == '\t' || text[0] == '+') return false;
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtod(text.c_str(), &end);
-  return errno == 0 && end && *end == '\0' && std::isfinite(value);
-}
-
+// The canonical texts of ABI 1.4, read as every backend reads them
+// (api/cae/option_text.h).
 bool value_allowed(const OptionDeclaration& option, const std::string& text) {
-  switch (option.type) {
-    case CAE_OPTION_BOOL:
-      return text == "true" || text == "false";
-    case CAE_OPTION_INT: {
-      long long value = 0;
-      return parse_integer(text, value) && static_cast<double>(value) >= option.min_value &&
-             static_cast<double>(value) <= option.max_value;
-    }
-    case CAE_OPTION_FLOAT: {
-      double value = 0;
-      return parse_number(text, value) && value >= option.min_value && value <= option.max_value;
-    }
-    case CAE_OPTION_ENUM:
-      return !text.empty() &&
-             ("|" + option.choices + "|").find("|" + text + "|") != std::string::npos;
-  }
-  return false;
+  return cae_option_value_allowed(option.type, option.min_value, option.max_value,
+                                  option.choices.c_str(), text.c_str()) != 0;
 }
 
 std::string text_or_empty(const char* text) { return text ? text : ""; }

@@ -1,11 +1,9 @@
 #include "backend_options.hpp"
 
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 
+#include "cae/option_text.h"
 #include "plugin_support.hpp"
 
 namespace cae_plugin {
@@ -19,49 +17,12 @@ std::string bound_text(double value) {
   return text;
 }
 
-// The canonical texts of ABI 1.4 (cae_option_type in api/cae/backend.h), the
-// forms the host checks a user's value against before it calls create (its
-// own copy in host/plugin/declared_options.cpp: they share only the header).
-bool parse_integer(const std::string& text, long long& value) {
-  if (text.empty() || !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) return false;
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtoll(text.c_str(), &end, 10);
-  return errno == 0 && end && *end == '\0';
-}
-
-bool parse_number(const std::string& text, double& value) {
-  if (text.empty() || text[0] == ' ' || text[0] == '\t' || text[0] == '+') return false;
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtod(text.c_str(), &end);
-  return errno == 0 && end && *end == '\0' && std::isfinite(value);
-}
-
-bool is_choice(const char* choices, const std::string& text) {
-  if (!choices || text.empty()) return false;
-  const std::string list = std::string("|") + choices + "|";
-  return list.find("|" + text + "|") != std::string::npos;
-}
-
-// True when `text` is a value the declaration allows, in canonical form.
+// True when `text` is a value the declaration allows, in canonical form
+// (api/cae/option_text.h: the host checks a user's value the same way before
+// it calls create).
 bool allowed(const OptionSpec& spec, const std::string& text) {
-  switch (spec.type) {
-    case CAE_OPTION_BOOL:
-      return text == "true" || text == "false";
-    case CAE_OPTION_INT: {
-      long long value = 0;
-      return parse_integer(text, value) && static_cast<double>(value) >= spec.min_value &&
-             static_cast<double>(value) <= spec.max_value;
-    }
-    case CAE_OPTION_FLOAT: {
-      double value = 0;
-      return parse_number(text, value) && value >= spec.min_value && value <= spec.max_value;
-    }
-    case CAE_OPTION_ENUM:
-      return is_choice(spec.choices, text);
-  }
-  return false;
+  return cae_option_value_allowed(spec.type, spec.min_value, spec.max_value, spec.choices,
+                                  text.c_str()) != 0;
 }
 
 std::string declared_names(const OptionSpec* specs, size_t count) {
@@ -99,13 +60,13 @@ bool OptionValues::flag(const std::string& name) const { return text(name) == "t
 
 long long OptionValues::integer(const std::string& name) const {
   long long value = 0;
-  if (!parse_integer(text(name), value)) fail(CAE_STATUS_INTERNAL, name + " is not an integer");
+  if (!cae_option_parse_integer(text(name).c_str(), &value)) fail(CAE_STATUS_INTERNAL, name + " is not an integer");
   return value;
 }
 
 double OptionValues::number(const std::string& name) const {
   double value = 0;
-  if (!parse_number(text(name), value)) fail(CAE_STATUS_INTERNAL, name + " is not a number");
+  if (!cae_option_parse_number(text(name).c_str(), &value)) fail(CAE_STATUS_INTERNAL, name + " is not a number");
   return value;
 }
 

@@ -96,6 +96,11 @@ void check_options() {
     expect_refusal({{o.name.c_str(), o.default_value.c_str()},
                     {o.name.c_str(), o.default_value.c_str()}},
                    CAE_STATUS_INVALID_ARGUMENT, o.name, o.name + " given twice");
+    // Every choice joined by the separator is text, not one of the choices.
+    if (o.type == CAE_OPTION_ENUM && o.choices.find('|') != std::string::npos) {
+      expect_refusal({{o.name.c_str(), o.choices.c_str()}}, CAE_STATUS_INVALID_ARGUMENT, o.name,
+                     o.name + "=" + o.choices);
+    }
   }
 }
 

@@ -78,6 +78,12 @@ TEST_CASE("chosen values are checked against the declaration, never clamped") {
   CHECK(contains(check_error(table, {"units="}), "an integer in 1..64"));
   CHECK(contains(check_error(table, {"exact=yes"}), "true or false"));
   CHECK(contains(check_error(table, {"colour=pink"}), "one of red|green|blue"));
+  // One choice, never two joined by the separator.
+  CHECK(contains(check_error(table, {"colour=red|green"}), "one of red|green|blue"));
+  CHECK(contains(check_error(table, {"colour=red|green|blue"}), "one of red|green|blue"));
+  CHECK(contains(check_error(table, {"colour=|red"}), "one of red|green|blue"));
+  CHECK(contains(check_error(table, {"units=-"}), "an integer in 1..64"));
+  CHECK(contains(check_error(table, {"scale=+1"}), "scale=+1"));
   CHECK(contains(check_error(table, {"units=2", "units=3"}), "given twice"));
   CHECK(contains(check_error(table, {"units"}), "is not NAME=VALUE"));
   CHECK(contains(check_error(table, {"=3"}), "is not NAME=VALUE"));

@@ -104,7 +104,7 @@ for dep in 'libboost-program-options1\.74\.0' 'libsvm3' 'libopenblas0' 'libgomp1
 done
 run "cae .deb contents" 0 dpkg-deb -c "$cae_deb"
 for file in usr/bin/cae usr/bin/cae-conformance usr/lib/cae/plugins/libcae-backend-cpu.so \
-  usr/include/cae/backend.h usr/lib/cmake/cae/caeConfig.cmake usr/lib/cmake/cae/caeTargets.cmake \
+  usr/include/cae/backend.h usr/include/cae/option_text.h usr/lib/cmake/cae/caeConfig.cmake usr/lib/cmake/cae/caeTargets.cmake \
   usr/lib/cmake/cae/CaeBackendSdk.cmake usr/lib/cmake/cae/backend_exports.map \
   usr/share/doc/cae/README.md usr/share/doc/cae/abi.md usr/share/doc/cae/writing-a-backend.md \
   usr/share/doc/cae/cli.md usr/share/doc/cae/install.md \

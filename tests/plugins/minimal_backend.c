@@ -15,8 +15,8 @@
  * certification must still end.
  */
 #include <cae/backend.h>
+#include <cae/option_text.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,35 +108,22 @@ static cae_status option_describe(int32_t index, cae_option_desc* out) {
   return CAE_STATUS_OK;
 }
 
-static int is_choice(const char* choices, const char* word) {
-  size_t len = strlen(word);
-  const char* p = choices;
-  while (len > 0 && *p) {
-    const char* bar = strchr(p, '|');
-    size_t item = bar ? (size_t)(bar - p) : strlen(p);
-    if (item == len && strncmp(p, word, len) == 0) return 1;
-    p += item + (bar ? 1 : 0);
-  }
-  return 0;
-}
-
-/* Sets one option on ctx; 0 when the value is not allowed. */
+/* Sets one option on ctx; 0 when the value is not allowed (its canonical
+ * text checked as every backend checks it: cae/option_text.h). */
 static int apply_option(cae_context ctx, const cae_option_desc* d, const char* text) {
-  char* end = NULL;
-  errno = 0;
+  long long integer = 0;
+  double number = 0.0;
+  if (!cae_option_value_allowed(d->type, d->min_value, d->max_value, d->choices, text)) return 0;
   if (d->type == CAE_OPTION_FLOAT) {
-    double v = strtod(text, &end);
-    if (!*text || errno || *end || !isfinite(v) || v < d->min_value || v > d->max_value) return 0;
-    ctx->scale = (float)v;
+    cae_option_parse_number(text, &number);
+    ctx->scale = (float)number;
   } else if (d->type == CAE_OPTION_INT) {
-    long v = strtol(text, &end, 10);
-    if (!*text || errno || *end || v < d->min_value || v > d->max_value) return 0;
-    ctx->units = (int32_t)v;
+    cae_option_parse_integer(text, &integer);
+    ctx->units = (int32_t)integer;
   } else if (d->type == CAE_OPTION_BOOL) {
-    if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0) return 0;
     ctx->exact = strcmp(text, "true") == 0;
   } else {
-    if (!is_choice(d->choices, text) || strlen(text) >= sizeof ctx->colour) return 0;
+    if (strlen(text) >= sizeof ctx->colour) return 0;
     strcpy(ctx->colour, text);
   }
   return 1;
