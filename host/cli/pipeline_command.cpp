@@ -257,7 +257,8 @@ int run_pipeline(const po::variables_map& given) {
   po::options_description options;
   po::positional_options_description positionals;
   declare_pipeline_options(options, positionals);
-  const std::vector<std::string> implied = implied_pipeline_arguments(given);
+  const std::vector<std::string> implied =
+      implied_pipeline_arguments(given, makes_synthetic_data(given));
   const po::variables_map vm = with_pipeline_defaults(given, options, implied);
   const std::string out = vm["out"].as<std::string>();
   nn::TrainOptions train_options = training_options_from(vm);

@@ -19,8 +19,10 @@ void add_pipeline_defaults_option(po::options_description& options);
 // The options `--defaults` adds to what the user gave: none for baseline; for
 // best, each of the recipe's options the user left at its default, except
 // where the user chose the part it belongs to (--features decides the
-// threshold too; --C or --gamma means one fit, not a search).
-std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given);
+// threshold too; --C or --gamma means one fit, not a search). The recipe's
+// epochs are left out for `synthetic_data`, whose short set trains its own.
+std::vector<std::string> implied_pipeline_arguments(const po::variables_map& given,
+                                                    bool synthetic_data);
 
 // `given` with the `implied` options parsed (through `options`, so checked
 // as typed ones are) and stored under the user's own.

@@ -146,6 +146,12 @@ absent "held out of the unlabelled split writes nothing" RX
 run "given options replace their parts" 0 "$CAE" pipeline $B --data D --samples 60 --epochs 1 --batch 32 --validation 20 \
   --features latent --C 3 --out RG
 expect "given options replace their parts" "^defaults: best recipe: --augment flip --contrast-normalize \(--defaults baseline"
+# Without --epochs the recipe's 60 are filled in on a data set given (the
+# synthetic set of a bare `cae pipeline` keeps its own shorter schedule).
+run "best defaults: the recipe's epochs" 0 "$CAE" pipeline $B --data D --samples 60 --batch 60 --validation 20 \
+  --features latent --C 3 --out RE
+expect "best defaults: the recipe's epochs" "^defaults: best recipe: --augment flip --contrast-normalize --epochs 60 \(--defaults baseline"
+expect "best defaults: 60 epochs trained" "^epoch 60/60: 60/60 done in"
 reject "--C means one fit" "^search:"
 error "bad --defaults" 2 "^cae pipeline: --defaults must be best or baseline, got 'seed'$" \
   "$CAE" pipeline $B --data D --defaults seed --out RX

@@ -87,7 +87,7 @@ KERNEL_VARIANTS = [["edge-kernels=tensor-cores"]]
 # default) adds (host/cli/pipeline_defaults.cpp; a unit test holds them
 # equal), in the order the ingredients table writes its variants.
 BEST_RECIPE = ["--features", ingredients_table.TWO_SCALES, "--augment", "flip", "--contrast-normalize",
-               "--search"]
+               "--epochs", "60", "--search"]
 
 # `cae pipeline` runs the best recipe by default: timed twice, from the fresh
 # install (certifying the default backend on its first use) and again, as
@@ -101,13 +101,13 @@ PIPELINES = [
 
 PARTS_HELP = (
     "Each part fits one command's default budget on one H100 (full mode, about): epoch-64 and "
-    "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 1.9 (the README's command from a fresh install and again, and the baseline), "
+    "epoch-256 4.5 minutes together, torch-max 2.5, pipeline 2.5 (the README's command from a fresh install and again, and the baseline), "
     "ingredients-1 4.5, ingredients-2 6, ingredients-3 2.4, ingredients-4 5, ingredients-5 4, ingredients-6 2.5, ingredients-7 3, ingredients-8 3 and ingredients-9 3.5 (a whole `cae pipeline ... --search` per variant of "
-    "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 6 (the best recipe with each "
+    "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 8 (the best recipe with each "
     "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 5 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel, "
     "`--search-exhaustive`, and the linear classifier's search with its passes on the host "
-    "and on the backend, and with the squared hinge on the backend, on them), models 3.3, "
+    "and on the backend, and with the squared hinge on the backend, on them), models 6, "
     "conformance 6, ddp 4 (two GPUs: `cae bench --devices 0,1`, PyTorch DDP, and `cae train` with one process per GPU against one process driving both), kernels 3 (Nsight Compute over one step of v4 at batches "
     "256 and 64). Merge the results of several commands with "
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")
@@ -331,6 +331,13 @@ def default_backend(text):
     return None
 
 
+def implied_defaults(output):
+    """The options `--defaults best` filled in for a `cae pipeline` run (its
+    "defaults: best recipe:" line), or None (baseline, or nothing implied)."""
+    m = re.search(r"^defaults: best recipe: (.+?) \(--defaults baseline", output or "", re.M)
+    return m.group(1) if m else None
+
+
 def first_use_certification(output):
     """{"backend", "seconds", "verdict"} of the line `cae` prints when it
     certifies its default backend on first use, or None."""
@@ -551,7 +558,8 @@ class Suite:
                             env=env)
             record = {"name": name, "readme_command": readme_command,
                       "command": "cae " + " ".join(cmd[1:]).replace(self.raw + "/", ""),
-                      "certified_on_first_use": first_use_certification(step.log)}
+                      "certified_on_first_use": first_use_certification(step.log),
+                      "defaults": implied_defaults(step.log)}
             if step.failure():
                 runs.append(dict(record, status="failed", reason=step.failure()))
                 continue

@@ -373,7 +373,7 @@ def render_svm(results):
         text, p = pipeline_table(results, header, svm_row)
     if text is None:
         return skipped_line(results, "pipeline")
-    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}"
+    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}{default_moved_sentence(results)}"
 
 
 def svm_rows(run):
@@ -420,7 +420,7 @@ def render_pipeline(results):
     text, p = pipeline_table(results, header, pipeline_row, at=2)
     if text is None:
         return skipped_line(results, "pipeline")
-    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}"
+    return text + f"\n\n{footer(p, 'pipeline')}{pipeline_quick_note(p)}{default_moved_sentence(results)}"
 
 
 # ---------------------------------------------------------------- the search alone
@@ -831,9 +831,9 @@ def render_models(results):
                       r.get("validation_accuracy") or "-", f"{100 * r['accuracy']:.2f}%"]
         rows.append(cells)
     commands = "; ".join(f"`{r['readme_command']}`" for r in p["runs"] if "readme_command" in r)
-    return (table(header, rows) + f"\n\nPipelines: {commands} (the default recipe, the README's best: Adam, 20 "
-            f"epochs, batch 64, its features and training images; C and gamma by `--search` on "
-            f"the validation split). "
+    return (table(header, rows) + f"\n\nPipelines: {commands} (`cae pipeline`'s default recipe at the commit "
+            f"below, the README's best then: Adam, batch 64, its features, training images and "
+            f"epochs; C and gamma by `--search` on the validation split). "
             f"{footer(p, 'models')}{pipeline_quick_note(p)}")
 
 
@@ -1309,6 +1309,42 @@ def short_torch_name(record):
     return TORCH_NAMES[record["config"]].replace("PyTorch ", "")
 
 
+def default_recipe_moved(results):
+    """(then, now) when the pipeline part timed `cae pipeline` running another
+    recipe by default than the one the ingredients table now names (the
+    README's, which `--defaults best` fills in), else None. The recipe a run
+    ran is its `defaults` line (recorded since the suite kept it); a record
+    without one ran the recipe the ablation part took apart at the same
+    commit, the suite's best recipe of that commit."""
+    p = part(results, "pipeline")
+    best = [r for r in measured((p or {}).get("runs", [])) if r.get("name") == "best"]
+    decision = decide(results, ingredient_runs(results)[0])
+    if not best or not decision.winner:
+        return None
+    then = f"cae pipeline {best[0]['defaults']}" if best[0].get("defaults") else None
+    ablation = part(results, "ablation")
+    if then is None and ablation and ablation["machine"].get("commit") == p["machine"].get("commit"):
+        winner = [r for r in ablation.get("runs", []) if r.get("variant") == "winner"]
+        then = winner[0]["readme_command"] if winner else None
+    now = decision.winner["readme_command"]
+    return (then, now) if then and then != now else None
+
+
+def default_moved_sentence(results):
+    """What the pipeline part's figures say no longer: see default_recipe_moved."""
+    moved = default_recipe_moved(results)
+    if not moved:
+        return ""
+    then, now = moved
+    winner = decide(results, ingredient_runs(results)[0]).winner
+    return (f" These `cae pipeline` figures ran `{then}`, its default when they were measured; it "
+            f"now runs `{now}`, the ingredients table's winner (docs/PERF.md), not yet timed as the "
+            f"default: as a variant of that table it took {fmt_s(winner['wall_s'])} s, already "
+            f"certified, and scored {winner['validation_accuracy']:.2f}% on the validation split"
+            + (f" and {winner['test_accuracy']:.2f}% on the test set" if winner.get("test_accuracy") is not None else "")
+            + ".")
+
+
 def render_expect(results):
     sentences = []
     p = part(results, "pipeline")
@@ -1331,7 +1367,8 @@ def render_expect(results):
                     f"{100 * r['accuracy']:.2f}% test accuracy with {r['backend']}")
             parts.append(text)
         added = f" (`{p['added_options']}` added: {p.get('mode')} mode)" if p.get("added_options") else ""
-        sentences.append(f"On {p.get('data') or 'an unnamed data set'}" + added + ", " + "; ".join(parts) + ".")
+        sentences.append(f"On {p.get('data') or 'an unnamed data set'}" + added + ", " + "; ".join(parts) + "."
+                         + default_moved_sentence(results))
     for batch in (64, 256):
         e = part(results, f"epoch-{batch}")
         if not e:
@@ -1411,6 +1448,8 @@ def render_run_it(results):
             f"On {machine} {where}, its `{r['readme_command']}` took {fmt_s(r['wall_s'])} s from "
             f"a fresh install{first_use}, and reached {100 * r['accuracy']:.2f}% test accuracy with "
             f"{r['backend']} (measured on {p['date'][:10]} at commit {m.get('commit', '?')}).")
+        if name == "pipeline":
+            sentences[-1] += default_moved_sentence(results)
     if not sentences:
         return ("Not measured yet on the current code: `tests/gpu/bench-suite.sh --part pipeline "
                 "--part pipeline-cpu` measures it.")

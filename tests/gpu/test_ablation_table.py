@@ -42,6 +42,9 @@ class RunsTest(unittest.TestCase):
                          "--contrast-normalize --search")
         self.assertEqual(commands["one-scale"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt "
                          "--augment flip --contrast-normalize --search")
+        self.assertEqual(commands["epochs-20"], " ".join(BEST[:-1]) + " --epochs 20 --search")
+        sixty = {name: " ".join(options) for name, _, options, _ in ablation_table.runs(bench_suite.BEST_RECIPE)}
+        self.assertEqual(sixty["epochs-20"], " ".join(bench_suite.BEST_RECIPE).replace("--epochs 60", "--epochs 20"))
         self.assertEqual(commands["winner-seed-3"], " ".join(BEST) + " --seed 3")
         # A recipe with nothing a variant changes is refused, not run twice.
         with self.assertRaisesRegex(ValueError, "nothing this variant changes"):

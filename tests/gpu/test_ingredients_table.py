@@ -103,11 +103,18 @@ class VariantsTest(unittest.TestCase):
 class SearchPartTest(unittest.TestCase):
     def test_split_recipe_into_training_and_extraction(self):
         train, extract = search_part.split_recipe(bench_suite.BEST_RECIPE)
-        self.assertEqual(train, ["--augment", "flip", "--contrast-normalize"])
+        self.assertEqual(train, ["--augment", "flip", "--contrast-normalize", "--epochs", "60"])
         self.assertEqual(extract, ["--features", "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2"
                                               "+flip+sqrt"])
         self.assertEqual(search_part.split_recipe(["--feature-threshold", "0.25", "--whiten", "zca"]),
                          (["--whiten", "zca"], ["--feature-threshold", "0.25"]))
+
+    def test_implied_defaults_from_a_pipeline_log(self):
+        log = ("backend v4\ndefaults: best recipe: --features latent --epochs 60 --search "
+               "(--defaults baseline for the seed's settings)\nepoch 1/60\n")
+        self.assertEqual(bench_suite.implied_defaults(log), "--features latent --epochs 60 --search")
+        self.assertIsNone(bench_suite.implied_defaults("backend v4\nepoch 1/20\n"))
+        self.assertIsNone(bench_suite.implied_defaults(None))
 
     def test_parse_svm_output(self):
         text = ("backend v4 on NVIDIA H100 80GB HBM3 (bf16)\n"

@@ -504,6 +504,38 @@ class NewPartsRenderTest(unittest.TestCase):
         self.assertEqual(perf_tables.recipe_problems(sample(), other), [])
         self.assertEqual(perf_tables.recipe_problems(with_ingredients(sample(), mode="smoke"), other), [])
 
+    def test_pipeline_figures_say_when_the_default_recipe_moved_on(self):
+        results = with_ingredients(sample())
+        runs = results["parts"]["pipeline"]["runs"]
+        best = dict(next(r for r in runs if r.get("name") == "default"), name="best",
+                    certified_on_first_use={"backend": "v4", "seconds": 9.5})
+        runs[:] = [r for r in runs if r.get("name") != "best"] + [best]
+        # Recorded: the run ran the winner by default, nothing to say.
+        best["defaults"] = BEST[len("cae pipeline "):]
+        self.assertIsNone(perf_tables.default_recipe_moved(results))
+        self.assertNotIn("not yet timed as the default", perf_tables.render_expect(results))
+        # Recorded, another recipe: every pipeline block says so, with the
+        # winner's own figures from the ingredients table.
+        best["defaults"] = "--features latent --search"
+        self.assertEqual(perf_tables.default_recipe_moved(results),
+                         ("cae pipeline --features latent --search", BEST))
+        for render in (perf_tables.render_expect, perf_tables.render_run_it, perf_tables.render_pipeline):
+            text = render(results)
+            self.assertIn("ran `cae pipeline --features latent --search`, its default when they were measured", text)
+            self.assertIn(f"it now runs `{BEST}`", text)
+            self.assertIn("took 66.5 s, already certified, and scored 75.84% on the validation split and "
+                          "74.57% on the test set.", text)
+        # Not recorded: the ablation part at the same commit names the recipe;
+        # at another commit nothing is known and nothing is said.
+        del best["defaults"]
+        results["parts"]["ablation"] = with_header(results, {"status": "measured", "runs": [
+            {"variant": "winner", "status": "measured", "validation_accuracy": 75.0,
+             "readme_command": "cae pipeline --features old --search"}]}, "full")
+        results["parts"]["ablation"]["machine"] = results["parts"]["pipeline"]["machine"]
+        self.assertEqual(perf_tables.default_recipe_moved(results)[0], "cae pipeline --features old --search")
+        results["parts"]["ablation"]["machine"] = dict(results["parts"]["pipeline"]["machine"], commit="other")
+        self.assertIsNone(perf_tables.default_recipe_moved(results))
+
     def search_results(self, exhaustive_C="5"):
         results = sample()
         common = {"status": "measured", "candidates": 15, "validation_rows": 5000, "train_rows": 50000,
