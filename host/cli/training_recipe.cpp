@@ -35,7 +35,7 @@ nn::TrainOptions recipe_options(const std::string& recipe) {
 void add_training_options(po::options_description& options) {
   options.add_options()
       ("recipe", po::value<std::string>()->default_value("default"), "default (Adam) or seed (the seed's SGD)")
-      ("epochs", po::value<int>()->value_name("E"), "epochs (recipe: 20)")
+      ("epochs", po::value<int>()->value_name("E"), "epochs (recipe: 20; `cae pipeline`'s best recipe: 60)")
       ("batch", po::value<int>()->value_name("N"), "batch size (recipe: 64)")
       ("optimizer", po::value<std::string>()->value_name("adam|sgd"), "optimizer (recipe decides)")
       ("lr", po::value<float>()->value_name("RATE"), "learning rate (recipe default: 0.0003, seed: 0.001)")
