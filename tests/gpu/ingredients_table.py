@@ -156,11 +156,13 @@ def pipeline_options(options):
 def as_written(options):
     """`options` as a `cae pipeline` command that means exactly them. Options
     not given take the best recipe's values (host/cli/pipeline_defaults.cpp:
-    --features, --augment, --contrast-normalize, and --search unless C or
-    gamma is given), so a command that leaves one of them out starts from
-    `--defaults baseline`, where what is left out is off."""
+    --features, --augment, --contrast-normalize, --epochs, and --search unless
+    C or gamma is given), so a command that leaves one of them out starts
+    from `--defaults baseline`, where what is left out is off (and the
+    training recipe's 20 epochs run: what every command without --epochs
+    ran before the best recipe trained 60)."""
     given = set(o for o in options if o.startswith("--"))
-    fills_in = (not {"--features", "--augment", "--contrast-normalize"} <= given
+    fills_in = (not {"--features", "--augment", "--contrast-normalize", "--epochs"} <= given
                 or not given & {"--search", "--C", "--gamma"})
     if fills_in and "--defaults" not in given:
         return ["--defaults", "baseline"] + list(options)

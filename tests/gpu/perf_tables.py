@@ -505,7 +505,7 @@ def render_search(results):
 def search_features_note(p, searches):
     """Where the features came from and what the wall time holds besides the search."""
     commands = p.get("commands", {})
-    text = (f"The features of `{p.get('recipe', '?')}` (the suite's best recipe when this part "
+    text = (f"The features of `{ingredient_command(p['recipe']) if p.get('recipe') else '?'}` (the suite's best recipe when this part "
             f"ran), made once: "
             f"`{commands.get('train', '?')}`, then `{commands.get('extract', '?')}`")
     if "dim" in p:
@@ -755,12 +755,12 @@ def render_ablation(results):
     rows = []
     for r in variants:
         if r.get("status") != "measured":
-            rows.append(unmeasured_row(f"`{r['readme_command']}`", r, len(header), at=2))
+            rows.append(unmeasured_row(f"`{ingredient_command(r['readme_command'])}`", r, len(header), at=2))
             continue
         svm = r.get("svm", {})
         va = r.get("validation_accuracy")
         delta = "" if r is winner or va is None or base is None else f"{va - base:+.2f}"
-        rows.append([f"`{r['readme_command']}`", r["change"], f"{va:.2f}%" if va is not None else "-",
+        rows.append([f"`{ingredient_command(r['readme_command'])}`", r["change"], f"{va:.2f}%" if va is not None else "-",
                      delta, fmt_s(r["wall_s"]), f"{r['peak_rss_bytes'] / 2**30:.2f}",
                      classifier_choice(svm)])
     lines = [table(header, rows)]
@@ -774,7 +774,7 @@ def render_ablation(results):
                      f"mean {mean:.2f}%, standard deviation {spread:.2f} points.")
     unmeasured = [r for r in by_seed if r.get("status") != "measured"]
     if unmeasured:
-        lines.append("Not measured: " + "; ".join(f"`{r['readme_command']}` ({r.get('reason', '')})"
+        lines.append("Not measured: " + "; ".join(f"`{ingredient_command(r['readme_command'])}` ({r.get('reason', '')})"
                                                  for r in unmeasured) + ".")
     moved = ablation_behind(results, winner)
     if moved:
@@ -1321,12 +1321,12 @@ def default_recipe_moved(results):
     decision = decide(results, ingredient_runs(results)[0])
     if not best or not decision.winner:
         return None
-    then = f"cae pipeline {best[0]['defaults']}" if best[0].get("defaults") else None
+    then = ingredient_command(f"cae pipeline {best[0]['defaults']}") if best[0].get("defaults") else None
     ablation = part(results, "ablation")
     if then is None and ablation and ablation["machine"].get("commit") == p["machine"].get("commit"):
         winner = [r for r in ablation.get("runs", []) if r.get("variant") == "winner"]
-        then = winner[0]["readme_command"] if winner else None
-    now = decision.winner["readme_command"]
+        then = ingredient_command(winner[0]["readme_command"]) if winner else None
+    now = ingredient_command(decision.winner["readme_command"])
     return (then, now) if then and then != now else None
 
 
@@ -1337,8 +1337,8 @@ def default_moved_sentence(results):
         return ""
     then, now = moved
     winner = decide(results, ingredient_runs(results)[0]).winner
-    return (f" These `cae pipeline` figures ran `{then}`, its default when they were measured; it "
-            f"now runs `{now}`, the ingredients table's winner (docs/PERF.md), not yet timed as the "
+    return (f" These `cae pipeline` figures ran the default recipe of their commit, which today's "
+            f"`cae pipeline` writes `{then}`; it now runs `{now}`, the ingredients table's winner (docs/PERF.md), not yet timed as the "
             f"default: as a variant of that table it took {fmt_s(winner['wall_s'])} s, already "
             f"certified, and scored {winner['validation_accuracy']:.2f}% on the validation split"
             + (f" and {winner['test_accuracy']:.2f}% on the test set" if winner.get("test_accuracy") is not None else "")

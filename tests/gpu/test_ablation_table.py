@@ -15,7 +15,7 @@ import ablation_table  # noqa: E402
 import bench_suite  # noqa: E402
 import perf_tables  # noqa: E402
 
-BEST = ["--features", "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt", "--augment", "flip", "--contrast-normalize", "--search"]
+BEST = ["--features", "conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt", "--augment", "flip", "--contrast-normalize", "--epochs", "60", "--search"]
 
 
 class RunsTest(unittest.TestCase):
@@ -23,28 +23,30 @@ class RunsTest(unittest.TestCase):
         commands = {name: " ".join(options) for name, _, options, _ in ablation_table.runs(BEST)}
         self.assertEqual(commands["winner"], " ".join(BEST))
         self.assertEqual(commands["no-triangle"], "--features conv1:id:sum4+conv2:id:sum4+conv2:id:sum2+latent:id:max4+latent:id:max2+flip+sqrt "
-                         "--augment flip --contrast-normalize --search")
+                         "--augment flip --contrast-normalize --epochs 60 --search")
         self.assertEqual(commands["max-pooled"], "--features conv1:tri:max4+conv2:tri:max4+conv2:tri:max2+latent:tri:max4+latent:tri:max2+flip+sqrt "
-                         "--augment flip --contrast-normalize --search")
+                         "--augment flip --contrast-normalize --epochs 60 --search")
         self.assertTrue(commands["no-flip-average"].startswith(
             "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+sqrt --augment flip "))
         # Leaving out an option the best recipe would fill in needs --defaults
         # baseline: the command means exactly what it says.
         self.assertEqual(commands["no-flip-training"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --contrast-normalize --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --contrast-normalize --epochs 60 --search")
         self.assertEqual(commands["no-contrast"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --search")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --epochs 60 --search")
         self.assertEqual(commands["no-search"],
-                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --contrast-normalize")
+                         "--defaults baseline --features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip --contrast-normalize --epochs 60")
         self.assertEqual(commands["plus-threshold"], "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip+sqrt --augment flip "
-                         "--contrast-normalize --feature-threshold 0.25 --search")
+                         "--contrast-normalize --epochs 60 --feature-threshold 0.25 --search")
         self.assertEqual(commands["no-sqrt"], "--features conv1:tri:sum4+conv2:tri:sum4+conv2:tri:sum2+latent:tri:max4+latent:tri:max2+flip --augment flip "
-                         "--contrast-normalize --search")
+                         "--contrast-normalize --epochs 60 --search")
         self.assertEqual(commands["one-scale"], "--features conv1:tri:sum4+conv2:tri:sum4+latent:tri:max4+flip+sqrt "
-                         "--augment flip --contrast-normalize --search")
-        self.assertEqual(commands["epochs-20"], " ".join(BEST[:-1]) + " --epochs 20 --search")
-        sixty = {name: " ".join(options) for name, _, options, _ in ablation_table.runs(bench_suite.BEST_RECIPE)}
-        self.assertEqual(sixty["epochs-20"], " ".join(bench_suite.BEST_RECIPE).replace("--epochs 60", "--epochs 20"))
+                         "--augment flip --contrast-normalize --epochs 60 --search")
+        self.assertEqual(commands["epochs-20"], " ".join(BEST).replace("--epochs 60", "--epochs 20"))
+        # A recipe that leaves its epochs to the default gets them written out.
+        self.assertEqual(" ".join(ablation_table.variant_options([o for o in BEST if o not in ("--epochs", "60")],
+                                                                 ("set", "--epochs", "20"))),
+                         " ".join(BEST).replace("--epochs 60", "--epochs 20"))
         self.assertEqual(commands["winner-seed-3"], " ".join(BEST) + " --seed 3")
         # A recipe with nothing a variant changes is refused, not run twice.
         with self.assertRaisesRegex(ValueError, "nothing this variant changes"):
@@ -98,7 +100,8 @@ class RenderTest(unittest.TestCase):
             run("winner", 77.0, 75.0), run("no-triangle", 75.5, 74.0), run("no-sqrt", 77.25, 70.0),
             run("no-search", None, None, status="failed"),
             run("winner-seed-2", 76.8, 76.0, seed=2), run("winner-seed-3", 77.1, 74.0, seed=3)]))
-        self.assertIn("| `cae pipeline no-triangle` | change no-triangle | 75.50% | -1.50 |", text)
+        # Written as today's `cae pipeline` reads them (ingredients_table.as_written).
+        self.assertIn("| `cae pipeline --defaults baseline no-triangle` | change no-triangle | 75.50% | -1.50 |", text)
         self.assertIn("| 77.25% | +0.25 |", text)
         self.assertIn("not measured: timed out", text)
         # Only the winner's seeds read the test set: 75, 76, 74 -> mean 75, sd 1.

@@ -66,24 +66,31 @@ class VariantsTest(unittest.TestCase):
             step = bench_suite.Step(0, 61.0, 5 << 30, False, 300, "")
             r = ingredients_table.variant_record("c", ["--contrast-normalize"], step, d)
         self.assertEqual(r["readme_command"],
-                         "cae pipeline --features pyramid-flip --augment flip --contrast-normalize --search")
+                         "cae pipeline --defaults baseline --features pyramid-flip --augment flip --contrast-normalize --search")
         self.assertEqual((r["status"], r["validation_accuracy"], r["test_accuracy"]), ("measured", 75.84, 74.57))
         self.assertEqual(r["svm"]["svm search s"], "12.500")
         # A variant's --features takes the place of the base's.
         self.assertEqual(" ".join(ingredients_table.pipeline_options(["--features", "pyramid-tri-flip",
                                                                       "--contrast-normalize"])),
-                         "--features pyramid-tri-flip --augment flip --contrast-normalize --search")
+                         "--defaults baseline --features pyramid-tri-flip --augment flip --contrast-normalize --search")
         # So does its --augment: one --augment in the command.
         self.assertEqual(" ".join(ingredients_table.pipeline_options(["--contrast-normalize", "--augment",
                                                                       "flip-crop"])),
-                         "--features pyramid-flip --augment flip-crop --contrast-normalize --search")
+                         "--defaults baseline --features pyramid-flip --augment flip-crop --contrast-normalize --search")
         # A variant without contrast normalisation starts from --defaults
         # baseline, or the best recipe's defaults would add it back.
         self.assertEqual(" ".join(ingredients_table.pipeline_options([])),
                          "--defaults baseline --features pyramid-flip --augment flip --search")
+        # Every part of the best recipe given: the command means itself.
         self.assertEqual(ingredients_table.as_written(["--features", "latent", "--augment", "none",
-                                                       "--contrast-normalize", "--C", "5"]),
-                         ["--features", "latent", "--augment", "none", "--contrast-normalize", "--C", "5"])
+                                                       "--contrast-normalize", "--epochs", "20", "--C", "5"]),
+                         ["--features", "latent", "--augment", "none", "--contrast-normalize", "--epochs", "20",
+                          "--C", "5"])
+        # Without --epochs the best recipe would train 60: the command that ran
+        # the training recipe's 20 starts from --defaults baseline.
+        self.assertEqual(ingredients_table.as_written(["--features", "latent", "--augment", "none",
+                                                       "--contrast-normalize", "--C", "5"])[:2],
+                         ["--defaults", "baseline"])
         self.assertNotIn("classifier_s", r)  # a report without a stage table
         failed = ingredients_table.variant_record("c", [], bench_suite.Step(1, 1.0, 0, False, 300, "boom\n"), d)
         self.assertEqual((failed["status"], failed["reason"]), ("failed", "exit 1: boom"))
