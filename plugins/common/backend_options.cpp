@@ -60,13 +60,15 @@ bool OptionValues::flag(const std::string& name) const { return text(name) == "t
 
 long long OptionValues::integer(const std::string& name) const {
   long long value = 0;
-  if (!cae_option_parse_integer(text(name).c_str(), &value)) fail(CAE_STATUS_INTERNAL, name + " is not an integer");
+  if (!cae_option_parse_integer(text(name).c_str(), &value))
+    fail(CAE_STATUS_INTERNAL, name + " is not an integer");
   return value;
 }
 
 double OptionValues::number(const std::string& name) const {
   double value = 0;
-  if (!cae_option_parse_number(text(name).c_str(), &value)) fail(CAE_STATUS_INTERNAL, name + " is not a number");
+  if (!cae_option_parse_number(text(name).c_str(), &value))
+    fail(CAE_STATUS_INTERNAL, name + " is not a number");
   return value;
 }
 
@@ -108,8 +110,7 @@ OptionValues resolve_options(const OptionSpec* specs, size_t count, const cae_op
       if (name == specs[i].name) spec = &specs[i];
     }
     if (!spec) {
-      fail(CAE_STATUS_UNSUPPORTED, "create: no option '" + name +
-                                       "' (this backend's options: " +
+      fail(CAE_STATUS_UNSUPPORTED, "create: no option '" + name + "' (this backend's options: " +
                                        declared_names(specs, count) + ")");
     }
     require(seen.insert(name).second, "create: option " + name + " given twice");
