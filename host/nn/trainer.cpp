@@ -77,10 +77,12 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
   Parameters initial = start.parameters;
   if (!initial.input && options.input.active()) {
     Stopwatch learning;
-    initial.input = std::make_shared<const InputTransform>(learn_input_transform(train, options.input));
+    initial.input =
+        std::make_shared<const InputTransform>(learn_input_transform(train, options.input));
     char line[160];
     std::snprintf(line, sizeof line, "input transform: %s, learned on %zu images in %.1f s\n",
-                  describe_input_transform(options.input).c_str(), train.size(), learning.seconds());
+                  describe_input_transform(options.input).c_str(), train.size(),
+                  learning.seconds());
     log << line << std::flush;
   }
   ModelReplicas replicas(contexts, initial, options.optimizer, options.batch_size,
@@ -117,7 +119,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
         << "\n";
   } else if (contexts.size() > 1) {
     log << "data parallel over " << contexts.size() << " devices, "
-        << options.batch_size / int(contexts.size()) << " images per device and step, gradients summed "
+        << options.batch_size / int(contexts.size())
+        << " images per device and step, gradients summed "
         << (replicas.backend_collectives() ? "by the backend's collectives" : "through host memory")
         << "\n";
   }
@@ -210,14 +213,18 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
     // skipping the batches already done continues exactly where it stopped.
     int64_t skip = state.batches_done;
     int64_t images_done = 0;
-    for (int64_t b = 0; b < skip && batcher.next_batch(indices); ++b) images_done += int64_t(indices.size());
+    for (int64_t b = 0; b < skip && batcher.next_batch(indices); ++b)
+      images_done += int64_t(indices.size());
     const int64_t images_skipped = images_done;
     replicas.reset_loss_sum(state.partial_loss_sum);
 
     ProgressOptions progress_options;
-    progress_options.label = "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs);
+    progress_options.label =
+        "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs);
     progress_options.unit = "img";
     progress_options.out = &log;
+    progress_options.items_after = int64_t(options.epochs - epoch - 1) * int64_t(train.size());
+    progress_options.items_after_name = "training";
     ProgressReporter progress(int64_t(train.size()), progress_options);
     progress.update(images_done);
 
@@ -276,8 +283,8 @@ TrainOutcome train_autoencoder(const std::vector<Context*>& contexts, const Imag
       outcome.final_state = snapshot();
       const bool save = !options.checkpoint_path.empty() && options.checkpoint_on_interrupt;
       if (save) save_checkpoint(options.checkpoint_path, outcome.final_state);
-      log << "\ninterrupted by signal " << outcome.signal << " during epoch "
-          << epoch + 1 << " after " << images_done << " images";
+      log << "\ninterrupted by signal " << outcome.signal << " during epoch " << epoch + 1
+          << " after " << images_done << " images";
       if (save) {
         log << "; resumable checkpoint saved to " << options.checkpoint_path
             << "\nresume with: cae train --resume " << options.checkpoint_path

@@ -142,11 +142,22 @@ std::string ProgressReporter::rate_text(double seconds) const {
   return number_text(static_cast<double>(done_) / seconds) + " " + options_.unit + "/s";
 }
 
-// Assumes the average rate so far holds for the rest; negative when unknown.
-double ProgressReporter::eta_seconds(double seconds) const {
+// Assumes the average rate so far holds for the rest (and for `items_after`
+// more); negative when unknown.
+double ProgressReporter::eta_seconds(double seconds, std::int64_t items_after) const {
   if (!(seconds > 0.0) || done_ <= 0) return -1.0;
   double rate = static_cast<double>(done_) / seconds;
-  return static_cast<double>(total_ - std::min(done_, total_)) / rate;
+  return static_cast<double>(total_ - std::min(done_, total_) + items_after) / rate;
+}
+
+// "0:03", or "0:03 (training 1:04)" when more items follow this loop.
+std::string ProgressReporter::eta_text(double seconds) const {
+  std::string text = clock_text(eta_seconds(seconds));
+  if (options_.items_after > 0) {
+    text += " (" + options_.items_after_name + " " +
+            clock_text(eta_seconds(seconds, options_.items_after)) + ")";
+  }
+  return text;
 }
 
 void ProgressReporter::draw_terminal_line(bool final_line) {
@@ -169,7 +180,7 @@ void ProgressReporter::draw_terminal_line(bool final_line) {
   if (final_line) {
     line += "  in " + duration_text(seconds);
   } else if (total_ > 0) {
-    line += "  ETA " + clock_text(eta_seconds(seconds));
+    line += "  ETA " + eta_text(seconds);
   }
   // Spaces wipe what a longer previous line left behind.
   std::size_t length = line.size();
@@ -192,7 +203,7 @@ void ProgressReporter::write_log_line(bool final_line) {
       line += " (" + std::to_string(percent) + "%)";
     }
     line += ", " + rate_text(seconds);
-    if (total_ > 0) line += ", ETA " + clock_text(eta_seconds(seconds));
+    if (total_ > 0) line += ", ETA " + eta_text(seconds);
   }
   *out_ << line << '\n';
   out_->flush();

@@ -28,12 +28,20 @@ struct ProgressOptions {
   int log_percent_step = 10;
   double log_interval_s = 30.0;
   int bar_width = 30;
+  // Items of the same kind that follow this loop, expected at its rate (a
+  // training's later epochs): the ETA then also says when they will all be
+  // done, under this name: "ETA 0:04 (training 4:10:00)". An epoch of a long
+  // run on the cpu backend takes minutes; its own ETA alone hides the hours
+  // the run still has.
+  std::int64_t items_after = 0;
+  std::string items_after_name = "all";
 };
 
 // On a terminal: one line redrawn in place with '\r':
 //   label [=========>          ] 1200/4000  30.0%  812.3 items/s  ETA 0:03
 // Elsewhere: plain lines at a modest rate:
 //   label: 1200/4000 (30%), 812.3 items/s, ETA 0:03
+// (with items_after, "ETA 0:03 (training 1:04)" in both).
 // finish() prints the closing line with the elapsed time. A total of 0 means
 // "unknown": no bar, percentage or ETA. Not thread-safe: report from the
 // thread that runs the loop.
@@ -64,7 +72,8 @@ class ProgressReporter {
   void write_log_line(bool final_line);
   std::string counts_text() const;
   std::string rate_text(double seconds) const;
-  double eta_seconds(double seconds) const;
+  double eta_seconds(double seconds, std::int64_t items_after = 0) const;
+  std::string eta_text(double seconds) const;
 
   std::int64_t total_;
   ProgressOptions options_;

@@ -101,6 +101,45 @@ TEST_CASE("terminal mode redraws one line with a bar, rate and ETA") {
         std::string::npos);
 }
 
+TEST_CASE("items after the loop: the ETA also says when they are all done") {
+  std::ostringstream out;
+  FakeClock clock;
+  auto options = options_for(out, clock, false);
+  options.items_after = 400;  // two more epochs of 200
+  options.items_after_name = "training";
+  cae::ProgressReporter progress(200, options);
+  for (int i = 0; i < 100; ++i) {
+    clock.now += 0.5;  // 2 img/s: this epoch's other 100 take 50 s, all 500 more 250 s
+    progress.advance();
+  }
+  progress.finish();
+  const std::string text = out.str();
+  CHECK(text.find("epoch 1: 20/200 (10%), 2.00 img/s, ETA 1:30 (training 4:50)\n") !=
+        std::string::npos);
+  CHECK(text.find("epoch 1: 100/200 (50%), 2.00 img/s, ETA 0:50 (training 4:10)\n") !=
+        std::string::npos);
+  // The closing line, like a loop with nothing after it, says what was done.
+  CHECK(text.find("epoch 1: 100/200 done in 50.0 s (2.00 img/s)\n") != std::string::npos);
+
+  std::ostringstream bar;
+  auto on_terminal = options_for(bar, clock, true);
+  on_terminal.items_after = 400;
+  on_terminal.items_after_name = "training";
+  cae::ProgressReporter drawn(200, on_terminal);
+  clock.now += 50.0;
+  drawn.advance(100);
+  CHECK(bar.str().find("2.00 img/s  ETA 0:50 (training 4:10)") != std::string::npos);
+}
+
+TEST_CASE("no items after the loop: no second ETA") {
+  std::ostringstream out;
+  FakeClock clock;
+  cae::ProgressReporter progress(200, options_for(out, clock, false));
+  clock.now += 1.0;
+  progress.update(100);
+  CHECK(out.str() == "epoch 1: 100/200 (50%), 100 img/s, ETA 0:01\n");
+}
+
 TEST_CASE("terminal mode wipes leftovers of a longer previous line") {
   std::ostringstream out;
   FakeClock clock;
