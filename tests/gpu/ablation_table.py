@@ -17,6 +17,7 @@ import re
 import shutil
 
 from ingredients_table import as_written, with_pipeline_outcome
+from mode_options import with_mode_options
 
 # A tap of a composed recipe pooled into 2x2 cells, with the '+' before it.
 TWO_BY_TWO_TAP = re.compile(r"\+[a-z0-9_.]+:[a-z0-9_.]+:(?:sum|max)2(?=\+|$)")
@@ -105,8 +106,8 @@ def run_part(suite, best):
     records = []
     for name, text, options, seed in runs(best):
         run_dir = os.path.join(suite.raw, f"ablation-{name}")
-        cmd = ([suite.cae, "pipeline", "--data", suite.args.data] + suite.s["pipeline_args"]
-               + options + ["--out", run_dir])
+        cmd = ([suite.cae, "pipeline", "--data", suite.args.data]
+               + with_mode_options(suite.s["pipeline_args"], options) + ["--out", run_dir])
         suite.say(f"ablation {name}: cae pipeline {' '.join(options)}")
         step = suite.step(cmd, suite.s["pipeline_limit"], f"ablation-{name}")
         records.append(run_record(name, text, options, seed, step, run_dir))

@@ -106,8 +106,9 @@ PARTS_HELP = (
     "the best recipe, listed in tests/gpu/ingredients_table.py), ablation 8 (the best recipe with each "
     "ingredient taken away or added, and with two more training seeds: tests/gpu/ablation_table.py), search 5 (the best recipe's "
     "features made once, then `cae svm --search`, the same on the float32 kernel, "
-    "`--search-exhaustive`, and the linear classifier's search with its passes on the host "
-    "and on the backend, and with the squared hinge on the backend, on them), models 6, "
+    "`--search-exhaustive`, the linear classifier's search with its passes on the host "
+    "and on the backend, and with the squared hinge on the backend, and the default search over "
+    "a wider grid, on them), models 6, "
     "conformance 6, ddp 4 (two GPUs: `cae bench --devices 0,1`, PyTorch DDP, and `cae train` with one process per GPU against one process driving both), kernels 3 (Nsight Compute over one step of v4 at batches "
     "256 and 64). Merge the results of several commands with "
     "`python3 tests/gpu/perf_tables.py update A/perf-results.json B/perf-results.json`.")

@@ -26,6 +26,8 @@ import json
 import os
 import shutil
 
+from mode_options import with_mode_options
+
 # The recipe every variant builds on: multi-layer pooled features averaged
 # with the mirror image, trained on flipped images; --search goes last.
 BASE = ["--features", "pyramid-flip", "--augment", "flip"]
@@ -220,8 +222,9 @@ def run_group(suite, group):
     records = []
     for name, options in group:
         run_dir = os.path.join(suite.raw, f"ingredients-{name}")
-        cmd = ([suite.cae, "pipeline", "--data", suite.args.data] + suite.s["pipeline_args"]
-               + [in_tree(o) for o in pipeline_options(options)] + ["--out", run_dir])
+        cmd = ([suite.cae, "pipeline", "--data", suite.args.data]
+               + with_mode_options(suite.s["pipeline_args"], [in_tree(o) for o in pipeline_options(options)])
+               + ["--out", run_dir])
         suite.say(f"ingredients {name}: cae pipeline {' '.join(pipeline_options(options))}")
         step = suite.step(cmd, suite.s["pipeline_limit"], f"ingredients-{name}")
         records.append(variant_record(name, options, step, run_dir))

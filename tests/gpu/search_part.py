@@ -8,7 +8,8 @@ extract`, the options the README's best pipeline gives them), then `cae svm
 one kernel, each C started from the previous C's solution, the RBF kernel
 held as unorm16), the same search on the kernel in float32 (what unorm16
 saves), and `--search-exhaustive` (every candidate trained from scratch, the
-reference).
+reference), the linear classifiers, and the default search over a wider grid
+(whether the default grid holds the best candidate).
 `cae svm` prints the search's own time ("search: N candidates in S s"), apart
 from reading the features, the backend's start, writing the model and the
 test prediction; the part records both that and the command's wall time and
@@ -19,10 +20,17 @@ import os
 import re
 import shutil
 
+from mode_options import with_mode_options
+
 # Options of `cae pipeline` that belong to feature extraction; --search is
 # the SVM's; every other option of the recipe is a training option.
 EXTRACT_OPTIONS = {"--features", "--feature-threshold"}
 SVM_FLAGS = {"--search"}
+
+# A grid around the default one (--search-C 1,2,5,10,20, --search-gamma
+# 0.5x,1x,2x), two steps further on each side the recipes' searches chose.
+WIDE_GRID_C = "1,2,5,10,20,50,100"
+WIDE_GRID_GAMMA = "0.125x,0.25x,0.5x,1x,2x"
 
 SEARCHES = [("warm-started", []),
             # The same with the kernel blocks and decision values multiplied
@@ -49,7 +57,11 @@ SEARCHES = [("warm-started", []),
                                           "--backend-option", "linear-loss=off"]),
             # One L2-SVM per class against the rest, on the backend's passes.
             ("linear-backend-hinge", ["--classifier", "linear", "--linear-on", "backend",
-                                      "--linear-loss", "squared-hinge"])]
+                                      "--linear-loss", "squared-hinge"]),
+            # The default grid widened past both ends that the ingredients'
+            # searches kept choosing (C 20, gamma 0.5x): whether a wider
+            # default grid would find a better candidate, and at what time.
+            ("wide-grid", ["--search-C", WIDE_GRID_C, "--search-gamma", WIDE_GRID_GAMMA])]
 
 
 def split_recipe(options):
@@ -132,7 +144,7 @@ def run(suite, recipe_options, data, train_args):
     record = {"recipe": " ".join(["cae", "pipeline"] + recipe_options),
               "commands": {k: " ".join(v) for k, v in commands.items()}, "searches": []}
     try:
-        steps = [("train", [suite.cae, "train", "--data", data] + train_args + train_options
+        steps = [("train", [suite.cae, "train", "--data", data] + with_mode_options(train_args, train_options)
                   + ["--out", checkpoint], suite.s["pipeline_limit"]),
                  ("extract", [suite.cae, "extract", "--weights", checkpoint, "--data", data]
                   + extract_options + ["--out", features], suite.s["pipeline_limit"])]
