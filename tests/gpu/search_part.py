@@ -20,7 +20,7 @@ import os
 import re
 import shutil
 
-from mode_options import with_mode_options
+from mode_options import option_items, with_mode_options
 
 # Options of `cae pipeline` that belong to feature extraction; --search is
 # the SVM's; every other option of the recipe is a training option.
@@ -68,16 +68,9 @@ def split_recipe(options):
     """A pipeline's options -> (training options, extraction options).
     Options with a value take the next item with them."""
     train, extract = [], []
-    i = 0
-    while i < len(options):
-        option = options[i]
-        if option in SVM_FLAGS:
-            i += 1
-            continue
-        takes_value = i + 1 < len(options) and not options[i + 1].startswith("--")
-        items = options[i:i + 2] if takes_value else options[i:i + 1]
-        (extract if option in EXTRACT_OPTIONS else train).extend(items)
-        i += len(items)
+    for item in option_items(options):
+        if item[0] not in SVM_FLAGS:
+            (extract if item[0] in EXTRACT_OPTIONS else train).extend(item)
     return train, extract
 
 
